@@ -1,0 +1,73 @@
+// Shared pieces of the end-to-end tests: a static server for dist/ that also
+// answers under a sub-path, and Debian's Chromium launched headless.
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+export const DIST = resolve(process.env.WARPLAB_DIST ?? new URL("../../dist", import.meta.url).pathname);
+export const SUB_PATH = "/course/warplab/";
+export const SCREENSHOTS = new URL("../screenshots/", import.meta.url).pathname;
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+// Serves DIST at "/" and at SUB_PATH; records every path asked for, so a test
+// can check that the app only asks for URLs under its own base.
+export async function serveDist() {
+  await stat(join(DIST, "index.html")); // fails loudly when dist/ was not built
+  const requested = [];
+  const server = createServer(async (request, response) => {
+    const path = decodeURIComponent(new URL(request.url, "http://x").pathname);
+    requested.push(path);
+    const inside = path.startsWith(SUB_PATH) ? path.slice(SUB_PATH.length - 1) : path;
+    let file = normalize(join(DIST, inside));
+    if (!file.startsWith(DIST)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (inside.endsWith("/")) file = join(file, "index.html");
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      response.writeHead(404).end("not found");
+    }
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return { origin, requested, close: () => new Promise((done) => server.close(done)) };
+}
+
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+// Opens `url` in a fresh page and collects everything the page reports as an error.
+export async function openPage(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  await page.goto(url);
+  return { page, errors };
+}

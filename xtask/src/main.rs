@@ -1,0 +1,43 @@
+//! The project's chores, reached as `cargo xtask <command>` (an alias in
+//! `.cargo/config.toml`), so that a fresh machine needs nothing but cargo.
+//!
+//! - `serve [--port N]`: install what is missing, build the app (release) and serve `dist/`.
+//! - `test`: every test (native, wasm-bindgen in headless Chromium, end-to-end,
+//!   clippy, rustfmt), ending with one `N passed, N failed` line.
+//! - `dist`: the static bundle in `dist/`, with the wasm sizes.
+//! - `bench [ARGS]`: the criterion benchmarks.
+
+mod bench;
+mod dist;
+mod serve;
+mod shell;
+mod test;
+#[cfg(test)]
+mod tidy;
+mod tools;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args]>";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rest = args.get(1..).unwrap_or_default();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve::run(rest),
+        Some("test") => test::run(),
+        Some("dist") => dist::run(),
+        Some("bench") => bench::run(rest),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("xtask: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Installing what the build and the tests need, from the package registries
+//! only: the wasm32 target, wasm-bindgen-cli at the lockfile's version,
+//! Debian's Chromium and ChromeDriver, and the npm packages of `tests/`.
+
+use std::path::Path;
+
+use crate::shell::{Result, command, exec, output, root, tools_root};
+
+/// Debian's browser and driver, where the wasm-bindgen runner and Playwright expect them.
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Adds the `wasm32-unknown-unknown` target to the active toolchain if missing.
+pub fn ensure_wasm_target() -> Result<()> {
+    let installed = output(&mut command("rustup", &["target", "list", "--installed"]))?;
+    if installed.lines().any(|line| line.trim() == "wasm32-unknown-unknown") {
+        return Ok(());
+    }
+    exec(&mut command("rustup", &["target", "add", "wasm32-unknown-unknown"]))
+}
+
+/// Installs `wasm-bindgen-cli` into `target/tools` at exactly the version of the
+/// `wasm-bindgen` crate in `Cargo.lock`; a different version fails with a
+/// schema mismatch. It is installed without `--locked`: the CLI's own lockfile
+/// pins a `webpki-roots` release the registry lacks (TOOLCHAIN.md).
+pub fn ensure_wasm_bindgen() -> Result<()> {
+    let version = lockfile_version("wasm-bindgen")?;
+    let binary = tools_root().join("bin").join("wasm-bindgen");
+    if binary.exists() {
+        let installed = output(&mut command(binary.to_str().expect("UTF-8 path"), &["--version"]))?;
+        if installed.split_whitespace().nth(1) == Some(version.as_str()) {
+            return Ok(());
+        }
+    }
+    let root = tools_root();
+    let root = root.to_str().ok_or("the tools path is not UTF-8")?;
+    exec(&mut command("cargo", &["install", "wasm-bindgen-cli", "--version", &version, "--root", root]))
+}
+
+/// The version of `package` in `Cargo.lock` (the single entry of that name).
+pub fn lockfile_version(package: &str) -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let needle = format!("name = \"{package}\"");
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == needle {
+            let version = lines.next().and_then(|l| l.trim().strip_prefix("version = \""));
+            return version
+                .map(|v| v.trim_end_matches('"').to_owned())
+                .ok_or(format!("Cargo.lock: no version for {package}"));
+        }
+    }
+    Err(format!("Cargo.lock has no package {package}"))
+}
+
+/// Installs Debian's `chromium` and `chromium-driver` when either is missing
+/// and we are root; otherwise a missing browser is an error, never a skip.
+pub fn ensure_browser() -> Result<()> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return Ok(());
+    }
+    let uid = output(&mut command("id", &["-u"]))?;
+    if uid.trim() != "0" {
+        return Err(format!("{CHROMIUM} or {CHROMEDRIVER} is missing: install Debian's chromium and chromium-driver"));
+    }
+    exec(&mut command("apt-get", &["update"]))?;
+    exec(
+        command("apt-get", &["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )
+}
+
+/// Installs the end-to-end tests' npm packages from their lockfile when
+/// `node_modules` is missing or older than the lockfile.
+pub fn ensure_npm_packages() -> Result<()> {
+    let tests = root().join("tests");
+    let lock = tests.join("package-lock.json");
+    let installed = tests.join("node_modules").join(".package-lock.json");
+    let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    if matches!((modified(&installed), modified(&lock)), (Some(installed), Some(lock)) if installed >= lock) {
+        return Ok(());
+    }
+    exec(command("npm", &["ci", "--no-audit", "--no-fund"]).current_dir(tests))
+}
+
+/// Everything the browser build and tests need.
+pub fn ensure_all() -> Result<()> {
+    ensure_wasm_target()?;
+    ensure_wasm_bindgen()?;
+    ensure_browser()?;
+    ensure_npm_packages()
+}
