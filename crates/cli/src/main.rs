@@ -35,19 +35,21 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // Bad input (a missing or malformed file) exits with 2, as clap does
+        // for a bad command line.
         Err(message) => {
             eprintln!("error: {message}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }
 
 /// Reads a trace directory (or its `kernelslist.g`) through the lab.
 fn read_trace_dir(path: &Path) -> Result<WorkloadSummary, String> {
-    let (dir, list_path) = if path.is_dir() {
-        (path.to_path_buf(), path.join("kernelslist.g"))
-    } else {
+    let (dir, list_path) = if path.is_file() {
         (path.parent().map(Path::to_path_buf).unwrap_or_default(), path.to_path_buf())
+    } else {
+        (path.to_path_buf(), path.join("kernelslist.g"))
     };
     let list = std::fs::read_to_string(&list_path).map_err(|e| format!("{}: {e}", list_path.display()))?;
     let label = dir.display().to_string();
