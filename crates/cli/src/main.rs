@@ -1,14 +1,16 @@
 //! `warplab`: the lab's models on the command line, for batch work and sweeps.
 //!
 //! Every command goes through `warplab-lab`, so it prints the same figures as
-//! the web app. Today there is `summary`; `run`, `predict`, `sweep`,
-//! `gen-trace` and `convert` arrive with the issues that build their models.
+//! the web app. Bad input is one line on standard error naming the file, line
+//! and field, and exit code 2.
 
-use std::path::{Path, PathBuf};
+mod trace_files;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use warplab_lab::{WorkloadSummary, summarize_trace};
+use warplab_lab::WorkloadSummary;
 
 /// warplab: a GPU architecture lab (simulation, analytical and scale-model IPC).
 #[derive(Debug, Parser)]
@@ -20,18 +22,32 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Read a trace and print its kernels with their warp and thread instruction counts.
-    Summary {
-        /// An Accel-Sim trace directory, or its kernelslist.g file.
-        #[arg(long, value_name = "DIR|FILE")]
+    /// Describe a trace: a directory with kernelslist.g, that file, or one .traceg(.xz) file.
+    Info {
+        /// What to describe.
+        path: PathBuf,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rewrite any readable trace (any tracer version, plain or xz) as version-5 traces.
+    Convert {
+        /// A trace directory, its kernelslist.g, or one .traceg(.xz) file.
         trace: PathBuf,
+        /// The output directory (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Compress the kernel traces with xz.
+        #[arg(long)]
+        xz: bool,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Summary { trace } => read_trace_dir(&trace).map(|summary| print_summary(&summary)),
+        Command::Info { path, json } => trace_files::summarize(&path).and_then(|s| print_info(&s, json)),
+        Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -44,35 +60,39 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads a trace directory (or its `kernelslist.g`) through the lab.
-fn read_trace_dir(path: &Path) -> Result<WorkloadSummary, String> {
-    let (dir, list_path) = if path.is_file() {
-        (path.parent().map(Path::to_path_buf).unwrap_or_default(), path.to_path_buf())
-    } else {
-        (path.to_path_buf(), path.join("kernelslist.g"))
-    };
-    let list = std::fs::read_to_string(&list_path).map_err(|e| format!("{}: {e}", list_path.display()))?;
-    let label = dir.display().to_string();
-    summarize_trace(&label, &list, |file| std::fs::read(dir.join(file)).map_err(|e| e.to_string()))
-        .map_err(|e| format!("{}: {e}", dir.display()))
-}
-
-fn print_summary(summary: &WorkloadSummary) {
-    println!("{}: {} kernel(s), {} MemcpyHtoD", summary.label, summary.kernels.len(), summary.memcpy_commands);
+fn print_info(summary: &WorkloadSummary, json: bool) -> Result<(), String> {
+    if json {
+        let text = serde_json::to_string_pretty(summary).map_err(|e| format!("writing JSON: {e}"))?;
+        println!("{text}");
+        return Ok(());
+    }
+    let totals = &summary.totals;
+    println!("{}: {} kernel(s), {} MemcpyHtoD", summary.label, totals.kernels, summary.memcpys.len());
     println!(
-        "{:<40} {:>14} {:>10} {:>8} {:>18} {:>20}",
-        "kernel", "grid", "CTAs", "warps", "warp instructions", "thread instructions"
+        "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}",
+        "kernel", "grid", "block", "CTAs", "warps", "warp insts", "thread insts", "mem insts", "sectors"
     );
-    for kernel in &summary.kernels {
-        let grid = format!("({},{},{})", kernel.grid.x, kernel.grid.y, kernel.grid.z);
+    for k in &summary.kernels {
+        let dim = |d: warplab_lab::Dim3| format!("({},{},{})", d.x, d.y, d.z);
         println!(
-            "{:<40} {:>14} {:>10} {:>8} {:>18} {:>20}",
-            kernel.name, grid, kernel.ctas, kernel.warps, kernel.warp_instructions, kernel.thread_instructions
+            "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}",
+            k.name,
+            dim(k.grid),
+            dim(k.block),
+            k.ctas,
+            k.warps,
+            k.warp_insts,
+            k.thread_insts,
+            k.mem_insts,
+            k.sectors
         );
     }
     println!(
-        "total warp instructions {}, thread instructions {}",
-        summary.warp_instructions(),
-        summary.thread_instructions()
+        "total: {} CTAs, {} warps, {} warp instructions, {} thread instructions",
+        totals.ctas, totals.warps, totals.warp_insts, totals.thread_insts
     );
+    for diagnostic in &summary.diagnostics {
+        println!("note: {diagnostic}");
+    }
+    Ok(())
 }

@@ -6,22 +6,24 @@
 //! workload + options → report with the simulated, analytical and scale-model
 //! IPC) and the share-link codec arrive with the issues that build them.
 //!
-//! Central design decision: the lab does no I/O of its own. Callers hand it the
-//! bytes of each file through a closure, so the same code reads a directory
-//! natively and files fetched or dropped in the browser.
+//! Central design decision: the lab does no I/O of its own. Callers hand it a
+//! reader for each file through a closure, so the same code streams a
+//! directory natively and files fetched or dropped in the browser.
 //!
 //! ```
+//! use std::io::Read;
 //! use warplab_lab::summarize_trace;
 //!
 //! let list = "MemcpyHtoD,0x1000,64\nkernel-1.traceg\n";
 //! let kernel = "-kernel name = k\n-accelsim tracer version = 4\n#BEGIN_TB\nwarp = 0\ninsts = 1\n0008 ffffffff 0 EXIT 0 0\n#END_TB\n";
-//! let summary = summarize_trace("demo", list, |file: &str| {
+//! let mut open = |file: &str| -> Result<Box<dyn Read>, String> {
 //!     assert_eq!(file, "kernel-1.traceg");
-//!     Ok(kernel.as_bytes().to_vec())
-//! })?;
+//!     Ok(Box::new(kernel.as_bytes()))
+//! };
+//! let summary = summarize_trace("demo", list, &mut open)?;
 //! assert_eq!(summary.kernels[0].name, "k");
-//! assert_eq!(summary.warp_instructions(), 1);
-//! assert_eq!(summary.memcpy_commands, 1);
+//! assert_eq!(summary.totals.warp_insts, 1);
+//! assert_eq!(summary.memcpys.len(), 1);
 //! # Ok::<(), warplab_lab::LabError>(())
 //! ```
 #![deny(missing_docs)]
@@ -31,4 +33,7 @@ mod workload;
 
 pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
-pub use workload::{LabError, WorkloadSummary, kernel_files, summarize_trace};
+pub use workload::{
+    LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files, summarize_kernel_file,
+    summarize_trace,
+};

@@ -37,7 +37,7 @@ proptest! {
     #[test]
     fn summary_of_a_corrupted_trace_is_a_value_or_a_located_error(text in mutated_anchor()) {
         match KernelSummary::read("fuzz.traceg", text.as_bytes()) {
-            Ok(summary) => prop_assert!(summary.warp_instructions <= 344 * 20),
+            Ok(summary) => prop_assert!(summary.warp_insts <= 344 * 20),
             Err(error) => {
                 prop_assert_eq!(error.file.as_str(), "fuzz.traceg");
                 prop_assert!(error.line >= 1 && error.line <= text.lines().count().max(1));

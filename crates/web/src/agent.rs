@@ -60,9 +60,10 @@ async fn read_trace_dir(name: &str, dir_url: &str) -> Result<WorkloadSummary, St
         let bytes = fetch_bytes(&format!("{dir_url}{file}")).await?;
         files.push((file, bytes));
     }
-    let open = |wanted: &str| {
+    let mut open = |wanted: &str| -> Result<Box<dyn std::io::Read>, String> {
         let found = files.iter().position(|(file, _)| file == wanted);
-        found.map(|index| std::mem::take(&mut files[index].1)).ok_or_else(|| "not fetched".to_owned())
+        let bytes = found.map(|index| std::mem::take(&mut files[index].1)).ok_or_else(|| "not fetched".to_owned())?;
+        Ok(Box::new(std::io::Cursor::new(bytes)))
     };
-    summarize_trace(name, &list, open).map_err(|e| format!("{dir_url}{e}"))
+    summarize_trace(name, &list, &mut open).map_err(|e| format!("{dir_url}{e}"))
 }

@@ -36,9 +36,9 @@ fn summary_view(summary: &WorkloadSummary) -> Html {
     html! {
         <>
             <p class="totals" data-testid="totals">
-                <strong data-testid="warp-instructions">{ summary.warp_instructions() }</strong>{ " warp instructions, " }
-                <strong data-testid="thread-instructions">{ summary.thread_instructions() }</strong>{ " thread instructions in " }
-                { summary.kernels.len() }{ " kernel(s); " }{ summary.memcpy_commands }{ " host-to-device copies" }
+                <strong data-testid="warp-instructions">{ summary.totals.warp_insts }</strong>{ " warp instructions, " }
+                <strong data-testid="thread-instructions">{ summary.totals.thread_insts }</strong>{ " thread instructions in " }
+                { summary.kernels.len() }{ " kernel(s); " }{ summary.memcpys.len() }{ " host-to-device copies" }
             </p>
             <table class="kernels">
                 <thead>
@@ -61,8 +61,8 @@ fn kernel_row(kernel: &KernelSummary) -> Html {
             <td>{ dim3(kernel.block) }</td>
             <td class="num">{ kernel.ctas }</td>
             <td class="num">{ kernel.warps }</td>
-            <td class="num">{ kernel.warp_instructions }</td>
-            <td class="num">{ kernel.thread_instructions }</td>
+            <td class="num">{ kernel.warp_insts }</td>
+            <td class="num">{ kernel.thread_insts }</td>
         </tr>
     }
 }

@@ -1,0 +1,4 @@
+//! Fuzz target: `warplab_trace::fuzzing::kernel` on arbitrary bytes.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| warplab_trace::fuzzing::kernel(data));

@@ -1,0 +1,326 @@
+//! The instruction-line parser: one `.traceg` line into an [`Instruction`],
+//! for every layout Accel-Sim's tracer has produced.
+//!
+//! ```text
+//! [tb_x tb_y tb_z warp]  (version < 3)   [line]  (lineinfo)
+//! PC mask n_dst dst… OPCODE n_src src… mem_width [mode addresses…] [immediate (version >= 5)]
+//! ```
+//! Address modes: 0 one hex address per active lane; 1 `base stride`, the k-th
+//! active lane at `base + k * stride`; 2 `base` and one signed delta per
+//! further active lane, each relative to the previous active lane.
+
+use crate::instruction::{MAX_DST_REGS, MAX_SRC_REGS};
+use crate::opcode::OpcodeTable;
+use crate::{Addresses, Diagnostic, Instruction, MemSpace, Reg};
+
+/// Generic accesses within this many bytes above the local-memory base are
+/// local (Accel-Sim's window check).
+const LOCAL_WINDOW_BYTES: u64 = 16 * 1024;
+
+/// What a malformed line gets wrong: the field and a message.
+pub(crate) type LineError = (&'static str, String);
+
+/// How instruction lines are laid out, from the header.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    pub tracer_version: u32,
+    pub line_info: bool,
+    pub shmem_base: u64,
+    pub local_base: u64,
+}
+
+/// The state a line parse writes into: the kernel's opcodes, diagnostics and
+/// the CTA's address pool.
+pub(crate) struct LineSink<'a> {
+    pub opcodes: &'a mut OpcodeTable,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+    pub pool: &'a mut Vec<u64>,
+}
+
+/// Parses one instruction line.
+pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<'_>) -> Result<Instruction, LineError> {
+    let mut tokens = Tokens(line.split_ascii_whitespace());
+    let mut inst = Instruction::default();
+    if layout.tracer_version < 3 {
+        for field in ["tb_x", "tb_y", "tb_z", "warp id"] {
+            tokens.decimal::<u32>(field)?;
+        }
+    }
+    if layout.line_info {
+        inst.source_line = tokens.decimal("line number")?;
+    }
+    inst.pc = u32::try_from(tokens.hex("PC")?).map_err(|_| ("PC", "larger than 32 bits".to_owned()))?;
+    let mask = tokens.next("mask")?;
+    inst.mask = parse_mask(mask).ok_or_else(|| ("mask", format!("expected up to 8 hex digits, found `{mask}`")))?;
+    inst.n_dst = registers(&mut tokens, "destination", &mut inst.dst)?;
+    let opcode = tokens.next("opcode")?;
+    inst.opcode = sink
+        .opcodes
+        .intern(opcode, sink.diagnostics)
+        .ok_or_else(|| ("opcode", format!("more than {} distinct opcodes in one kernel", crate::MAX_OPCODES)))?;
+    inst.n_src = registers(&mut tokens, "source", &mut inst.src)?;
+    inst.mem_width = tokens.decimal("mem_width")?;
+    if inst.mem_width > 0 {
+        inst.addresses = addresses(&mut tokens, inst.mask, sink.pool)?;
+    }
+    inst.space = resolve_space(sink.opcodes.info(inst.opcode).space, &inst, sink.pool, layout);
+    if let Some(immediate) = tokens.0.next() {
+        inst.immediate =
+            immediate.parse().map_err(|_| ("immediate", format!("expected a number, found `{immediate}`")))?;
+    } else if layout.tracer_version >= 5 {
+        return Err(("immediate", "missing (tracer version 5 ends every line with one)".to_owned()));
+    }
+    if let Some(extra) = tokens.0.next() {
+        return Err(("line", format!("unexpected `{extra}` after the end of the instruction")));
+    }
+    Ok(inst)
+}
+
+struct Tokens<'a>(std::str::SplitAsciiWhitespace<'a>);
+
+impl<'a> Tokens<'a> {
+    fn next(&mut self, field: &'static str) -> Result<&'a str, LineError> {
+        self.0.next().ok_or_else(|| (field, "missing: the line ends early".to_owned()))
+    }
+
+    fn decimal<T: std::str::FromStr>(&mut self, field: &'static str) -> Result<T, LineError> {
+        let token = self.next(field)?;
+        token.parse().map_err(|_| (field, format!("expected a decimal number in range, found `{token}`")))
+    }
+
+    fn hex(&mut self, field: &'static str) -> Result<u64, LineError> {
+        let token = self.next(field)?;
+        crate::header::parse_hex(token).ok_or_else(|| (field, format!("expected a hex number, found `{token}`")))
+    }
+}
+
+fn parse_mask(token: &str) -> Option<u32> {
+    if token.is_empty() || token.len() > 8 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u32::from_str_radix(token, 16).ok()
+}
+
+/// Reads a count and that many register names into `regs`; returns the count.
+fn registers(tokens: &mut Tokens<'_>, kind: &'static str, regs: &mut [Reg]) -> Result<u8, LineError> {
+    let (count_field, reg_field) = match kind {
+        "destination" => ("dest_num", "destination register"),
+        _ => ("src_num", "source register"),
+    };
+    let count: usize = tokens.decimal(count_field)?;
+    if count > regs.len() {
+        let max = if kind == "destination" { MAX_DST_REGS } else { MAX_SRC_REGS };
+        return Err((count_field, format!("{count} registers; at most {max} are supported")));
+    }
+    for slot in regs.iter_mut().take(count) {
+        let token = tokens.next(reg_field)?;
+        *slot =
+            parse_register(token).ok_or_else(|| (reg_field, format!("expected `R<n>` or `UR<n>`, found `{token}`")))?;
+    }
+    Ok(count as u8)
+}
+
+fn parse_register(token: &str) -> Option<Reg> {
+    if let Some(n) = token.strip_prefix("UR") {
+        let n: u16 = n.parse().ok()?;
+        return (n < 256).then_some(Reg(Reg::UR0 + n));
+    }
+    let n: u16 = token.strip_prefix('R')?.parse().ok()?;
+    (n < 256).then_some(Reg(n))
+}
+
+/// Reads the address mode and addresses of a memory instruction.
+fn addresses(tokens: &mut Tokens<'_>, mask: u32, pool: &mut Vec<u64>) -> Result<Addresses, LineError> {
+    let lanes = mask.count_ones() as usize;
+    let start = pool.len();
+    match tokens.decimal::<u8>("address mode")? {
+        0 => {
+            for _ in 0..lanes {
+                pool.push(tokens.hex("address")?);
+            }
+        }
+        1 => {
+            let base = tokens.hex("base address")?;
+            let stride = tokens.decimal("stride")?;
+            return Ok(Addresses::Strided { base, stride });
+        }
+        2 => {
+            let mut address = tokens.hex("base address")?;
+            if lanes > 0 {
+                pool.push(address);
+            }
+            for _ in 1..lanes {
+                address = address.wrapping_add_signed(tokens.decimal("address delta")?);
+                pool.push(address);
+            }
+        }
+        mode => return Err(("address mode", format!("expected 0, 1 or 2, found {mode}"))),
+    }
+    Ok(compact(pool, start))
+}
+
+/// Keeps a listed run of addresses as `Strided` when it is one (most coalesced
+/// accesses are), dropping it from the pool.
+fn compact(pool: &mut Vec<u64>, start: usize) -> Addresses {
+    let run = &pool[start..];
+    let stride = match run {
+        [] => 0,
+        [_] => 0,
+        [a, b, ..] => b.wrapping_sub(*a) as i64,
+    };
+    let strided = run.windows(2).all(|w| w[1].wrapping_sub(w[0]) as i64 == stride);
+    if strided {
+        let base = run.first().copied().unwrap_or(0);
+        pool.truncate(start);
+        Addresses::Strided { base, stride }
+    } else {
+        Addresses::Listed { start: start as u32 }
+    }
+}
+
+/// Resolves a generic access by its first active address: in the shared window
+/// → shared, in the local window → local, else global; with either window
+/// base unknown (0), generic accesses are shared, as in Accel-Sim.
+fn resolve_space(space: MemSpace, inst: &Instruction, pool: &[u64], layout: Layout) -> MemSpace {
+    if space != MemSpace::Generic || inst.mem_width == 0 {
+        return space;
+    }
+    if layout.shmem_base == 0 || layout.local_base == 0 {
+        return MemSpace::Shared;
+    }
+    let first = match inst.addresses {
+        Addresses::Strided { base, .. } => base,
+        Addresses::Listed { start } => pool.get(start as usize).copied().unwrap_or(0),
+        Addresses::None => return MemSpace::Global,
+    };
+    if (layout.shmem_base..layout.local_base).contains(&first) {
+        MemSpace::Shared
+    } else if (layout.local_base..layout.local_base.saturating_add(LOCAL_WINDOW_BYTES)).contains(&first) {
+        MemSpace::Local
+    } else {
+        MemSpace::Global
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::opcode::Isa;
+
+    const V5: Layout = Layout { tracer_version: 5, line_info: false, shmem_base: 0, local_base: 0 };
+
+    /// Parses `line` and renders what was read, or the error as `field: message`.
+    fn check(layout: Layout, line: &str, expect: &str) {
+        let mut opcodes = OpcodeTable::new(Isa::Ampere);
+        let (mut diagnostics, mut pool) = (Vec::new(), Vec::new());
+        let mut sink = LineSink { opcodes: &mut opcodes, diagnostics: &mut diagnostics, pool: &mut pool };
+        let got = match parse_instruction(line, layout, &mut sink) {
+            Ok(i) => format!(
+                "pc={:x} mask={:08x} dst={:?} src={:?} op={} w={} addr={:x?} pool={:x?} space={:?} imm={} line={}",
+                i.pc,
+                i.mask,
+                i.dsts().iter().map(|r| r.0).collect::<Vec<_>>(),
+                i.srcs().iter().map(|r| r.0).collect::<Vec<_>>(),
+                opcodes.info(i.opcode).text,
+                i.mem_width,
+                i.addresses,
+                pool,
+                i.space,
+                i.immediate,
+                i.source_line
+            ),
+            Err((field, message)) => format!("{field}: {message}"),
+        };
+        assert_eq!(got, expect);
+    }
+
+    #[test]
+    fn v5_lines_of_the_anchors() {
+        check(
+            V5,
+            "00a0 ffffffff 1 R4 LDG.E 1 R4 4 1 0x7fb0fc430e00 4 0",
+            "pc=a0 mask=ffffffff dst=[4] src=[4] op=LDG.E w=4 addr=Strided { base: 7fb0fc430e00, stride: 4 } pool=[] space=Global imm=0 line=0",
+        );
+        check(
+            V5,
+            "00d0 00000000 0 BRA 0 0 2944",
+            "pc=d0 mask=00000000 dst=[] src=[] op=BRA w=0 addr=None pool=[] space=None imm=2944 line=0",
+        );
+        check(
+            V5,
+            "0220 ffffffff 0 STL.64 2 R1 R4 8 1 0xfffbd0 0 0",
+            "pc=220 mask=ffffffff dst=[] src=[1, 4] op=STL.64 w=8 addr=Strided { base: fffbd0, stride: 0 } pool=[] space=Local imm=0 line=0",
+        );
+        check(
+            V5,
+            "0010 0000ffff 1 R1 MOV 0 0 -7",
+            "pc=10 mask=0000ffff dst=[1] src=[] op=MOV w=0 addr=None pool=[] space=None imm=-7 line=0",
+        );
+    }
+
+    #[test]
+    fn address_modes_0_and_2_expand_per_active_lane() {
+        // Mode 2 with a gap in the mask (lanes 0, 1, 3): base, then a delta per further lane.
+        check(
+            V5,
+            "0870 0000000b 1 R28 LDL 1 R6 4 2 0x100 8 -4 0",
+            "pc=870 mask=0000000b dst=[28] src=[6] op=LDL w=4 addr=Listed { start: 0 } pool=[100, 108, 104] space=Local imm=0 line=0",
+        );
+        // Mode 0 that is really strided is kept compact.
+        check(
+            V5,
+            "0010 00000007 0 STG.E 2 R2 R3 4 0 0x1000 0x1004 0x1008 0",
+            "pc=10 mask=00000007 dst=[] src=[2, 3] op=STG.E w=4 addr=Strided { base: 1000, stride: 4 } pool=[] space=Global imm=0 line=0",
+        );
+    }
+
+    #[test]
+    fn older_layouts() {
+        let v4_line_info = Layout { tracer_version: 4, line_info: true, ..V5 };
+        check(
+            v4_line_info,
+            "17 0048 ffffffff 0 ISETP.GE.AND 1 R0 0",
+            "pc=48 mask=ffffffff dst=[] src=[0] op=ISETP.GE.AND w=0 addr=None pool=[] space=None imm=0 line=17",
+        );
+        let pre_v3 = Layout { tracer_version: 1, ..v4_line_info };
+        let pre_v3 = Layout { line_info: false, ..pre_v3 };
+        check(
+            pre_v3,
+            "0 0 0 0 0290 ffff0000 1 R8 LDG.E.SYS 1 R2 4 1 0x00007fe033702880 4",
+            "pc=290 mask=ffff0000 dst=[8] src=[2] op=LDG.E.SYS w=4 addr=Strided { base: 7fe033702880, stride: 4 } pool=[] space=Global imm=0 line=0",
+        );
+    }
+
+    #[test]
+    fn generic_accesses_resolve_by_window() {
+        let windows = Layout { shmem_base: 0x7000_0000, local_base: 0x7100_0000, ..V5 };
+        check(
+            windows,
+            "0010 00000001 1 R1 LD.E 1 R2 4 1 0x70000010 0 0",
+            "pc=10 mask=00000001 dst=[1] src=[2] op=LD.E w=4 addr=Strided { base: 70000010, stride: 0 } pool=[] space=Shared imm=0 line=0",
+        );
+        check(
+            windows,
+            "0010 00000001 1 R1 LD.E 1 R2 4 1 0x71000010 0 0",
+            "pc=10 mask=00000001 dst=[1] src=[2] op=LD.E w=4 addr=Strided { base: 71000010, stride: 0 } pool=[] space=Local imm=0 line=0",
+        );
+        check(
+            windows,
+            "0010 00000001 1 R1 LD.E 1 R2 4 1 0x1000 0 0",
+            "pc=10 mask=00000001 dst=[1] src=[2] op=LD.E w=4 addr=Strided { base: 1000, stride: 0 } pool=[] space=Global imm=0 line=0",
+        );
+    }
+
+    #[test]
+    fn malformed_lines_name_the_field() {
+        check(V5, "00a0 fffffffff 0 NOP 0 0 0", "mask: expected up to 8 hex digits, found `fffffffff`");
+        check(V5, "00a0 ffffffff 1 X4 NOP 0 0 0", "destination register: expected `R<n>` or `UR<n>`, found `X4`");
+        check(V5, "00a0 ffffffff 3 R1 R2 R3 NOP 0 0 0", "dest_num: 3 registers; at most 2 are supported");
+        check(V5, "00a0 00000003 1 R4 LDG.E 1 R4 4 0 0x10", "address: missing: the line ends early");
+        check(V5, "00a0 00000003 1 R4 LDG.E 1 R4 4 7 0x10 0", "address mode: expected 0, 1 or 2, found 7");
+        check(V5, "00a0 ffffffff 0 NOP 0 0", "immediate: missing (tracer version 5 ends every line with one)");
+        check(V5, "00a0 ffffffff 0 NOP 0 0 1 2", "line: unexpected `2` after the end of the instruction");
+        check(V5, "zz ffffffff 0 NOP 0 0 1", "PC: expected a hex number, found `zz`");
+        check(V5, "00a0 ffffffff 0 NOP 0 99999 1", "mem_width: expected a decimal number in range, found `99999`");
+    }
+}
