@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
-use crate::shell::{Result, command, exec, root};
+use crate::shell::{Result, command, exec, root, target_dir};
 use crate::tools;
 
 /// The web crate's binaries and the names of their bound JS modules.
@@ -51,7 +51,7 @@ pub fn build() -> Result<PathBuf> {
     }
     let out_dir = dist.to_str().ok_or("the dist path is not UTF-8")?;
     for (binary, name) in BINARIES {
-        let wasm = root.join(format!("target/wasm32-unknown-unknown/release/{binary}.wasm"));
+        let wasm = target_dir().join(format!("wasm32-unknown-unknown/release/{binary}.wasm"));
         let wasm = wasm.to_str().ok_or("the target path is not UTF-8")?;
         exec(&mut command(
             "wasm-bindgen",

@@ -14,10 +14,18 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives one level below the root").to_path_buf()
 }
 
-/// Where xtask installs cargo tools (wasm-bindgen-cli): inside `target/`, so a
-/// clean clone starts without them and `cargo clean` removes them.
+/// Cargo's target directory: `CARGO_TARGET_DIR` when set, else `target/`.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root().join(dir),
+        None => root().join("target"),
+    }
+}
+
+/// Where xtask installs cargo tools (wasm-bindgen-cli): inside the target
+/// directory, so a clean clone starts without them and `cargo clean` removes them.
 pub fn tools_root() -> PathBuf {
-    root().join("target").join("tools")
+    target_dir().join("tools")
 }
 
 /// `PATH` with the tools directory first.
