@@ -63,7 +63,8 @@ pub fn convert(path: &Path, output: &Path, xz: bool) -> Result<(), String> {
         let file = File::create(output.join(name)).map_err(|e| e.to_string())?;
         Ok(Box::new(BufWriter::new(file)))
     };
-    let new_list = convert_trace(&list, &mut opener(&dir), &mut create, xz).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let new_list =
+        convert_trace(&list, &mut opener(&dir), &mut create, xz).map_err(|e| format!("{}: {e}", dir.display()))?;
     let list_path = output.join("kernelslist.g");
     std::fs::write(&list_path, new_list).map_err(|e| format!("{}: {e}", list_path.display()))
 }

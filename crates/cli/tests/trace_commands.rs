@@ -69,5 +69,8 @@ fn bad_input_is_one_error_line_and_exit_code_2() {
 
     let (code, _, stderr) = warplab(&["info", "crates/trace/test_data/malformed/bad-mask-hex.traceg"]);
     assert_eq!(code, 2);
-    assert_eq!(stderr, "error: crates/trace/test_data/malformed/bad-mask-hex.traceg:13: mask: expected up to 8 hex digits, found `ffffzzff`\n");
+    assert_eq!(
+        stderr,
+        "error: crates/trace/test_data/malformed/bad-mask-hex.traceg:13: mask: expected up to 8 hex digits, found `ffffzzff`\n"
+    );
 }
