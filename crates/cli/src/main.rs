@@ -4,13 +4,15 @@
 //! the web app. Bad input is one line on standard error naming the file, line
 //! and field, and exit code 2.
 
+mod config_files;
 mod trace_files;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use warplab_lab::WorkloadSummary;
+use warplab_lab::{WorkloadSummary, config_report};
 
 /// warplab: a GPU architecture lab (simulation, analytical and scale-model IPC).
 #[derive(Debug, Parser)]
@@ -22,7 +24,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Describe a trace: a directory with kernelslist.g, that file, or one .traceg(.xz) file.
+    /// Describe a trace (a directory with kernelslist.g, that file, or one .traceg(.xz) file) or a config.
     Info {
         /// What to describe.
         path: PathBuf,
@@ -41,16 +43,67 @@ enum Command {
         #[arg(long)]
         xz: bool,
     },
+    /// Read, scale and write GPU configurations.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ConfigCommand {
+    /// Show a config: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
+    Show {
+        /// The config.
+        #[arg(required = true, value_name = "CONFIG")]
+        config: Vec<PathBuf>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Scale a config's shared resources (SMs and memory channels) down by a factor, or up with --up.
+    Scale {
+        /// The config.
+        #[arg(required = true, value_name = "CONFIG")]
+        config: Vec<PathBuf>,
+        /// The factor; it must divide the SM and channel counts.
+        #[arg(long)]
+        factor: u32,
+        /// Multiply instead of divide.
+        #[arg(long)]
+        up: bool,
+        /// Write the scaled config into this directory.
+        #[arg(short, long, value_name = "DIR")]
+        output: Option<PathBuf>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a config back out in gpgpusim.config format (for Accel-Sim).
+    Write {
+        /// The config.
+        #[arg(required = true, value_name = "CONFIG")]
+        config: Vec<PathBuf>,
+        /// The output directory.
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info { path, json } => trace_files::summarize(&path).and_then(|s| print_info(&s, json)),
-        Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz),
+        Command::Info { path, json } if config_files::is_config(&path) => show_config(&[path], json),
+        Command::Info { path, json } => trace_files::summarize(&path).and_then(|s| render_info(&s, json)),
+        Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
+        Command::Config { command } => run_config(command),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(output) => {
+            // A reader that stops early (`| head`) is not an error.
+            let _ = std::io::stdout().lock().write_all(output.as_bytes());
+            ExitCode::SUCCESS
+        }
         // Bad input (a missing or malformed file) exits with 2, as clap does
         // for a bad command line.
         Err(message) => {
@@ -60,22 +113,45 @@ fn main() -> ExitCode {
     }
 }
 
-fn print_info(summary: &WorkloadSummary, json: bool) -> Result<(), String> {
+fn run_config(command: ConfigCommand) -> Result<String, String> {
+    match command {
+        ConfigCommand::Show { config, json } => show_config(&config, json),
+        ConfigCommand::Scale { config, factor, up, output, json } => {
+            let (label, config) = config_files::load(&config)?;
+            let scaled = if up { config.scale_up(factor) } else { config.scale_shared(factor) };
+            let scaled = scaled.map_err(|e| e.to_string())?;
+            if let Some(dir) = &output {
+                config_files::write(&scaled.config, dir)?;
+            }
+            let notes = scaled.diagnostics.iter().map(|d| format!("{}: {}", d.option, d.message)).collect();
+            let label = format!("{label} {} {factor}", if up { "scaled up by" } else { "scaled down by" });
+            config_files::render(&config_report(&label, &scaled.config, notes), json)
+        }
+        ConfigCommand::Write { config, output } => {
+            config_files::write(&config_files::load(&config)?.1, &output).map(|()| String::new())
+        }
+    }
+}
+
+fn show_config(specs: &[PathBuf], json: bool) -> Result<String, String> {
+    let (label, config) = config_files::load(specs)?;
+    config_files::render(&config_report(&label, &config, Vec::new()), json)
+}
+
+fn render_info(summary: &WorkloadSummary, json: bool) -> Result<String, String> {
     if json {
-        let text = serde_json::to_string_pretty(summary).map_err(|e| format!("writing JSON: {e}"))?;
-        println!("{text}");
-        return Ok(());
+        return serde_json::to_string_pretty(summary).map_err(|e| format!("writing JSON: {e}"));
     }
     let totals = &summary.totals;
-    println!("{}: {} kernel(s), {} MemcpyHtoD", summary.label, totals.kernels, summary.memcpys.len());
-    println!(
-        "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}",
+    let mut out = format!("{}: {} kernel(s), {} MemcpyHtoD\n", summary.label, totals.kernels, summary.memcpys.len());
+    out += &format!(
+        "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}\n",
         "kernel", "grid", "block", "CTAs", "warps", "warp insts", "thread insts", "mem insts", "sectors"
     );
     for k in &summary.kernels {
         let dim = |d: warplab_lab::Dim3| format!("({},{},{})", d.x, d.y, d.z);
-        println!(
-            "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}",
+        out += &format!(
+            "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}\n",
             k.name,
             dim(k.grid),
             dim(k.block),
@@ -87,12 +163,12 @@ fn print_info(summary: &WorkloadSummary, json: bool) -> Result<(), String> {
             k.sectors
         );
     }
-    println!(
-        "total: {} CTAs, {} warps, {} warp instructions, {} thread instructions",
+    out += &format!(
+        "total: {} CTAs, {} warps, {} warp instructions, {} thread instructions\n",
         totals.ctas, totals.warps, totals.warp_insts, totals.thread_insts
     );
     for diagnostic in &summary.diagnostics {
-        println!("note: {diagnostic}");
+        out += &format!("note: {diagnostic}\n");
     }
-    Ok(())
+    Ok(out)
 }

@@ -28,12 +28,15 @@
 //! ```
 #![deny(missing_docs)]
 
+mod config;
 mod samples;
 mod workload;
 
+pub use config::{ConfigReport, PresetInfo, config_report, preset_config, presets, read_config};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
+pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, order_config_files};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
 pub use workload::{
-    LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files, summarize_kernel_file,
-    summarize_trace,
+    CreateWrite, LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files,
+    summarize_kernel_file, summarize_trace,
 };

@@ -13,6 +13,9 @@ use warplab_trace::{
 /// Opens a file named in a trace directory for reading.
 pub type OpenRead<'a> = dyn FnMut(&str) -> Result<Box<dyn Read + 'a>, String> + 'a;
 
+/// Creates an output file by name.
+pub type CreateWrite<'a> = dyn FnMut(&str) -> Result<Box<dyn Write>, String> + 'a;
+
 /// What `warplab info` and the web app show of a trace.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WorkloadSummary {
@@ -77,6 +80,10 @@ pub enum LabError {
         /// Why opening it failed.
         reason: String,
     },
+    /// A GPU configuration is malformed or invalid.
+    Config(warplab_config::ConfigError),
+    /// No bundled preset has this name.
+    UnknownPreset(String),
     /// Writing an output file failed.
     Write {
         /// The output file.
@@ -91,12 +98,23 @@ impl fmt::Display for LabError {
         match self {
             LabError::Trace(error) => error.fmt(f),
             LabError::Missing { file, reason } => write!(f, "{file}: cannot open: {reason}"),
+            LabError::Config(error) => error.fmt(f),
+            LabError::UnknownPreset(name) => {
+                let names: Vec<_> = warplab_config::PRESETS.iter().map(|p| p.name).collect();
+                write!(f, "no preset is called `{name}`; the presets are {}", names.join(", "))
+            }
             LabError::Write { file, reason } => write!(f, "{file}: cannot write: {reason}"),
         }
     }
 }
 
 impl std::error::Error for LabError {}
+
+impl From<warplab_config::ConfigError> for LabError {
+    fn from(error: warplab_config::ConfigError) -> Self {
+        LabError::Config(error)
+    }
+}
 
 impl From<ParseError> for LabError {
     fn from(error: ParseError) -> Self {
@@ -159,7 +177,7 @@ fn open_file<'a>(file: &str, open: &mut OpenRead<'a>) -> Result<Box<dyn Read + '
 pub fn convert_trace(
     list_text: &str,
     open: &mut OpenRead<'_>,
-    create: &mut dyn FnMut(&str) -> Result<Box<dyn Write>, String>,
+    create: &mut CreateWrite<'_>,
     xz: bool,
 ) -> Result<String, LabError> {
     let list = KernelList::parse("kernelslist.g", list_text)?;

@@ -1,0 +1,95 @@
+//! The file system side of config commands: a preset name, a config
+//! directory, or config files, read into a `GpuConfig` through the lab.
+
+use std::path::{Path, PathBuf};
+
+use warplab_lab::{ConfigReport, GpuConfig, preset_config, read_config};
+
+/// Reads the config named by `specs`: one preset name or alias, or one or more
+/// directories and files (a directory contributes its config files; files are
+/// applied in directory order: `gpgpusim.config`, `*trace.config`, `.icnt`).
+pub fn load(specs: &[PathBuf]) -> Result<(String, GpuConfig), String> {
+    let label = specs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
+    if let [single] = specs
+        && !single.exists()
+        && single.components().count() == 1
+    {
+        return preset_config(&label)
+            .map(|(name, config)| (format!("preset {name}"), config))
+            .map_err(|e| e.to_string());
+    }
+    let mut files = Vec::new();
+    for spec in specs {
+        if spec.is_dir() {
+            files.extend(directory_files(spec)?);
+        } else {
+            files.push(read(spec)?);
+        }
+    }
+    read_config(&files).map(|config| (label, config)).map_err(|e| e.to_string())
+}
+
+/// Whether `path` is a config directory or file rather than a trace.
+pub fn is_config(path: &Path) -> bool {
+    if path.is_dir() {
+        return path.join("gpgpusim.config").is_file();
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.ends_with(".config") || name.ends_with(".icnt")
+}
+
+fn directory_files(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_file() && is_config(&path) {
+            files.push(read(&path)?);
+        }
+    }
+    Ok(files)
+}
+
+/// `(file name, text)`: the name is what error messages show.
+fn read(path: &Path) -> Result<(String, String), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((path.display().to_string(), text))
+}
+
+/// Writes `config` as files into `dir`.
+pub fn write(config: &GpuConfig, dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (name, text) in config.to_files() {
+        let path = dir.join(&name);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A config report as JSON (the summary) or as grouped text.
+pub fn render(report: &ConfigReport, json: bool) -> Result<String, String> {
+    if json {
+        return serde_json::to_string_pretty(&report.summary).map_err(|e| format!("writing JSON: {e}"));
+    }
+    let mut out = format!("{}\n", report.label);
+    for group in &report.view.groups {
+        out += &format!("\n{}\n", group.title);
+        for row in &group.rows {
+            out += &format!("  {:<34} {:<28} {}\n", row.label, row.value, row.option);
+        }
+    }
+    let lists = [
+        ("options GPGPU-Sim does not know", &report.summary.unknown_options),
+        ("options warplab does not model", &report.summary.unmodelled_options),
+    ];
+    for (title, options) in lists {
+        out += &format!("\n{title} ({})\n", options.len());
+        for option in options {
+            out += &format!("  {} {}\n", option.name, option.value.as_deref().unwrap_or(""));
+        }
+    }
+    for diagnostic in &report.diagnostics {
+        out += &format!("note: {diagnostic}\n");
+    }
+    Ok(out)
+}

@@ -1,0 +1,239 @@
+//! The validated stage: `GpuConfig`, every parameter the timing and analytical
+//! models read, built from the raw settings, plus the options it keeps as
+//! written (unknown to GPGPU-Sim, or known but not modelled).
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::cache::CacheConfig;
+use crate::clocks::ClockDomains;
+use crate::dram::DramConfig;
+use crate::error::ConfigError;
+use crate::files::{ConfigFileKind, file_kind};
+use crate::interconnect::Interconnect;
+use crate::known_options::known_option;
+use crate::lookup::OptionReader;
+use crate::memory::{L1Config, MemoryPartitions};
+use crate::options::RawConfig;
+use crate::sm::{Cores, Scheduling};
+use crate::units::{ExecutionUnits, LatencyInitiation, UnitClass};
+use crate::writer::OptionWriter;
+
+/// A typed, validated GPU configuration. Built only by reading (or from a
+/// preset, or by scaling one), so every value in it has passed the checks the
+/// crate docs list; downstream code never handles a malformed value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuConfig {
+    /// SM count and per-SM limits.
+    pub cores: Cores,
+    /// Warp schedulers.
+    pub scheduling: Scheduling,
+    /// Functional units and their latencies.
+    pub units: ExecutionUnits,
+    /// L1 data cache and shared memory.
+    pub l1: L1Config,
+    /// `-gpgpu_cache:il1`: the instruction cache; `None` for `none`.
+    pub l1i: Option<CacheConfig>,
+    /// Memory partitions and L2 slices.
+    pub memory: MemoryPartitions,
+    /// DRAM per channel.
+    pub dram: DramConfig,
+    /// SM-to-partition network.
+    pub interconnect: Interconnect,
+    /// Clock domains.
+    pub clocks: ClockDomains,
+    /// Kernel launch and concurrency.
+    pub kernels: KernelLaunch,
+    /// Options GPGPU-Sim does not know (kept and written back).
+    pub unknown_options: Vec<KeptOption>,
+    /// Options GPGPU-Sim knows and warplab does not model (kept and written back).
+    pub unmodelled_options: Vec<KeptOption>,
+}
+
+/// Kernel launch overheads and concurrent kernels.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelLaunch {
+    /// `-gpgpu_concurrent_kernel_sm`: kernels may share an SM.
+    pub concurrent_kernel_sm: bool,
+    /// `-gpgpu_max_concurrent_kernel`.
+    pub max_concurrent_kernels: u32,
+    /// `-gpgpu_kernel_launch_latency`, core cycles.
+    pub kernel_launch_latency_cycles: u32,
+    /// `-gpgpu_TB_launch_latency`, core cycles.
+    pub cta_launch_latency_cycles: u32,
+}
+
+/// An option kept as written: its final value, `None` for a standalone flag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptOption {
+    /// The name (with its `-` for gpgpusim.config options; a key for `.icnt`).
+    pub name: String,
+    /// The value that won, quotes removed.
+    pub value: Option<String>,
+}
+
+impl GpuConfig {
+    /// Reads a config from (file name, text) pairs applied in order (later
+    /// settings win): option files in gpgpusim.config format and BookSim
+    /// `.icnt` files. For a directory, order the names with
+    /// [`crate::order_config_files`] first.
+    ///
+    /// # Errors
+    ///
+    /// The first malformed, out-of-range, inconsistent or missing value, as a
+    /// [`ConfigError`] naming file, line and option. Unknown options are not errors.
+    pub fn read<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Self, ConfigError> {
+        Self::from_raw(&RawConfig::read(files)?)
+    }
+
+    /// Validates raw settings into a config.
+    ///
+    /// # Errors
+    ///
+    /// As [`GpuConfig::read`].
+    pub fn from_raw(raw: &RawConfig) -> Result<Self, ConfigError> {
+        Self::validate(raw).map(|(config, _)| config)
+    }
+
+    /// Validation proper; also returns the names of the options it read.
+    fn validate(raw: &RawConfig) -> Result<(Self, BTreeSet<String>), ConfigError> {
+        if !raw.files.iter().any(|file| file_kind(file) != ConfigFileKind::Icnt) {
+            return Err(ConfigError::NoConfigFile { files: raw.files.join(", ") });
+        }
+        let mut r = OptionReader::new(raw);
+        let cores = Cores::read(&mut r)?;
+        let mut config = Self {
+            scheduling: Scheduling::read(&mut r, &cores)?,
+            cores,
+            units: ExecutionUnits::read(&mut r)?,
+            l1: L1Config::read(&mut r)?,
+            l1i: CacheConfig::read(&r.required("-gpgpu_cache:il1", "the instruction cache string is required")?)?,
+            memory: MemoryPartitions::read(&mut r)?,
+            dram: DramConfig::read(&mut r)?,
+            interconnect: Interconnect::read(&mut r, raw)?,
+            clocks: ClockDomains::read(&mut r)?,
+            kernels: KernelLaunch::read(&mut r)?,
+            unknown_options: Vec::new(),
+            unmodelled_options: Vec::new(),
+        };
+        (config.unknown_options, config.unmodelled_options) = kept_options(raw, &r.modelled);
+        Ok((config, r.modelled))
+    }
+
+    /// The number of SMs.
+    pub fn n_sms(&self) -> u32 {
+        self.cores.n_sms()
+    }
+
+    /// Trace-mode latency and initiation interval of a unit class.
+    pub fn latency(&self, class: UnitClass) -> LatencyInitiation {
+        self.units.latency(class)
+    }
+
+    /// Whether the SM has units of this class.
+    pub fn has_unit(&self, class: UnitClass) -> bool {
+        self.units.has_unit(class)
+    }
+
+    /// Peak DRAM bandwidth in bytes per second: channels × bus width × chips ×
+    /// data/command ratio × DRAM clock.
+    pub fn dram_bandwidth_bytes_per_second(&self) -> u64 {
+        u64::from(self.memory.n_channels) * u64::from(self.dram.bytes_per_clock()) * self.clocks.dram.khz() * 1000
+    }
+
+    /// Peak interconnect bandwidth (reply direction) in bytes per second: flit
+    /// size × L2 slices (one port each) × icnt clock.
+    pub fn noc_bandwidth_bytes_per_second(&self) -> u64 {
+        u64::from(self.interconnect.effective_flit_size_bytes())
+            * u64::from(self.memory.n_sub_partitions())
+            * self.clocks.icnt.khz()
+            * 1000
+    }
+
+    /// Peak L2 bandwidth in bytes per second: slices × L2 data-port width × L2 clock.
+    pub fn l2_bandwidth_bytes_per_second(&self) -> u64 {
+        u64::from(self.memory.n_sub_partitions())
+            * u64::from(self.memory.l2.data_port_width_bytes)
+            * self.clocks.l2.khz()
+            * 1000
+    }
+
+    pub(crate) fn write_options(&self, w: &mut OptionWriter) {
+        self.cores.write(w);
+        self.scheduling.write(w);
+        self.units.write(w);
+        self.l1.write(w);
+        w.option("-gpgpu_cache:il1", self.l1i.as_ref().map_or_else(|| "none".to_owned(), ToString::to_string));
+        self.memory.write(w);
+        self.dram.write(w);
+        self.interconnect.write(w);
+        self.clocks.write(w);
+        self.kernels.write(w);
+    }
+}
+
+impl KernelLaunch {
+    fn read(r: &mut OptionReader<'_>) -> Result<Self, ConfigError> {
+        Ok(Self {
+            concurrent_kernel_sm: r.bool("-gpgpu_concurrent_kernel_sm")?,
+            max_concurrent_kernels: r.u32_in("-gpgpu_max_concurrent_kernel", 1..=1024)?,
+            kernel_launch_latency_cycles: r.u32_in("-gpgpu_kernel_launch_latency", 0..=10_000_000)?,
+            cta_launch_latency_cycles: r.u32_in("-gpgpu_TB_launch_latency", 0..=10_000_000)?,
+        })
+    }
+
+    fn write(&self, w: &mut OptionWriter) {
+        w.section("Kernel launch");
+        w.option("-gpgpu_concurrent_kernel_sm", u32::from(self.concurrent_kernel_sm));
+        w.option("-gpgpu_max_concurrent_kernel", self.max_concurrent_kernels);
+        w.option("-gpgpu_kernel_launch_latency", self.kernel_launch_latency_cycles);
+        w.option("-gpgpu_TB_launch_latency", self.cta_launch_latency_cycles);
+    }
+}
+
+/// Every set option warplab did not read, in order of first appearance with
+/// its last value: (unknown to GPGPU-Sim, known but unmodelled).
+fn kept_options(raw: &RawConfig, modelled: &BTreeSet<String>) -> (Vec<KeptOption>, Vec<KeptOption>) {
+    let mut unknown = Vec::new();
+    let mut unmodelled = Vec::new();
+    for name in raw.names_in_order() {
+        if modelled.contains(name) {
+            continue;
+        }
+        let value = raw.get(name).and_then(|setting| setting.value.clone());
+        let kept = KeptOption { name: name.to_owned(), value };
+        if known_option(name).is_some() { unmodelled.push(kept) } else { unknown.push(kept) }
+    }
+    (unknown, unmodelled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+
+    /// The writer writes exactly the options validation reads (plus the kept
+    /// ones): an option the writer forgot would silently fall back to its
+    /// default on the next read.
+    fn check(files: &[(&str, &str)]) {
+        let raw = RawConfig::read(files.iter().copied()).expect("reads");
+        let (config, mut modelled) = GpuConfig::validate(&raw).expect("validates");
+        let written = config.to_files();
+        let rewritten = RawConfig::read(written.iter().map(|(n, t)| (n.as_str(), t.as_str()))).expect("reads back");
+        let mut names: BTreeSet<String> = rewritten.names_in_order().into_iter().map(str::to_owned).collect();
+        for kept in config.unknown_options.iter().chain(&config.unmodelled_options) {
+            assert!(names.remove(&kept.name), "{} is kept and written", kept.name);
+        }
+        // Disabled specialized slots with upstream defaults are left out on purpose.
+        modelled.retain(|name| names.contains(name) || !name.contains("spec"));
+        assert_eq!(names, modelled);
+    }
+
+    #[test]
+    fn the_writer_writes_every_modelled_option() {
+        for preset in PRESETS {
+            check(preset.files);
+        }
+    }
+}

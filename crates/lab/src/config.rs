@@ -1,0 +1,71 @@
+//! GPU configurations as the lab offers them: the bundled presets, configs
+//! read from (file name, text) pairs, and the report the CLI and the web app
+//! show for one.
+
+use serde::{Deserialize, Serialize};
+use warplab_config::{ConfigSummary, ConfigView, GpuConfig, PRESETS, order_config_files, preset};
+
+use crate::LabError;
+
+/// A bundled preset, as pickers list it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresetInfo {
+    /// The preset's name, e.g. `SM7_QV100`.
+    pub name: String,
+    /// Short names accepted too, e.g. `QV100`.
+    pub aliases: Vec<String>,
+    /// One line on the GPU.
+    pub description: String,
+}
+
+/// Everything shown about a config.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigReport {
+    /// A label: the preset name or the files it was read from.
+    pub label: String,
+    /// The headline figures (also `warplab config show --json`).
+    pub summary: ConfigSummary,
+    /// The grouped, labelled view.
+    pub view: ConfigView,
+    /// Adjustments made on the way (e.g. by scaling), as messages.
+    pub diagnostics: Vec<String>,
+}
+
+/// The bundled presets; the first is the default.
+pub fn presets() -> Vec<PresetInfo> {
+    PRESETS
+        .iter()
+        .map(|p| PresetInfo {
+            name: p.name.to_owned(),
+            aliases: p.aliases.iter().map(|a| (*a).to_owned()).collect(),
+            description: p.description.to_owned(),
+        })
+        .collect()
+}
+
+/// The preset called `name` (or one of its aliases, any case), read, with
+/// its full name.
+///
+/// # Errors
+/// No preset has that name.
+pub fn preset_config(name: &str) -> Result<(&'static str, GpuConfig), LabError> {
+    let found = preset(name).ok_or_else(|| LabError::UnknownPreset(name.to_owned()))?;
+    Ok((found.name, found.config()?))
+}
+
+/// Reads a config from `(file name, text)` pairs. The files are applied in the
+/// order of a config directory (`gpgpusim.config`, then `*trace.config`, then
+/// `.icnt`), whatever order they come in; other files are ignored.
+///
+/// # Errors
+/// A malformed or invalid config, naming file, line and option.
+pub fn read_config(files: &[(String, String)]) -> Result<GpuConfig, LabError> {
+    let order = order_config_files(files.iter().map(|(name, _)| name.as_str()));
+    let ordered = order.iter().filter_map(|name| files.iter().find(|(n, _)| n == name));
+    Ok(GpuConfig::read(ordered.map(|(name, text)| (name.as_str(), text.as_str())))?)
+}
+
+/// The report of `config`, labelled `label`, with `diagnostics` from the way it was made.
+pub fn config_report(label: &str, config: &GpuConfig, diagnostics: Vec<String>) -> ConfigReport {
+    ConfigReport { label: label.to_owned(), summary: config.summary(), view: config.view(), diagnostics }
+}
