@@ -80,8 +80,9 @@ pub enum LabError {
         /// Why opening it failed.
         reason: String,
     },
-    /// A GPU configuration is malformed or invalid.
-    Config(warplab_config::ConfigError),
+    /// A GPU configuration is malformed or invalid (boxed: the error is large
+    /// and the success path should not pay for it).
+    Config(Box<warplab_config::ConfigError>),
     /// No bundled preset has this name.
     UnknownPreset(String),
     /// Writing an output file failed.
@@ -112,7 +113,7 @@ impl std::error::Error for LabError {}
 
 impl From<warplab_config::ConfigError> for LabError {
     fn from(error: warplab_config::ConfigError) -> Self {
-        LabError::Config(error)
+        LabError::Config(Box::new(error))
     }
 }
 

@@ -4,7 +4,20 @@
 use js_sys::{Promise, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Response, Url, Window, WorkerGlobalScope};
+use web_sys::{Blob, Response, Url, Window, WorkerGlobalScope};
+
+/// Fetches `url` as a `Blob`: the body is not read into memory, so a trace of
+/// any size can then be streamed with [`crate::blob_reader::BlobReader`].
+/// `blob:` URLs of files the page opened work too.
+///
+/// # Errors
+/// A network failure or a response that is not 2xx, as a message naming the URL.
+pub async fn fetch_blob(url: &str) -> Result<Blob, String> {
+    let response = fetch_ok(url).await?;
+    let blob = response.blob().map_err(|e| format!("{url}: {}", js_message(&e)))?;
+    let blob = JsFuture::from(blob).await.map_err(|e| format!("{url}: {}", js_message(&e)))?;
+    blob.dyn_into().map_err(|e| format!("{url}: {}", js_message(&e)))
+}
 
 /// Fetches `url` and returns its body. Pass absolute URLs from the worker: its
 /// own location can be a `blob:` URL (test runners wrap workers that way),
@@ -13,14 +26,21 @@ use web_sys::{Response, Url, Window, WorkerGlobalScope};
 /// # Errors
 /// A network failure or a response that is not 2xx, as a message naming the URL.
 pub async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
-    let response = JsFuture::from(start_fetch(url)?).await.map_err(|e| format!("{url}: {}", js_message(&e)))?;
-    let response: Response = response.dyn_into().map_err(|e| format!("{url}: {}", js_message(&e)))?;
-    if !response.ok() {
-        return Err(format!("{url}: HTTP {} {}", response.status(), response.status_text()));
-    }
+    let response = fetch_ok(url).await?;
     let body = response.array_buffer().map_err(|e| format!("{url}: {}", js_message(&e)))?;
     let buffer = JsFuture::from(body).await.map_err(|e| format!("{url}: {}", js_message(&e)))?;
     Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// A fetch whose response is 2xx.
+async fn fetch_ok(url: &str) -> Result<Response, String> {
+    let response = JsFuture::from(start_fetch(url)?).await.map_err(|e| format!("{url}: {}", js_message(&e)))?;
+    let response: Response = response.dyn_into().map_err(|e| format!("{url}: {}", js_message(&e)))?;
+    if !response.ok() {
+        // A blob: URL has no status text; say which file is gone.
+        return Err(format!("{url}: HTTP {} {}", response.status(), response.status_text()).trim_end().to_owned());
+    }
+    Ok(response)
 }
 
 /// Resolves `relative` against the page's own URL, so the app works under any
