@@ -3,11 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use warplab_lab::{ConfigReport, GpuConfig, preset_config, read_config};
+use warplab_lab::{ConfigReport, GpuConfig, preset_config, read_config_dir, read_config_files};
 
-/// Reads the config named by `specs`: one preset name or alias, or one or more
-/// directories and files (a directory contributes its config files; files are
-/// applied in directory order: `gpgpusim.config`, `*trace.config`, `.icnt`).
+/// Reads the config named by `specs`: one preset name or alias, one config
+/// directory (read by the directory rule), or config files (all applied).
 pub fn load(specs: &[PathBuf]) -> Result<(String, GpuConfig), String> {
     let label = specs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(" ");
     if let [single] = specs
@@ -18,15 +17,14 @@ pub fn load(specs: &[PathBuf]) -> Result<(String, GpuConfig), String> {
             .map(|(name, config)| (format!("preset {name}"), config))
             .map_err(|e| e.to_string());
     }
-    let mut files = Vec::new();
-    for spec in specs {
-        if spec.is_dir() {
-            files.extend(directory_files(spec)?);
-        } else {
-            files.push(read(spec)?);
+    let result = match specs {
+        [dir] if dir.is_dir() => read_config_dir(&directory_files(dir)?),
+        _ => {
+            let files = specs.iter().map(|spec| read(spec)).collect::<Result<Vec<_>, _>>()?;
+            read_config_files(&files)
         }
-    }
-    read_config(&files).map(|config| (label, config)).map_err(|e| e.to_string())
+    };
+    result.map(|config| (label, config)).map_err(|e| e.to_string())
 }
 
 /// Whether `path` is a config directory or file rather than a trace.

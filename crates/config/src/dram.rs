@@ -72,6 +72,15 @@ pub enum DramScheduler {
     FrFcfs,
 }
 
+impl std::fmt::Display for DramScheduler {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            DramScheduler::Fifo => "FIFO",
+            DramScheduler::FrFcfs => "FR-FCFS",
+        })
+    }
+}
+
 /// The largest DRAM timing value, in command clocks (a documented limit).
 pub const MAX_DRAM_TIMING: u32 = 10_000;
 

@@ -117,6 +117,8 @@ pub mod clocks;
 pub mod dram;
 mod error;
 mod files;
+#[doc(hidden)]
+pub mod fuzzing;
 mod gpu;
 pub mod icnt;
 pub mod interconnect;

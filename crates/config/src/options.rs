@@ -72,7 +72,9 @@ impl RawConfig {
         let mut index = 0;
         while index < tokens.len() {
             let token = &tokens[index];
-            if token.quoted || !token.text.starts_with('-') || token.text.len() < 2 {
+            // The same test decides whether a token after an option is its
+            // value, so what is read as an option here is written back as one.
+            if token.quoted || !looks_like_option(&token.text) {
                 return Err(ConfigError::ExpectedOption {
                     at: Location::new(file, token.line),
                     value: shorten(&token.text),

@@ -284,7 +284,7 @@ impl GpuConfig {
                 ),
                 row(
                     "Scheduler",
-                    format!("{:?}, queue {}", d.scheduler, d.scheduler_queue_entries),
+                    format!("{}, queue {}", d.scheduler, d.scheduler_queue_entries),
                     "-gpgpu_dram_scheduler",
                 ),
             ],

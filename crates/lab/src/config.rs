@@ -3,7 +3,9 @@
 //! show for one.
 
 use serde::{Deserialize, Serialize};
-use warplab_config::{ConfigSummary, ConfigView, GpuConfig, PRESETS, order_config_files, preset};
+use warplab_config::{
+    ConfigFileKind, ConfigSummary, ConfigView, GpuConfig, PRESETS, file_kind, order_config_files, preset,
+};
 
 use crate::LabError;
 
@@ -53,16 +55,34 @@ pub fn preset_config(name: &str) -> Result<(&'static str, GpuConfig), LabError> 
     Ok((found.name, found.config()?))
 }
 
-/// Reads a config from `(file name, text)` pairs. The files are applied in the
-/// order of a config directory (`gpgpusim.config`, then `*trace.config`, then
-/// `.icnt`), whatever order they come in; other files are ignored.
+/// Reads the config of a directory from its files as `(file name, text)`
+/// pairs, by the directory rule: `gpgpusim.config`, then `*trace.config`,
+/// then `.icnt`; other files are ignored.
 ///
 /// # Errors
 /// A malformed or invalid config, naming file, line and option.
-pub fn read_config(files: &[(String, String)]) -> Result<GpuConfig, LabError> {
+pub fn read_config_dir(files: &[(String, String)]) -> Result<GpuConfig, LabError> {
     let order = order_config_files(files.iter().map(|(name, _)| name.as_str()));
     let ordered = order.iter().filter_map(|name| files.iter().find(|(n, _)| n == name));
     Ok(GpuConfig::read(ordered.map(|(name, text)| (name.as_str(), text.as_str())))?)
+}
+
+/// Reads a config from files the user chose one by one: every option file is
+/// applied, option files other than `*trace.config` first (in the order
+/// given), then `*trace.config`, then `.icnt` files; other files are ignored.
+///
+/// # Errors
+/// A malformed or invalid config, naming file, line and option.
+pub fn read_config_files(files: &[(String, String)]) -> Result<GpuConfig, LabError> {
+    let rank = |name: &str| match file_kind(name) {
+        ConfigFileKind::Options if name.ends_with("trace.config") => Some(1),
+        ConfigFileKind::Options => Some(0),
+        ConfigFileKind::Icnt => Some(2),
+        _ => None,
+    };
+    let mut ranked: Vec<_> = files.iter().filter_map(|(name, text)| Some((rank(name)?, name, text))).collect();
+    ranked.sort_by_key(|(rank, _, _)| *rank);
+    Ok(GpuConfig::read(ranked.into_iter().map(|(_, name, text)| (name.as_str(), text.as_str())))?)
 }
 
 /// The report of `config`, labelled `label`, with `diagnostics` from the way it was made.

@@ -32,9 +32,9 @@ mod config;
 mod samples;
 mod workload;
 
-pub use config::{ConfigReport, PresetInfo, config_report, preset_config, presets, read_config};
+pub use config::{ConfigReport, PresetInfo, config_report, preset_config, presets, read_config_dir, read_config_files};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
-pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, order_config_files};
+pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
 pub use workload::{
     CreateWrite, LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files,

@@ -1,12 +1,33 @@
 //! The worker side: the protocol between page and worker, and the reactor that
 //! answers it by calling `warplab-lab`.
+//!
+//! Files travel as URLs, never as bytes: bundled samples by their absolute
+//! URL, the user's files as `blob:` URLs the page made for them. The worker
+//! fetches each as a `Blob` and streams it through
+//! [`crate::blob_reader::BlobReader`], so a trace of any size is read with
+//! memory bounded by one CTA.
+
+use std::io::{BufReader, Read};
 
 use futures::{SinkExt, StreamExt};
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
-use warplab_lab::{WorkloadSummary, kernel_files, summarize_trace};
+use warplab_lab::{
+    ConfigReport, WorkloadSummary, config_report, kernel_files, preset_config, read_config_files, summarize_trace,
+};
 
-use crate::fetch::fetch_bytes;
+use crate::blob_reader::BlobReader;
+use crate::fetch::{fetch_blob, fetch_bytes};
+
+/// A file the worker should read: its name (as the trace or config refers to
+/// it) and a URL it can fetch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRef {
+    /// The file's base name, e.g. `kernel-1.traceg`.
+    pub name: String,
+    /// An absolute `http(s):` or `blob:` URL.
+    pub url: String,
+}
 
 /// What the page asks of the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,15 +39,39 @@ pub enum WorkerInput {
         /// Absolute URL of the directory holding its `kernelslist.g`, ending in `/`.
         dir_url: String,
     },
+    /// Read a trace from the user's files: a `kernelslist.g` with the kernel
+    /// files it names, or kernel files alone (read in name order).
+    LoadTraceFiles {
+        /// A label, e.g. the folder name.
+        label: String,
+        /// The files.
+        files: Vec<FileRef>,
+    },
+    /// Read a bundled preset.
+    LoadPreset {
+        /// The preset's name or alias.
+        name: String,
+    },
+    /// Read a config from the user's files (`gpgpusim.config`, `trace.config`, `.icnt`).
+    LoadConfigFiles {
+        /// A label for the config.
+        label: String,
+        /// The files.
+        files: Vec<FileRef>,
+    },
 }
 
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorkerOutput {
-    /// The trace was read.
-    Loaded(WorkloadSummary),
-    /// The trace could not be fetched or parsed; the message names file and line.
-    Failed(String),
+    /// A trace was read.
+    Workload(WorkloadSummary),
+    /// A trace could not be read; the message names file, line and field.
+    WorkloadFailed(String),
+    /// A config was read.
+    Config(Box<ConfigReport>),
+    /// A config could not be read; the message names file, line and option.
+    ConfigFailed(String),
 }
 
 /// The reactor the worker binary registers: one answer per input, until the
@@ -34,36 +79,98 @@ pub enum WorkerOutput {
 #[reactor]
 pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
     while let Some(input) = scope.next().await {
-        let output = match input {
-            WorkerInput::LoadSample { name, dir_url } => load_sample(&name, &dir_url).await,
-        };
+        let output = answer(input).await;
         if scope.send(output).await.is_err() {
             break;
         }
     }
 }
 
-async fn load_sample(name: &str, dir_url: &str) -> WorkerOutput {
-    match read_trace_dir(name, dir_url).await {
-        Ok(summary) => WorkerOutput::Loaded(summary),
-        Err(message) => WorkerOutput::Failed(message),
+async fn answer(input: WorkerInput) -> WorkerOutput {
+    match input {
+        WorkerInput::LoadSample { name, dir_url } => {
+            let files =
+                ["kernelslist.g"].iter().map(|f| FileRef { name: (*f).to_owned(), url: format!("{dir_url}{f}") });
+            workload(load_trace(&name, files.collect(), Some(&dir_url)).await)
+        }
+        WorkerInput::LoadTraceFiles { label, files } => workload(load_trace(&label, files, None).await),
+        WorkerInput::LoadPreset { name } => config(
+            preset_config(&name)
+                .map(|(name, gpu)| config_report(&format!("preset {name}"), &gpu, Vec::new()))
+                .map_err(|e| e.to_string()),
+        ),
+        WorkerInput::LoadConfigFiles { label, files } => config(load_config(&label, &files).await),
     }
 }
 
-/// Fetches `kernelslist.g` and the kernel files it names from `dir_url`, then
-/// hands them to the lab.
-async fn read_trace_dir(name: &str, dir_url: &str) -> Result<WorkloadSummary, String> {
-    let list_bytes = fetch_bytes(&format!("{dir_url}kernelslist.g")).await?;
-    let list = String::from_utf8(list_bytes).map_err(|_| format!("{dir_url}kernelslist.g: not valid UTF-8"))?;
-    let mut files = Vec::new();
-    for file in kernel_files(&list).map_err(|e| format!("{dir_url}{e}"))? {
-        let bytes = fetch_bytes(&format!("{dir_url}{file}")).await?;
-        files.push((file, bytes));
-    }
-    let mut open = |wanted: &str| -> Result<Box<dyn std::io::Read>, String> {
-        let found = files.iter().position(|(file, _)| file == wanted);
-        let bytes = found.map(|index| std::mem::take(&mut files[index].1)).ok_or_else(|| "not fetched".to_owned())?;
-        Ok(Box::new(std::io::Cursor::new(bytes)))
+fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {
+    result.map_or_else(WorkerOutput::WorkloadFailed, WorkerOutput::Workload)
+}
+
+fn config(result: Result<ConfigReport, String>) -> WorkerOutput {
+    result.map_or_else(WorkerOutput::ConfigFailed, |report| WorkerOutput::Config(Box::new(report)))
+}
+
+/// Reads a trace: the `kernelslist.g` among `files` (or, with none, a list of
+/// the kernel files in name order), then each kernel streamed from its blob.
+/// `dir_url`, for bundled samples, is where files the list names but `files`
+/// lacks are fetched from.
+async fn load_trace(label: &str, files: Vec<FileRef>, dir_url: Option<&str>) -> Result<WorkloadSummary, String> {
+    let list = match files.iter().find(|f| f.name == "kernelslist.g") {
+        Some(list) => text_of(list).await?,
+        None => kernel_list_of(&files)?,
     };
-    summarize_trace(name, &list, &mut open).map_err(|e| format!("{dir_url}{e}"))
+    let mut blobs = Vec::new();
+    for name in kernel_files(&list).map_err(|e| e.to_string())? {
+        let url = match (files.iter().find(|f| f.name == name), dir_url) {
+            (Some(file), _) => file.url.clone(),
+            (None, Some(dir_url)) => format!("{dir_url}{name}"),
+            (None, None) => {
+                return Err(format!("{name}: kernelslist.g names it, but it was not among the files opened"));
+            }
+        };
+        let blob = fetch_blob(&url).await.map_err(|e| without_url(&e, &url, &name))?;
+        blobs.push((name, blob));
+    }
+    let mut open = |wanted: &str| -> Result<Box<dyn Read>, String> {
+        let (_, blob) = blobs.iter().find(|(name, _)| name == wanted).ok_or("not fetched")?;
+        let reader = BlobReader::new(blob.clone())?;
+        Ok(Box::new(BufReader::with_capacity(256 * 1024, reader)))
+    };
+    summarize_trace(label, &list, &mut open).map_err(|e| e.to_string())
+}
+
+/// A `kernelslist.g` naming the kernel files among `files`, by kernel number.
+fn kernel_list_of(files: &[FileRef]) -> Result<String, String> {
+    let mut kernels: Vec<&str> =
+        files.iter().map(|f| f.name.as_str()).filter(|n| n.ends_with(".traceg") || n.ends_with(".traceg.xz")).collect();
+    if kernels.is_empty() {
+        return Err("no trace among the files: expected kernelslist.g or .traceg / .traceg.xz files".to_owned());
+    }
+    let number = |name: &str| -> u64 {
+        let digits: String = name.trim_start_matches("kernel-").chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().unwrap_or(u64::MAX)
+    };
+    kernels.sort_by_key(|name| (number(name), name.to_string()));
+    Ok(kernels.iter().map(|name| format!("{name}\n")).collect())
+}
+
+async fn load_config(label: &str, files: &[FileRef]) -> Result<ConfigReport, String> {
+    let mut texts = Vec::new();
+    for file in files {
+        texts.push((file.name.clone(), text_of(file).await?));
+    }
+    let gpu = read_config_files(&texts).map_err(|e| e.to_string())?;
+    Ok(config_report(label, &gpu, Vec::new()))
+}
+
+/// A small text file (a `kernelslist.g` or a config), whole.
+async fn text_of(file: &FileRef) -> Result<String, String> {
+    let bytes = fetch_bytes(&file.url).await.map_err(|e| without_url(&e, &file.url, &file.name))?;
+    String::from_utf8(bytes).map_err(|_| format!("{}: not valid UTF-8", file.name))
+}
+
+/// Messages name files as the user knows them, not by their `blob:` URL.
+fn without_url(message: &str, url: &str, name: &str) -> String {
+    if url.starts_with("blob:") { message.replace(url, name) } else { message.to_owned() }
 }

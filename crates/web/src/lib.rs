@@ -5,9 +5,10 @@
 //! gloo-worker); the worker calls `warplab-lab`, the same facade the CLI uses,
 //! so the browser shows the CLI's numbers.
 //!
-//! Central design decision: the page never owns a model. It renders state and
-//! turns DOM events into worker inputs; everything that takes time happens in
-//! the worker, so the page stays responsive.
+//! Central design decision: the page never owns a model and never reads a
+//! trace. It renders state and turns what the user does into worker inputs;
+//! files travel to the worker as URLs and are streamed there, so the page
+//! stays responsive and memory stays bounded whatever the user opens.
 //!
 //! The crate builds two binaries from this library: `app` (the page, mounted by
 //! `index.html`) and `worker` (registered as the reactor of [`agent`]).
@@ -16,8 +17,10 @@
 
 pub mod agent;
 mod app;
+mod blob_reader;
 mod components;
 mod fetch;
+mod files;
 mod hooks;
 mod state;
 

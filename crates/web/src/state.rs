@@ -2,48 +2,69 @@
 
 use std::rc::Rc;
 
-use warplab_lab::WorkloadSummary;
+use warplab_lab::{ConfigReport, WorkloadSummary};
 use yew::Reducible;
 
-/// Where the current workload stands.
+/// Something the worker loads: what is shown, what is being loaded, and the
+/// last error. A failed load keeps what was shown before.
 #[derive(Debug, Clone, PartialEq)]
-pub enum WorkloadStatus {
-    /// The worker is reading it.
-    Loading,
-    /// The worker read it.
-    Loaded(WorkloadSummary),
-    /// Reading failed; the message names the file and line.
-    Failed(String),
+pub struct Loadable<T> {
+    /// What is shown: the last thing that loaded.
+    pub current: Option<T>,
+    /// The label of what is being loaded, if anything.
+    pub loading: Option<String>,
+    /// Why the last load failed (file and line), until the next one starts.
+    pub error: Option<String>,
+}
+
+impl<T> Default for Loadable<T> {
+    fn default() -> Self {
+        Loadable { current: None, loading: None, error: None }
+    }
+}
+
+impl<T> Loadable<T> {
+    fn request(&mut self, label: String) {
+        self.loading = Some(label);
+        self.error = None;
+    }
+
+    fn loaded(&mut self, value: T) {
+        self.current = Some(value);
+        self.loading = None;
+        self.error = None;
+    }
+
+    fn failed(&mut self, message: String) {
+        self.loading = None;
+        self.error = Some(message);
+    }
 }
 
 /// Everything the page shows.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
-    /// Label of the chosen workload.
-    pub workload_label: String,
-    /// Its status.
-    pub workload: WorkloadStatus,
+    /// The workload (a trace).
+    pub workload: Loadable<WorkloadSummary>,
+    /// The GPU configuration.
+    pub config: Loadable<ConfigReport>,
 }
 
 /// The changes the page can make to its state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// A workload was chosen and the worker asked to read it.
-    SampleRequested {
-        /// Its label.
-        label: String,
-    },
-    /// The worker answered with a summary.
-    Loaded(WorkloadSummary),
-    /// The worker answered with an error.
-    Failed(String),
-}
-
-impl State {
-    /// The state before the worker has answered anything.
-    pub fn new(workload_label: &str) -> Self {
-        State { workload_label: workload_label.to_owned(), workload: WorkloadStatus::Loading }
-    }
+    /// A workload was asked of the worker.
+    WorkloadRequested(String),
+    /// The worker read a workload.
+    WorkloadLoaded(WorkloadSummary),
+    /// The worker could not read a workload.
+    WorkloadFailed(String),
+    /// A config was asked of the worker.
+    ConfigRequested(String),
+    /// The worker read a config.
+    ConfigLoaded(Box<ConfigReport>),
+    /// The worker could not read a config.
+    ConfigFailed(String),
 }
 
 impl Reducible for State {
@@ -52,13 +73,12 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::SampleRequested { label } => {
-                next.workload_label = label;
-                next.workload = WorkloadStatus::Loading;
-            }
-            Action::Loaded(summary) => next.workload = WorkloadStatus::Loaded(summary),
-            // A failure keeps the label so the user sees what failed.
-            Action::Failed(message) => next.workload = WorkloadStatus::Failed(message),
+            Action::WorkloadRequested(label) => next.workload.request(label),
+            Action::WorkloadLoaded(summary) => next.workload.loaded(summary),
+            Action::WorkloadFailed(message) => next.workload.failed(message),
+            Action::ConfigRequested(label) => next.config.request(label),
+            Action::ConfigLoaded(report) => next.config.loaded(*report),
+            Action::ConfigFailed(message) => next.config.failed(message),
         }
         Rc::new(next)
     }
@@ -69,12 +89,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn failure_keeps_the_label_and_a_new_request_clears_it() {
-        let state = Rc::new(State::new("vectoradd"));
-        let failed = state.reduce(Action::Failed("k.traceg:3: mask: bad".into()));
-        assert_eq!(failed.workload_label, "vectoradd");
-        assert_eq!(failed.workload, WorkloadStatus::Failed("k.traceg:3: mask: bad".into()));
-        let again = failed.reduce(Action::SampleRequested { label: "other".into() });
-        assert_eq!(*again, State::new("other"));
+    fn a_failed_load_keeps_what_was_shown() {
+        let summary = WorkloadSummary { label: "vectoradd".into(), ..WorkloadSummary::default() };
+        let state = Rc::new(State::default());
+        let state = state.reduce(Action::WorkloadRequested("vectoradd".into()));
+        assert_eq!(state.workload.loading.as_deref(), Some("vectoradd"));
+        let state = state.reduce(Action::WorkloadLoaded(summary.clone()));
+        let state = state.reduce(Action::WorkloadRequested("mine".into()));
+        let state = state.reduce(Action::WorkloadFailed("k.traceg:3: mask: bad".into()));
+        assert_eq!(state.workload.current, Some(summary));
+        assert_eq!(state.workload.error.as_deref(), Some("k.traceg:3: mask: bad"));
+        assert_eq!(state.workload.loading, None);
+        let state = state.reduce(Action::WorkloadRequested("again".into()));
+        assert_eq!(state.workload.error, None, "a new load clears the old error");
     }
 }

@@ -1,7 +1,15 @@
 //! The page's components, one per file.
 
+mod config_panel;
+mod drop_zone;
+mod file_picker;
 mod header;
+mod status_line;
 mod workload_panel;
 
+pub use config_panel::ConfigPanel;
+pub use drop_zone::DropZone;
+pub use file_picker::FilePicker;
 pub use header::Header;
+pub use status_line::StatusLine;
 pub use workload_panel::WorkloadPanel;

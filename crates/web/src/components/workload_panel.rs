@@ -1,59 +1,87 @@
-//! The workload panel: the chosen trace's kernels and instruction counts.
+//! The workload panel: choose a bundled sample or open a trace, and see its
+//! kernels, instruction counts and memory footprint.
 
-use warplab_lab::{Dim3, KernelSummary, WorkloadSummary};
+use warplab_lab::{Dim3, KernelSummary, SAMPLE_TRACES, WorkloadSummary};
+use web_sys::{FileList, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::WorkloadStatus;
+use crate::components::{DropZone, FilePicker, StatusLine};
+use crate::state::Loadable;
 
 /// Properties of [`WorkloadPanel`].
 #[derive(Debug, Clone, PartialEq, Properties)]
 pub struct WorkloadPanelProps {
-    /// The workload's label.
-    pub label: AttrValue,
-    /// Where reading it stands.
-    pub status: WorkloadStatus,
+    /// The workload's state.
+    pub state: Loadable<WorkloadSummary>,
+    /// A bundled sample was chosen (by name).
+    pub on_sample: Callback<String>,
+    /// Files were picked or dropped.
+    pub on_files: Callback<Option<FileList>>,
 }
 
-/// Shows the workload being read, its kernels, or the error that stopped it.
+/// Shows the current workload, what is loading, and the last error.
 #[component]
 pub fn WorkloadPanel(props: &WorkloadPanelProps) -> Html {
-    let body = match &props.status {
-        WorkloadStatus::Loading => {
-            html! { <p class="status" data-testid="status">{ "Reading the trace in the worker…" }</p> }
-        }
-        WorkloadStatus::Failed(message) => html! { <p class="error" role="alert" data-testid="error">{ message }</p> },
-        WorkloadStatus::Loaded(summary) => summary_view(summary),
+    let on_select = {
+        let on_sample = props.on_sample.clone();
+        Callback::from(move |event: Event| on_sample.emit(event.target_unchecked_into::<HtmlSelectElement>().value()))
     };
+    let label = props.state.current.as_ref().map(|s| s.label.clone()).unwrap_or_default();
+    // The select shows the sample on screen; traces from files match no option.
+    let is_sample = SAMPLE_TRACES.iter().any(|s| s.name == label);
     html! {
         <section class="panel workload" data-testid="workload">
-            <h2>{ "Workload: " }<span data-testid="workload-label">{ props.label.clone() }</span></h2>
-            { body }
+            <DropZone on_files={props.on_files.clone()}>
+                <h2>{ "Workload: " }<span data-testid="workload-label">{ label.clone() }</span></h2>
+                <div class="controls">
+                    <select data-testid="sample-select" onchange={on_select} aria-label="Bundled sample trace">
+                        <option value="" disabled=true selected={!is_sample}>{ "from files" }</option>
+                        { for SAMPLE_TRACES.iter().map(|s| html! {
+                            <option value={s.name} title={s.description} selected={s.name == label}>{ s.name }</option>
+                        }) }
+                    </select>
+                    <FilePicker label="Open trace folder…" testid="trace-folder" folder=true on_files={props.on_files.clone()} />
+                    <FilePicker label="Open trace files…" testid="trace-files" accept=".g,.traceg,.xz" on_files={props.on_files.clone()} />
+                    <span class="hint">{ "or drop kernelslist.g and .traceg / .traceg.xz files here" }</span>
+                </div>
+                <StatusLine loading={props.state.loading.clone()} error={props.state.error.clone()} />
+                { props.state.current.as_ref().map(summary_view).unwrap_or_default() }
+            </DropZone>
         </section>
     }
 }
 
 fn summary_view(summary: &WorkloadSummary) -> Html {
+    let totals = &summary.totals;
     html! {
         <>
             <p class="totals" data-testid="totals">
-                <strong data-testid="warp-instructions">{ summary.totals.warp_insts }</strong>{ " warp instructions, " }
-                <strong data-testid="thread-instructions">{ summary.totals.thread_insts }</strong>{ " thread instructions in " }
-                { summary.kernels.len() }{ " kernel(s); " }{ summary.memcpys.len() }{ " host-to-device copies" }
+                <strong data-testid="warp-instructions">{ totals.warp_insts }</strong>{ " warp instructions, " }
+                <strong data-testid="thread-instructions">{ totals.thread_insts }</strong>{ " thread instructions in " }
+                { totals.kernels }{ " kernel(s), " }{ totals.ctas }{ " CTAs, " }{ totals.warps }{ " warps; " }
+                { summary.memcpys.len() }{ " host-to-device copies" }
             </p>
             <table class="kernels">
                 <thead>
                     <tr>
-                        <th>{ "kernel" }</th><th>{ "grid" }</th><th>{ "block" }</th><th>{ "CTAs" }</th>
-                        <th>{ "warps" }</th><th>{ "warp instructions" }</th><th>{ "thread instructions" }</th>
+                        <th>{ "kernel" }</th><th>{ "grid" }</th><th>{ "block" }</th><th>{ "CTAs" }</th><th>{ "warps" }</th>
+                        <th>{ "warp insts" }</th><th>{ "thread insts" }</th><th>{ "memory insts" }</th>
+                        <th title="distinct 32-byte sectors of global memory">{ "sectors" }</th>
                     </tr>
                 </thead>
                 <tbody>{ for summary.kernels.iter().map(kernel_row) }</tbody>
             </table>
+            if !summary.diagnostics.is_empty() {
+                <ul class="diagnostics" data-testid="diagnostics">
+                    { for summary.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }
+                </ul>
+            }
         </>
     }
 }
 
 fn kernel_row(kernel: &KernelSummary) -> Html {
+    let spaces: Vec<String> = kernel.mem_insts_by_space.iter().map(|(space, n)| format!("{n} {space}")).collect();
     html! {
         <tr>
             <td class="kernel-name" data-testid="kernel-name">{ &kernel.name }</td>
@@ -63,6 +91,8 @@ fn kernel_row(kernel: &KernelSummary) -> Html {
             <td class="num">{ kernel.warps }</td>
             <td class="num">{ kernel.warp_insts }</td>
             <td class="num">{ kernel.thread_insts }</td>
+            <td class="num" title={spaces.join(", ")}>{ kernel.mem_insts }</td>
+            <td class="num">{ kernel.sectors }</td>
         </tr>
     }
 }

@@ -2,4 +2,4 @@
 
 mod use_lab_worker;
 
-pub use use_lab_worker::use_lab_worker;
+pub use use_lab_worker::{LabWorkerHandle, use_lab_worker};
