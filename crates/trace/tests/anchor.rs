@@ -115,3 +115,39 @@ fn matrixmul_shared_memory_accesses() {
     assert!(shared > global, "a tiled matmul reads shared memory more than global: {shared} vs {global}");
     assert_eq!(MemSpace::Shared.name(), "shared");
 }
+
+/// Reads a fixture and returns its one CTA with the opcode texts.
+fn fixture(text: &str) -> (Cta, Vec<String>) {
+    let mut reader = KernelReader::new("fixture.traceg", text.as_bytes()).expect("header");
+    let mut cta = Cta::default();
+    assert!(reader.next_cta(&mut cta).expect("reads"));
+    assert!(!reader.next_cta(&mut cta.clone()).expect("ends"));
+    (cta, reader.opcodes().iter().map(|(_, info)| info.text.clone()).collect())
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn pre_v3_fixture_with_warp_prefixes() {
+    let (cta, opcodes) = fixture(include_str!("../test_data/fixtures/pre-v3.traceg"));
+    assert_eq!(opcodes, ["IMAD.WIDE", "LDG.E.SYS", "STG.E.SYS"]);
+    let [_, load, store] = cta.instructions[..] else { panic!("three instructions") };
+    assert_eq!((load.pc, load.mask), (0x290, 0xffff_0000));
+    let lanes: Vec<_> = cta.lane_addresses(&load).collect();
+    assert_eq!(lanes.len(), 16);
+    assert_eq!((lanes[0], lanes[15]), ((16, 0x7fe0_3370_2880), (31, 0x7fe0_3370_2880 + 15 * 4)));
+    let lanes: Vec<_> = cta.lane_addresses(&store).map(|(_, a)| a - 0x7fe0_3370_2900).collect();
+    assert_eq!(lanes, [0, 4, 8, 16]);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn v3_fixture_with_deltas_and_a_predicated_off_instruction() {
+    let (cta, _) = fixture(include_str!("../test_data/fixtures/v3.traceg"));
+    let [_, shuffle, load] = cta.instructions[..] else { panic!("three instructions") };
+    assert_eq!((shuffle.mask, shuffle.n_src, shuffle.active_lanes()), (0, 4, 0));
+    let deltas: Vec<i64> =
+        cta.lane_addresses(&load).map(|(_, a)| a as i64).collect::<Vec<_>>().windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(deltas.len(), 31);
+    assert_eq!(&deltas[..4], [16, 16, 16, 2000]);
+    // 24 deltas of 16 and 2000 + 976 + 2000 + 6096 + 4048 + 3024 + 976 = 19120 from the line.
+    let last = cta.lane_addresses(&load).last().map(|(lane, a)| (lane, a - 0x7efe_7b60_c300));
+    assert_eq!(last, Some((31, 24 * 16 + 19_120)));
+}
