@@ -89,16 +89,11 @@ pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
 async fn answer(input: WorkerInput) -> WorkerOutput {
     match input {
         WorkerInput::LoadSample { name, dir_url } => {
-            let files =
-                ["kernelslist.g"].iter().map(|f| FileRef { name: (*f).to_owned(), url: format!("{dir_url}{f}") });
-            workload(load_trace(&name, files.collect(), Some(&dir_url)).await)
+            let list = FileRef { name: "kernelslist.g".to_owned(), url: format!("{dir_url}kernelslist.g") };
+            workload(load_trace(&name, vec![list], Some(&dir_url)).await)
         }
         WorkerInput::LoadTraceFiles { label, files } => workload(load_trace(&label, files, None).await),
-        WorkerInput::LoadPreset { name } => config(
-            preset_config(&name)
-                .map(|(name, gpu)| config_report(&format!("preset {name}"), &gpu, Vec::new()))
-                .map_err(|e| e.to_string()),
-        ),
+        WorkerInput::LoadPreset { name } => config(load_preset(&name)),
         WorkerInput::LoadConfigFiles { label, files } => config(load_config(&label, &files).await),
     }
 }
@@ -153,6 +148,11 @@ fn kernel_list_of(files: &[FileRef]) -> Result<String, String> {
     };
     kernels.sort_by_key(|name| (number(name), name.to_string()));
     Ok(kernels.iter().map(|name| format!("{name}\n")).collect())
+}
+
+fn load_preset(name: &str) -> Result<ConfigReport, String> {
+    let (name, gpu) = preset_config(name).map_err(|e| e.to_string())?;
+    Ok(config_report(&format!("preset {name}"), &gpu, Vec::new()))
 }
 
 async fn load_config(label: &str, files: &[FileRef]) -> Result<ConfigReport, String> {
