@@ -149,12 +149,11 @@ fn render_info(summary: &WorkloadSummary, json: bool) -> Result<String, String> 
         "kernel", "grid", "block", "CTAs", "warps", "warp insts", "thread insts", "mem insts", "sectors"
     );
     for k in &summary.kernels {
-        let dim = |d: warplab_lab::Dim3| format!("({},{},{})", d.x, d.y, d.z);
         out += &format!(
             "{:<40} {:>14} {:>12} {:>8} {:>8} {:>12} {:>14} {:>10} {:>10}\n",
             k.name,
-            dim(k.grid),
-            dim(k.block),
+            k.grid.to_string(),
+            k.block.to_string(),
             k.ctas,
             k.warps,
             k.warp_insts,

@@ -1,21 +1,9 @@
 //! `warplab config show | scale | write` and `warplab info CONFIG` end to end
 //! on the bundled presets.
 
-use std::process::Command;
+mod common;
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-
-fn warplab(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_warplab")).args(args).current_dir(ROOT).output().expect("runs");
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8 output");
-    (output.status.code().unwrap_or(-1), text(output.stdout), text(output.stderr))
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (code, stdout, stderr) = warplab(args);
-    assert_eq!(code, 0, "{stderr}");
-    serde_json::from_str(&stdout).expect("JSON output")
-}
+use common::{json, warplab};
 
 #[test]
 fn show_qv100_by_alias_directory_and_files() {

@@ -1,21 +1,14 @@
 //! `warplab info` and `warplab convert` end to end, on the repository's real
 //! traces; bad input is one error line and exit code 2.
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-
-fn warplab(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_warplab")).args(args).current_dir(ROOT).output().expect("runs");
-    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8 output");
-    (output.status.code().unwrap_or(-1), text(output.stdout), text(output.stderr))
-}
+use common::{json, warplab};
 
 fn info_json(path: &str) -> serde_json::Value {
-    let (code, stdout, stderr) = warplab(&["info", path, "--json"]);
-    assert_eq!(code, 0, "{stderr}");
-    serde_json::from_str(&stdout).expect("info --json prints JSON")
+    json(&["info", path, "--json"])
 }
 
 #[test]

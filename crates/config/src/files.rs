@@ -38,6 +38,22 @@ pub fn order_config_files<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&
     ranked.into_iter().map(|(_, name)| name).collect()
 }
 
+/// Orders config files a user chose one by one: every option file is kept,
+/// option files other than `*trace.config` first (in the order given), then
+/// every `*trace.config`, then `.icnt` files; other files are dropped. Unlike
+/// a directory, an explicit choice of `my.config` means that file is wanted.
+pub fn order_chosen_config_files<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+    let chosen_rank = |name: &str| match (rank(name), file_kind(name)) {
+        (Some(rank), _) => Some(rank),
+        (None, ConfigFileKind::Options) => Some(0),
+        (None, _) => None,
+    };
+    let mut ranked: Vec<(u8, &str)> = names.into_iter().filter_map(|n| chosen_rank(n).map(|r| (r, n))).collect();
+    // Stable: within a rank, the order the user gave.
+    ranked.sort_by_key(|(rank, _)| *rank);
+    ranked.into_iter().map(|(_, name)| name).collect()
+}
+
 fn rank(name: &str) -> Option<u8> {
     let base = base_name(name);
     if base == "gpgpusim.config" {
@@ -54,6 +70,21 @@ fn rank(name: &str) -> Option<u8> {
 /// The last component of a `/`- or `\`-separated path.
 pub(crate) fn base_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+#[cfg(test)]
+mod chosen_tests {
+    use super::*;
+
+    #[test]
+    fn chosen_files_keep_every_option_file() {
+        let names = ["my.icnt", "trace.config", "b.config", "README.md", "a.config", "gpgpusim.config"];
+        assert_eq!(
+            order_chosen_config_files(names),
+            ["b.config", "a.config", "gpgpusim.config", "trace.config", "my.icnt"]
+        );
+        assert_eq!(order_config_files(names), ["gpgpusim.config", "trace.config", "my.icnt"]);
+    }
 }
 
 #[cfg(test)]

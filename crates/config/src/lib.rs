@@ -138,7 +138,7 @@ pub use cache::CacheConfig;
 pub use clocks::{ClockDomains, Frequency};
 pub use dram::{DramConfig, DramScheduler, DramTiming};
 pub use error::{ConfigError, Location};
-pub use files::{ConfigFileKind, file_kind, order_config_files};
+pub use files::{ConfigFileKind, file_kind, order_chosen_config_files, order_config_files};
 pub use gpu::{GpuConfig, KeptOption, KernelLaunch};
 pub use icnt::IcntConfig;
 pub use interconnect::{Interconnect, NetworkMode};

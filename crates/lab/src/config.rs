@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use warplab_config::{
-    ConfigFileKind, ConfigSummary, ConfigView, GpuConfig, PRESETS, file_kind, order_config_files, preset,
+    ConfigSummary, ConfigView, GpuConfig, PRESETS, order_chosen_config_files, order_config_files, preset,
 };
 
 use crate::LabError;
@@ -62,9 +62,7 @@ pub fn preset_config(name: &str) -> Result<(&'static str, GpuConfig), LabError> 
 /// # Errors
 /// A malformed or invalid config, naming file, line and option.
 pub fn read_config_dir(files: &[(String, String)]) -> Result<GpuConfig, LabError> {
-    let order = order_config_files(files.iter().map(|(name, _)| name.as_str()));
-    let ordered = order.iter().filter_map(|name| files.iter().find(|(n, _)| n == name));
-    Ok(GpuConfig::read(ordered.map(|(name, text)| (name.as_str(), text.as_str())))?)
+    read_in_order(files, order_config_files)
 }
 
 /// Reads a config from files the user chose one by one: every option file is
@@ -74,15 +72,17 @@ pub fn read_config_dir(files: &[(String, String)]) -> Result<GpuConfig, LabError
 /// # Errors
 /// A malformed or invalid config, naming file, line and option.
 pub fn read_config_files(files: &[(String, String)]) -> Result<GpuConfig, LabError> {
-    let rank = |name: &str| match file_kind(name) {
-        ConfigFileKind::Options if name.ends_with("trace.config") => Some(1),
-        ConfigFileKind::Options => Some(0),
-        ConfigFileKind::Icnt => Some(2),
-        _ => None,
-    };
-    let mut ranked: Vec<_> = files.iter().filter_map(|(name, text)| Some((rank(name)?, name, text))).collect();
-    ranked.sort_by_key(|(rank, _, _)| *rank);
-    Ok(GpuConfig::read(ranked.into_iter().map(|(_, name, text)| (name.as_str(), text.as_str())))?)
+    read_in_order(files, order_chosen_config_files)
+}
+
+/// Reads `files` in the order `order` gives their names.
+fn read_in_order<'a>(
+    files: &'a [(String, String)],
+    order: fn(std::vec::IntoIter<&'a str>) -> Vec<&'a str>,
+) -> Result<GpuConfig, LabError> {
+    let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    let ordered = order(names.into_iter()).into_iter().filter_map(|name| files.iter().find(|(n, _)| n == name));
+    Ok(GpuConfig::read(ordered.map(|(name, text)| (name.as_str(), text.as_str())))?)
 }
 
 /// The report of `config`, labelled `label`, with `diagnostics` from the way it was made.

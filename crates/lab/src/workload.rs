@@ -160,8 +160,17 @@ pub fn summarize_kernel_file(label: &str, file: &str, reader: impl Read) -> Resu
 }
 
 fn summarize_kernel(file: &str, reader: impl Read) -> Result<KernelSummary, LabError> {
-    let reader = open_trace(reader).map_err(|e| LabError::Missing { file: file.to_owned(), reason: e.to_string() })?;
-    Ok(KernelSummary::read(file, reader)?)
+    Ok(KernelSummary::read(file, decompressed(file, reader)?)?)
+}
+
+/// The trace text of `file`, decompressed when it is xz.
+fn decompressed<'a>(file: &str, reader: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>, LabError> {
+    open_trace(reader).map_err(|e| LabError::Missing { file: file.to_owned(), reason: e.to_string() })
+}
+
+/// Turns a write failure on `file` into a `LabError`.
+fn write_error(file: &str) -> impl Fn(std::io::Error) -> LabError + '_ {
+    move |e| LabError::Write { file: file.to_owned(), reason: e.to_string() }
 }
 
 fn open_file<'a>(file: &str, open: &mut OpenRead<'a>) -> Result<Box<dyn Read + 'a>, LabError> {
@@ -201,26 +210,23 @@ pub fn convert_trace(
 
 /// Streams one kernel from `input` to `out` as a version-5 trace.
 fn convert_kernel(file: &str, input: impl Read, out_name: &str, out: Box<dyn Write>, xz: bool) -> Result<(), LabError> {
-    let write_error = |e: std::io::Error| LabError::Write { file: out_name.to_owned(), reason: e.to_string() };
-    let input = open_trace(input).map_err(|e| LabError::Missing { file: file.to_owned(), reason: e.to_string() })?;
-    let mut reader = KernelReader::new(file, input)?;
+    let mut reader = KernelReader::new(file, decompressed(file, input)?)?;
     if xz {
-        let mut compressed = XzTraceWriter::new(out, 1).map_err(write_error)?;
+        let mut compressed = XzTraceWriter::new(out, 1).map_err(write_error(out_name))?;
         copy_kernel(&mut reader, &mut compressed, out_name)?;
-        compressed.finish().and_then(|mut out| out.flush()).map_err(write_error)
+        compressed.finish().and_then(|mut out| out.flush()).map_err(write_error(out_name))
     } else {
         let mut out = out;
         copy_kernel(&mut reader, &mut out, out_name)?;
-        out.flush().map_err(write_error)
+        out.flush().map_err(write_error(out_name))
     }
 }
 
 fn copy_kernel(reader: &mut KernelReader<impl BufRead>, out: &mut impl Write, out_name: &str) -> Result<(), LabError> {
-    let write_error = |e: std::io::Error| LabError::Write { file: out_name.to_owned(), reason: e.to_string() };
-    write_header(out, reader.header()).map_err(write_error)?;
+    write_header(out, reader.header()).map_err(write_error(out_name))?;
     let mut cta = Cta::default();
     while reader.next_cta(&mut cta)? {
-        write_cta(out, &cta, reader.opcodes()).map_err(write_error)?;
+        write_cta(out, &cta, reader.opcodes()).map_err(write_error(out_name))?;
     }
     Ok(())
 }

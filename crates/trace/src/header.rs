@@ -23,6 +23,13 @@ impl Dim3 {
     }
 }
 
+/// `(x,y,z)`, as trace headers write it.
+impl std::fmt::Display for Dim3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({},{},{})", self.x, self.y, self.z)
+    }
+}
+
 impl From<[u32; 3]> for Dim3 {
     fn from([x, y, z]: [u32; 3]) -> Self {
         Dim3 { x, y, z }

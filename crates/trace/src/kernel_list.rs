@@ -61,8 +61,7 @@ fn parse_memcpy(file: &str, line: usize, rest: &str) -> Result<Command, ParseErr
     let mut fields = rest.split(',').map(str::trim);
     let addr = fields.next().unwrap_or("");
     let bytes = fields.next().unwrap_or("");
-    let addr_digits = addr.strip_prefix("0x").or_else(|| addr.strip_prefix("0X")).unwrap_or(addr);
-    let addr = u64::from_str_radix(addr_digits, 16).map_err(|_| {
+    let addr = crate::header::parse_hex(addr).ok_or_else(|| {
         ParseError::new(file, line, "MemcpyHtoD address", format!("expected a hex address, found `{addr}`"))
     })?;
     let bytes = bytes.parse::<u64>().map_err(|_| {

@@ -15,11 +15,10 @@ pub const WRITTEN_TRACER_VERSION: u32 = 5;
 /// # Errors
 /// Writing to `out` failed.
 pub fn write_header(out: &mut impl Write, header: &KernelHeader) -> io::Result<()> {
-    let dim = |d: crate::Dim3| format!("({},{},{})", d.x, d.y, d.z);
     writeln!(out, "-kernel name = {}", header.name)?;
     writeln!(out, "-kernel id = {}", header.id)?;
-    writeln!(out, "-grid dim = {}", dim(header.grid))?;
-    writeln!(out, "-block dim = {}", dim(header.block))?;
+    writeln!(out, "-grid dim = {}", header.grid)?;
+    writeln!(out, "-block dim = {}", header.block)?;
     writeln!(out, "-shmem = {}", header.shmem_bytes)?;
     writeln!(out, "-nregs = {}", header.nregs)?;
     writeln!(out, "-binary version = {}", header.binary_version)?;
