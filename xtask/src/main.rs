@@ -6,9 +6,11 @@
 //!   clippy, rustfmt), ending with one `N passed, N failed` line.
 //! - `dist`: the static bundle in `dist/`, with the wasm sizes.
 //! - `bench [ARGS]`: the criterion benchmarks.
+//! - `samples`: regenerate the generated sample traces in `sample-traces/`.
 
 mod bench;
 mod dist;
+mod samples;
 mod serve;
 mod shell;
 mod test;
@@ -18,7 +20,7 @@ mod tools;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args]>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(),
         Some("dist") => dist::run(),
         Some("bench") => bench::run(rest),
+        Some("samples") => samples::run(),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -5,6 +5,7 @@
 //! and field, and exit code 2.
 
 mod config_files;
+mod generated;
 mod trace_files;
 
 use std::io::Write;
@@ -24,13 +25,49 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Describe a trace (a directory with kernelslist.g, that file, or one .traceg(.xz) file) or a config.
+    /// Describe a trace (a directory with kernelslist.g, that file, or one .traceg(.xz) file), a config, or a
+    /// generated workload (--gen).
     Info {
         /// What to describe.
-        path: PathBuf,
+        #[arg(required_unless_present = "generated", conflicts_with = "generated")]
+        path: Option<PathBuf>,
+        /// A generated workload instead: KERNEL[:name=value,...], e.g. strided:gs=32,size=64.
+        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
+        generated: Option<String>,
+        /// The config the generator sizes its arrays for (a preset name, a directory or files).
+        #[arg(long = "for", value_name = "CONFIG", num_args = 1.., requires = "generated")]
+        for_config: Vec<PathBuf>,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Generate a teaching kernel or microbenchmark and write it as an Accel-Sim trace.
+    GenTrace {
+        /// The generator (see `warplab generators`), optionally with knobs: KERNEL[:name=value,...].
+        kernel: String,
+        /// Scale the work; warp instructions grow about linearly with N.
+        #[arg(long, value_name = "N")]
+        size: Option<u64>,
+        /// Set a knob (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// The config the generator sizes its arrays for (a preset name, a directory or files).
+        #[arg(long = "for", value_name = "CONFIG", num_args = 1..)]
+        for_config: Vec<PathBuf>,
+        /// The output directory (created if missing).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Compress the kernel traces with xz.
+        #[arg(long)]
+        xz: bool,
+    },
+    /// List the generators, what their size means and their knobs.
+    Generators,
+    /// List the bundled sample traces; with --regenerate, rewrite the generated ones.
+    Samples {
+        /// The repository root whose sample-traces/ to rewrite.
+        #[arg(long, value_name = "ROOT")]
+        regenerate: Option<PathBuf>,
     },
     /// Rewrite any readable trace (any tracer version, plain or xz) as version-5 traces.
     Convert {
@@ -93,8 +130,12 @@ enum ConfigCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Info { path, json } if config_files::is_config(&path) => show_config(&[path], json),
-        Command::Info { path, json } => trace_files::summarize(&path).and_then(|s| render_info(&s, json)),
+        Command::Info { path, generated, for_config, json } => info(path, generated, &for_config, json),
+        Command::GenTrace { kernel, size, set, for_config, output, xz } => generated::spec(&kernel, size, &set)
+            .and_then(|spec| generated::write_trace(&spec, &generated::target(&for_config)?, &output, xz)),
+        Command::Generators => Ok(generated::list()),
+        Command::Samples { regenerate: None } => Ok(generated::list_samples()),
+        Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
     };
@@ -111,6 +152,18 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn info(path: Option<PathBuf>, spec: Option<String>, for_config: &[PathBuf], json: bool) -> Result<String, String> {
+    let summary = match (path, spec) {
+        (Some(path), _) if config_files::is_config(&path) => return show_config(&[path], json),
+        (Some(path), _) => trace_files::summarize(&path)?,
+        (None, Some(spec)) => {
+            generated::summarize(&generated::spec(&spec, None, &[])?, &generated::target(for_config)?)?
+        }
+        (None, None) => return Err("give a trace, a config or --gen KERNEL".to_owned()),
+    };
+    render_info(&summary, json)
 }
 
 fn run_config(command: ConfigCommand) -> Result<String, String> {

@@ -1,12 +1,48 @@
 //! Teaching kernels and microbenchmarks, generated from real algorithms.
 //!
-//! This crate will hold generators (vecadd, strided, stencil2d, histogram,
-//! pointer chase, bandwidth and FLOP microbenchmarks, ...) that run their
-//! algorithm on seeded data and emit warp instruction streams in the
-//! instruction form of `warplab-trace`, in memory or as Accel-Sim traces on
-//! disk. It arrives with the "Teaching kernels" issue.
+//! A generator runs its algorithm on seeded data and writes the warp
+//! instruction streams a GPU would execute, in the instruction form of
+//! `warplab-trace`: realistic SASS opcodes at fixed PCs with real register
+//! dependences, addresses computed by the algorithm, active masks that follow
+//! its control flow. The result is a [`Workload`] of copies and kernel
+//! launches whose CTAs are produced on demand, so a workload of millions of
+//! instructions costs only its input data until something walks it; it can be
+//! summarized, simulated, or written as an Accel-Sim trace directory.
 //!
 //! Central design decision: addresses and active masks are computed by running
 //! the algorithm, never invented, so a knob changes behaviour the way it would
-//! on hardware. It depends on `warplab-trace` and `warplab-config` only.
+//! on hardware. Each kernel's SASS listing is written once ([`Code`]) and a
+//! per-CTA body executes it warp by warp ([`WarpWriter`]).
+//!
+//! ```
+//! use warplab_kernels::{GenSpec, generate};
+//!
+//! let config = warplab_config::default_preset().config()?;
+//! let spec: GenSpec = "strided:gs=32,size=1".parse()?;
+//! let workload = generate(&spec, &config)?;
+//! let kernel = workload.kernels().next().unwrap();
+//! assert_eq!(kernel.summary().ctas, 4);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
+
+mod code;
+mod device;
+mod generator;
+mod generators;
+mod random;
+mod spec;
+mod warp;
+mod workload;
+
+pub use code::{BINARY_VERSION, Code, Op, RZ};
+pub use device::{Array, DeviceMemory, LOCAL_BASE, SHMEM_BASE};
+pub use generator::{Generator, Knob, Params, generate, generator};
+pub use generators::GENERATORS;
+pub use random::Random;
+pub use spec::{GenError, GenSpec, MAX_SPEC_BYTES};
+pub use warp::{FULL_MASK, WarpLanes, WarpWriter, for_each_warp, lanes, mask_where, within};
+pub use workload::{Command, CtaBody, Kernel, Launch, Workload};
+
+#[cfg(test)]
+mod test_support;

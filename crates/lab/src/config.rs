@@ -55,6 +55,16 @@ pub fn preset_config(name: &str) -> Result<(&'static str, GpuConfig), LabError> 
     Ok((found.name, found.config()?))
 }
 
+/// The default preset (`SM7_QV100`), read, with its name: the GPU of the
+/// default experiment and the one generators are sized for unless told.
+///
+/// # Errors
+/// Never for the bundled presets (a test reads every one).
+pub fn default_config() -> Result<(&'static str, GpuConfig), LabError> {
+    let found = warplab_config::default_preset();
+    Ok((found.name, found.config()?))
+}
+
 /// Reads the config of a directory from its files as `(file name, text)`
 /// pairs, by the directory rule: `gpgpusim.config`, then `*trace.config`,
 /// then `.icnt`; other files are ignored.

@@ -29,12 +29,19 @@
 #![deny(missing_docs)]
 
 mod config;
+mod generated;
+mod memory_files;
 mod samples;
 mod workload;
 
-pub use config::{ConfigReport, PresetInfo, config_report, preset_config, presets, read_config_dir, read_config_files};
+pub use config::{
+    ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
+};
+pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
+pub use memory_files::{MemoryFiles, NamedFile};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
+pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
 pub use workload::{
     CreateWrite, LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files,

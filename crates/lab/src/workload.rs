@@ -56,7 +56,7 @@ pub struct Memcpy {
 }
 
 impl WorkloadSummary {
-    fn add(&mut self, kernel: KernelSummary) {
+    pub(crate) fn add(&mut self, kernel: KernelSummary) {
         self.totals.kernels += 1;
         self.totals.ctas += kernel.ctas;
         self.totals.warps += kernel.warps;
@@ -85,6 +85,9 @@ pub enum LabError {
     Config(Box<warplab_config::ConfigError>),
     /// No bundled preset has this name.
     UnknownPreset(String),
+    /// A generator spec that does not run (unknown kernel or knob, value out
+    /// of range).
+    Gen(warplab_kernels::GenError),
     /// Writing an output file failed.
     Write {
         /// The output file.
@@ -104,6 +107,7 @@ impl fmt::Display for LabError {
                 let names: Vec<_> = warplab_config::PRESETS.iter().map(|p| p.name).collect();
                 write!(f, "no preset is called `{name}`; the presets are {}", names.join(", "))
             }
+            LabError::Gen(error) => error.fmt(f),
             LabError::Write { file, reason } => write!(f, "{file}: cannot write: {reason}"),
         }
     }
@@ -194,7 +198,7 @@ pub fn convert_trace(
     let mut new_list = String::new();
     for command in &list.commands {
         match command {
-            Command::MemcpyHtoD { addr, bytes } => new_list.push_str(&format!("MemcpyHtoD,{addr:#018x},{bytes}\n")),
+            Command::MemcpyHtoD { .. } => new_list.push_str(&format!("{command}\n")),
             Command::Kernel { file } => {
                 let stem = file.strip_suffix(".xz").unwrap_or(file);
                 let out_name = if xz { format!("{stem}.xz") } else { stem.to_owned() };

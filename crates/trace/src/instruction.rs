@@ -137,6 +137,15 @@ impl Cta {
         &self.instructions[first..first + warp.len as usize]
     }
 
+    /// Appends the addresses of one memory instruction's active lanes, in lane
+    /// order, and returns where they are: `Strided` when they form one stride
+    /// (nothing is added to the pool), else `Listed`.
+    pub fn push_addresses(&mut self, addresses: impl IntoIterator<Item = u64>) -> Addresses {
+        let start = self.addresses.len();
+        self.addresses.extend(addresses);
+        compact(&mut self.addresses, start)
+    }
+
     /// The `(lane, address)` pairs of `instruction`, in lane order.
     pub fn lane_addresses(&self, instruction: &Instruction) -> LaneAddresses<'_> {
         LaneAddresses { mask: instruction.mask, k: 0, addresses: instruction.addresses, pool: &self.addresses }
@@ -169,5 +178,23 @@ impl Iterator for LaneAddresses<'_> {
             Addresses::Listed { start } => *self.pool.get(start as usize + k as usize)?,
         };
         Some((lane, address))
+    }
+}
+
+/// Keeps the run of addresses from `start` as `Strided` when it is one (most
+/// coalesced accesses are), dropping it from the pool.
+pub(crate) fn compact(pool: &mut Vec<u64>, start: usize) -> Addresses {
+    let run = &pool[start..];
+    let stride = match run {
+        [] | [_] => 0,
+        [a, b, ..] => b.wrapping_sub(*a) as i64,
+    };
+    let strided = run.windows(2).all(|w| w[1].wrapping_sub(w[0]) as i64 == stride);
+    if strided {
+        let base = run.first().copied().unwrap_or(0);
+        pool.truncate(start);
+        Addresses::Strided { base, stride }
+    } else {
+        Addresses::Listed { start: start as u32 }
     }
 }

@@ -19,6 +19,16 @@ pub enum Command {
     },
 }
 
+/// The command's line in `kernelslist.g`.
+impl std::fmt::Display for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Command::Kernel { file } => f.write_str(file),
+            Command::MemcpyHtoD { addr, bytes } => write!(f, "MemcpyHtoD,{addr:#018x},{bytes}"),
+        }
+    }
+}
+
 /// The parsed contents of a `kernelslist.g` file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct KernelList {

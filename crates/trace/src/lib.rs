@@ -81,5 +81,5 @@ pub use opcode::{
     Isa, MAX_OPCODES, MemSpace, OpCategory, OpcodeId, OpcodeInfo, OpcodeTable, UnitClass, access_bytes, describe,
 };
 pub use reader::{KernelReader, MAX_CTA_INSTRUCTIONS, MAX_WARPS_PER_CTA};
-pub use summary::{KernelSummary, SECTOR_BYTES};
+pub use summary::{KernelSummary, SECTOR_BYTES, SummaryBuilder};
 pub use writer::{WRITTEN_TRACER_VERSION, write_cta, write_header};

@@ -156,26 +156,7 @@ fn addresses(tokens: &mut Tokens<'_>, mask: u32, pool: &mut Vec<u64>) -> Result<
         }
         mode => return Err(("address mode", format!("expected 0, 1 or 2, found {mode}"))),
     }
-    Ok(compact(pool, start))
-}
-
-/// Keeps a listed run of addresses as `Strided` when it is one (most coalesced
-/// accesses are), dropping it from the pool.
-fn compact(pool: &mut Vec<u64>, start: usize) -> Addresses {
-    let run = &pool[start..];
-    let stride = match run {
-        [] => 0,
-        [_] => 0,
-        [a, b, ..] => b.wrapping_sub(*a) as i64,
-    };
-    let strided = run.windows(2).all(|w| w[1].wrapping_sub(w[0]) as i64 == stride);
-    if strided {
-        let base = run.first().copied().unwrap_or(0);
-        pool.truncate(start);
-        Addresses::Strided { base, stride }
-    } else {
-        Addresses::Listed { start: start as u32 }
-    }
+    Ok(crate::instruction::compact(pool, start))
 }
 
 /// Resolves a generic access by its first active address: in the shared window

@@ -6,7 +6,7 @@ use std::io::BufRead;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Cta, Dim3, KernelReader, MemSpace, ParseError};
+use crate::{Cta, Diagnostic, Dim3, KernelHeader, KernelReader, MemSpace, OpcodeTable, ParseError};
 
 /// Bytes per sector: the unit of the sectored caches.
 pub const SECTOR_BYTES: u64 = 32;
@@ -51,8 +51,27 @@ impl KernelSummary {
     /// The first malformed line.
     pub fn read(file: &str, reader: impl BufRead) -> Result<KernelSummary, ParseError> {
         let mut kernel = KernelReader::new(file, reader)?;
-        let header = kernel.header();
-        let mut summary = KernelSummary {
+        let mut builder = SummaryBuilder::new(kernel.header());
+        let mut cta = Cta::default();
+        while kernel.next_cta(&mut cta)? {
+            builder.add_cta(&cta, kernel.opcodes());
+        }
+        Ok(builder.finish(kernel.diagnostics()))
+    }
+}
+
+/// Builds a [`KernelSummary`] CTA by CTA, for kernels that do not come from a
+/// file (the generators) as well as for [`KernelSummary::read`].
+#[derive(Debug)]
+pub struct SummaryBuilder {
+    summary: KernelSummary,
+    sectors: HashSet<u64>,
+}
+
+impl SummaryBuilder {
+    /// Starts the summary of the kernel `header` describes.
+    pub fn new(header: &KernelHeader) -> SummaryBuilder {
+        let summary = KernelSummary {
             name: header.name.clone(),
             id: header.id,
             grid: header.grid,
@@ -61,34 +80,36 @@ impl KernelSummary {
             tracer_version: header.tracer_version,
             ..KernelSummary::default()
         };
-        let mut sectors = HashSet::new();
-        let mut cta = Cta::default();
-        while kernel.next_cta(&mut cta)? {
-            summary.add_cta(&cta, kernel.opcodes(), &mut sectors);
-        }
-        summary.sectors = sectors.len() as u64;
-        summary.diagnostics = kernel.diagnostics().iter().map(ToString::to_string).collect();
-        Ok(summary)
+        SummaryBuilder { summary, sectors: HashSet::new() }
     }
 
-    fn add_cta(&mut self, cta: &Cta, opcodes: &crate::OpcodeTable, sectors: &mut HashSet<u64>) {
-        self.ctas += 1;
-        self.warps += cta.warps.len() as u64;
-        self.warp_insts += cta.instructions.len() as u64;
+    /// Counts one CTA whose opcodes are interned in `opcodes`.
+    pub fn add_cta(&mut self, cta: &Cta, opcodes: &OpcodeTable) {
+        let summary = &mut self.summary;
+        summary.ctas += 1;
+        summary.warps += cta.warps.len() as u64;
+        summary.warp_insts += cta.instructions.len() as u64;
         for inst in &cta.instructions {
-            self.thread_insts += u64::from(inst.active_lanes());
+            summary.thread_insts += u64::from(inst.active_lanes());
             if inst.mem_width == 0 {
                 continue;
             }
-            self.mem_insts += 1;
-            *self.mem_insts_by_space.entry(inst.space.name().to_owned()).or_default() += 1;
+            summary.mem_insts += 1;
+            *summary.mem_insts_by_space.entry(inst.space.name().to_owned()).or_default() += 1;
             if inst.space == MemSpace::Global {
                 let width = u64::from(opcodes.info(inst.opcode).access_bytes.max(1));
                 for (_, address) in cta.lane_addresses(inst) {
                     let last = address.saturating_add(width - 1);
-                    sectors.extend((address / SECTOR_BYTES)..=(last / SECTOR_BYTES));
+                    self.sectors.extend((address / SECTOR_BYTES)..=(last / SECTOR_BYTES));
                 }
             }
         }
+    }
+
+    /// The finished summary, with the reader's (or generator's) diagnostics.
+    pub fn finish(mut self, diagnostics: &[Diagnostic]) -> KernelSummary {
+        self.summary.sectors = self.sectors.len() as u64;
+        self.summary.diagnostics = diagnostics.iter().map(ToString::to_string).collect();
+        self.summary
     }
 }

@@ -1,12 +1,12 @@
 //! Microarchitecture building blocks shared by the timing model and the
 //! analytical models.
 //!
-//! Today it holds [`dispatch`]: which pipeline of a configured SM runs each
-//! opcode, with the fallbacks for units a config lacks. The sectored cache tag
-//! arrays (replacement, set-index functions including IPOLY hashing), the
-//! sub-warp sectored coalescer and the occupancy calculation (CTAs per SM from
-//! threads, registers, shared memory and CTA slots) arrive with "The timing
-//! model" issue.
+//! Today it holds [`dispatch`] (which pipeline of a configured SM runs each
+//! opcode, with the fallbacks for units a config lacks) and [`occupancy`]
+//! (CTAs per SM from threads, registers, shared memory and CTA slots, and the
+//! waves a grid takes). The sectored cache tag arrays (replacement, set-index
+//! functions including IPOLY hashing) and the sub-warp sectored coalescer
+//! arrive with "The timing model" issue.
 //!
 //! Central design decision: `warplab-sim` and `warplab-model` call these same
 //! functions, so a cache or occupancy rule is written once and both models agree
@@ -26,3 +26,4 @@
 #![deny(missing_docs)]
 
 pub mod dispatch;
+pub mod occupancy;

@@ -1,0 +1,13 @@
+MemcpyHtoD,0x00007f1000000000,8196
+MemcpyHtoD,0x00007f1000003000,66180
+MemcpyHtoD,0x00007f1000014000,2048
+MemcpyHtoD,0x00007f1000015000,2048
+MemcpyHtoD,0x00007f1000016000,2048
+MemcpyHtoD,0x00007f1000017000,8192
+kernel-1.traceg.xz
+kernel-2.traceg.xz
+kernel-3.traceg.xz
+kernel-4.traceg.xz
+kernel-5.traceg.xz
+kernel-6.traceg.xz
+kernel-7.traceg.xz

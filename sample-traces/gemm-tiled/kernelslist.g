@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f1000000000,4096
+MemcpyHtoD,0x00007f1000001000,16384
+kernel-1.traceg.xz

@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f1000000000,131072
+MemcpyHtoD,0x00007f1000020000,1024
+kernel-1.traceg.xz

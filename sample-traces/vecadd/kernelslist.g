@@ -1,0 +1,3 @@
+MemcpyHtoD,0x00007f1000000000,262144
+MemcpyHtoD,0x00007f1000040000,262144
+kernel-1.traceg.xz
