@@ -71,3 +71,17 @@ export async function openPage(browser, url) {
   await page.goto(url);
   return { page, errors };
 }
+
+// The trimmed text of the element with `data-testid` = `testid`.
+export async function textOf(page, testid) {
+  return (await page.getByTestId(testid).textContent()).trim();
+}
+
+// Waits until the element's text equals `expected`.
+export async function waitForText(page, testid, expected) {
+  await page.waitForFunction(
+    ([id, text]) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim() === text,
+    [testid, expected],
+    { timeout: 20_000 },
+  );
+}

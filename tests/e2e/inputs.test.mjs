@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { launchChromium, openPage, serveDist } from "./harness.mjs";
+import { launchChromium, openPage, serveDist, textOf, waitForText } from "./harness.mjs";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const TRACES = `${REPO}crates/trace/test_data/`;
@@ -22,7 +22,7 @@ after(async () => {
   await server?.close();
 });
 
-// A page with the default sample and preset loaded.
+// A page with the default workload and preset loaded.
 async function freshPage() {
   const opened = await openPage(browser, server.origin + "/");
   await opened.page.getByTestId("warp-instructions").waitFor({ timeout: 20_000 });
@@ -30,17 +30,12 @@ async function freshPage() {
   return opened;
 }
 
-async function textOf(page, testid) {
-  return (await page.getByTestId(testid).textContent()).trim();
-}
-
-// Waits until the element's text equals `expected`.
-async function waitForText(page, testid, expected) {
-  await page.waitForFunction(
-    ([id, text]) => document.querySelector(`[data-testid="${id}"]`)?.textContent.trim() === text,
-    [testid, expected],
-    { timeout: 20_000 },
-  );
+// A fresh page showing the bundled vectoradd trace.
+async function vectoraddPage() {
+  const opened = await freshPage();
+  await opened.page.getByTestId("sample-select").selectOption("vectoradd");
+  await waitForText(opened.page, "workload-label", "vectoradd");
+  return opened;
 }
 
 test("the bundled presets are listed and switch the config view", async () => {
@@ -86,7 +81,7 @@ test("a trace folder opens through the folder picker", async () => {
 });
 
 test("a malformed trace shows file, line and field and keeps the previous workload", async () => {
-  const { page, errors } = await freshPage();
+  const { page, errors } = await vectoraddPage();
   await page.getByTestId("trace-files").setInputFiles(`${TRACES}malformed/bad-mask-hex.traceg`);
   const error = page.getByTestId("error");
   await error.waitFor({ timeout: 20_000 });

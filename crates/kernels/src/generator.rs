@@ -73,7 +73,7 @@ impl Generator {
     pub fn generate(&self, spec: &GenSpec, config: &GpuConfig) -> Result<Workload, GenError> {
         let params = self.params(spec, config)?;
         let mut workload = (self.build)(&params)?;
-        workload.name = self.canonical(&params);
+        workload.name = self.canonical(spec).to_string();
         Ok(workload)
     }
 
@@ -91,18 +91,18 @@ impl Generator {
         Ok(Params { size, values, config })
     }
 
-    /// The spec with every value spelled out except those at their default.
-    fn canonical(&self, params: &Params<'_>) -> String {
-        let mut spec = GenSpec::new(self.name);
-        if params.size != self.size.default {
-            spec.size = Some(params.size);
-        }
-        for (knob, &(name, value)) in self.knobs.iter().zip(&params.values) {
+    /// `spec` in canonical form: the size, then this generator's knobs in its
+    /// order, each left out at its default (knobs it lacks are dropped). This
+    /// is the name a generated workload carries.
+    pub fn canonical(&self, spec: &GenSpec) -> GenSpec {
+        let mut canonical = GenSpec::new(self.name);
+        for knob in std::iter::once(&self.size).chain(self.knobs) {
+            let value = spec.value(knob.name).unwrap_or(knob.default);
             if value != knob.default {
-                spec.knobs.push((name.to_owned(), value));
+                canonical.set(knob.name, value);
             }
         }
-        spec.to_string()
+        canonical
     }
 }
 

@@ -92,6 +92,14 @@ impl GenSpec {
         self.knobs.push((name.to_owned(), value));
     }
 
+    /// The value given for `name` (`size` or a knob; the last one given wins).
+    pub fn value(&self, name: &str) -> Option<u64> {
+        if name == "size" {
+            return self.size;
+        }
+        self.knobs.iter().rev().find(|(knob, _)| knob == name).map(|(_, value)| *value)
+    }
+
     /// Parses one `name=value` pair (the CLI's `--set`).
     ///
     /// # Errors

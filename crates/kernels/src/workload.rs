@@ -162,6 +162,17 @@ impl Workload {
         })
     }
 
+    /// Warp instructions, estimated without walking the workload: each
+    /// kernel's first CTA times its CTA count. Exact for kernels whose CTAs
+    /// all run the same path; a budget check before a full walk.
+    pub fn estimated_warp_insts(&self) -> u64 {
+        let mut cta = Cta::default();
+        self.kernels().filter(|kernel| kernel.cta_count() > 0).fold(0, |total, kernel| {
+            kernel.fill_cta(0, &mut cta);
+            total.saturating_add((cta.instructions.len() as u64).saturating_mul(kernel.cta_count()))
+        })
+    }
+
     /// The file name kernel `id` is written to.
     pub fn kernel_file(id: u64, xz: bool) -> String {
         if xz { format!("kernel-{id}.traceg.xz") } else { format!("kernel-{id}.traceg") }

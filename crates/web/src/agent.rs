@@ -6,6 +6,10 @@
 //! fetches each as a `Blob` and streams it through
 //! [`crate::blob_reader::BlobReader`], so a trace of any size is read with
 //! memory bounded by one CTA.
+//!
+//! Generated workloads are made here too, sized for the last config that
+//! loaded (the default preset until one does): the worker keeps that
+//! `GpuConfig` between inputs.
 
 use std::io::{BufReader, Read};
 
@@ -13,7 +17,8 @@ use futures::{SinkExt, StreamExt};
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::{
-    ConfigReport, WorkloadSummary, config_report, kernel_files, preset_config, read_config_files, summarize_trace,
+    ConfigReport, GenSpec, GpuConfig, WorkloadSummary, config_report, default_config, generate, kernel_files,
+    preset_config, read_config_files, summarize_generated, summarize_trace,
 };
 
 use crate::blob_reader::BlobReader;
@@ -47,6 +52,12 @@ pub enum WorkerInput {
         /// The files.
         files: Vec<FileRef>,
     },
+    /// Run a generator, sized for the config loaded last, and summarize
+    /// the workload it makes.
+    Generate {
+        /// The generator, its size and knobs.
+        spec: GenSpec,
+    },
     /// Read a bundled preset.
     LoadPreset {
         /// The preset's name or alias.
@@ -61,12 +72,22 @@ pub enum WorkerInput {
     },
 }
 
+impl WorkerInput {
+    /// Whether the input asks for a workload (answered by
+    /// [`WorkerOutput::Workload`] or [`WorkerOutput::WorkloadFailed`]) rather
+    /// than a config.
+    pub fn is_workload(&self) -> bool {
+        matches!(self, Self::LoadSample { .. } | Self::LoadTraceFiles { .. } | Self::Generate { .. })
+    }
+}
+
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorkerOutput {
-    /// A trace was read.
+    /// A trace was read or a workload generated.
     Workload(WorkloadSummary),
-    /// A trace could not be read; the message names file, line and field.
+    /// A trace could not be read (the message names file, line and field) or
+    /// a spec not generated (it names the knob and its range).
     WorkloadFailed(String),
     /// A config was read.
     Config(Box<ConfigReport>),
@@ -74,36 +95,95 @@ pub enum WorkerOutput {
     ConfigFailed(String),
 }
 
+impl WorkerOutput {
+    /// Whether the output answers a workload input (see
+    /// [`WorkerInput::is_workload`]).
+    pub fn is_workload(&self) -> bool {
+        matches!(self, Self::Workload(_) | Self::WorkloadFailed(_))
+    }
+}
+
+/// The most warp instructions the worker generates, estimated before it
+/// starts: about ten seconds of a browser's time, and a sector set that fits
+/// in wasm32's memory. Larger specs are refused with a message pointing to the
+/// CLI; the generators' own limits are set for native runs.
+pub const MAX_GENERATED_WARP_INSTS: u64 = 20_000_000;
+
 /// The reactor the worker binary registers: one answer per input, until the
 /// page goes away.
 #[reactor]
 pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
+    let mut lab = Lab::default();
     while let Some(input) = scope.next().await {
-        let output = answer(input).await;
+        let output = lab.answer(input).await;
         if scope.send(output).await.is_err() {
             break;
         }
     }
 }
 
-async fn answer(input: WorkerInput) -> WorkerOutput {
-    match input {
-        WorkerInput::LoadSample { name, dir_url } => {
-            let list = FileRef { name: "kernelslist.g".to_owned(), url: format!("{dir_url}kernelslist.g") };
-            workload(load_trace(&name, vec![list], Some(&dir_url)).await)
+/// What the worker keeps between inputs.
+#[derive(Default)]
+struct Lab {
+    /// The config loaded last, which generators are sized for; `None` until
+    /// a config loads or a generator needs one (then the default preset).
+    gpu: Option<GpuConfig>,
+}
+
+impl Lab {
+    async fn answer(&mut self, input: WorkerInput) -> WorkerOutput {
+        match input {
+            WorkerInput::LoadSample { name, dir_url } => {
+                let list = FileRef { name: "kernelslist.g".to_owned(), url: format!("{dir_url}kernelslist.g") };
+                workload(load_trace(&name, vec![list], Some(&dir_url)).await)
+            }
+            WorkerInput::LoadTraceFiles { label, files } => workload(load_trace(&label, files, None).await),
+            WorkerInput::Generate { spec } => workload(self.generate(&spec)),
+            WorkerInput::LoadPreset { name } => self.config(load_preset(&name)),
+            WorkerInput::LoadConfigFiles { label, files } => self.config(load_config(&label, &files).await),
         }
-        WorkerInput::LoadTraceFiles { label, files } => workload(load_trace(&label, files, None).await),
-        WorkerInput::LoadPreset { name } => config(load_preset(&name)),
-        WorkerInput::LoadConfigFiles { label, files } => config(load_config(&label, &files).await),
     }
+
+    /// Answers a config input, keeping the config when it loaded.
+    fn config(&mut self, result: Result<(ConfigReport, GpuConfig), String>) -> WorkerOutput {
+        match result {
+            Ok((report, gpu)) => {
+                self.gpu = Some(gpu);
+                WorkerOutput::Config(Box::new(report))
+            }
+            Err(message) => WorkerOutput::ConfigFailed(message),
+        }
+    }
+
+    fn generate(&mut self, spec: &GenSpec) -> Result<WorkloadSummary, String> {
+        let gpu = match self.gpu.take() {
+            Some(gpu) => gpu,
+            None => default_config().map_err(|e| e.to_string())?.1,
+        };
+        let gpu = self.gpu.insert(gpu);
+        check_size(spec, gpu)?;
+        summarize_generated(spec, gpu).map_err(|e| e.to_string())
+    }
+}
+
+/// Refuses a spec whose workload is estimated above
+/// [`MAX_GENERATED_WARP_INSTS`]: each kernel's first CTA, made alone, times
+/// its CTA count. Invalid specs fail here with the generator's message.
+fn check_size(spec: &GenSpec, gpu: &GpuConfig) -> Result<(), String> {
+    let workload = generate(spec, gpu).map_err(|e| e.to_string())?;
+    let estimate = workload.estimated_warp_insts();
+    if estimate <= MAX_GENERATED_WARP_INSTS {
+        return Ok(());
+    }
+    Err(format!(
+        "{}: about {estimate} warp instructions, more than the {MAX_GENERATED_WARP_INSTS} the browser generates; \
+         `warplab info --gen {}` summarizes it natively",
+        workload.name, workload.name
+    ))
 }
 
 fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {
     result.map_or_else(WorkerOutput::WorkloadFailed, WorkerOutput::Workload)
-}
-
-fn config(result: Result<ConfigReport, String>) -> WorkerOutput {
-    result.map_or_else(WorkerOutput::ConfigFailed, |report| WorkerOutput::Config(Box::new(report)))
 }
 
 /// Reads a trace: the `kernelslist.g` among `files` (or, with none, a list of
@@ -150,18 +230,18 @@ fn kernel_list_of(files: &[FileRef]) -> Result<String, String> {
     Ok(kernels.iter().map(|name| format!("{name}\n")).collect())
 }
 
-fn load_preset(name: &str) -> Result<ConfigReport, String> {
+fn load_preset(name: &str) -> Result<(ConfigReport, GpuConfig), String> {
     let (name, gpu) = preset_config(name).map_err(|e| e.to_string())?;
-    Ok(config_report(&format!("preset {name}"), &gpu, Vec::new()))
+    Ok((config_report(&format!("preset {name}"), &gpu, Vec::new()), gpu))
 }
 
-async fn load_config(label: &str, files: &[FileRef]) -> Result<ConfigReport, String> {
+async fn load_config(label: &str, files: &[FileRef]) -> Result<(ConfigReport, GpuConfig), String> {
     let mut texts = Vec::new();
     for file in files {
         texts.push((file.name.clone(), text_of(file).await?));
     }
     let gpu = read_config_files(&texts).map_err(|e| e.to_string())?;
-    Ok(config_report(label, &gpu, Vec::new()))
+    Ok((config_report(label, &gpu, Vec::new()), gpu))
 }
 
 /// A small text file (a `kernelslist.g` or a config), whole.

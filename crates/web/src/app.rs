@@ -1,10 +1,13 @@
 //! The root component: holds the page state, owns the worker, and turns what
-//! the user picks (a sample, a preset, files) into worker inputs.
+//! the user picks (a sample, a generator spec, a preset, files) into worker
+//! inputs.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::time::Duration;
 
-use warplab_lab::{SAMPLE_TRACES, presets};
+use gloo::timers::future::sleep;
+use warplab_lab::{GenSpec, SAMPLE_TRACES, generator, presets};
 use web_sys::{File, FileList};
 use yew::prelude::*;
 
@@ -13,7 +16,10 @@ use crate::components::{ConfigPanel, Header, WorkloadPanel};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{LabWorkerHandle, use_lab_worker};
-use crate::state::{Action, State};
+use crate::state::{Action, State, WorkloadChoice};
+
+/// How long the generator form must be still before the worker is asked.
+const GENERATOR_DEBOUNCE: Duration = Duration::from_millis(250);
 
 /// Properties of [`App`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -37,42 +43,58 @@ struct OpenFiles {
 pub fn App(props: &AppProps) -> Html {
     let state = use_reducer(State::default);
     let worker = use_lab_worker(format!("{}worker.js", props.asset_base).into(), on_output(state.dispatcher()));
+    let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
-
-    let load_sample = {
-        let (worker, state, asset_base) = (worker.clone(), state.dispatcher(), props.asset_base.clone());
-        Callback::from(move |name: String| load_sample(&worker, &state, &asset_base, &name))
+    let page = Page {
+        worker,
+        state: state.dispatcher(),
+        asset_base: props.asset_base.clone(),
+        edits: (*edits).clone(),
+        open_files,
     };
-    let load_preset = {
-        let (worker, state) = (worker.clone(), state.dispatcher());
-        Callback::from(move |name: String| {
-            state.dispatch(Action::ConfigRequested(name.clone()));
-            worker.send(WorkerInput::LoadPreset { name });
-        })
-    };
-    let on_files = {
-        let (worker, state) = (worker.clone(), state.dispatcher());
-        Callback::from(move |list: Option<FileList>| open_picked(&worker, &state, &open_files, list))
-    };
+    use_default_experiment(&page, state.choice.clone());
+    use_regenerate_for_new_config(&page, &state);
 
-    {
-        // The embedded defaults: the first sample and the first preset.
-        let (load_sample, load_preset) = (load_sample.clone(), load_preset.clone());
-        use_effect_with(props.asset_base.clone(), move |_| {
-            load_sample.emit(SAMPLE_TRACES[0].name.to_owned());
-            if let Some(preset) = presets().first() {
-                load_preset.emit(preset.name.clone());
-            }
-        });
-    }
-
+    let on_sample = page.callback(|page, name: String| page.load_sample(&name));
+    let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
+    let on_preset = page.callback(|page, name: String| page.load_preset(name));
+    let on_files = page.callback(|page, list: Option<FileList>| page.open_picked(list));
     html! {
         <main class="warplab">
             <Header />
-            <WorkloadPanel state={state.workload.clone()} on_sample={load_sample} on_files={on_files.clone()} />
-            <ConfigPanel state={state.config.clone()} on_preset={load_preset} on_files={on_files} />
+            <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} {on_sample}
+                on_files={on_files.clone()} {on_generate} />
+            <ConfigPanel state={state.config.clone()} {on_preset} {on_files} />
         </main>
     }
+}
+
+/// On mount: the first preset, and the workload of the initial state (a
+/// generator run, so nothing is downloaded).
+#[hook]
+fn use_default_experiment(page: &Page, initial: WorkloadChoice) {
+    let page = page.clone();
+    use_effect_with(page.asset_base.clone(), move |_| {
+        if let Some(preset) = presets().first() {
+            page.load_preset(preset.name.clone());
+        }
+        if let WorkloadChoice::Generated(spec) = initial {
+            page.generate(spec);
+        }
+    });
+}
+
+/// When a config loads, a workload its generator sizes for the config is
+/// generated again.
+#[hook]
+fn use_regenerate_for_new_config(page: &Page, state: &State) {
+    let page = page.clone();
+    let spec = state.choice.spec().filter(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config)).cloned();
+    use_effect_with(state.config_loads, move |&loads| {
+        if let Some(spec) = spec.filter(|_| loads > 0) {
+            page.generate(spec);
+        }
+    });
 }
 
 /// Routes each worker answer to the state.
@@ -87,35 +109,102 @@ fn on_output(state: UseReducerDispatcher<State>) -> Callback<WorkerOutput> {
     })
 }
 
-fn load_sample(worker: &LabWorkerHandle, state: &UseReducerDispatcher<State>, asset_base: &str, name: &str) {
-    let Some(sample) = SAMPLE_TRACES.iter().find(|s| s.name == name) else { return };
-    state.dispatch(Action::WorkloadRequested(sample.name.to_owned()));
-    match page_url(&format!("{asset_base}{}/", sample.dir)) {
-        Ok(dir_url) => worker.send(WorkerInput::LoadSample { name: sample.name.to_owned(), dir_url }),
-        Err(message) => state.dispatch(Action::WorkloadFailed(message)),
-    }
+/// What the page's handlers share: the worker, the state, and the pending
+/// generator edit.
+#[derive(Clone)]
+struct Page {
+    worker: LabWorkerHandle,
+    state: UseReducerDispatcher<State>,
+    asset_base: AttrValue,
+    /// Counts generator edits; a debounced request goes out only if no edit
+    /// or other workload request came after it.
+    edits: Rc<Cell<u64>>,
+    open_files: Rc<RefCell<OpenFiles>>,
 }
 
-/// Sends picked or dropped files to the worker: trace files as a workload,
-/// config files as a config (a drop may carry both).
-fn open_picked(
-    worker: &LabWorkerHandle,
-    state: &UseReducerDispatcher<State>,
-    open_files: &Rc<RefCell<OpenFiles>>,
-    list: Option<FileList>,
-) {
-    let picked = PickedFiles::from_list(list);
-    if picked.traces.is_empty() && picked.configs.is_empty() {
-        let message =
-            "none of these files is a trace (kernelslist.g, .traceg, .traceg.xz) or a config (.config, .icnt)";
-        state.dispatch(Action::WorkloadFailed(message.to_owned()));
-        return;
+impl Page {
+    fn callback<T: 'static>(&self, handle: fn(&Page, T)) -> Callback<T> {
+        let page = self.clone();
+        Callback::from(move |value| handle(&page, value))
     }
-    let mut open = open_files.borrow_mut();
-    let traces = Kind { requested: Action::WorkloadRequested, failed: Action::WorkloadFailed, input: trace_input };
-    send_picked(worker, state, &picked.traces, &mut open.traces, traces);
-    let configs = Kind { requested: Action::ConfigRequested, failed: Action::ConfigFailed, input: config_input };
-    send_picked(worker, state, &picked.configs, &mut open.configs, configs);
+
+    /// Forgets a generator edit still waiting for the user to pause.
+    fn cancel_edit(&self) {
+        self.edits.set(self.edits.get() + 1);
+    }
+
+    fn load_sample(&self, name: &str) {
+        let Some(sample) = SAMPLE_TRACES.iter().find(|s| s.name == name) else { return };
+        self.cancel_edit();
+        self.state.dispatch(Action::WorkloadRequested(WorkloadChoice::Sample(sample.name.to_owned())));
+        match page_url(&format!("{}{}/", self.asset_base, sample.dir)) {
+            Ok(dir_url) => self.worker.send(WorkerInput::LoadSample { name: sample.name.to_owned(), dir_url }),
+            Err(message) => self.state.dispatch(Action::WorkloadFailed(message)),
+        }
+    }
+
+    fn generate(&self, spec: GenSpec) {
+        self.cancel_edit();
+        self.state.dispatch(Action::WorkloadRequested(WorkloadChoice::Generated(spec.clone())));
+        self.worker.send(WorkerInput::Generate { spec });
+    }
+
+    /// Shows the edited spec at once and asks the worker once the form has
+    /// been still for [`GENERATOR_DEBOUNCE`].
+    fn edit_generator(&self, spec: GenSpec) {
+        self.cancel_edit();
+        let edit = self.edits.get();
+        self.state.dispatch(Action::GeneratorEdited(spec.clone()));
+        let page = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            sleep(GENERATOR_DEBOUNCE).await;
+            if page.edits.get() == edit {
+                page.generate(spec);
+            }
+        });
+    }
+
+    fn load_preset(&self, name: String) {
+        self.state.dispatch(Action::ConfigRequested(name.clone()));
+        self.worker.send(WorkerInput::LoadPreset { name });
+    }
+
+    /// Sends picked or dropped files to the worker: trace files as a workload,
+    /// config files as a config (a drop may carry both).
+    fn open_picked(&self, list: Option<FileList>) {
+        let picked = PickedFiles::from_list(list);
+        if picked.traces.is_empty() && picked.configs.is_empty() {
+            let message =
+                "none of these files is a trace (kernelslist.g, .traceg, .traceg.xz) or a config (.config, .icnt)";
+            self.state.dispatch(Action::WorkloadFailed(message.to_owned()));
+            return;
+        }
+        if !picked.traces.is_empty() {
+            self.cancel_edit();
+        }
+        let mut open = self.open_files.borrow_mut();
+        let traces = Kind { requested: trace_requested, failed: Action::WorkloadFailed, input: trace_input };
+        self.send_picked(&picked.traces, &mut open.traces, traces);
+        let configs = Kind { requested: Action::ConfigRequested, failed: Action::ConfigFailed, input: config_input };
+        self.send_picked(&picked.configs, &mut open.configs, configs);
+    }
+
+    /// Hands `files` to the worker as `blob:` URLs, releasing the URLs of the
+    /// files they replace.
+    fn send_picked(&self, files: &[File], open: &mut Vec<FileRef>, kind: Kind) {
+        if files.is_empty() {
+            return;
+        }
+        let label = label_of(files);
+        self.state.dispatch((kind.requested)(label.clone()));
+        match file_refs(files) {
+            Ok(refs) => {
+                revoke(&std::mem::replace(open, refs.clone()));
+                self.worker.send((kind.input)(label, refs));
+            }
+            Err(message) => self.state.dispatch((kind.failed)(message)),
+        }
+    }
 }
 
 /// How one kind of file (traces or configs) is asked of the worker.
@@ -125,33 +214,14 @@ struct Kind {
     input: fn(String, Vec<FileRef>) -> WorkerInput,
 }
 
+fn trace_requested(label: String) -> Action {
+    Action::WorkloadRequested(WorkloadChoice::TraceFiles(label))
+}
+
 fn trace_input(label: String, files: Vec<FileRef>) -> WorkerInput {
     WorkerInput::LoadTraceFiles { label, files }
 }
 
 fn config_input(label: String, files: Vec<FileRef>) -> WorkerInput {
     WorkerInput::LoadConfigFiles { label, files }
-}
-
-/// Hands `files` to the worker as `blob:` URLs, releasing the URLs of the
-/// files they replace.
-fn send_picked(
-    worker: &LabWorkerHandle,
-    state: &UseReducerDispatcher<State>,
-    files: &[File],
-    open: &mut Vec<FileRef>,
-    kind: Kind,
-) {
-    if files.is_empty() {
-        return;
-    }
-    let label = label_of(files);
-    state.dispatch((kind.requested)(label.clone()));
-    match file_refs(files) {
-        Ok(refs) => {
-            revoke(&std::mem::replace(open, refs.clone()));
-            worker.send((kind.input)(label, refs));
-        }
-        Err(message) => state.dispatch((kind.failed)(message)),
-    }
 }

@@ -2,8 +2,11 @@
 
 use std::rc::Rc;
 
-use warplab_lab::{ConfigReport, WorkloadSummary};
+use warplab_lab::{ConfigReport, GenSpec, WorkloadSummary};
 use yew::Reducible;
+
+/// The generator of the default experiment, run at its default size and knobs.
+pub const DEFAULT_GENERATOR: &str = "vecadd";
 
 /// Something the worker loads: what is shown, what is being loaded, and the
 /// last error. A failed load keeps what was shown before.
@@ -11,7 +14,7 @@ use yew::Reducible;
 pub struct Loadable<T> {
     /// What is shown: the last thing that loaded.
     pub current: Option<T>,
-    /// The label of what is being loaded, if anything.
+    /// What the worker is doing, e.g. `Reading vectoradd`, if anything.
     pub loading: Option<String>,
     /// Why the last load failed (file and line), until the next one starts.
     pub error: Option<String>,
@@ -24,8 +27,8 @@ impl<T> Default for Loadable<T> {
 }
 
 impl<T> Loadable<T> {
-    fn request(&mut self, label: String) {
-        self.loading = Some(label);
+    fn request(&mut self, activity: String) {
+        self.loading = Some(activity);
         self.error = None;
     }
 
@@ -41,23 +44,66 @@ impl<T> Loadable<T> {
     }
 }
 
+/// Where the workload comes from: what a share link will carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WorkloadChoice {
+    /// A bundled sample trace, by name.
+    Sample(String),
+    /// Trace files the user opened, by label (they cannot be shared).
+    TraceFiles(String),
+    /// A generator run.
+    Generated(GenSpec),
+}
+
+impl Default for WorkloadChoice {
+    fn default() -> Self {
+        WorkloadChoice::Generated(GenSpec::new(DEFAULT_GENERATOR))
+    }
+}
+
+impl WorkloadChoice {
+    /// What the worker does for this choice, for the status line.
+    fn activity(&self) -> String {
+        match self {
+            WorkloadChoice::Sample(name) | WorkloadChoice::TraceFiles(name) => format!("Reading {name}"),
+            WorkloadChoice::Generated(spec) => format!("Generating {spec}"),
+        }
+    }
+
+    /// The spec, when the workload is generated.
+    pub fn spec(&self) -> Option<&GenSpec> {
+        match self {
+            WorkloadChoice::Generated(spec) => Some(spec),
+            WorkloadChoice::Sample(_) | WorkloadChoice::TraceFiles(_) => None,
+        }
+    }
+}
+
 /// Everything the page shows.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
-    /// The workload (a trace).
+    /// Where the workload comes from: set as soon as the user chooses, even
+    /// before the worker answers or when it fails.
+    pub choice: WorkloadChoice,
+    /// The workload's summary.
     pub workload: Loadable<WorkloadSummary>,
     /// The GPU configuration.
     pub config: Loadable<ConfigReport>,
+    /// How many configs have loaded: when it changes, workloads sized for the
+    /// config are generated again.
+    pub config_loads: u64,
 }
 
 /// The changes the page can make to its state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
+    /// The generator form changed; the worker is asked once the user pauses.
+    GeneratorEdited(GenSpec),
     /// A workload was asked of the worker.
-    WorkloadRequested(String),
-    /// The worker read a workload.
+    WorkloadRequested(WorkloadChoice),
+    /// The worker read or generated a workload.
     WorkloadLoaded(WorkloadSummary),
-    /// The worker could not read a workload.
+    /// The worker could not read or generate a workload.
     WorkloadFailed(String),
     /// A config was asked of the worker.
     ConfigRequested(String),
@@ -73,11 +119,18 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::WorkloadRequested(label) => next.workload.request(label),
+            Action::GeneratorEdited(spec) => next.choice = WorkloadChoice::Generated(spec),
+            Action::WorkloadRequested(choice) => {
+                next.workload.request(choice.activity());
+                next.choice = choice;
+            }
             Action::WorkloadLoaded(summary) => next.workload.loaded(summary),
             Action::WorkloadFailed(message) => next.workload.failed(message),
-            Action::ConfigRequested(label) => next.config.request(label),
-            Action::ConfigLoaded(report) => next.config.loaded(*report),
+            Action::ConfigRequested(label) => next.config.request(format!("Reading {label}")),
+            Action::ConfigLoaded(report) => {
+                next.config.loaded(*report);
+                next.config_loads += 1;
+            }
             Action::ConfigFailed(message) => next.config.failed(message),
         }
         Rc::new(next)
@@ -88,19 +141,37 @@ impl Reducible for State {
 mod tests {
     use super::*;
 
+    fn sample(name: &str) -> WorkloadChoice {
+        WorkloadChoice::Sample(name.to_owned())
+    }
+
     #[test]
     fn a_failed_load_keeps_what_was_shown() {
         let summary = WorkloadSummary { label: "vectoradd".into(), ..WorkloadSummary::default() };
         let state = Rc::new(State::default());
-        let state = state.reduce(Action::WorkloadRequested("vectoradd".into()));
-        assert_eq!(state.workload.loading.as_deref(), Some("vectoradd"));
+        let state = state.reduce(Action::WorkloadRequested(sample("vectoradd")));
+        assert_eq!(state.workload.loading.as_deref(), Some("Reading vectoradd"));
         let state = state.reduce(Action::WorkloadLoaded(summary.clone()));
-        let state = state.reduce(Action::WorkloadRequested("mine".into()));
+        let state = state.reduce(Action::WorkloadRequested(WorkloadChoice::TraceFiles("mine".into())));
         let state = state.reduce(Action::WorkloadFailed("k.traceg:3: mask: bad".into()));
         assert_eq!(state.workload.current, Some(summary));
         assert_eq!(state.workload.error.as_deref(), Some("k.traceg:3: mask: bad"));
         assert_eq!(state.workload.loading, None);
-        let state = state.reduce(Action::WorkloadRequested("again".into()));
+        let state = state.reduce(Action::WorkloadRequested(sample("again")));
         assert_eq!(state.workload.error, None, "a new load clears the old error");
+    }
+
+    #[test]
+    fn the_choice_follows_the_user_even_when_generation_fails() {
+        let state = Rc::new(State::default());
+        assert_eq!(state.choice.spec(), Some(&GenSpec::new(DEFAULT_GENERATOR)), "the default experiment");
+        let spec: GenSpec = "strided:size=0".parse().expect("a well-formed spec");
+        let state = state.reduce(Action::GeneratorEdited(spec.clone()));
+        assert_eq!(state.choice.spec(), Some(&spec));
+        assert_eq!(state.workload.loading, None, "nothing is asked until the user pauses");
+        let state = state.reduce(Action::WorkloadRequested(WorkloadChoice::Generated(spec.clone())));
+        assert_eq!(state.workload.loading.as_deref(), Some("Generating strided:size=0"));
+        let state = state.reduce(Action::WorkloadFailed("`size` = 0 is outside 1..=262144".into()));
+        assert_eq!(state.choice.spec(), Some(&spec), "the user's values stay in the form");
     }
 }

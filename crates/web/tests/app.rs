@@ -1,5 +1,5 @@
-//! The app mounted in a real browser: it spawns the real worker, which reads the
-//! bundled sample trace, and the page shows the worker's answer.
+//! The app mounted in a real browser: it spawns the real worker, which
+//! generates the default workload, and the page shows the worker's answer.
 //!
 //! The worker and sample files are served by wasm-bindgen's test runner from
 //! this crate's directory: `cargo xtask test` copies the built `dist/` to
@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use gloo::timers::future::sleep;
+use warplab_lab::generator;
 use warplab_web::{App, AppProps};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -31,7 +32,7 @@ async fn text_of(selector: &str, timeout: Duration) -> Option<String> {
 }
 
 #[wasm_bindgen_test]
-async fn app_shows_the_workers_trace_summary() {
+async fn app_shows_the_workers_generated_summary() {
     let document = gloo::utils::document();
     let host = document.create_element("div").expect("a div can be created");
     document.body().expect("the test page has a body").append_child(&host).expect("the div can be attached");
@@ -41,7 +42,10 @@ async fn app_shows_the_workers_trace_summary() {
     let timeout = Duration::from_secs(20);
     let warp_instructions = text_of("[data-testid=warp-instructions]", timeout).await;
     let error = text_of("[data-testid=error]", Duration::ZERO).await;
-    assert_eq!(warp_instructions.as_deref(), Some("344"), "worker error: {error:?}");
-    assert_eq!(text_of("[data-testid=thread-instructions]", timeout).await.as_deref(), Some("10516"));
-    assert_eq!(text_of("[data-testid=kernel-name]", timeout).await.as_deref(), Some("_Z6vecAddIfEvPT_S1_S1_i"));
+    // vecadd at its default size: one 15-instruction warp per 32 of size × 1024 elements.
+    let size = generator("vecadd").expect("vecadd is a generator").size.default;
+    assert_eq!(warp_instructions, Some((size * 1024 / 32 * 15).to_string()), "worker error: {error:?}");
+    assert_eq!(text_of("[data-testid=workload-label]", timeout).await.as_deref(), Some("vecadd"));
+    assert_eq!(text_of("[data-testid=generated-spec]", timeout).await.as_deref(), Some("vecadd"));
+    assert_eq!(text_of("[data-testid=kernel-name]", timeout).await.as_deref(), Some("_Z6vecAddPKfS0_Pfi"));
 }

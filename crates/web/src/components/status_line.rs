@@ -5,7 +5,7 @@ use yew::prelude::*;
 /// Properties of [`StatusLine`].
 #[derive(Debug, Clone, PartialEq, Properties)]
 pub struct StatusLineProps {
-    /// The label of what is loading.
+    /// What the worker is doing, e.g. `Reading vectoradd`.
     pub loading: Option<String>,
     /// The last error (file and line).
     pub error: Option<String>,
@@ -15,8 +15,8 @@ pub struct StatusLineProps {
 #[component]
 pub fn StatusLine(props: &StatusLineProps) -> Html {
     match (&props.loading, &props.error) {
-        (Some(label), _) => {
-            html! { <p class="status" data-testid="status">{ format!("Reading {label} in the worker…") }</p> }
+        (Some(activity), _) => {
+            html! { <p class="status" role="status" data-testid="status">{ format!("{activity} in the worker…") }</p> }
         }
         (None, Some(error)) => html! { <p class="error" role="alert" data-testid="error">{ error }</p> },
         (None, None) => html! {},

@@ -1,22 +1,26 @@
-//! The workload panel: choose a bundled sample or open a trace, and see its
-//! kernels, instruction counts and memory footprint.
+//! The workload panel: choose a bundled sample, open a trace or run a
+//! generator, and see its kernels, instruction counts and memory footprint.
 
-use warplab_lab::{Dim3, KernelSummary, SAMPLE_TRACES, WorkloadSummary};
+use warplab_lab::{Dim3, GenSpec, KernelSummary, SAMPLE_TRACES, WorkloadSummary};
 use web_sys::{FileList, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::components::{DropZone, FilePicker, StatusLine};
-use crate::state::Loadable;
+use crate::components::{DropZone, FilePicker, GeneratorForm, StatusLine};
+use crate::state::{Loadable, WorkloadChoice};
 
 /// Properties of [`WorkloadPanel`].
 #[derive(Debug, Clone, PartialEq, Properties)]
 pub struct WorkloadPanelProps {
     /// The workload's state.
     pub state: Loadable<WorkloadSummary>,
+    /// Where the workload comes from.
+    pub choice: WorkloadChoice,
     /// A bundled sample was chosen (by name).
     pub on_sample: Callback<String>,
     /// Files were picked or dropped.
     pub on_files: Callback<Option<FileList>>,
+    /// The generator form changed the spec.
+    pub on_generate: Callback<GenSpec>,
 }
 
 /// Shows the current workload, what is loading, and the last error.
@@ -27,23 +31,29 @@ pub fn WorkloadPanel(props: &WorkloadPanelProps) -> Html {
         Callback::from(move |event: Event| on_sample.emit(event.target_unchecked_into::<HtmlSelectElement>().value()))
     };
     let label = props.state.current.as_ref().map(|s| s.label.clone()).unwrap_or_default();
-    // The select shows the sample on screen; traces from files match no option.
-    let is_sample = SAMPLE_TRACES.iter().any(|s| s.name == label);
+    // The select shows the chosen sample; files and generators match no option.
+    let sample = match &props.choice {
+        WorkloadChoice::Sample(name) => name.as_str(),
+        WorkloadChoice::TraceFiles(_) | WorkloadChoice::Generated(_) => "",
+    };
+    let placeholder = if matches!(props.choice, WorkloadChoice::TraceFiles(_)) { "from files" } else { "a sample…" };
     html! {
         <section class="panel workload" data-testid="workload">
             <DropZone on_files={props.on_files.clone()}>
-                <h2>{ "Workload: " }<span data-testid="workload-label">{ label.clone() }</span></h2>
+                <h2>{ "Workload: " }<span data-testid="workload-label">{ label }</span></h2>
                 <div class="controls">
-                    <select data-testid="sample-select" onchange={on_select} aria-label="Bundled sample trace">
-                        <option value="" disabled=true selected={!is_sample}>{ "from files" }</option>
+                    <label class="source" for="sample-select">{ "Trace" }</label>
+                    <select id="sample-select" data-testid="sample-select" onchange={on_select} aria-label="Bundled sample trace">
+                        <option value="" disabled=true selected={sample.is_empty()}>{ placeholder }</option>
                         { for SAMPLE_TRACES.iter().map(|s| html! {
-                            <option value={s.name} title={s.description} selected={s.name == label}>{ s.name }</option>
+                            <option value={s.name} title={s.description} selected={s.name == sample}>{ s.name }</option>
                         }) }
                     </select>
                     <FilePicker label="Open trace folder…" testid="trace-folder" folder=true on_files={props.on_files.clone()} />
                     <FilePicker label="Open trace files…" testid="trace-files" accept=".g,.traceg,.xz" on_files={props.on_files.clone()} />
                     <span class="hint">{ "or drop kernelslist.g and .traceg / .traceg.xz files here" }</span>
                 </div>
+                <GeneratorForm spec={props.choice.spec().cloned()} on_change={props.on_generate.clone()} />
                 <StatusLine loading={props.state.loading.clone()} error={props.state.error.clone()} />
                 { props.state.current.as_ref().map(summary_view).unwrap_or_default() }
             </DropZone>
@@ -92,7 +102,7 @@ fn kernel_row(kernel: &KernelSummary) -> Html {
             <td class="num">{ kernel.warp_insts }</td>
             <td class="num">{ kernel.thread_insts }</td>
             <td class="num" title={spaces.join(", ")}>{ kernel.mem_insts }</td>
-            <td class="num">{ kernel.sectors }</td>
+            <td class="num" data-testid="sectors">{ kernel.sectors }</td>
         </tr>
     }
 }

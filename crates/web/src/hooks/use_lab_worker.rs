@@ -1,5 +1,10 @@
 //! `use_lab_worker`: one worker per mounted page, with a handle to send it
 //! inputs and a callback for its outputs.
+//!
+//! Workload inputs are serialized here: one is at the worker at a time, and
+//! of those asked for meanwhile only the newest waits. A slider dragged
+//! across many values so costs at most two generations, and the page only
+//! ever sees the answer to the workload it asked for last.
 
 use futures::channel::mpsc;
 use futures::{StreamExt, select};
@@ -49,16 +54,97 @@ async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInpu
     // the worker's script. Without it gloo-worker would start the worker from a
     // blob: URL, against which the worker's relative fetches cannot resolve.
     let mut bridge = LabReactor::spawner().as_module(true).with_loader(true).spawn(&worker_url);
+    let mut workloads = WorkloadQueue::default();
     loop {
         select! {
             input = inputs.next() => match input {
-                Some(input) => bridge.send_input(input),
+                Some(input) => workloads.ask(input).into_iter().for_each(|input| bridge.send_input(input)),
                 None => break,
             },
             output = bridge.next() => match output {
-                Some(output) => on_output.emit(output),
+                Some(output) => match workloads.answered(output) {
+                    Answered::Deliver(output) => on_output.emit(output),
+                    Answered::Superseded(next) => bridge.send_input(next),
+                },
                 None => break,
             },
         }
+    }
+}
+
+/// The workload input at the worker, and the newest one asked for since.
+#[derive(Debug, Default)]
+struct WorkloadQueue {
+    busy: bool,
+    next: Option<WorkerInput>,
+}
+
+/// What to do with an output of the worker.
+#[derive(Debug, PartialEq)]
+enum Answered {
+    /// Hand it to the page.
+    Deliver(WorkerOutput),
+    /// Drop it: the page has asked for another workload since, sent now.
+    Superseded(WorkerInput),
+}
+
+impl WorkloadQueue {
+    /// The input to send now, if any: config inputs at once, a workload input
+    /// when no other is at the worker (else it waits, replacing any waiting).
+    fn ask(&mut self, input: WorkerInput) -> Option<WorkerInput> {
+        if !input.is_workload() {
+            return Some(input);
+        }
+        if self.busy {
+            self.next = Some(input);
+            return None;
+        }
+        self.busy = true;
+        Some(input)
+    }
+
+    fn answered(&mut self, output: WorkerOutput) -> Answered {
+        if !output.is_workload() {
+            return Answered::Deliver(output);
+        }
+        match self.next.take() {
+            Some(next) => Answered::Superseded(next),
+            None => {
+                self.busy = false;
+                Answered::Deliver(output)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use warplab_lab::GenSpec;
+
+    use super::*;
+
+    fn generate(kernel: &str) -> WorkerInput {
+        WorkerInput::Generate { spec: GenSpec::new(kernel) }
+    }
+
+    fn failed(message: &str) -> WorkerOutput {
+        WorkerOutput::WorkloadFailed(message.to_owned())
+    }
+
+    #[test]
+    fn only_the_newest_waiting_workload_is_asked_for() {
+        let mut queue = WorkloadQueue::default();
+        assert_eq!(queue.ask(generate("a")), Some(generate("a")));
+        assert_eq!(queue.ask(generate("b")), None, "waits for a's answer");
+        let preset = WorkerInput::LoadPreset { name: "QV100".into() };
+        assert_eq!(queue.ask(preset.clone()), Some(preset), "configs never wait");
+        assert_eq!(queue.ask(generate("c")), None, "replaces b");
+        assert_eq!(
+            queue.answered(WorkerOutput::ConfigFailed("x".into())),
+            Answered::Deliver(WorkerOutput::ConfigFailed("x".into()))
+        );
+        assert_eq!(queue.answered(failed("a")), Answered::Superseded(generate("c")));
+        assert_eq!(queue.answered(failed("c")), Answered::Deliver(failed("c")));
+        assert_eq!(queue.ask(generate("d")), Some(generate("d")), "the worker is free again");
     }
 }
