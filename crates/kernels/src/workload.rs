@@ -7,6 +7,8 @@ use warplab_trace::{Cta, Dim3, KernelHeader, OpcodeTable, SummaryBuilder, WRITTE
 
 use crate::code::{BINARY_VERSION, Code};
 use crate::device::{DeviceMemory, LOCAL_BASE, SHMEM_BASE};
+use crate::generators::grid_x;
+use crate::spec::GenError;
 
 /// What a kernel does for one CTA: appends the instruction streams of its
 /// warps. Implementations hold the listing's ops and the algorithm's data
@@ -44,10 +46,21 @@ pub struct Launch {
     pub shmem_bytes: u32,
 }
 
+impl Launch {
+    /// A one-dimensional launch: `ctas` CTAs of `block` threads in x.
+    ///
+    /// # Errors
+    /// More CTAs than CUDA's grid limit.
+    pub fn linear(name: &'static str, ctas: u64, block: u64, shmem_bytes: u32) -> Result<Launch, GenError> {
+        let (grid, block) = (Dim3 { x: grid_x(ctas)?, y: 1, z: 1 }, Dim3 { x: block as u32, y: 1, z: 1 });
+        Ok(Launch { name, grid, block, shmem_bytes })
+    }
+}
+
 impl Kernel {
     /// A kernel running `body` over the listing `code`. Registers per thread
     /// are the highest register the listing names, plus one.
-    pub fn new(launch: Launch, code: Code, body: impl CtaBody + 'static) -> Kernel {
+    pub fn new(launch: Launch, code: &Code, body: impl CtaBody + 'static) -> Kernel {
         let header = KernelHeader {
             name: launch.name.to_owned(),
             id: 0,

@@ -33,10 +33,9 @@
 //! about 100 M warp instructions on QV100.
 
 use warplab_config::GpuConfig;
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, size};
-use crate::generators::grid_x;
 use crate::generators::sizing::{Level, half_l2_beyond_l1, l1_bytes, l2_bytes, resident_ctas};
 use crate::spec::GenError;
 use crate::{
@@ -260,14 +259,9 @@ fn build(level: Level, params: &Params<'_>) -> Result<Workload, GenError> {
     let mut memory = DeviceMemory::default();
     let array = memory.input(if region.per_cta { ctas * len } else { len }, FLOAT4_BYTES);
     let out = memory.alloc(ctas * BLOCK, 4);
-    let launch = Launch {
-        name: "_Z9bandwidthPK6float4Pfjjji",
-        grid: Dim3 { x: grid_x(ctas)?, y: 1, z: 1 },
-        block: Dim3 { x: BLOCK as u32, y: 1, z: 1 },
-        shmem_bytes: 0,
-    };
+    let launch = Launch::linear("_Z9bandwidthPK6float4Pfjjji", ctas, BLOCK, 0)?;
     let stream = Stream { ops, array, out, len, step: BLOCK % len, region_step, start_step, iterations };
-    Ok(Workload::new(&memory, vec![Kernel::new(launch, code, stream)]))
+    Ok(Workload::new(&memory, vec![Kernel::new(launch, &code, stream)]))
 }
 
 #[cfg(test)]

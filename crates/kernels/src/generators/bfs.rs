@@ -28,10 +28,9 @@
 
 use std::sync::Arc;
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, SEED, size};
-use crate::generators::grid_x;
 use crate::generators::prologue::ThreadIndex;
 use crate::generators::spmv::Csr;
 use crate::spec::GenError;
@@ -299,18 +298,14 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let graph = Arc::new(Graph::random(vertices as usize, params.knob("degree") as u32, &mut random));
     let mut memory = DeviceMemory::default();
     let arrays = allocate(&mut memory, &graph.csr);
-    let grid = Dim3 { x: grid_x(vertices.div_ceil(BLOCK))?, y: 1, z: 1 };
+    let launch = Launch::linear("_Z9bfs_levelPKiS0_PbS1_S1_Piii", vertices.div_ceil(BLOCK), BLOCK, 0)?;
+    // Every level launches the same code.
+    let mut code = Code::new();
+    let ops = listing(&mut code);
     let kernels = (0..graph.depth())
         .map(|level| {
-            let mut code = Code::new();
-            let ops = listing(&mut code);
-            let launch = Launch {
-                name: "_Z9bfs_levelPKiS0_PbS1_S1_Piii",
-                grid,
-                block: Dim3 { x: BLOCK as u32, y: 1, z: 1 },
-                shmem_bytes: 0,
-            };
-            Kernel::new(launch, code, BfsLevel { ops, arrays, graph: Arc::clone(&graph), level })
+            let body = BfsLevel { ops, arrays, graph: Arc::clone(&graph), level };
+            Kernel::new(launch.clone(), &code, body)
         })
         .collect();
     Ok(Workload::new(&memory, kernels))

@@ -284,7 +284,7 @@ fn build_naive(params: &Params<'_>) -> Result<Workload, GenError> {
     let launch = problem.launch("_Z10gemm_naivePKfS0_Pfiii", NAIVE_TILE, 0)?;
     let mut code = Code::new();
     let ops = naive_listing(&mut code);
-    let kernel = Kernel::new(launch, code, Naive { ops, problem });
+    let kernel = Kernel::new(launch, &code, Naive { ops, problem });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 
@@ -427,7 +427,7 @@ fn build_tiled(params: &Params<'_>) -> Result<Workload, GenError> {
     let launch = problem.launch(name, tile, (2 * tile * tile * FLOAT) as u32)?;
     let mut code = Code::new();
     let ops = tiled_listing(&mut code);
-    let kernel = Kernel::new(launch, code, Tiled { ops, problem, tile });
+    let kernel = Kernel::new(launch, &code, Tiled { ops, problem, tile });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

@@ -14,10 +14,9 @@
 //! address: atomic contention. The input has exactly `items` values per
 //! thread, so every thread runs `items` iterations.
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, SEED, size};
-use crate::generators::grid_x;
 use crate::generators::prologue::ThreadIndex;
 use crate::spec::GenError;
 use crate::within;
@@ -175,13 +174,8 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let (input, hist) = allocate(&mut memory, count, bins);
     let mut code = Code::new();
     let ops = listing(&mut code);
-    let launch = Launch {
-        name: "_Z9histogramPKjPjij",
-        grid: Dim3 { x: grid_x(threads / BLOCK)?, y: 1, z: 1 },
-        block: Dim3 { x: BLOCK as u32, y: 1, z: 1 },
-        shmem_bytes: 0,
-    };
-    let kernel = Kernel::new(launch, code, Histogram { ops, input, hist, values, threads });
+    let launch = Launch::linear("_Z9histogramPKjPjij", threads / BLOCK, BLOCK, 0)?;
+    let kernel = Kernel::new(launch, &code, Histogram { ops, input, hist, values, threads });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

@@ -13,10 +13,9 @@
 //! `size` is capped at 128 CTAs per SM (16 waves) and `iters` at 256: with 16 chains that is
 //! about 200 M warp instructions on QV100.
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, size};
-use crate::generators::grid_x;
 use crate::spec::GenError;
 use crate::{Array, Code, CtaBody, DeviceMemory, Generator, Kernel, Launch, Op, RZ, Workload, for_each_warp};
 
@@ -131,13 +130,8 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let ctas = params.size() * u64::from(params.config.n_sms());
     let mut memory = DeviceMemory::default();
     let out = memory.alloc(ctas * block, 4);
-    let launch = Launch {
-        name: "_Z8maxflopsPfi",
-        grid: Dim3 { x: grid_x(ctas)?, y: 1, z: 1 },
-        block: Dim3 { x: block as u32, y: 1, z: 1 },
-        shmem_bytes: 0,
-    };
-    let kernel = Kernel::new(launch, code, MaxFlops { ops, out, block, iters });
+    let launch = Launch::linear("_Z8maxflopsPfi", ctas, block, 0)?;
+    let kernel = Kernel::new(launch, &code, MaxFlops { ops, out, block, iters });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

@@ -207,7 +207,7 @@ fn build(level: Level, params: &Params<'_>) -> Result<Workload, GenError> {
     let one = Dim3 { x: 1, y: 1, z: 1 };
     let launch = Launch { name: "_Z6pchasePKmPmi", grid: one, block: one, shmem_bytes: 0 };
     let iterations = params.size() * LOADS_PER_SIZE / unroll;
-    let kernel = Kernel::new(launch, code, Chase { ops, array, out, next, iterations });
+    let kernel = Kernel::new(launch, &code, Chase { ops, array, out, next, iterations });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

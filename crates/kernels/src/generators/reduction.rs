@@ -22,10 +22,9 @@
 //! leave at the final `@P0 EXIT`. Data values never change an address, so
 //! only the arrays' places are allocated.
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, size};
-use crate::generators::grid_x;
 use crate::spec::GenError;
 use crate::{Array, Code, CtaBody, DeviceMemory, Generator, Kernel, Launch, Op, RZ, WarpWriter, Workload};
 use crate::{for_each_warp, mask_where};
@@ -209,13 +208,8 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let output = memory.alloc(ctas, FLOAT);
     let mut code = Code::new();
     let ops = listing(&mut code);
-    let launch = Launch {
-        name: "_Z6reducePKfPf",
-        grid: Dim3 { x: grid_x(ctas)?, y: 1, z: 1 },
-        block: Dim3 { x: block as u32, y: 1, z: 1 },
-        shmem_bytes: (block * FLOAT) as u32,
-    };
-    let kernel = Kernel::new(launch, code, Reduction { ops, input, output, block });
+    let launch = Launch::linear("_Z6reducePKfPf", ctas, block, (block * FLOAT) as u32)?;
+    let kernel = Kernel::new(launch, &code, Reduction { ops, input, output, block });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

@@ -21,10 +21,9 @@
 
 use std::ops::Range;
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, SEED, size};
-use crate::generators::grid_x;
 use crate::generators::prologue::ThreadIndex;
 use crate::spec::GenError;
 use crate::{
@@ -262,13 +261,8 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let arrays = allocate(&mut memory, &matrix);
     let mut code = Code::new();
     let ops = listing(&mut code);
-    let launch = Launch {
-        name: "_Z22spmv_csr_scalar_kerneliPKiS0_PKfS2_Pf",
-        grid: Dim3 { x: grid_x(rows.div_ceil(BLOCK))?, y: 1, z: 1 },
-        block: Dim3 { x: BLOCK as u32, y: 1, z: 1 },
-        shmem_bytes: 0,
-    };
-    let kernel = Kernel::new(launch, code, SpMv { ops, arrays, matrix });
+    let launch = Launch::linear("_Z22spmv_csr_scalar_kerneliPKiS0_PKfS2_Pf", rows.div_ceil(BLOCK), BLOCK, 0)?;
+    let kernel = Kernel::new(launch, &code, SpMv { ops, arrays, matrix });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

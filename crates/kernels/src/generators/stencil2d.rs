@@ -184,7 +184,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
         block: Dim3 { x: BLOCK_X as u32, y: BLOCK_Y as u32, z: 1 },
         shmem_bytes: 0,
     };
-    let kernel = Kernel::new(launch, code, Stencil { ops, input, output, width, height });
+    let kernel = Kernel::new(launch, &code, Stencil { ops, input, output, width, height });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

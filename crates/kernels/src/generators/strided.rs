@@ -3,10 +3,9 @@
 //! shared-memory tile. `gs = 1` is fully coalesced (a warp's load touches 4
 //! sectors); `gs = 32` is fully divergent (32 sectors per load).
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, size};
-use crate::generators::grid_x;
 use crate::generators::prologue::ThreadIndex;
 use crate::spec::GenError;
 use crate::{Array, Code, CtaBody, DeviceMemory, Generator, Kernel, Launch, Op, RZ, Workload, for_each_warp};
@@ -107,13 +106,8 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let input = memory.input(gs * (threads - 1) + n, 4);
     let mut code = Code::new();
     let ops = listing(&mut code);
-    let launch = Launch {
-        name: "_Z7stridedPfii",
-        grid: Dim3 { x: grid_x(threads / BLOCK)?, y: 1, z: 1 },
-        block: Dim3 { x: BLOCK as u32, y: 1, z: 1 },
-        shmem_bytes: (BLOCK * 4) as u32,
-    };
-    let kernel = Kernel::new(launch, code, Strided { ops, input, gs, n });
+    let launch = Launch::linear("_Z7stridedPfii", threads / BLOCK, BLOCK, (BLOCK * 4) as u32)?;
+    let kernel = Kernel::new(launch, &code, Strided { ops, input, gs, n });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 

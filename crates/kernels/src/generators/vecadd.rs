@@ -1,10 +1,9 @@
 //! `vecadd`: `c[i] = a[i] + b[i]`, one thread per element, with the
 //! `if (i < n)` guard exiting the lanes past the end.
 
-use warplab_trace::{Cta, Dim3};
+use warplab_trace::Cta;
 
 use crate::generator::{Knob, Params, size};
-use crate::generators::grid_x;
 use crate::generators::prologue::ThreadIndex;
 use crate::spec::GenError;
 use crate::{Array, Code, CtaBody, DeviceMemory, Generator, Kernel, Launch, Op, Workload, for_each_warp, within};
@@ -98,13 +97,8 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let c = memory.alloc(n, 4);
     let mut code = Code::new();
     let ops = listing(&mut code);
-    let launch = Launch {
-        name: "_Z6vecAddPKfS0_Pfi",
-        grid: Dim3 { x: grid_x(n.div_ceil(block))?, y: 1, z: 1 },
-        block: Dim3 { x: block as u32, y: 1, z: 1 },
-        shmem_bytes: 0,
-    };
-    let kernel = Kernel::new(launch, code, VecAdd { ops, a, b, c, block });
+    let launch = Launch::linear("_Z6vecAddPKfS0_Pfi", n.div_ceil(block), block, 0)?;
+    let kernel = Kernel::new(launch, &code, VecAdd { ops, a, b, c, block });
     Ok(Workload::new(&memory, vec![kernel]))
 }
 
