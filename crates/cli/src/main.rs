@@ -6,6 +6,7 @@
 
 mod config_files;
 mod generated;
+mod run;
 mod trace_files;
 
 use std::io::Write;
@@ -80,6 +81,27 @@ enum Command {
         #[arg(long)]
         xz: bool,
     },
+    /// Simulate a trace or a generated workload on a GPU with the cycle-level timing model.
+    Run {
+        /// The GPU: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
+        #[arg(long, required = true, num_args = 1.., value_name = "CONFIG")]
+        config: Vec<PathBuf>,
+        /// A trace directory, its kernelslist.g, or one .traceg(.xz) file.
+        #[arg(long, required_unless_present = "generated", conflicts_with = "generated")]
+        trace: Option<PathBuf>,
+        /// A generated workload instead: KERNEL[:name=value,...], sized for --config.
+        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
+        generated: Option<String>,
+        /// Host-to-device copies fill the L2 (off by default, as Accel-Sim's reference figures assume).
+        #[arg(long)]
+        memcpy_warms_l2: bool,
+        /// Stop after this many core cycles (0: run to the end).
+        #[arg(long, default_value_t = 0, value_name = "CYCLES")]
+        max_cycles: u64,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Read, scale and write GPU configurations.
     Config {
         #[command(subcommand)]
@@ -138,6 +160,10 @@ fn main() -> ExitCode {
         Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
+        Command::Run { config, trace, generated, memcpy_warms_l2, max_cycles, json } => {
+            let options = warplab_lab::SimOptions { memcpy_warms_l2, max_cycles };
+            run::run(&run::RunArgs { config, trace, generated, options, json })
+        }
     };
     match result {
         Ok(output) => {

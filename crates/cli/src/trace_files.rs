@@ -30,9 +30,21 @@ fn resolve(path: &Path) -> Result<TracePath, String> {
 }
 
 /// Opens the files of `dir` by the names the trace gives them.
-fn opener(dir: &Path) -> impl FnMut(&str) -> Result<Box<dyn Read>, String> + 'static {
+pub fn opener(dir: &Path) -> impl FnMut(&str) -> Result<Box<dyn Read>, String> + 'static {
     let dir = dir.to_path_buf();
     move |file| File::open(dir.join(file)).map(|f| Box::new(f) as Box<dyn Read>).map_err(|e| e.to_string())
+}
+
+/// The `kernelslist.g` text and directory `path` means; a single kernel file
+/// becomes a one-line list.
+pub fn list_of(path: &Path) -> Result<(PathBuf, String), String> {
+    Ok(match resolve(path)? {
+        TracePath::List { dir, list } => (dir, list),
+        TracePath::Kernel(file) => {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel-1.traceg").to_owned();
+            (file.parent().map(Path::to_path_buf).unwrap_or_default(), format!("{name}\n"))
+        }
+    })
 }
 
 /// Summarizes the trace at `path`.
@@ -52,13 +64,7 @@ pub fn summarize(path: &Path) -> Result<WorkloadSummary, String> {
 /// Rewrites the trace at `path` into `output` as version-5 traces.
 pub fn convert(path: &Path, output: &Path, xz: bool) -> Result<(), String> {
     std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
-    let (dir, list) = match resolve(path)? {
-        TracePath::List { dir, list } => (dir, list),
-        TracePath::Kernel(file) => {
-            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel-1.traceg").to_owned();
-            (file.parent().map(Path::to_path_buf).unwrap_or_default(), format!("{name}\n"))
-        }
-    };
+    let (dir, list) = list_of(path)?;
     let mut create = |name: &str| -> Result<Box<dyn Write>, String> {
         let file = File::create(output.join(name)).map_err(|e| e.to_string())?;
         Ok(Box::new(BufWriter::new(file)))

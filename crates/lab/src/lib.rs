@@ -32,6 +32,7 @@ mod config;
 mod generated;
 mod memory_files;
 mod samples;
+mod simulate;
 mod workload;
 
 pub use config::{
@@ -40,8 +41,10 @@ pub use config::{
 pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
 pub use memory_files::{MemoryFiles, NamedFile};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
+pub use simulate::{GeneratedWorkload, OpenOwned, TraceWorkload, simulate_generated, simulate_trace};
 pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
+pub use warplab_sim::{Cycle, Progress, SimOptions, SimReport, Simulation};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
 pub use workload::{
     CreateWrite, LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files,

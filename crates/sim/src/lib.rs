@@ -1,15 +1,120 @@
 //! The cycle-level, trace-driven GPU timing model.
 //!
-//! This crate will model kernel and CTA scheduling, SM sub-cores with their warp
-//! schedulers (LRR, GTO, two-level), scoreboards and execution units, the L1
-//! data cache with MSHRs, the crossbar, L2 slices and DRAM channels, in the
-//! style of GPGPU-Sim 4.0 as the Accel-Sim paper describes it; plus its
-//! statistics, the optional event stream that the web app animates, and
-//! Photon-style sampled simulation. It arrives with "The timing model" issue.
+//! It models kernel and CTA scheduling (a central scheduler with a kernel
+//! queue and per-SM resources, as SST-GPU splits it), SM sub-cores with their
+//! warp schedulers (LRR, GTO, oldest-first, warp limiting), scoreboards and
+//! execution units, the LD/ST unit with the sub-warp sectored coalescer, shared
+//! memory bank conflicts, the L1 data cache with MSHRs and miss queue, request
+//! and reply crossbars, L2 slices with their queues and MSHRs, and DRAM
+//! channels with banks, row buffers and FR-FCFS scheduling, in the style of
+//! GPGPU-Sim 4.0 as the Accel-Sim paper describes it. The result is a
+//! [`SimReport`].
 //!
 //! Central design decision: the whole GPU is one owned tree of plain structs in
-//! flat vectors indexed by id newtypes, advanced in one fixed, documented
-//! per-cycle order with integer arithmetic only, so a run gives the same cycle
-//! count natively and in WebAssembly. It reads no clock and knows nothing of
-//! the browser.
+//! flat vectors indexed by ids, advanced in one fixed, documented per-cycle
+//! order with integer arithmetic only, so a run gives the same cycle count
+//! natively and in WebAssembly. It reads no clock and knows nothing of the
+//! browser.
+//!
+//! ```
+//! use warplab_sim::{SimOptions, simulate, source::{Command, WorkloadSource}};
+//!
+//! struct Nothing;
+//! impl WorkloadSource for Nothing {
+//!     fn next_command(&mut self) -> Option<Result<Command, String>> {
+//!         None
+//!     }
+//! }
+//! let config = warplab_config::preset("QV100").unwrap().config().unwrap();
+//! let report = simulate(&config, SimOptions::default(), &mut Nothing);
+//! assert_eq!(report.warp_insts, 0);
+//! ```
 #![deny(missing_docs)]
+
+pub mod dram;
+pub mod fifo;
+mod gpu;
+pub mod interconnect;
+pub mod memory_partition;
+pub mod mshr;
+pub mod ops;
+pub mod report;
+mod report_builder;
+pub mod request;
+mod sm;
+pub mod source;
+pub mod time;
+
+pub use gpu::Gpu;
+pub use report::SimReport;
+pub use time::Cycle;
+
+use source::WorkloadSource;
+
+/// Choices about a run that are not part of the GPU's configuration.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SimOptions {
+    /// Host-to-device copies fill the L2 (DESIGN §2a: off by default).
+    pub memcpy_warms_l2: bool,
+    /// Stop after this many core cycles (0: no limit); the report says so.
+    pub max_cycles: u64,
+}
+
+/// How far a run got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Core cycles simulated.
+    pub cycle: Cycle,
+    /// Warp instructions issued so far.
+    pub warp_insts: u64,
+    /// Whether the workload has finished.
+    pub finished: bool,
+}
+
+/// A run in progress: a GPU and the workload it is running, advanced in
+/// slices by [`Simulation::run_until`].
+pub struct Simulation<'w> {
+    gpu: Gpu,
+    workload: &'w mut dyn WorkloadSource,
+}
+
+impl<'w> Simulation<'w> {
+    /// A run of `workload` on a GPU of `config`.
+    pub fn new(config: &warplab_config::GpuConfig, options: SimOptions, workload: &'w mut dyn WorkloadSource) -> Self {
+        Self { gpu: Gpu::new(config, options), workload }
+    }
+
+    /// Simulates until core cycle `target` or the end of the workload,
+    /// whichever comes first.
+    pub fn run_until(&mut self, target: Cycle) -> Progress {
+        let limit = self.gpu.options.max_cycles;
+        while !self.gpu.finished() && self.gpu.cycle() < target && (limit == 0 || self.gpu.cycle().0 < limit) {
+            self.gpu.step(self.workload);
+        }
+        self.progress()
+    }
+
+    /// Where the run is.
+    pub fn progress(&self) -> Progress {
+        let warp_insts = self.gpu.sms.iter().map(|sm| sm.counters.warp_insts).sum();
+        let limit = self.gpu.options.max_cycles;
+        let stopped = limit != 0 && self.gpu.cycle().0 >= limit;
+        Progress { cycle: self.gpu.cycle(), warp_insts, finished: self.gpu.finished() || stopped }
+    }
+
+    /// The report of what has run so far.
+    pub fn report(&self) -> SimReport {
+        self.gpu.report()
+    }
+}
+
+/// Runs `workload` to its end on a GPU of `config`.
+pub fn simulate(
+    config: &warplab_config::GpuConfig,
+    options: SimOptions,
+    workload: &mut dyn WorkloadSource,
+) -> SimReport {
+    let mut simulation = Simulation::new(config, options, workload);
+    simulation.run_until(Cycle(u64::MAX));
+    simulation.report()
+}

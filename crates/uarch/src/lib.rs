@@ -1,12 +1,15 @@
 //! Microarchitecture building blocks shared by the timing model and the
 //! analytical models.
 //!
-//! Today it holds [`dispatch`] (which pipeline of a configured SM runs each
-//! opcode, with the fallbacks for units a config lacks) and [`occupancy`]
-//! (CTAs per SM from threads, registers, shared memory and CTA slots, and the
-//! waves a grid takes). The sectored cache tag arrays (replacement, set-index
-//! functions including IPOLY hashing) and the sub-warp sectored coalescer
-//! arrive with "The timing model" issue.
+//! It holds [`dispatch`] (which pipeline of a configured SM runs each opcode,
+//! with the fallbacks for units a config lacks), [`occupancy`] (CTAs per SM
+//! from threads, registers, shared memory and CTA slots, and the waves a grid
+//! takes), [`cache`] (a functional sectored tag array with the cache string's
+//! replacement, allocation and write policies) with [`set_index`] (GPGPU-Sim's
+//! set-index functions, IPOLY among them), [`address_map`] (an address's DRAM
+//! channel, L2 slice, bank, row and column), [`coalescer`] (a warp's accesses
+//! as 32-B sector requests per subwarp) and [`shared_memory`] (the cycles a
+//! shared-memory access takes with bank conflicts).
 //!
 //! Central design decision: `warplab-sim` and `warplab-model` call these same
 //! functions, so a cache or occupancy rule is written once and both models agree
@@ -25,5 +28,10 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod address_map;
+pub mod cache;
+pub mod coalescer;
 pub mod dispatch;
 pub mod occupancy;
+pub mod set_index;
+pub mod shared_memory;

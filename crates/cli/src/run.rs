@@ -1,0 +1,139 @@
+//! `warplab run`: the timing model on a trace or a generated workload, with a
+//! progress bar for long runs and the wall-clock rates only the CLI can measure.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use warplab_lab::{Cycle, GeneratedWorkload, SimOptions, SimReport, Simulation, TraceWorkload};
+
+use crate::{config_files, generated, trace_files};
+
+/// Core cycles simulated between two looks at the clock.
+const SLICE_CYCLES: u64 = 20_000;
+
+/// A run shows a progress bar once it has taken this long.
+const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+
+/// What to run.
+pub struct RunArgs {
+    pub config: Vec<PathBuf>,
+    pub trace: Option<PathBuf>,
+    pub generated: Option<String>,
+    pub options: SimOptions,
+    pub json: bool,
+}
+
+/// Runs the simulation and renders the report.
+pub fn run(args: &RunArgs) -> Result<String, String> {
+    let (label, config) = config_files::load(&args.config)?;
+    let started = Instant::now();
+    let (workload_label, report) = match (&args.trace, &args.generated) {
+        (Some(path), _) => {
+            let (dir, list) = trace_files::list_of(path)?;
+            let mut open = trace_files::opener(&dir);
+            let mut workload = TraceWorkload::new(&list, &mut open).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let report = drive(Simulation::new(&config, args.options, &mut workload), started);
+            (path.display().to_string(), report)
+        }
+        (None, Some(spec)) => {
+            let spec = generated::spec(spec, None, &[])?;
+            let mut workload = GeneratedWorkload::new(&spec, &config).map_err(|e| e.to_string())?;
+            (spec.to_string(), drive(Simulation::new(&config, args.options, &mut workload), started))
+        }
+        (None, None) => return Err("give --trace PATH or --gen KERNEL".to_owned()),
+    };
+    let wall_s = started.elapsed().as_secs_f64();
+    if args.json {
+        return json(&report, wall_s);
+    }
+    Ok(text(&label, &workload_label, &report, wall_s))
+}
+
+/// Advances the simulation in slices, showing progress once the run is long.
+fn drive(mut simulation: Simulation<'_>, started: Instant) -> SimReport {
+    let mut bar: Option<ProgressBar> = None;
+    loop {
+        let target = Cycle(simulation.progress().cycle.0 + SLICE_CYCLES);
+        let progress = simulation.run_until(target);
+        if progress.finished {
+            break;
+        }
+        if bar.is_none() && started.elapsed() > PROGRESS_AFTER {
+            let new = ProgressBar::new_spinner();
+            new.set_style(
+                ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap_or(ProgressStyle::default_spinner()),
+            );
+            bar = Some(new);
+        }
+        if let Some(bar) = &bar {
+            bar.set_message(format!("cycle {} · {} warp instructions", progress.cycle.0, progress.warp_insts));
+            bar.tick();
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    simulation.report()
+}
+
+fn json(report: &SimReport, wall_s: f64) -> Result<String, String> {
+    let mut value = serde_json::to_value(report).map_err(|e| format!("writing JSON: {e}"))?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert("sim_wall_s".to_owned(), serde_json::json!(wall_s));
+        object.insert("warp_insts_per_s".to_owned(), serde_json::json!(rate(report.warp_insts, wall_s)));
+    }
+    serde_json::to_string_pretty(&value).map(|text| text + "\n").map_err(|e| format!("writing JSON: {e}"))
+}
+
+fn rate(count: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 { count as f64 / seconds } else { 0.0 }
+}
+
+fn text(config: &str, workload: &str, r: &SimReport, wall_s: f64) -> String {
+    let mut out = format!("{workload} on {config}\n");
+    out += &format!("cycles {}  IPC {:.3}  warp IPC {:.3}\n", r.cycles, r.ipc, r.warp_ipc);
+    out += &format!("instructions: {} warp, {} thread\n", r.warp_insts, r.thread_insts);
+    out += &format!("f_mem {:.3}  L2 MPKI {:.2}\n", r.f_mem, r.l2_mpki);
+    let i = &r.issue_breakdown;
+    out += &format!(
+        "issue slots: issued {}  memory {}  dependence {}  barrier {}  structural {}  no warp {}\n",
+        i.issued, i.memory, i.dependence, i.barrier, i.structural, i.no_warp
+    );
+    for (name, cache) in [("L1D", &r.l1d), ("L2", &r.l2)] {
+        for (kind, c) in [("reads", &cache.reads), ("writes", &cache.writes), ("atomics", &cache.atomics)] {
+            if c.accesses() + c.reservation_fail == 0 {
+                continue;
+            }
+            out += &format!(
+                "{name} {kind}: hit {}  hit-reserved {}  miss {}  sector miss {}  reservation fail {}\n",
+                c.hit, c.hit_reserved, c.miss, c.sector_miss, c.reservation_fail
+            );
+        }
+    }
+    let [mshr, noc, l2, dram_queue, dram_service] = r.latency_breakdown.means();
+    out += &format!(
+        "L1 miss latency (mean cycles over {} misses): MSHR wait {mshr:.1}  NoC {noc:.1}  L2 {l2:.1}  DRAM queue {dram_queue:.1}  DRAM service {dram_service:.1}\n",
+        r.latency_breakdown.misses
+    );
+    let d = &r.dram;
+    out += &format!(
+        "DRAM: {} reads, {} writes, {:.1} GB/s ({:.1}% of peak), row-buffer hit rate {:.1}%\n",
+        d.totals.reads,
+        d.totals.writes,
+        d.bandwidth_bytes_per_s / 1e9,
+        100.0 * d.bandwidth_utilization,
+        100.0 * d.row_buffer_hit_rate
+    );
+    for k in &r.kernels {
+        out += &format!(
+            "kernel {} {}: cycles {}..{}  IPC {:.3}  {} CTAs ({} per SM, limited by {})\n",
+            k.id, k.name, k.start_cycle, k.end_cycle, k.ipc, k.ctas, k.ctas_per_sm, k.occupancy_limiter
+        );
+    }
+    for diagnostic in &r.diagnostics {
+        out += &format!("note: {diagnostic}\n");
+    }
+    out += &format!("simulated in {wall_s:.2} s ({:.0} warp instructions/s)\n", rate(r.warp_insts, wall_s));
+    out
+}

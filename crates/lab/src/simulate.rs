@@ -1,0 +1,153 @@
+//! Runs the timing model on a trace directory or a generated workload: the
+//! adapters that make both look like the simulator's command stream.
+//!
+//! A trace kernel is opened only when the simulator reaches its launch and is
+//! read one CTA at a time as CTAs launch, so a run's memory is bounded by the
+//! resident CTAs whatever the trace's size; a generated kernel produces its
+//! CTAs on demand the same way.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+
+use warplab_config::GpuConfig;
+use warplab_kernels::{Command as GenCommand, GenSpec, Kernel};
+use warplab_sim::source::{Command, KernelSource, WorkloadSource};
+use warplab_sim::{SimOptions, SimReport, simulate};
+use warplab_trace::{Cta, KernelHeader, KernelList, KernelReader, OpcodeTable, open_trace};
+
+use crate::LabError;
+use crate::generated::generate;
+
+/// Opens a file of a trace directory by name, as a stream that owns its data.
+pub type OpenOwned<'a> = dyn FnMut(&str) -> Result<Box<dyn Read>, String> + 'a;
+
+/// A trace directory as the simulator's command stream.
+pub struct TraceWorkload<'a> {
+    commands: VecDeque<warplab_trace::Command>,
+    open: &'a mut OpenOwned<'a>,
+}
+
+impl<'a> TraceWorkload<'a> {
+    /// The workload `kernelslist.g` (given as text) describes; kernel files are
+    /// opened with `open` when the simulator reaches them.
+    ///
+    /// # Errors
+    /// A malformed `kernelslist.g`.
+    pub fn new(list_text: &str, open: &'a mut OpenOwned<'a>) -> Result<Self, LabError> {
+        let list = KernelList::parse("kernelslist.g", list_text)?;
+        Ok(Self { commands: list.commands.into_iter().collect(), open })
+    }
+}
+
+impl WorkloadSource for TraceWorkload<'_> {
+    fn next_command(&mut self) -> Option<Result<Command, String>> {
+        Some(match self.commands.pop_front()? {
+            warplab_trace::Command::MemcpyHtoD { addr, bytes } => Ok(Command::MemcpyHtoD { address: addr, bytes }),
+            warplab_trace::Command::Kernel { file } => open_kernel(&file, self.open),
+        })
+    }
+}
+
+fn open_kernel(file: &str, open: &mut OpenOwned<'_>) -> Result<Command, String> {
+    let reader = open(file).map_err(|reason| format!("{file}: {reason}"))?;
+    let text: Box<dyn BufRead> = open_trace(reader).map_err(|e| format!("{file}: {e}"))?;
+    let reader = KernelReader::new(file, text).map_err(|e| e.to_string())?;
+    Ok(Command::Kernel(Box::new(TraceKernel { reader })))
+}
+
+/// One `.traceg` file, read CTA by CTA.
+struct TraceKernel {
+    reader: KernelReader<Box<dyn BufRead>>,
+}
+
+impl KernelSource for TraceKernel {
+    fn header(&self) -> &KernelHeader {
+        self.reader.header()
+    }
+
+    fn opcodes(&self) -> &OpcodeTable {
+        self.reader.opcodes()
+    }
+
+    fn next_cta(&mut self, cta: &mut Cta) -> Result<bool, String> {
+        self.reader.next_cta(cta).map_err(|e| e.to_string())
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        self.reader.diagnostics().iter().map(ToString::to_string).collect()
+    }
+}
+
+/// A generated workload as the simulator's command stream.
+pub struct GeneratedWorkload {
+    commands: VecDeque<GenCommand>,
+}
+
+impl GeneratedWorkload {
+    /// The workload `spec` generates for `config`.
+    ///
+    /// # Errors
+    /// A spec that does not fit the generator or the config.
+    pub fn new(spec: &GenSpec, config: &GpuConfig) -> Result<Self, LabError> {
+        Ok(Self { commands: generate(spec, config)?.commands.into_iter().collect() })
+    }
+}
+
+impl WorkloadSource for GeneratedWorkload {
+    fn next_command(&mut self) -> Option<Result<Command, String>> {
+        Some(Ok(match self.commands.pop_front()? {
+            GenCommand::MemcpyHtoD { addr, bytes } => Command::MemcpyHtoD { address: addr, bytes },
+            GenCommand::Kernel(kernel) => Command::Kernel(Box::new(GeneratedKernel { kernel, next: 0 })),
+        }))
+    }
+}
+
+/// A generated kernel, its CTAs produced in launch order.
+struct GeneratedKernel {
+    kernel: Box<Kernel>,
+    next: u64,
+}
+
+impl KernelSource for GeneratedKernel {
+    fn header(&self) -> &KernelHeader {
+        self.kernel.header()
+    }
+
+    fn opcodes(&self) -> &OpcodeTable {
+        self.kernel.opcodes()
+    }
+
+    fn next_cta(&mut self, cta: &mut Cta) -> Result<bool, String> {
+        if self.next >= self.kernel.cta_count() {
+            return Ok(false);
+        }
+        self.kernel.fill_cta(self.next, cta);
+        self.next += 1;
+        Ok(true)
+    }
+}
+
+/// Simulates the trace whose `kernelslist.g` text is `list_text` on `config`.
+///
+/// # Errors
+/// A malformed `kernelslist.g`. Errors inside a kernel file do not fail the
+/// run: the simulator stops reading that kernel and the report's diagnostics
+/// name the file and line.
+pub fn simulate_trace(
+    config: &GpuConfig,
+    options: SimOptions,
+    list_text: &str,
+    open: &mut OpenOwned<'_>,
+) -> Result<SimReport, LabError> {
+    let mut workload = TraceWorkload::new(list_text, open)?;
+    Ok(simulate(config, options, &mut workload))
+}
+
+/// Simulates the workload `spec` generates for `config`.
+///
+/// # Errors
+/// A spec that does not fit the generator or the config.
+pub fn simulate_generated(config: &GpuConfig, options: SimOptions, spec: &GenSpec) -> Result<SimReport, LabError> {
+    let mut workload = GeneratedWorkload::new(spec, config)?;
+    Ok(simulate(config, options, &mut workload))
+}

@@ -1,0 +1,362 @@
+//! The whole GPU and its clock: the central kernel and CTA scheduler, the
+//! SMs, both crossbars and the memory system, advanced in one fixed order.
+//!
+//! At each instant the clocks due tick in this order, so that what a
+//! component produced is seen by its consumer on the consumer's next edge:
+//! 1. interconnect: both crossbars grant and move flits;
+//! 2. DRAM: channels take requests from their slices, schedule commands and
+//!    hand finished reads back;
+//! 3. L2: each slice sends a reply, takes a fill, serves one access and takes
+//!    an arrival from the crossbar;
+//! 4. core: the CTA scheduler launches CTAs, then every SM runs its cycle
+//!    (see [`crate::sm`]).
+//!
+//! SMs with nothing resident and nothing in flight are not ticked, nor are
+//! idle crossbars; when every SM is only waiting (nothing issued, nothing
+//! moved) and the memory side is empty, the core clock jumps to the next
+//! cycle at which a pending L1 hit or arithmetic result matures.
+
+use std::collections::VecDeque;
+
+use warplab_config::GpuConfig;
+use warplab_trace::KernelHeader;
+use warplab_uarch::address_map::AddressMap;
+use warplab_uarch::occupancy::{CtaShape, occupancy};
+
+use crate::SimOptions;
+use crate::interconnect::Crossbar;
+use crate::memory_partition::{MemorySystem, PartitionContext};
+use crate::ops::extend_op_table;
+use crate::report::{LatencyBreakdown, MshrHistogram};
+use crate::request::Requests;
+use crate::sm::{CtaResources, KernelView, Sm};
+use crate::source::{Command, KernelSource, WorkloadSource};
+use crate::time::{Clocks, Cycle, Domain};
+
+/// MSHR histogram buckets.
+const MSHR_BUCKETS: u32 = 16;
+
+/// One kernel launch in the scheduler.
+pub(crate) struct KernelRun {
+    pub source: Option<Box<dyn KernelSource>>,
+    pub header: KernelHeader,
+    pub needs: CtaResources,
+    pub ctas_per_sm: u32,
+    pub limiter: String,
+    pub ready_cycle: u64,
+    pub start_cycle: u64,
+    pub end_cycle: Option<u64>,
+    pub ctas_issued: u64,
+    pub ctas_done: u64,
+}
+
+impl KernelRun {
+    fn running(&self) -> bool {
+        self.end_cycle.is_none()
+    }
+
+    fn has_ctas(&self) -> bool {
+        self.source.is_some()
+    }
+}
+
+/// The simulated GPU.
+pub struct Gpu {
+    pub(crate) config: GpuConfig,
+    pub(crate) options: SimOptions,
+    pub(crate) clocks: Clocks,
+    pub(crate) sms: Vec<Sm>,
+    pub(crate) memory: MemorySystem,
+    pub(crate) request_network: Crossbar,
+    pub(crate) reply_network: Crossbar,
+    pub(crate) requests: Requests,
+    pub(crate) address_map: AddressMap,
+    pub(crate) views: Vec<KernelView>,
+    pub(crate) runs: Vec<KernelRun>,
+    pub(crate) breakdown: LatencyBreakdown,
+    pub(crate) mshr_histogram: MshrHistogram,
+    pub(crate) diagnostics: Vec<String>,
+    pending: VecDeque<Command>,
+    workload_done: bool,
+    next_sm: usize,
+    pub(crate) last_cycle: u64,
+}
+
+impl Gpu {
+    /// A GPU of `config`, empty.
+    pub fn new(config: &GpuConfig, options: SimOptions) -> Self {
+        let n_sms = config.n_sms();
+        let n_slices = config.memory.n_sub_partitions();
+        let ic = &config.interconnect;
+        let flit = ic.effective_flit_size_bytes();
+        let mshr_entries = config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
+        Self {
+            config: config.clone(),
+            options,
+            clocks: Clocks::new(&config.clocks),
+            sms: (0..n_sms).map(|id| Sm::new(id, config)).collect(),
+            memory: MemorySystem::new(config),
+            request_network: Crossbar::new(n_sms, n_slices, ic.in_buffer_limit, ic.out_buffer_limit, flit),
+            reply_network: Crossbar::new(n_slices, n_sms, ic.in_buffer_limit, ic.out_buffer_limit, flit),
+            requests: Requests::default(),
+            address_map: AddressMap::new(&config.memory, &config.dram),
+            views: Vec::new(),
+            runs: Vec::new(),
+            breakdown: LatencyBreakdown::default(),
+            mshr_histogram: MshrHistogram {
+                entries: mshr_entries,
+                bucket_entries: mshr_entries.div_ceil(MSHR_BUCKETS).max(1),
+                cycles: vec![0; MSHR_BUCKETS as usize + 1],
+            },
+            diagnostics: Vec::new(),
+            pending: VecDeque::new(),
+            workload_done: false,
+            next_sm: 0,
+            last_cycle: 0,
+        }
+    }
+
+    /// Core cycles so far.
+    pub fn cycle(&self) -> Cycle {
+        self.clocks.core()
+    }
+
+    /// Whether the workload has run to its end.
+    pub fn finished(&self) -> bool {
+        self.workload_done && self.pending.is_empty() && self.runs.iter().all(|run| !run.running())
+    }
+
+    /// Advances to the next clock edge of any domain.
+    pub(crate) fn step(&mut self, workload: &mut dyn WorkloadSource) {
+        let ticks = self.clocks.advance();
+        let core_now = self.clocks.core().0;
+        let icnt_now = self.clocks.domain_cycles(Domain::Icnt);
+        if ticks.icnt {
+            self.request_network.cycle(icnt_now);
+            self.reply_network.cycle(icnt_now);
+        }
+        let mut ctx = PartitionContext {
+            requests: &mut self.requests,
+            request_network: &mut self.request_network,
+            reply_network: &mut self.reply_network,
+            address_map: &self.address_map,
+            core_now,
+            icnt_now,
+        };
+        if ticks.dram {
+            self.memory.dram_cycle(self.clocks.domain_cycles(Domain::Dram), &mut ctx);
+        }
+        if ticks.l2 {
+            self.memory.l2_cycle(&mut ctx);
+        }
+        if ticks.core {
+            self.core_cycle(core_now, icnt_now, workload);
+        }
+    }
+
+    fn core_cycle(&mut self, now: u64, icnt_now: u64, workload: &mut dyn WorkloadSource) {
+        self.admit_kernels(now, workload);
+        self.launch_ctas(now);
+        let mut ctx = crate::sm::memory::MemoryContext {
+            requests: &mut self.requests,
+            request_network: &mut self.request_network,
+            reply_network: &mut self.reply_network,
+            address_map: &self.address_map,
+            icnt_now,
+            now,
+            breakdown: &mut self.breakdown,
+        };
+        let n_sched = self.config.scheduling.schedulers_per_sm.max(1) as u64;
+        let any_running = self.runs.iter().any(KernelRun::running);
+        for sm in &mut self.sms {
+            if sm.is_idle() {
+                if any_running {
+                    sm.counters.issue.no_warp += n_sched;
+                }
+                continue;
+            }
+            sm.memory_cycle(now, &mut ctx);
+            let (issued, all_memory) = sm.issue_cycle(now, &self.views);
+            let warps = sm.resident_warps();
+            if warps > 0 {
+                sm.counters.active_cycles += 1;
+                sm.counters.resident_warp_cycles += u64::from(warps);
+                if !issued && all_memory {
+                    sm.counters.memory_stall_cycles += 1;
+                }
+            }
+            let in_use = sm.memory.mshrs_in_use() as u32;
+            let bucket = (in_use / self.mshr_histogram.bucket_entries).min(MSHR_BUCKETS) as usize;
+            self.mshr_histogram.cycles[bucket] += 1;
+            for kernel in sm.finished_ctas.drain(..) {
+                self.runs[kernel as usize].ctas_done += 1;
+            }
+        }
+        self.retire_kernels(now);
+    }
+
+    /// Takes commands from the workload while they may start: a copy waits for
+    /// running kernels; a kernel waits for its stream's earlier kernel, and for
+    /// every running kernel unless the config allows concurrent kernels.
+    fn admit_kernels(&mut self, now: u64, workload: &mut dyn WorkloadSource) {
+        loop {
+            if self.pending.is_empty() && !self.workload_done {
+                match workload.next_command() {
+                    Some(Ok(command)) => self.pending.push_back(command),
+                    Some(Err(message)) => {
+                        self.diagnostics.push(message);
+                        self.workload_done = true;
+                    }
+                    None => self.workload_done = true,
+                }
+            }
+            let running: Vec<u64> = self.runs.iter().filter(|r| r.running()).map(|r| r.header.stream_id).collect();
+            match self.pending.front() {
+                None => return,
+                Some(Command::MemcpyHtoD { address, bytes }) => {
+                    if !running.is_empty() {
+                        return;
+                    }
+                    if self.options.memcpy_warms_l2 {
+                        self.memory.warm(*address, *bytes, &self.address_map);
+                    }
+                    self.pending.pop_front();
+                }
+                Some(Command::Kernel(source)) => {
+                    let stream = source.header().stream_id;
+                    let kernels = &self.config.kernels;
+                    let concurrent = kernels.concurrent_kernel_sm
+                        && (running.len() as u32) < kernels.max_concurrent_kernels.max(1)
+                        && !running.contains(&stream);
+                    if !running.is_empty() && !concurrent {
+                        return;
+                    }
+                    let Some(Command::Kernel(source)) = self.pending.pop_front() else { return };
+                    self.start_kernel(source, now, running.is_empty());
+                }
+            }
+        }
+    }
+
+    fn start_kernel(&mut self, source: Box<dyn KernelSource>, now: u64, alone: bool) {
+        let header = source.header().clone();
+        let mut ops = Vec::new();
+        let fallbacks = extend_op_table(&mut ops, source.opcodes(), &self.config);
+        self.note_fallbacks(&header, fallbacks);
+        let threads = u32::try_from(header.block.size()).unwrap_or(u32::MAX);
+        let shape = CtaShape { threads, regs_per_thread: header.nregs, shmem_bytes: header.shmem_bytes };
+        let warp_size = self.config.cores.warp_size.max(1);
+        let warps = threads.div_ceil(warp_size);
+        let needs = CtaResources {
+            threads: warps * warp_size,
+            regs: warps * warp_size * header.nregs.div_ceil(4) * 4,
+            shmem_bytes: header.shmem_bytes,
+            warps,
+        };
+        let launch_latency = u64::from(self.config.kernels.kernel_launch_latency_cycles);
+        let mut run = KernelRun {
+            source: Some(source),
+            header,
+            needs,
+            ctas_per_sm: 0,
+            limiter: String::new(),
+            ready_cycle: now + launch_latency,
+            start_cycle: now,
+            end_cycle: None,
+            ctas_issued: 0,
+            ctas_done: 0,
+        };
+        match occupancy(&self.config, shape) {
+            Ok(occ) => {
+                run.ctas_per_sm = occ.ctas_per_sm;
+                run.limiter = format!("{:?}", occ.limiter);
+                if alone {
+                    let carveout = self.config.l1.carveout_for(occ.ctas_per_sm * shape.shmem_bytes);
+                    for sm in &mut self.sms {
+                        sm.configure_l1(&self.config, carveout.map(|(_, ways)| ways));
+                    }
+                }
+            }
+            Err(error) => {
+                self.diagnostics.push(format!("kernel {} ({}) cannot run: {error}", run.header.id, run.header.name));
+                run.source = None;
+                run.end_cycle = Some(now);
+            }
+        }
+        self.views.push(KernelView { ops, shmem_base: run.header.shmem_base, local_base: run.header.local_base });
+        self.runs.push(run);
+    }
+
+    /// Launches at most one CTA per SM per cycle, SMs in round-robin order,
+    /// from the oldest kernel with CTAs left that fits.
+    fn launch_ctas(&mut self, now: u64) {
+        if !self.runs.iter().any(|run| run.has_ctas() && run.ready_cycle <= now) {
+            return;
+        }
+        let n = self.sms.len();
+        for k in 0..n {
+            let s = (self.next_sm + k) % n;
+            for r in 0..self.runs.len() {
+                let run = &mut self.runs[r];
+                if !run.has_ctas() || run.ready_cycle > now || !self.sms[s].fits(run.needs) {
+                    continue;
+                }
+                let Some(slot) = self.sms[s].free_cta_slot() else { break };
+                let Some(source) = run.source.as_mut() else { continue };
+                let buffer = self.sms[s].cta_buffer(slot);
+                match source.next_cta(buffer) {
+                    Ok(true) => {
+                        let fallbacks = extend_op_table(&mut self.views[r].ops, source.opcodes(), &self.config);
+                        if !fallbacks.is_empty() {
+                            let header = run.header.clone();
+                            self.note_fallbacks(&header, fallbacks);
+                        }
+                        let run = &mut self.runs[r];
+                        run.ctas_issued += 1;
+                        let needs = run.needs;
+                        self.sms[s].launch_cta(slot, r as u32, needs);
+                        self.next_sm = (s + 1) % n;
+                    }
+                    Ok(false) => self.close_source(r),
+                    Err(message) => {
+                        self.diagnostics.push(message);
+                        self.close_source(r);
+                    }
+                }
+                break;
+            }
+        }
+    }
+
+    fn note_fallbacks(&mut self, header: &KernelHeader, fallbacks: Vec<String>) {
+        for message in fallbacks {
+            self.diagnostics.push(format!("kernel {} ({}): {message}", header.id, header.name));
+        }
+    }
+
+    fn close_source(&mut self, r: usize) {
+        if let Some(source) = self.runs[r].source.take() {
+            for message in source.diagnostics() {
+                let header = &self.runs[r].header;
+                self.diagnostics.push(format!("kernel {} ({}): {message}", header.id, header.name));
+            }
+        }
+    }
+
+    fn retire_kernels(&mut self, now: u64) {
+        let mut ended = false;
+        for run in &mut self.runs {
+            if run.running() && run.source.is_none() && run.ctas_done == run.ctas_issued {
+                run.end_cycle = Some(now);
+                self.last_cycle = now;
+                ended = true;
+            }
+        }
+        // GPGPU-Sim flushes the L1s between kernels (`-gpgpu_flush_l1_cache`).
+        if ended && !self.runs.iter().any(KernelRun::running) {
+            for sm in &mut self.sms {
+                sm.memory.invalidate_l1();
+            }
+        }
+    }
+}

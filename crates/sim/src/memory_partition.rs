@@ -1,0 +1,429 @@
+//! The memory side: one L2 slice per memory sub-partition (ticked at the L2
+//! clock) and one DRAM channel per memory partition (ticked at the DRAM
+//! clock), with the bounded queues of `-gpgpu_dram_partition_queues` between
+//! them.
+//!
+//! A request leaving the crossbar first spends `-gpgpu_l2_rop_latency` core
+//! cycles in the ROP pipeline, then waits in the `icnt to L2` queue for the
+//! slice, which serves one access per L2 cycle. A read hit goes to the
+//! `L2 to icnt` queue and back through the reply crossbar; a miss takes an L2
+//! MSHR entry (or merges into one) and the slice sends a fill read down the
+//! `L2 to DRAM` queue; writes follow the slice's cache string (write-back,
+//! write-validate, ...) and are acknowledged. On the DRAM side a request waits
+//! `-dram_latency` core cycles, then enters the channel's scheduler queue; its
+//! completion comes back through the `DRAM to L2` queue, fills the slice and
+//! answers every request merged into the MSHR entry.
+
+use std::collections::VecDeque;
+
+use warplab_config::GpuConfig;
+use warplab_uarch::address_map::AddressMap;
+use warplab_uarch::cache::{Access, AccessKind, Cache, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
+
+use crate::dram::{DramChannel, DramCompletion, DramRequest};
+use crate::fifo::Fifo;
+use crate::interconnect::Crossbar;
+use crate::mshr::MshrTable;
+use crate::report::CacheReport;
+use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
+
+/// One L2 slice and its queues.
+#[derive(Debug, Clone)]
+pub struct SubPartition {
+    id: u32,
+    rop: VecDeque<(u64, RequestId)>,
+    icnt_to_l2: Fifo<RequestId>,
+    l2: Cache,
+    mshrs: MshrTable,
+    l2_to_dram: Fifo<RequestId>,
+    dram_to_l2: Fifo<RequestId>,
+    l2_to_icnt: Fifo<RequestId>,
+    rop_latency: u64,
+    waiters: Vec<u32>,
+    /// Accesses by outcome.
+    pub(crate) stats: CacheReport,
+}
+
+/// One DRAM channel with its fixed-latency queue.
+#[derive(Debug, Clone)]
+pub struct Channel {
+    pub(crate) dram: DramChannel,
+    latency_queue: VecDeque<(u64, RequestId)>,
+    returned: VecDeque<(RequestId, DramCompletion)>,
+    next_sub_partition: u32,
+    /// DRAM cycles a request waited because the scheduler queue was full.
+    pub(crate) full_cycles: u64,
+}
+
+/// The L2 slices, DRAM channels and what they need to talk to the rest.
+#[derive(Debug, Clone)]
+pub struct MemorySystem {
+    pub(crate) slices: Vec<SubPartition>,
+    pub(crate) channels: Vec<Channel>,
+    per_channel: u32,
+    dram_latency: u64,
+    core_khz: u64,
+    dram_khz: u64,
+}
+
+/// Shared state a memory cycle touches.
+pub(crate) struct PartitionContext<'a> {
+    pub requests: &'a mut Requests,
+    pub request_network: &'a mut Crossbar,
+    pub reply_network: &'a mut Crossbar,
+    pub address_map: &'a AddressMap,
+    pub core_now: u64,
+    pub icnt_now: u64,
+}
+
+impl MemorySystem {
+    /// The memory system of `config`.
+    pub fn new(config: &GpuConfig) -> Self {
+        let memory = &config.memory;
+        let q = memory.queues;
+        let slices = (0..memory.n_sub_partitions())
+            .map(|id| SubPartition {
+                id,
+                rop: VecDeque::new(),
+                icnt_to_l2: Fifo::new(q.icnt_to_l2),
+                l2: Cache::new(&memory.l2),
+                mshrs: MshrTable::new(memory.l2.mshr_entries, memory.l2.mshr_max_merge),
+                l2_to_dram: Fifo::new(q.l2_to_dram),
+                dram_to_l2: Fifo::new(q.dram_to_l2),
+                l2_to_icnt: Fifo::new(q.l2_to_icnt),
+                rop_latency: u64::from(memory.l2_rop_latency_cycles),
+                waiters: Vec::new(),
+                stats: CacheReport::default(),
+            })
+            .collect();
+        let channels = (0..memory.n_channels)
+            .map(|_| Channel {
+                dram: DramChannel::new(&config.dram),
+                latency_queue: VecDeque::new(),
+                returned: VecDeque::new(),
+                next_sub_partition: 0,
+                full_cycles: 0,
+            })
+            .collect();
+        Self {
+            slices,
+            channels,
+            per_channel: memory.sub_partitions_per_channel,
+            dram_latency: u64::from(memory.dram_latency_cycles),
+            core_khz: config.clocks.core.khz(),
+            dram_khz: config.clocks.dram.khz().max(1),
+        }
+    }
+
+    /// Whether nothing is queued anywhere on the memory side.
+    pub fn is_idle(&self) -> bool {
+        self.slices.iter().all(SubPartition::is_idle)
+            && self.channels.iter().all(|c| c.latency_queue.is_empty() && c.returned.is_empty() && c.dram.is_idle())
+    }
+
+    /// Fills the L2 with `bytes` at `address` (a host-to-device copy when
+    /// `--memcpy-warms-l2` asks for it): each sector becomes valid and clean.
+    pub fn warm(&mut self, address: u64, bytes: u64, address_map: &AddressMap) {
+        let first = address / u64::from(SECTOR_BYTES);
+        let last = (address + bytes).div_ceil(u64::from(SECTOR_BYTES));
+        for sector in first..last {
+            let addr = sector * u64::from(SECTOR_BYTES);
+            let slice = &mut self.slices[address_map.sub_partition(addr) as usize];
+            let index_addr = address_map.partition_address(addr);
+            let access = Access { addr, kind: AccessKind::Read, byte_mask: u32::MAX, local: false };
+            if slice.l2.probe_at(&access, index_addr) != Outcome::Hit
+                && slice.l2.commit_at(&access, index_addr, 0).fetch
+            {
+                slice.l2.fill_at(addr, index_addr, 0);
+            }
+        }
+    }
+
+    /// One L2 cycle of every slice.
+    pub(crate) fn l2_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
+        for slice in &mut self.slices {
+            // Simulation gating: a slice with nothing queued and nothing
+            // arriving has nothing to do this cycle.
+            if slice.is_idle() && !ctx.request_network.has_pending(slice.id) {
+                continue;
+            }
+            slice.cycle(ctx);
+        }
+    }
+
+    /// One DRAM cycle of every channel.
+    pub(crate) fn dram_cycle(&mut self, dram_now: u64, ctx: &mut PartitionContext<'_>) {
+        for c in 0..self.channels.len() {
+            let channel = &self.channels[c];
+            let first = c * self.per_channel as usize;
+            let slices = &self.slices[first..first + self.per_channel as usize];
+            let idle = channel.latency_queue.is_empty()
+                && channel.returned.is_empty()
+                && channel.dram.is_idle()
+                && slices.iter().all(|slice| slice.l2_to_dram.is_empty());
+            if !idle {
+                self.channel_cycle(c, dram_now, ctx);
+            }
+        }
+    }
+
+    fn to_core_cycles(&self, dram_cycles: u64) -> u64 {
+        dram_cycles * self.core_khz / self.dram_khz
+    }
+
+    fn channel_cycle(&mut self, c: usize, dram_now: u64, ctx: &mut PartitionContext<'_>) {
+        let per_channel = self.per_channel;
+        let first = c as u32 * per_channel;
+        // Take one request per cycle from the channel's slices, round-robin.
+        for k in 0..per_channel {
+            let s = first + (self.channels[c].next_sub_partition + k) % per_channel;
+            if let Some(id) = self.slices[s as usize].l2_to_dram.pop() {
+                let request = ctx.requests.get_mut(id);
+                request.stamps.dram_queue += ctx.core_now.saturating_sub(request.stamps.to_dram);
+                self.channels[c].latency_queue.push_back((ctx.core_now + self.dram_latency, id));
+                self.channels[c].next_sub_partition = (self.channels[c].next_sub_partition + k + 1) % per_channel;
+                break;
+            }
+        }
+        let channel = &mut self.channels[c];
+        if let Some(&(ready, id)) = channel.latency_queue.front()
+            && ready <= ctx.core_now
+        {
+            if channel.dram.can_accept() {
+                channel.latency_queue.pop_front();
+                let request = ctx.requests.get_mut(id);
+                request.stamps.dram_queue += ctx.core_now - ready;
+                request.stamps.dram_service += self.dram_latency;
+                let at = ctx.address_map.decode(request.address);
+                let is_write = request.kind != RequestKind::L2Fill;
+                let dram_request = DramRequest { tag: id.0, bank: at.bank, row: at.row, column: at.column, is_write };
+                channel.dram.push(dram_request, dram_now);
+            } else {
+                channel.full_cycles += 1;
+            }
+        }
+        channel.dram.cycle(dram_now);
+        while let Some(done) = channel.dram.pop_completed(dram_now) {
+            channel.returned.push_back((RequestId(done.tag), done));
+        }
+        self.deliver_returns(c, ctx);
+    }
+
+    /// Moves finished DRAM requests back to their slices while there is room.
+    fn deliver_returns(&mut self, c: usize, ctx: &mut PartitionContext<'_>) {
+        while let Some(&(id, done)) = self.channels[c].returned.front() {
+            let kind = ctx.requests.get(id).kind;
+            if kind != RequestKind::L2Fill {
+                // Write-backs and write-throughs end at DRAM.
+                self.channels[c].returned.pop_front();
+                ctx.requests.remove(id);
+                continue;
+            }
+            let slice = ctx.requests.get(id).sub_partition as usize;
+            if !self.slices[slice].dram_to_l2.try_reserve() {
+                break;
+            }
+            self.channels[c].returned.pop_front();
+            let queued = self.to_core_cycles(done.queued_cycles);
+            let service = self.to_core_cycles(done.service_cycles);
+            let request = ctx.requests.get_mut(id);
+            request.stamps.dram_queue += queued;
+            request.stamps.dram_service += service;
+            request.stamps.from_dram = ctx.core_now;
+            self.slices[slice].dram_to_l2.push(id);
+        }
+    }
+}
+
+impl SubPartition {
+    fn is_idle(&self) -> bool {
+        self.rop.is_empty()
+            && self.icnt_to_l2.is_empty()
+            && self.l2_to_dram.is_empty()
+            && self.dram_to_l2.is_empty()
+            && self.l2_to_icnt.is_empty()
+    }
+
+    /// Queue stalls of this slice's links: icnt→L2, L2→DRAM, DRAM→L2, L2→icnt.
+    pub(crate) fn queue_stalls(&self) -> [u64; 4] {
+        [
+            self.icnt_to_l2.full_stalls,
+            self.l2_to_dram.full_stalls,
+            self.dram_to_l2.full_stalls,
+            self.l2_to_icnt.full_stalls,
+        ]
+    }
+
+    /// One L2 cycle, back to front: replies out, fills in, one access, arrivals.
+    fn cycle(&mut self, ctx: &mut PartitionContext<'_>) {
+        self.send_reply(ctx);
+        self.take_fill(ctx);
+        self.access(ctx);
+        if let Some(&(ready, id)) = self.rop.front()
+            && ready <= ctx.core_now
+            && self.icnt_to_l2.try_reserve()
+        {
+            self.rop.pop_front();
+            self.icnt_to_l2.push(id);
+        }
+        if let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
+            ctx.request_network.pop(self.id);
+            ctx.requests.get_mut(id).stamps.at_partition = ctx.core_now;
+            self.rop.push_back((ctx.core_now + self.rop_latency, id));
+        }
+    }
+
+    fn send_reply(&mut self, ctx: &mut PartitionContext<'_>) {
+        let Some(&id) = self.l2_to_icnt.front() else { return };
+        if !ctx.reply_network.can_inject(self.id) {
+            ctx.reply_network.count_full(self.id);
+            return;
+        }
+        self.l2_to_icnt.pop();
+        let request = ctx.requests.get_mut(id);
+        request.stamps.reply_injected = ctx.core_now;
+        let data = match request.kind {
+            RequestKind::Read | RequestKind::Atomic => request.bytes,
+            _ => 0,
+        };
+        ctx.reply_network.inject(self.id, request.source, data, id);
+    }
+
+    fn take_fill(&mut self, ctx: &mut PartitionContext<'_>) {
+        let Some(&id) = self.dram_to_l2.front() else { return };
+        let fill = *ctx.requests.get(id);
+        let entry = fill.l2_entry;
+        let merged = self.mshrs.waiting(entry);
+        if self.l2_to_icnt.len() + merged > self.l2_to_icnt.capacity() || !self.l2_to_dram_room() {
+            self.l2_to_icnt.full_stalls += 1;
+            return;
+        }
+        self.dram_to_l2.pop();
+        let index_addr = ctx.address_map.partition_address(fill.address);
+        if let Some(eviction) = self.l2.fill_at(fill.address, index_addr, ctx.core_now) {
+            self.write_back(eviction.line_addr, eviction.dirty_sectors, ctx);
+        }
+        let mut waiters = std::mem::take(&mut self.waiters);
+        self.mshrs.release(entry, &mut waiters);
+        for &waiter in &waiters {
+            let request = ctx.requests.get_mut(RequestId(waiter));
+            request.stamps.dram_queue = fill.stamps.dram_queue;
+            request.stamps.dram_service = fill.stamps.dram_service;
+            self.l2_to_icnt.push(RequestId(waiter));
+        }
+        self.waiters = waiters;
+        ctx.requests.remove(id);
+    }
+
+    fn l2_to_dram_room(&self) -> bool {
+        self.l2_to_dram.len() + 1 + SECTORS_PER_LINE as usize <= self.l2_to_dram.capacity().max(5)
+    }
+
+    /// Serves the head of the `icnt to L2` queue, or leaves it for a retry.
+    fn access(&mut self, ctx: &mut PartitionContext<'_>) {
+        let Some(&id) = self.icnt_to_l2.front() else { return };
+        let request = *ctx.requests.get(id);
+        let is_write = matches!(request.kind, RequestKind::Write | RequestKind::Writeback);
+        let kind = if is_write { AccessKind::Write } else { AccessKind::Read };
+        let byte_mask = if is_write { request.byte_mask } else { u32::MAX };
+        let access = Access { addr: request.address, kind, byte_mask, local: request.local };
+        let index_addr = ctx.address_map.partition_address(request.address);
+        let outcome = self.l2.probe_at(&access, index_addr);
+        let needs_reply = matches!(request.kind, RequestKind::Read | RequestKind::Write | RequestKind::Atomic);
+        let fetch_addr = request.address & !u64::from(SECTOR_BYTES - 1);
+        let fits = match outcome {
+            Outcome::ReservationFail => false,
+            Outcome::Hit if !is_write => self.l2_to_icnt.can_push(),
+            Outcome::HitReserved if !is_write => self.mshrs.can_take(fetch_addr),
+            _ if is_write => self.l2_to_dram_room() && (!needs_reply || self.l2_to_icnt.can_push()),
+            _ => self.mshrs.can_take(fetch_addr) && self.l2_to_dram_room(),
+        };
+        let counts = match request.kind {
+            RequestKind::Atomic => &mut self.stats.atomics,
+            _ if is_write => &mut self.stats.writes,
+            _ => &mut self.stats.reads,
+        };
+        if !fits {
+            counts.count(Outcome::ReservationFail);
+            return;
+        }
+        counts.count(outcome);
+        self.icnt_to_l2.pop();
+        let effect = self.l2.commit_at(&access, index_addr, ctx.core_now);
+        if let Some(eviction) = effect.eviction {
+            self.write_back(eviction.line_addr, eviction.dirty_sectors, ctx);
+        }
+        if is_write {
+            self.finish_write(id, &request, effect.fetch, effect.write_down, needs_reply, ctx);
+            return;
+        }
+        match outcome {
+            Outcome::Hit => self.l2_to_icnt.push(id),
+            _ => {
+                let (entry, new) = self.mshrs.take(fetch_addr, id.0);
+                if new {
+                    ctx.requests.get_mut(id).stamps.to_dram = ctx.core_now;
+                    self.send_fill(fetch_addr, entry, ctx);
+                }
+            }
+        }
+    }
+
+    fn finish_write(
+        &mut self,
+        id: RequestId,
+        request: &Request,
+        fetch: bool,
+        write_down: bool,
+        needs_reply: bool,
+        ctx: &mut PartitionContext<'_>,
+    ) {
+        let fetch_addr = request.address & !u64::from(SECTOR_BYTES - 1);
+        if fetch && self.mshrs.find(fetch_addr).is_none() && self.mshrs.can_take(fetch_addr) {
+            // Fetch-on-write: the fill completes the sector; nobody waits for it.
+            let (entry, _) = self.mshrs.take(fetch_addr, u32::MAX);
+            self.send_fill(fetch_addr, entry, ctx);
+        }
+        if write_down {
+            self.send_down(RequestKind::Writeback, request.address, request.bytes, ctx);
+        }
+        if needs_reply {
+            self.l2_to_icnt.push(id);
+        } else {
+            ctx.requests.remove(id);
+        }
+    }
+
+    fn send_fill(&mut self, address: u64, entry: u32, ctx: &mut PartitionContext<'_>) {
+        let fill = self.send_down(RequestKind::L2Fill, address, SECTOR_BYTES, ctx);
+        let request = ctx.requests.get_mut(fill);
+        request.l2_entry = entry;
+    }
+
+    fn send_down(&mut self, kind: RequestKind, address: u64, bytes: u32, ctx: &mut PartitionContext<'_>) -> RequestId {
+        let request = Request {
+            kind,
+            source: self.id,
+            sub_partition: self.id,
+            address,
+            bytes,
+            byte_mask: u32::MAX,
+            local: false,
+            waiter: Waiter::None,
+            l2_entry: 0,
+            stamps: Stamps { to_dram: ctx.core_now, ..Stamps::default() },
+        };
+        let id = ctx.requests.insert(request);
+        self.l2_to_dram.push(id);
+        id
+    }
+
+    fn write_back(&mut self, line_addr: u64, dirty_sectors: u8, ctx: &mut PartitionContext<'_>) {
+        for sector in 0..SECTORS_PER_LINE {
+            if dirty_sectors & (1 << sector) != 0 {
+                let addr = line_addr + u64::from(sector * SECTOR_BYTES);
+                self.send_down(RequestKind::Writeback, addr, SECTOR_BYTES, ctx);
+            }
+        }
+    }
+}

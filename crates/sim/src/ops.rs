@@ -1,0 +1,123 @@
+//! Per-kernel opcode facts the issue stage needs, decided once per opcode
+//! instead of once per instruction: which pipeline, its latency and
+//! initiation interval, and what kind of memory operation it is.
+
+use warplab_config::{GpuConfig, UnitClass};
+use warplab_trace::{MemSpace, OpCategory, OpcodeTable};
+use warplab_uarch::dispatch::{Pipe, dispatch};
+
+/// The execution-unit classes an SM can have, as dense indices: the five
+/// fixed classes, then the eight specialized slots.
+pub const N_UNIT_CLASSES: usize = 5 + warplab_config::units::N_SPECIALIZED_SLOTS as usize;
+
+/// Dense index of a unit class.
+pub fn unit_index(class: UnitClass) -> usize {
+    match class {
+        UnitClass::Sp => 0,
+        UnitClass::Int => 1,
+        UnitClass::Dp => 2,
+        UnitClass::Sfu => 3,
+        UnitClass::Tensor => 4,
+        UnitClass::Specialized(k) => 4 + usize::from(k.clamp(1, warplab_config::units::N_SPECIALIZED_SLOTS)),
+    }
+}
+
+/// The unit class of a dense index.
+pub fn unit_class(index: usize) -> UnitClass {
+    match index {
+        0 => UnitClass::Sp,
+        1 => UnitClass::Int,
+        2 => UnitClass::Dp,
+        3 => UnitClass::Sfu,
+        4 => UnitClass::Tensor,
+        k => UnitClass::Specialized((k - 4) as u8),
+    }
+}
+
+/// What an instruction does beyond occupying a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpKind {
+    /// Arithmetic, moves, branches, constant loads: a fixed latency.
+    Alu,
+    /// A load from `space`.
+    Load(MemSpace),
+    /// A store to `space`.
+    Store(MemSpace),
+    /// An atomic or reduction in `space`.
+    Atomic(MemSpace),
+    /// `BAR`: wait for the CTA's other warps.
+    Barrier,
+    /// `MEMBAR`: wait until this warp's stores are acknowledged.
+    MemoryBarrier,
+    /// `EXIT`.
+    Exit,
+}
+
+/// Everything the SM needs to know about one opcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpInfo {
+    /// The unit class it issues to (dense index), or `None` for the LD/ST unit.
+    pub unit: Option<usize>,
+    /// Cycles from issue to the result being readable.
+    pub latency_cycles: u32,
+    /// Cycles before the same unit accepts the next instruction.
+    pub initiation_cycles: u32,
+    /// What kind of operation it is.
+    pub kind: OpKind,
+    /// Bytes per thread of a memory access.
+    pub access_bytes: u32,
+}
+
+/// Appends to `table` the opcode facts of the opcodes of `opcodes` it does
+/// not hold yet (a trace reader interns opcodes as it meets them, so the table
+/// grows as CTAs are read), returning diagnostics for those that fall back to
+/// another unit.
+pub fn extend_op_table(table: &mut Vec<OpInfo>, opcodes: &OpcodeTable, config: &GpuConfig) -> Vec<String> {
+    let mut diagnostics = Vec::new();
+    for (_, info) in opcodes.iter().skip(table.len()) {
+        let decision = dispatch(info.unit, &config.units);
+        if let Some(message) = decision.fallback {
+            diagnostics.push(format!("`{}`: {message}", info.text));
+        }
+        let kind = match info.category {
+            OpCategory::Barrier => OpKind::Barrier,
+            OpCategory::MemoryBarrier => OpKind::MemoryBarrier,
+            OpCategory::Exit => OpKind::Exit,
+            OpCategory::Load if info.space != MemSpace::None => OpKind::Load(info.space),
+            OpCategory::Store if info.atomic => OpKind::Atomic(info.space),
+            OpCategory::Store if info.space != MemSpace::None => OpKind::Store(info.space),
+            _ if info.space == MemSpace::Tex => OpKind::Load(MemSpace::Tex),
+            _ => OpKind::Alu,
+        };
+        let (unit, timing) = match decision.pipe {
+            Pipe::Unit(class) => (Some(unit_index(class)), config.latency(class)),
+            // Memory fences have no data to move; they wait in the issue stage.
+            Pipe::Memory if kind == OpKind::MemoryBarrier || kind == OpKind::Alu => {
+                let int = if config.has_unit(UnitClass::Int) { UnitClass::Int } else { UnitClass::Sp };
+                (Some(unit_index(int)), config.latency(int))
+            }
+            Pipe::Memory => (None, config.latency(UnitClass::Int)),
+        };
+        table.push(OpInfo {
+            unit,
+            latency_cycles: timing.latency_cycles.max(1),
+            initiation_cycles: timing.initiation_cycles.max(1),
+            kind,
+            access_bytes: u32::from(info.access_bytes).max(1),
+        });
+    }
+    diagnostics
+}
+
+/// Units of `class` an SM has.
+pub fn units_per_sm(config: &GpuConfig, class: UnitClass) -> u32 {
+    let units = &config.units;
+    match class {
+        UnitClass::Sp => units.n_sp_units,
+        UnitClass::Int => units.n_int_units,
+        UnitClass::Dp => units.n_dp_units,
+        UnitClass::Sfu => units.n_sfu_units,
+        UnitClass::Tensor => units.n_tensor_units,
+        UnitClass::Specialized(k) => units.specialized_unit(k).map_or(0, |unit| unit.n_units),
+    }
+}

@@ -1,0 +1,140 @@
+//! Turns the GPU's counters into a [`SimReport`] with the definitions of
+//! DESIGN §2a (IPC over thread instructions, f_mem averaged over SMs, L2 MPKI
+//! per 1,000 thread instructions counting sector misses).
+
+use crate::Gpu;
+use crate::dram::DramStats;
+use crate::report::{CacheReport, DramReport, IssueBreakdown, KernelReport, QueueStalls, SimReport, SmReport};
+
+impl Gpu {
+    /// The report of everything simulated so far.
+    pub fn report(&self) -> SimReport {
+        let cycles = if self.finished() { self.last_cycle } else { self.cycle().0 };
+        let per_cycle = |count: u64| if cycles == 0 { 0.0 } else { count as f64 / cycles as f64 };
+        let warp_insts: u64 = self.sms.iter().map(|sm| sm.counters.warp_insts).sum();
+        let thread_insts: u64 = self.sms.iter().map(|sm| sm.counters.thread_insts).sum();
+        let mut l1d = CacheReport::default();
+        let mut issue = IssueBreakdown::default();
+        for sm in &self.sms {
+            l1d += &sm.memory.l1_stats;
+            issue += sm.counters.issue;
+        }
+        let mut l2 = CacheReport::default();
+        for slice in &self.memory.slices {
+            l2 += &slice.stats;
+        }
+        let l2_misses = l2.reads.misses() + l2.writes.misses() + l2.atomics.misses();
+        let l2_mpki = if thread_insts == 0 { 0.0 } else { l2_misses as f64 * 1000.0 / thread_insts as f64 };
+        let sms: Vec<SmReport> = self.sms.iter().map(|sm| self.sm_report(sm, cycles)).collect();
+        let active: Vec<&SmReport> = sms.iter().filter(|sm| sm.active_cycles > 0).collect();
+        let f_mem = if active.is_empty() {
+            0.0
+        } else {
+            active.iter().map(|sm| sm.memory_stall_cycles as f64 / sm.active_cycles as f64).sum::<f64>()
+                / active.len() as f64
+        };
+        SimReport {
+            cycles,
+            warp_insts,
+            thread_insts,
+            ipc: per_cycle(thread_insts),
+            warp_ipc: per_cycle(warp_insts),
+            f_mem,
+            l2_mpki,
+            l1d,
+            l2,
+            dram: self.dram_report(cycles),
+            latency_breakdown: self.breakdown.clone(),
+            issue_breakdown: issue,
+            mshr_occupancy: self.mshr_histogram.clone(),
+            queue_stalls: self.queue_stalls(),
+            kernels: self.kernel_reports(),
+            sms,
+            diagnostics: self.diagnostics.clone(),
+        }
+    }
+
+    fn sm_report(&self, sm: &crate::sm::Sm, cycles: u64) -> SmReport {
+        let c = &sm.counters;
+        let slots = u64::from(self.config.cores.max_warps_per_sm().max(1));
+        SmReport {
+            warp_insts: c.warp_insts,
+            thread_insts: c.thread_insts,
+            ipc: if cycles == 0 { 0.0 } else { c.thread_insts as f64 / cycles as f64 },
+            active_cycles: c.active_cycles,
+            achieved_occupancy: if c.active_cycles == 0 {
+                0.0
+            } else {
+                c.resident_warp_cycles as f64 / (c.active_cycles * slots) as f64
+            },
+            memory_stall_cycles: c.memory_stall_cycles,
+            max_resident_ctas: sm.max_resident_ctas,
+        }
+    }
+
+    fn dram_report(&self, cycles: u64) -> DramReport {
+        let mut totals = DramStats::default();
+        for channel in &self.memory.channels {
+            totals += channel.dram.stats();
+        }
+        let access_bytes = u64::from(self.config.dram.access_bytes());
+        let bytes = (totals.reads + totals.writes) * access_bytes;
+        let seconds = cycles as f64 / (self.config.clocks.core.khz() as f64 * 1000.0);
+        let bandwidth = if seconds > 0.0 { bytes as f64 / seconds } else { 0.0 };
+        let peak = self.config.dram_bandwidth_bytes_per_second() as f64;
+        let columns = totals.reads + totals.writes;
+        DramReport {
+            bytes,
+            bandwidth_bytes_per_s: bandwidth,
+            bandwidth_utilization: if peak > 0.0 { bandwidth / peak } else { 0.0 },
+            row_buffer_hit_rate: if columns == 0 { 0.0 } else { totals.row_hits as f64 / columns as f64 },
+            totals,
+        }
+    }
+
+    fn queue_stalls(&self) -> QueueStalls {
+        let mut stalls = QueueStalls {
+            sm_to_icnt: self.request_network.input_full_stalls(),
+            reply_to_icnt: self.reply_network.input_full_stalls(),
+            ..QueueStalls::default()
+        };
+        for slice in &self.memory.slices {
+            let [icnt_to_l2, l2_to_dram, dram_to_l2, l2_to_icnt] = slice.queue_stalls();
+            stalls.icnt_to_l2 += icnt_to_l2;
+            stalls.l2_to_dram += l2_to_dram;
+            stalls.dram_to_l2 += dram_to_l2;
+            stalls.l2_to_icnt += l2_to_icnt;
+        }
+        stalls.dram_queue = self.memory.channels.iter().map(|c| c.full_cycles).sum();
+        stalls
+    }
+
+    fn kernel_reports(&self) -> Vec<KernelReport> {
+        self.runs
+            .iter()
+            .enumerate()
+            .map(|(k, run)| {
+                let [warp_insts, thread_insts] = self
+                    .sms
+                    .iter()
+                    .filter_map(|sm| sm.counters.by_kernel.get(k))
+                    .fold([0, 0], |acc, c| [acc[0] + c[0], acc[1] + c[1]]);
+                let end_cycle = run.end_cycle.unwrap_or(self.cycle().0);
+                let span = end_cycle.saturating_sub(run.start_cycle);
+                KernelReport {
+                    name: run.header.name.clone(),
+                    id: run.header.id,
+                    stream: run.header.stream_id,
+                    start_cycle: run.start_cycle,
+                    end_cycle,
+                    warp_insts,
+                    thread_insts,
+                    ipc: if span == 0 { 0.0 } else { thread_insts as f64 / span as f64 },
+                    ctas: run.ctas_issued,
+                    ctas_per_sm: run.ctas_per_sm,
+                    occupancy_limiter: run.limiter.clone(),
+                }
+            })
+            .collect()
+    }
+}

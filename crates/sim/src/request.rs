@@ -1,0 +1,124 @@
+//! Memory requests in flight between the SMs and DRAM, kept in one slab and
+//! named by [`RequestId`], so queues move four-byte ids instead of structs and
+//! nothing is allocated per request once the slab has grown.
+
+/// Index of a request in the [`Requests`] slab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RequestId(pub u32);
+
+/// What a request asks of the memory system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestKind {
+    /// Read a sector (or line); data comes back.
+    Read,
+    /// Write bytes; an acknowledgement comes back.
+    Write,
+    /// A write-back of an evicted dirty sector; nothing comes back.
+    Writeback,
+    /// An atomic or reduction performed at the L2; data comes back.
+    Atomic,
+    /// An L2 fill read sent to DRAM for the slice's MSHR entry.
+    L2Fill,
+}
+
+/// Who waits for a request's answer at the SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiter {
+    /// Nobody (write-backs).
+    None,
+    /// An L1 MSHR entry, whose merged loads complete together.
+    Mshr(u32),
+    /// One load instruction directly (bypassing the L1).
+    Load(u32),
+    /// The store count of a warp slot.
+    Store(u32),
+}
+
+/// The moments of a request's life, in core cycles, for the latency breakdown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stamps {
+    /// The access first tried the L1.
+    pub first_try: u64,
+    /// It entered the request crossbar.
+    pub injected: u64,
+    /// It left the crossbar at its slice.
+    pub at_partition: u64,
+    /// It went to the L2-to-DRAM queue (a miss), or 0.
+    pub to_dram: u64,
+    /// DRAM command issue-to-data time, in core cycles.
+    pub dram_service: u64,
+    /// DRAM queueing in the scheduler, in core cycles.
+    pub dram_queue: u64,
+    /// Its data came back from DRAM, or 0.
+    pub from_dram: u64,
+    /// The reply entered the reply crossbar.
+    pub reply_injected: u64,
+}
+
+/// One request.
+#[derive(Debug, Clone, Copy)]
+pub struct Request {
+    /// What it is.
+    pub kind: RequestKind,
+    /// The SM that sent it (or the slice, for `L2Fill` and write-backs).
+    pub source: u32,
+    /// The L2 slice it goes to.
+    pub sub_partition: u32,
+    /// The sector or line address.
+    pub address: u64,
+    /// Data bytes it carries (writes) or asks for (reads).
+    pub bytes: u32,
+    /// Written bytes of the sector (writes).
+    pub byte_mask: u32,
+    /// Local-memory access (the `L` write policy treats it as write-back).
+    pub local: bool,
+    /// Who waits for it.
+    pub waiter: Waiter,
+    /// The L2 MSHR entry an `L2Fill` serves.
+    pub l2_entry: u32,
+    /// Timestamps.
+    pub stamps: Stamps,
+}
+
+/// The slab of live requests with a free list.
+#[derive(Debug, Clone, Default)]
+pub struct Requests {
+    slots: Vec<Request>,
+    free: Vec<u32>,
+}
+
+impl Requests {
+    /// Stores a request and names it.
+    pub fn insert(&mut self, request: Request) -> RequestId {
+        match self.free.pop() {
+            Some(index) => {
+                self.slots[index as usize] = request;
+                RequestId(index)
+            }
+            None => {
+                self.slots.push(request);
+                RequestId((self.slots.len() - 1) as u32)
+            }
+        }
+    }
+
+    /// The request `id` names.
+    pub fn get(&self, id: RequestId) -> &Request {
+        &self.slots[id.0 as usize]
+    }
+
+    /// The request `id` names, to update.
+    pub fn get_mut(&mut self, id: RequestId) -> &mut Request {
+        &mut self.slots[id.0 as usize]
+    }
+
+    /// Frees the slot; the id must not be used again.
+    pub fn remove(&mut self, id: RequestId) {
+        self.free.push(id.0);
+    }
+
+    /// Requests alive.
+    pub fn live(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+}

@@ -1,0 +1,229 @@
+//! The issue stage: each sub-core's warp scheduler orders its warps by policy
+//! and issues the first whose next instruction has its operands (scoreboard:
+//! no pending write to a source or destination register, so RAW and WAW
+//! hazards wait), is not at a barrier, and finds its unit free.
+//!
+//! When nothing issues, the cycle is charged to one reason, in this order of
+//! precedence: a ready warp found its unit busy (structural); a warp waited on
+//! an arithmetic result (dependence); a warp waited at a barrier; otherwise
+//! every warp waited on memory (a load not returned, or the memory pipeline
+//! full). GPGPU-Sim's LRR, GTO, oldest-first, two-level and warp-limiting
+//! orders are modelled; `rrr` (strict round robin) is treated as LRR.
+
+use warplab_config::SchedulerPolicy;
+use warplab_trace::{Instruction, Reg};
+
+use super::{KernelView, PENDING, REGS_PER_WARP, Sm};
+use crate::ops::{N_UNIT_CLASSES, OpInfo, OpKind};
+
+/// Why a warp could not issue this cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Stall {
+    /// Waiting on a load or on the memory pipeline.
+    Memory,
+    /// At a barrier.
+    Barrier,
+    /// Waiting on an arithmetic result.
+    Dependence,
+    /// Ready, but its unit was busy.
+    Structural,
+}
+
+/// What one scheduler did in one cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IssueOutcome {
+    Issued,
+    Stalled(Stall),
+    NoWarp,
+}
+
+impl Sm {
+    /// Runs every scheduler once; returns whether anything issued and whether
+    /// every resident warp waited on memory.
+    pub(crate) fn issue_cycle(&mut self, now: u64, kernels: &[KernelView]) -> (bool, bool) {
+        let mut issued_any = false;
+        let mut all_memory = true;
+        for k in 0..self.schedulers.len() {
+            let outcome = self.schedule(k, now, kernels);
+            let issue = &mut self.counters.issue;
+            match outcome {
+                IssueOutcome::Issued => {
+                    issue.issued += 1;
+                    issued_any = true;
+                    all_memory = false;
+                }
+                IssueOutcome::NoWarp => issue.no_warp += 1,
+                IssueOutcome::Stalled(stall) => {
+                    match stall {
+                        Stall::Memory => issue.memory += 1,
+                        Stall::Barrier => issue.barrier += 1,
+                        Stall::Dependence => issue.dependence += 1,
+                        Stall::Structural => issue.structural += 1,
+                    }
+                    all_memory &= stall == Stall::Memory;
+                }
+            }
+        }
+        (issued_any, all_memory && self.used.warps > 0)
+    }
+
+    fn schedule(&mut self, k: usize, now: u64, kernels: &[KernelView]) -> IssueOutcome {
+        let n = self.schedulers[k].warps.len();
+        if n == 0 {
+            return IssueOutcome::NoWarp;
+        }
+        let scheduler = &self.schedulers[k];
+        if scheduler.sleep_until > now {
+            return IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory));
+        }
+        let mut worst: Option<Stall> = None;
+        let mut earliest = PENDING;
+        let limit = self.eligible_warps(n);
+        let scheduler = &self.schedulers[k];
+        let last = scheduler.last_issued.and_then(|w| scheduler.warps.iter().position(|&x| x == w));
+        for position in 0..n {
+            let (index, w) = self.pick(k, last, position, n);
+            if index >= limit {
+                continue;
+            }
+            let w = w as usize;
+            let warp = &self.warps[w];
+            if warp.blocked_until > now {
+                let stall = warp.blocked_on.unwrap_or(Stall::Memory);
+                worst = Some(worst.map_or(stall, |s| s.max(stall)));
+                earliest = earliest.min(warp.blocked_until);
+                continue;
+            }
+            match self.check(w, k, now, kernels) {
+                Ok(()) => {
+                    self.issue(w, k, now, kernels);
+                    return IssueOutcome::Issued;
+                }
+                Err((stall, until)) => {
+                    let warp = &mut self.warps[w];
+                    warp.blocked_until = until;
+                    warp.blocked_on = Some(stall);
+                    worst = Some(worst.map_or(stall, |s| s.max(stall)));
+                    earliest = earliest.min(until);
+                }
+            }
+        }
+        // Nothing can change before the earliest wait ends unless an event
+        // wakes a warp; the LD/ST unit freeing up is such an event only for
+        // warps that waited on it, whose wait was `now`.
+        let scheduler = &mut self.schedulers[k];
+        scheduler.sleep_until = earliest;
+        scheduler.sleep_reason = worst;
+        worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
+    }
+
+    /// How many of the oldest warps may issue: all, except under warp limiting.
+    fn eligible_warps(&self, n: usize) -> usize {
+        match self.policy {
+            SchedulerPolicy::WarpLimiting { warps_to_limit, .. } => {
+                let per_scheduler = (warps_to_limit as usize).div_ceil(self.schedulers.len());
+                per_scheduler.clamp(1, n)
+            }
+            _ => n,
+        }
+    }
+
+    /// The warp a scheduler considers at `position` of its order, with its
+    /// index in age order; `last` is the age index of the warp that issued last.
+    fn pick(&self, k: usize, last: Option<usize>, position: usize, n: usize) -> (usize, u16) {
+        let index = match self.policy {
+            // Loose round robin: start after the warp that issued last.
+            SchedulerPolicy::Lrr | SchedulerPolicy::Rrr => (last.map_or(0, |p| p + 1) + position) % n,
+            SchedulerPolicy::OldestFirst => position,
+            // Greedy then oldest: the last warp first, then by age.
+            SchedulerPolicy::Gto | SchedulerPolicy::WarpLimiting { .. } | SchedulerPolicy::TwoLevelActive { .. } => {
+                match last {
+                    None => position,
+                    Some(p) if position == 0 => p,
+                    Some(p) if position <= p => position - 1,
+                    Some(_) => position,
+                }
+            }
+        };
+        (index, self.schedulers[k].warps[index])
+    }
+
+    fn instruction(&self, w: usize) -> &Instruction {
+        let warp = &self.warps[w];
+        &self.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize]
+    }
+
+    /// Whether warp `w` can issue now, or why not and until when it surely
+    /// cannot (`PENDING`: until one of its memory operations completes, which
+    /// resets the warp's wait; `now`: look again next cycle).
+    fn check(&self, w: usize, k: usize, now: u64, kernels: &[KernelView]) -> Result<(), (Stall, u64)> {
+        let warp = &self.warps[w];
+        if warp.at_barrier {
+            return Err((Stall::Barrier, PENDING));
+        }
+        if warp.next >= warp.end {
+            // Finished its stream; waiting for its loads and stores to drain.
+            return Err((Stall::Memory, PENDING));
+        }
+        let instruction = self.instruction(w);
+        let op = kernels[warp.kernel as usize].ops[instruction.opcode.0 as usize];
+        let regs = &self.reg_ready[w * REGS_PER_WARP..(w + 1) * REGS_PER_WARP];
+        for reg in instruction.srcs().iter().chain(instruction.dsts()) {
+            let index = reg.0 as usize;
+            if reg.0 == Reg::RZ.0 || index >= REGS_PER_WARP {
+                continue;
+            }
+            let ready = regs[index];
+            if ready > now {
+                return Err(if ready == PENDING { (Stall::Memory, PENDING) } else { (Stall::Dependence, ready) });
+            }
+        }
+        if op.kind == OpKind::MemoryBarrier && (warp.pending_stores > 0 || warp.pending_loads > 0) {
+            return Err((Stall::Memory, PENDING));
+        }
+        match op.unit {
+            Some(class) if self.free_unit(k, class, now).is_none() => Err((Stall::Structural, now)),
+            Some(_) => Ok(()),
+            None if self.memory.can_accept() => Ok(()),
+            None => Err((Stall::Memory, now)),
+        }
+    }
+
+    fn pool(&self, k: usize, class: usize) -> usize {
+        let pool = if self.sub_core_units { k } else { 0 };
+        pool * N_UNIT_CLASSES + class
+    }
+
+    fn free_unit(&self, k: usize, class: usize, now: u64) -> Option<usize> {
+        self.unit_free_at[self.pool(k, class)].iter().position(|&free_at| free_at <= now)
+    }
+
+    fn issue(&mut self, w: usize, k: usize, now: u64, kernels: &[KernelView]) {
+        let instruction = *self.instruction(w);
+        let kernel = self.warps[w].kernel;
+        let view = &kernels[kernel as usize];
+        let op: OpInfo = view.ops[instruction.opcode.0 as usize];
+        self.count_instruction(kernel, instruction.mask.count_ones());
+        self.schedulers[k].last_issued = Some(w as u16);
+        match op.unit {
+            Some(class) => {
+                let pool = self.pool(k, class);
+                if let Some(unit) = self.free_unit(k, class, now) {
+                    self.unit_free_at[pool][unit] = now + u64::from(op.initiation_cycles);
+                }
+                self.set_ready(w, instruction.dsts(), now + u64::from(op.latency_cycles));
+            }
+            None => self.issue_memory(w, &instruction, op, view, now),
+        }
+        if op.kind == OpKind::Barrier {
+            let slot = self.warps[w].cta_slot as usize;
+            self.warps[w].at_barrier = true;
+            self.ctas[slot].at_barrier += 1;
+        }
+        self.warps[w].next += 1;
+        if op.kind == OpKind::Barrier {
+            self.release_barrier_if_complete(self.warps[w].cta_slot as usize);
+        }
+        self.maybe_retire(w);
+    }
+}

@@ -1,0 +1,547 @@
+//! The memory pipeline of an SM: the LD/ST unit, the L1 data cache with its
+//! MSHRs and miss queue, shared memory, and the replies coming back.
+//!
+//! The LD/ST unit holds one instruction at a time. A global, local or texture
+//! access is split by the sub-warp sectored coalescer into sector accesses,
+//! which go through the L1 at most a data port's width per cycle (one 32-B
+//! sector per cycle on a 32-B port). An access that finds no MSHR entry, no
+//! room to merge or a full miss queue is a reservation failure and is retried
+//! the next cycle; the instruction holds the unit meanwhile, which is how a
+//! memory-divergent load blocks the SM. Shared-memory instructions hold the
+//! unit for as many cycles as their bank conflicts need. Atomics and, with
+//! `-gpgpu_gmem_skip_L1D`, global loads go past the L1 to the L2.
+
+use std::collections::VecDeque;
+
+use warplab_config::GpuConfig;
+use warplab_config::cache::{Allocation, WritePolicy};
+use warplab_trace::{Instruction, MemSpace, Reg};
+use warplab_uarch::cache::{Access, AccessKind, Cache, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
+use warplab_uarch::coalescer::{SectorAccess, coalesce};
+use warplab_uarch::shared_memory::shared_memory_cycles;
+
+use super::{KernelView, PENDING, Sm};
+use crate::fifo::Fifo;
+use crate::mshr::MshrTable;
+use crate::ops::{OpInfo, OpKind};
+use crate::report::{CacheReport, LatencyBreakdown};
+use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
+
+/// Bytes of a local-memory window per thread that generic addresses resolve
+/// to local memory (above the kernel's local base).
+const LOCAL_WINDOW_BYTES: u64 = 1 << 32;
+
+/// A load (or atomic with a result) waiting for its accesses.
+#[derive(Debug, Clone, Copy, Default)]
+struct PendingLoad {
+    warp: u16,
+    /// Accesses still outstanding, plus one while the LD/ST unit still holds
+    /// the instruction, so it cannot complete before all accesses were sent.
+    remaining: u32,
+    dst: [Reg; 2],
+    n_dst: u8,
+}
+
+/// The instruction in the LD/ST unit.
+#[derive(Debug, Clone, Copy)]
+struct MemOp {
+    warp: u16,
+    kind: OpKind,
+    space: MemSpace,
+    /// The load record, for loads and atomics with a destination.
+    load: Option<u32>,
+    first_try: u64,
+    /// Cycles of shared-memory bank work left.
+    shared_cycles: u32,
+}
+
+/// What the SM needs from the rest of the GPU for one memory cycle.
+pub(crate) struct MemoryContext<'a> {
+    pub requests: &'a mut Requests,
+    pub request_network: &'a mut crate::interconnect::Crossbar,
+    pub reply_network: &'a mut crate::interconnect::Crossbar,
+    pub address_map: &'a warplab_uarch::address_map::AddressMap,
+    pub icnt_now: u64,
+    /// The core cycle.
+    pub now: u64,
+    pub breakdown: &'a mut LatencyBreakdown,
+}
+
+/// The memory pipeline's state.
+#[derive(Debug, Clone)]
+pub(crate) struct MemoryPipeline {
+    l1: Option<Cache>,
+    l1_sectored: bool,
+    l1_write_back_local: bool,
+    skip_l1_for_global: bool,
+    l1_latency: u64,
+    shmem_latency: u64,
+    shmem_banks: u32,
+    accesses_per_cycle: usize,
+    mshrs: MshrTable,
+    pub(crate) miss_queue: Fifo<RequestId>,
+    /// Misses still in the L1's tag pipeline: they reach the miss queue
+    /// `l1_latency` cycles after their lookup, as in GPGPU-Sim 4's L1 latency
+    /// queue; they count against the miss queue's capacity from the lookup on.
+    in_lookup: VecDeque<(u64, RequestId)>,
+    current: Option<MemOp>,
+    accesses: Vec<SectorAccess>,
+    cursor: usize,
+    /// L1 hits and shared-memory results: (ready cycle, load record).
+    returns: VecDeque<(u64, u32)>,
+    loads: Vec<PendingLoad>,
+    free_loads: Vec<u32>,
+    waiters: Vec<u32>,
+    /// L1 accesses by outcome.
+    pub(crate) l1_stats: CacheReport,
+    /// Per-cycle MSHR occupancy samples are taken by the GPU from here.
+    pub(crate) outstanding: u32,
+}
+
+impl MemoryPipeline {
+    pub(crate) fn new(config: &GpuConfig) -> Self {
+        let dl1 = config.l1.dl1.as_ref();
+        let (entries, merge, miss_queue) =
+            dl1.map_or((64, 8, 8), |c| (c.mshr_entries, c.mshr_max_merge, c.miss_queue_entries));
+        let streaming = dl1.is_some_and(|c| c.allocation == Allocation::Streaming);
+        let entries = if streaming { entries.max(dl1.map_or(0, |c| c.n_sets * c.assoc)) } else { entries };
+        let port = dl1.map_or(SECTOR_BYTES, |c| c.data_port_width_bytes);
+        Self {
+            l1: dl1.map(Cache::new),
+            l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
+            l1_write_back_local: dl1.is_some_and(|c| {
+                matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
+            }),
+            skip_l1_for_global: config.l1.gmem_skip_l1d,
+            l1_latency: u64::from(config.l1.l1_latency_cycles.max(1)),
+            shmem_latency: u64::from(config.l1.shmem_latency_cycles.max(1)),
+            shmem_banks: config.l1.shmem_banks,
+            accesses_per_cycle: (port / SECTOR_BYTES).max(1) as usize,
+            mshrs: MshrTable::new(entries, merge),
+            miss_queue: Fifo::new(miss_queue.max(1)),
+            in_lookup: VecDeque::new(),
+            current: None,
+            accesses: Vec::with_capacity(64),
+            cursor: 0,
+            returns: VecDeque::new(),
+            loads: Vec::new(),
+            free_loads: Vec::new(),
+            waiters: Vec::new(),
+            l1_stats: CacheReport::default(),
+            outstanding: 0,
+        }
+    }
+
+    /// Rebuilds the L1 with `ways` ways (the adaptive carve-out), emptying it.
+    pub(crate) fn configure_l1(&mut self, config: &GpuConfig, ways: Option<u32>) {
+        if let Some(dl1) = config.l1.dl1.as_ref() {
+            self.l1 = Some(match ways {
+                Some(ways) => Cache::with_ways(dl1, ways.max(1)),
+                None => Cache::new(dl1),
+            });
+        }
+    }
+
+    /// Drops the L1's contents (kernel boundary).
+    pub(crate) fn invalidate_l1(&mut self) {
+        if let Some(l1) = &mut self.l1 {
+            l1.invalidate_all();
+        }
+    }
+
+    /// Whether the LD/ST unit takes an instruction this cycle.
+    pub(crate) fn can_accept(&self) -> bool {
+        self.current.is_none()
+    }
+
+    /// Whether nothing is in the pipeline or outstanding.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.current.is_none()
+            && self.returns.is_empty()
+            && self.miss_queue.is_empty()
+            && self.in_lookup.is_empty()
+            && self.outstanding == 0
+    }
+
+    /// L1 MSHR entries in use.
+    pub(crate) fn mshrs_in_use(&self) -> usize {
+        self.mshrs.in_use()
+    }
+
+    fn new_load(&mut self, load: PendingLoad) -> u32 {
+        match self.free_loads.pop() {
+            Some(index) => {
+                self.loads[index as usize] = load;
+                index
+            }
+            None => {
+                self.loads.push(load);
+                (self.loads.len() - 1) as u32
+            }
+        }
+    }
+}
+
+impl Sm {
+    /// Takes a memory instruction into the LD/ST unit (the issue stage checked it is free).
+    pub(crate) fn issue_memory(
+        &mut self,
+        w: usize,
+        instruction: &Instruction,
+        op: OpInfo,
+        view: &KernelView,
+        now: u64,
+    ) {
+        let slot = self.warps[w].cta_slot as usize;
+        let space = match op.kind {
+            OpKind::Load(space) | OpKind::Store(space) | OpKind::Atomic(space) => space,
+            _ => MemSpace::Global,
+        };
+        let space =
+            if space == MemSpace::Generic { resolve_generic(&self.ctas[slot].cta, instruction, view) } else { space };
+        let has_result = instruction.n_dst > 0 && matches!(op.kind, OpKind::Load(_) | OpKind::Atomic(_));
+        let load = if has_result {
+            let mut dst = [Reg::RZ; 2];
+            let n_dst = instruction.dsts().len().min(2);
+            dst[..n_dst].copy_from_slice(&instruction.dsts()[..n_dst]);
+            self.set_ready(w, &dst[..n_dst], PENDING);
+            self.warps[w].pending_loads += 1;
+            let record = PendingLoad { warp: w as u16, remaining: 1, dst, n_dst: n_dst as u8 };
+            Some(self.memory.new_load(record))
+        } else {
+            // Stores (and atomics without a result) hold the warp until acknowledged.
+            self.warps[w].pending_stores += 1;
+            None
+        };
+        let lanes = self.ctas[slot].cta.lane_addresses(instruction);
+        let memory = &mut self.memory;
+        let mut shared_cycles = 0;
+        memory.accesses.clear();
+        memory.cursor = 0;
+        if space == MemSpace::Shared {
+            shared_cycles = shared_memory_cycles(lanes, op.access_bytes, memory.shmem_banks, 1).max(1);
+        } else {
+            coalesce(lanes, op.access_bytes, space, 1, &mut memory.accesses);
+        }
+        memory.current = Some(MemOp { warp: w as u16, kind: op.kind, space, load, first_try: now, shared_cycles });
+    }
+
+    /// One memory-pipeline cycle: steps 1 to 4 of the SM's order.
+    pub(crate) fn memory_cycle(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        self.take_reply(now, ctx);
+        while let Some(&(ready, load)) = self.memory.returns.front() {
+            if ready > now {
+                break;
+            }
+            self.memory.returns.pop_front();
+            self.complete_access(load, now);
+        }
+        self.send_miss(now, ctx);
+        while let Some(&(ready, id)) = self.memory.in_lookup.front() {
+            if ready > now {
+                break;
+            }
+            self.memory.in_lookup.pop_front();
+            self.memory.miss_queue.push(id);
+        }
+        self.work_on_current(now, ctx);
+    }
+
+    fn send_miss(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        let Some(&id) = self.memory.miss_queue.front() else { return };
+        if !ctx.request_network.can_inject(self.id) {
+            ctx.request_network.count_full(self.id);
+            return;
+        }
+        self.memory.miss_queue.pop();
+        let request = ctx.requests.get_mut(id);
+        request.stamps.injected = now;
+        let data = if matches!(request.kind, RequestKind::Read) { 0 } else { request.bytes };
+        ctx.request_network.inject(self.id, request.sub_partition, data, id);
+    }
+
+    fn take_reply(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        let Some(id) = ctx.reply_network.peek(self.id, ctx.icnt_now) else { return };
+        ctx.reply_network.pop(self.id);
+        let request = *ctx.requests.get(id);
+        ctx.requests.remove(id);
+        self.memory.outstanding -= 1;
+        match request.waiter {
+            Waiter::None => {}
+            Waiter::Store(w) => {
+                self.warps[w as usize].pending_stores -= 1;
+                self.wake(w as usize);
+                self.maybe_retire(w as usize);
+            }
+            Waiter::Load(load) => {
+                record_latency(ctx.breakdown, &request, now);
+                self.complete_access(load, now);
+            }
+            Waiter::Mshr(entry) => {
+                record_latency(ctx.breakdown, &request, now);
+                if let Some(l1) = &mut self.memory.l1
+                    && let Some(eviction) = l1.fill(request.address, now)
+                {
+                    self.write_back(eviction.line_addr, eviction.dirty_sectors, now, ctx);
+                }
+                let mut waiters = std::mem::take(&mut self.memory.waiters);
+                self.memory.mshrs.release(entry, &mut waiters);
+                for &load in &waiters {
+                    self.complete_access(load, now);
+                }
+                self.memory.waiters = waiters;
+            }
+        }
+    }
+
+    /// One access of load record `load` finished.
+    fn complete_access(&mut self, load: u32, now: u64) {
+        let record = &mut self.memory.loads[load as usize];
+        record.remaining -= 1;
+        if record.remaining > 0 {
+            return;
+        }
+        let record = *record;
+        self.memory.free_loads.push(load);
+        let w = record.warp as usize;
+        self.set_ready(w, &record.dst[..record.n_dst as usize], now);
+        self.warps[w].pending_loads -= 1;
+        self.maybe_retire(w);
+    }
+
+    fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        let Some(mut op) = self.memory.current else { return };
+        if op.space == MemSpace::Shared {
+            op.shared_cycles -= 1;
+            self.memory.current = Some(op);
+            if op.shared_cycles > 0 {
+                return;
+            }
+            if let Some(load) = op.load {
+                self.memory.loads[load as usize].remaining += 1;
+                self.memory.returns.push_back((now + self.memory.shmem_latency, load));
+            }
+            self.finish_current(op, now);
+            return;
+        }
+        let mut budget = self.memory.accesses_per_cycle;
+        while budget > 0 && self.memory.cursor < self.memory.accesses.len() {
+            let access = self.memory.accesses[self.memory.cursor];
+            if !self.try_access(op, access, now, ctx) {
+                break;
+            }
+            self.memory.cursor += 1;
+            budget -= 1;
+        }
+        if self.memory.cursor >= self.memory.accesses.len() {
+            self.finish_current(op, now);
+        }
+    }
+
+    /// The LD/ST unit is done with `op`: drop the placeholder counts.
+    fn finish_current(&mut self, op: MemOp, now: u64) {
+        self.memory.current = None;
+        match op.load {
+            Some(load) => self.complete_access(load, now),
+            None => {
+                let w = op.warp as usize;
+                self.warps[w].pending_stores -= 1;
+                self.wake(w);
+                self.maybe_retire(w);
+            }
+        }
+    }
+
+    /// Sends one sector access on its way; false when it must be retried.
+    fn try_access(&mut self, op: MemOp, access: SectorAccess, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
+        let local = op.space == MemSpace::Local;
+        let bypass = matches!(op.kind, OpKind::Atomic(_))
+            || self.memory.l1.is_none()
+            || (self.memory.skip_l1_for_global && !local);
+        let is_write = matches!(op.kind, OpKind::Store(_));
+        if bypass {
+            return self.send_past_l1(op, access, is_write, ctx);
+        }
+        let kind = if is_write { AccessKind::Write } else { AccessKind::Read };
+        let cache_access = Access { addr: access.sector_addr, kind, byte_mask: access.byte_mask, local };
+        if is_write {
+            self.write_through_l1(op, cache_access, now, ctx)
+        } else {
+            self.read_through_l1(op, cache_access, now, ctx)
+        }
+    }
+
+    fn fetch_address(&self, addr: u64) -> u64 {
+        match (&self.memory.l1, self.memory.l1_sectored) {
+            (Some(l1), false) => l1.line_addr(addr),
+            _ => addr & !u64::from(SECTOR_BYTES - 1),
+        }
+    }
+
+    fn read_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
+        let Some(load) = op.load else { return true };
+        let Some(l1) = &self.memory.l1 else { return true };
+        let fetch_addr = self.fetch_address(access.addr);
+        let outcome = l1.probe(&access);
+        let room_for_miss = self.miss_queue_room();
+        let memory = &mut self.memory;
+        let fits = match outcome {
+            Outcome::Hit => true,
+            Outcome::HitReserved => memory.mshrs.can_take(fetch_addr),
+            Outcome::Miss | Outcome::SectorMiss => {
+                memory.mshrs.can_take(fetch_addr) && (memory.mshrs.find(fetch_addr).is_some() || room_for_miss)
+            }
+            Outcome::ReservationFail => false,
+        };
+        if !fits {
+            memory.l1_stats.reads.count(Outcome::ReservationFail);
+            return false;
+        }
+        memory.l1_stats.reads.count(outcome);
+        let Some(l1) = &mut memory.l1 else { return true };
+        let effect = l1.commit(&access, now);
+        memory.loads[load as usize].remaining += 1;
+        if outcome == Outcome::Hit {
+            memory.returns.push_back((now + memory.l1_latency, load));
+            return true;
+        }
+        let (entry, new) = memory.mshrs.take(fetch_addr, load);
+        if new {
+            let bytes = if memory.l1_sectored { SECTOR_BYTES } else { l1.line_size_bytes() };
+            self.send(RequestKind::Read, fetch_addr, bytes, 0, access.local, Waiter::Mshr(entry), op.first_try, ctx);
+        }
+        if let Some(eviction) = effect.eviction {
+            self.write_back(eviction.line_addr, eviction.dirty_sectors, now, ctx);
+        }
+        true
+    }
+
+    fn write_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
+        let Some(l1) = &self.memory.l1 else { return true };
+        let outcome = l1.probe(&access);
+        if outcome == Outcome::ReservationFail || !self.miss_queue_room() {
+            self.memory.l1_stats.writes.count(Outcome::ReservationFail);
+            return false;
+        }
+        self.memory.l1_stats.writes.count(outcome);
+        let Some(l1) = &mut self.memory.l1 else { return true };
+        let effect = l1.commit(&access, now);
+        if effect.write_down {
+            let bytes = access.byte_mask.count_ones();
+            let sector = access.addr & !u64::from(SECTOR_BYTES - 1);
+            self.warps[op.warp as usize].pending_stores += 1;
+            let waiter = Waiter::Store(u32::from(op.warp));
+            self.send(RequestKind::Write, sector, bytes, access.byte_mask, access.local, waiter, op.first_try, ctx);
+        }
+        if let Some(eviction) = effect.eviction {
+            self.write_back(eviction.line_addr, eviction.dirty_sectors, now, ctx);
+        }
+        true
+    }
+
+    /// Global accesses that skip the L1, and atomics: straight to the miss queue.
+    fn send_past_l1(&mut self, op: MemOp, access: SectorAccess, is_write: bool, ctx: &mut MemoryContext<'_>) -> bool {
+        if !self.miss_queue_room() {
+            self.memory.miss_queue.full_stalls += 1;
+            return false;
+        }
+        let (kind, waiter) = match (op.kind, op.load) {
+            (OpKind::Atomic(_), Some(load)) => (RequestKind::Atomic, Waiter::Load(load)),
+            (OpKind::Atomic(_), None) => (RequestKind::Atomic, Waiter::Store(u32::from(op.warp))),
+            (_, _) if is_write => (RequestKind::Write, Waiter::Store(u32::from(op.warp))),
+            (_, Some(load)) => (RequestKind::Read, Waiter::Load(load)),
+            (_, None) => return true,
+        };
+        match waiter {
+            Waiter::Load(load) => self.memory.loads[load as usize].remaining += 1,
+            Waiter::Store(w) => self.warps[w as usize].pending_stores += 1,
+            _ => {}
+        }
+        let bytes = if kind == RequestKind::Read { SECTOR_BYTES } else { access.byte_mask.count_ones() };
+        let local = op.space == MemSpace::Local;
+        self.send(kind, access.sector_addr, bytes, access.byte_mask, local, waiter, op.first_try, ctx);
+        true
+    }
+
+    /// Whether the miss queue can take a request and the write-backs a
+    /// victim line could need.
+    fn miss_queue_room(&self) -> bool {
+        let queue = &self.memory.miss_queue;
+        let reserve = if self.memory.l1_write_back_local { 1 + SECTORS_PER_LINE as usize } else { 1 };
+        queue.len() + self.memory.in_lookup.len() + reserve <= queue.capacity().max(reserve)
+    }
+
+    fn write_back(&mut self, line_addr: u64, dirty_sectors: u8, now: u64, ctx: &mut MemoryContext<'_>) {
+        for sector in 0..SECTORS_PER_LINE {
+            if dirty_sectors & (1 << sector) != 0 {
+                let addr = line_addr + u64::from(sector * SECTOR_BYTES);
+                self.send(RequestKind::Writeback, addr, SECTOR_BYTES, u32::MAX, true, Waiter::None, now, ctx);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &mut self,
+        kind: RequestKind,
+        address: u64,
+        bytes: u32,
+        byte_mask: u32,
+        local: bool,
+        waiter: Waiter,
+        first_try: u64,
+        ctx: &mut MemoryContext<'_>,
+    ) {
+        let request = Request {
+            kind,
+            source: self.id,
+            sub_partition: ctx.address_map.sub_partition(address),
+            address,
+            bytes,
+            byte_mask,
+            local,
+            waiter,
+            l2_entry: 0,
+            stamps: Stamps { first_try, ..Stamps::default() },
+        };
+        let id = ctx.requests.insert(request);
+        // Write-backs carry no reply; every other request is outstanding until one arrives.
+        if kind != RequestKind::Writeback {
+            self.memory.outstanding += 1;
+        }
+        let ready = ctx.now + self.memory.l1_latency;
+        self.memory.in_lookup.push_back((ready, id));
+    }
+}
+
+/// The space a generic access resolves to, by its first address against the
+/// kernel's shared and local windows (Accel-Sim's rule).
+fn resolve_generic(cta: &warplab_trace::Cta, instruction: &Instruction, view: &KernelView) -> MemSpace {
+    let Some((_, address)) = cta.lane_addresses(instruction).next() else { return MemSpace::Global };
+    if view.shmem_base != 0 && address >= view.shmem_base && address < view.local_base.max(view.shmem_base + 1) {
+        MemSpace::Shared
+    } else if view.local_base != 0 && address >= view.local_base && address - view.local_base < LOCAL_WINDOW_BYTES {
+        MemSpace::Local
+    } else {
+        MemSpace::Global
+    }
+}
+
+/// Adds one L1 miss's latency, split into its parts, to the breakdown. The
+/// parts come from the request's timestamps; the memory partition's share is
+/// what remains, so the parts always add up to the whole.
+fn record_latency(breakdown: &mut LatencyBreakdown, request: &Request, now: u64) {
+    let s = request.stamps;
+    let total = now.saturating_sub(s.first_try);
+    let mshr = s.injected.saturating_sub(s.first_try);
+    let noc = s.at_partition.saturating_sub(s.injected) + now.saturating_sub(s.reply_injected);
+    let rest = total.saturating_sub(mshr + noc);
+    let dram_service = s.dram_service.min(rest);
+    let dram_queue = s.dram_queue.min(rest - dram_service);
+    breakdown.misses += 1;
+    breakdown.mshr_wait_cycles += mshr;
+    breakdown.noc_cycles += noc.min(total - mshr.min(total));
+    breakdown.dram_service_cycles += dram_service;
+    breakdown.dram_queue_cycles += dram_queue;
+    breakdown.l2_cycles += rest - dram_service - dram_queue;
+}

@@ -1,0 +1,346 @@
+//! One streaming multiprocessor: resident CTAs and warps, the sub-cores with
+//! their warp schedulers and execution units, and the memory pipeline (LD/ST
+//! unit, L1 data cache, MSHRs, miss queue).
+//!
+//! Per core cycle the SM works back to front, so that a result produced in a
+//! cycle is consumed in the next one and the order never depends on which
+//! component was written first:
+//! 1. take one reply from the crossbar (fill the L1, release its MSHR entry,
+//!    complete the merged loads);
+//! 2. complete L1 hits and shared-memory accesses whose latency has elapsed;
+//! 3. send the head of the miss queue into the crossbar;
+//! 4. let the LD/ST unit work on its current instruction (coalesced accesses
+//!    through the L1, up to the data port's width);
+//! 5. let each sub-core's scheduler issue at most one instruction.
+
+pub(crate) mod issue;
+pub(crate) mod memory;
+
+use warplab_config::{GpuConfig, SchedulerPolicy};
+use warplab_trace::{Cta, Reg};
+
+use crate::ops::{N_UNIT_CLASSES, OpInfo, unit_class, units_per_sm};
+use crate::report::IssueBreakdown;
+
+pub(crate) use memory::MemoryPipeline;
+
+/// Register scoreboard slots per warp: 255 regular registers, RZ and 64
+/// uniform registers (`UR0` is 256).
+pub(crate) const REGS_PER_WARP: usize = 320;
+
+/// A register waiting on a load has this ready time until the data returns.
+pub(crate) const PENDING: u64 = u64::MAX;
+
+/// Resources one CTA holds on its SM.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CtaResources {
+    /// Threads, padded to whole warps.
+    pub threads: u32,
+    /// Registers.
+    pub regs: u32,
+    /// Shared memory bytes.
+    pub shmem_bytes: u32,
+    /// Warps.
+    pub warps: u32,
+}
+
+/// One warp slot.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Warp {
+    pub live: bool,
+    pub cta_slot: u16,
+    /// Launch index of its kernel.
+    pub kernel: u32,
+    /// Next instruction, an index into its CTA's instruction buffer.
+    pub next: u32,
+    pub end: u32,
+    pub at_barrier: bool,
+    /// The warp cannot issue before this cycle (`PENDING`: before one of its
+    /// loads returns), for the reason `blocked_on`; saves re-reading its
+    /// scoreboard every cycle while it waits.
+    pub blocked_until: u64,
+    pub blocked_on: Option<issue::Stall>,
+    pub pending_loads: u32,
+    pub pending_stores: u32,
+}
+
+/// One CTA slot.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CtaSlot {
+    pub live: bool,
+    pub kernel: u32,
+    pub cta: Cta,
+    pub warp_slots: Vec<u16>,
+    pub live_warps: u32,
+    pub at_barrier: u32,
+    pub resources: CtaResources,
+}
+
+/// One sub-core's warp scheduler.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scheduler {
+    /// Its warps, oldest first.
+    pub warps: Vec<u16>,
+    pub last_issued: Option<u16>,
+    /// No warp of this scheduler can issue before this cycle (the earliest of
+    /// their waits), charged to `sleep_reason`; any event that may free a warp
+    /// resets it. Idle schedulers then cost one comparison per cycle.
+    pub sleep_until: u64,
+    pub sleep_reason: Option<issue::Stall>,
+}
+
+/// What the SM needs to know about each launched kernel.
+#[derive(Debug, Clone)]
+pub(crate) struct KernelView {
+    pub ops: Vec<OpInfo>,
+    pub shmem_base: u64,
+    pub local_base: u64,
+}
+
+/// Counters of one SM.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SmCounters {
+    pub warp_insts: u64,
+    pub thread_insts: u64,
+    pub active_cycles: u64,
+    pub resident_warp_cycles: u64,
+    pub memory_stall_cycles: u64,
+    pub issue: IssueBreakdown,
+    /// Per kernel launch: warp and thread instructions.
+    pub by_kernel: Vec<[u64; 2]>,
+}
+
+/// One SM.
+#[derive(Debug, Clone)]
+pub struct Sm {
+    pub(crate) id: u32,
+    pub(crate) warps: Vec<Warp>,
+    pub(crate) reg_ready: Vec<u64>,
+    pub(crate) ctas: Vec<CtaSlot>,
+    pub(crate) schedulers: Vec<Scheduler>,
+    pub(crate) policy: SchedulerPolicy,
+    /// Per unit pool and class: the cycle each unit accepts its next instruction.
+    pub(crate) unit_free_at: Vec<Vec<u64>>,
+    pub(crate) sub_core_units: bool,
+    pub(crate) memory: MemoryPipeline,
+    pub(crate) used: CtaResources,
+    pub(crate) resident_ctas: u32,
+    /// The most CTAs resident at once (occupancy checks).
+    pub(crate) max_resident_ctas: u32,
+    pub(crate) counters: SmCounters,
+    /// CTAs finished since the scheduler last asked, by kernel launch index.
+    pub(crate) finished_ctas: Vec<u32>,
+    pub(crate) limits: CtaResources,
+    pub(crate) max_ctas: u32,
+}
+
+impl Sm {
+    /// An empty SM of `config`.
+    pub(crate) fn new(id: u32, config: &GpuConfig) -> Self {
+        let n_warps = config.cores.max_warps_per_sm() as usize;
+        let n_sched = config.scheduling.schedulers_per_sm.max(1) as usize;
+        let sub_core_units = config.scheduling.sub_core_model;
+        let pools = if sub_core_units { n_sched } else { 1 };
+        let mut unit_free_at = Vec::with_capacity(pools * N_UNIT_CLASSES);
+        for _ in 0..pools {
+            for class in 0..N_UNIT_CLASSES {
+                let per_sm = units_per_sm(config, unit_class(class)) as usize;
+                let per_pool = if sub_core_units { per_sm.div_ceil(n_sched) } else { per_sm };
+                unit_free_at.push(vec![0; per_pool]);
+            }
+        }
+        let max_ctas = config.cores.max_ctas_per_sm;
+        Self {
+            id,
+            warps: vec![Warp::default(); n_warps],
+            reg_ready: vec![0; n_warps * REGS_PER_WARP],
+            ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
+            schedulers: vec![Scheduler::default(); n_sched],
+            policy: config.scheduling.policy.clone(),
+            unit_free_at,
+            sub_core_units,
+            memory: MemoryPipeline::new(config),
+            used: CtaResources::default(),
+            resident_ctas: 0,
+            max_resident_ctas: 0,
+            counters: SmCounters::default(),
+            finished_ctas: Vec::new(),
+            limits: CtaResources {
+                threads: config.cores.max_threads_per_sm,
+                regs: config.cores.regs_per_sm,
+                shmem_bytes: config.l1.shmem_per_sm_bytes,
+                warps: n_warps as u32,
+            },
+            max_ctas,
+        }
+    }
+
+    /// Whether a CTA needing `needs` fits next to the resident ones.
+    pub(crate) fn fits(&self, needs: CtaResources) -> bool {
+        self.resident_ctas < self.max_ctas
+            && self.used.threads + needs.threads <= self.limits.threads
+            && self.used.regs + needs.regs <= self.limits.regs
+            && self.used.shmem_bytes + needs.shmem_bytes <= self.limits.shmem_bytes
+            && self.used.warps + needs.warps <= self.limits.warps
+    }
+
+    /// Whether nothing is resident and nothing is in flight.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.resident_ctas == 0 && self.memory.is_idle()
+    }
+
+    /// A free CTA slot's buffer to fill with the next CTA, or `None` when full.
+    pub(crate) fn free_cta_slot(&mut self) -> Option<usize> {
+        self.ctas.iter().position(|slot| !slot.live)
+    }
+
+    /// The buffer of CTA slot `slot`.
+    pub(crate) fn cta_buffer(&mut self, slot: usize) -> &mut Cta {
+        &mut self.ctas[slot].cta
+    }
+
+    /// Makes the CTA already read into slot `slot` resident: its warps take free
+    /// warp slots, assigned to the schedulers round-robin by slot number.
+    pub(crate) fn launch_cta(&mut self, slot: usize, kernel: u32, needs: CtaResources) {
+        let n_sched = self.schedulers.len();
+        let cta = &mut self.ctas[slot];
+        cta.live = true;
+        cta.kernel = kernel;
+        cta.live_warps = 0;
+        cta.at_barrier = 0;
+        cta.resources = needs;
+        cta.warp_slots.clear();
+        let mut free_slots = self.warps.iter().enumerate().filter(|(_, w)| !w.live).map(|(i, _)| i);
+        let mut taken = Vec::new();
+        for warp in &cta.cta.warps {
+            if warp.len == 0 {
+                continue;
+            }
+            let Some(index) = free_slots.next() else { break };
+            taken.push((index, warp.first, warp.first + warp.len));
+        }
+        for (index, first, end) in taken {
+            self.warps[index] = Warp {
+                live: true,
+                cta_slot: slot as u16,
+                kernel,
+                next: first,
+                end,
+                at_barrier: false,
+                blocked_until: 0,
+                blocked_on: None,
+                pending_loads: 0,
+                pending_stores: 0,
+            };
+            self.schedulers[index % n_sched].sleep_until = 0;
+            let regs = &mut self.reg_ready[index * REGS_PER_WARP..(index + 1) * REGS_PER_WARP];
+            regs.fill(0);
+            let cta = &mut self.ctas[slot];
+            cta.warp_slots.push(index as u16);
+            cta.live_warps += 1;
+            self.schedulers[index % n_sched].warps.push(index as u16);
+        }
+        self.used.threads += needs.threads;
+        self.used.regs += needs.regs;
+        self.used.shmem_bytes += needs.shmem_bytes;
+        self.used.warps += needs.warps;
+        self.resident_ctas += 1;
+        self.max_resident_ctas = self.max_resident_ctas.max(self.resident_ctas);
+        if self.ctas[slot].live_warps == 0 {
+            self.finish_cta(slot);
+        }
+    }
+
+    /// Retires warp `w` if it has run its last instruction and nothing it
+    /// sent is outstanding; frees its CTA when it was the last.
+    pub(crate) fn maybe_retire(&mut self, w: usize) {
+        let warp = &self.warps[w];
+        if !warp.live || warp.next < warp.end || warp.pending_loads > 0 || warp.pending_stores > 0 {
+            return;
+        }
+        let slot = warp.cta_slot as usize;
+        self.warps[w].live = false;
+        let n_sched = self.schedulers.len();
+        let scheduler = &mut self.schedulers[w % n_sched];
+        scheduler.warps.retain(|&x| x as usize != w);
+        if scheduler.last_issued == Some(w as u16) {
+            scheduler.last_issued = None;
+        }
+        let cta = &mut self.ctas[slot];
+        cta.live_warps -= 1;
+        if cta.live_warps == 0 {
+            self.finish_cta(slot);
+        } else {
+            self.release_barrier_if_complete(slot);
+        }
+    }
+
+    fn finish_cta(&mut self, slot: usize) {
+        let cta = &mut self.ctas[slot];
+        cta.live = false;
+        let needs = cta.resources;
+        self.used.threads -= needs.threads;
+        self.used.regs -= needs.regs;
+        self.used.shmem_bytes -= needs.shmem_bytes;
+        self.used.warps -= needs.warps;
+        self.resident_ctas -= 1;
+        self.finished_ctas.push(cta.kernel);
+    }
+
+    /// Frees the warps of CTA `slot` waiting at a barrier once every live warp arrived.
+    pub(crate) fn release_barrier_if_complete(&mut self, slot: usize) {
+        let cta = &mut self.ctas[slot];
+        if cta.at_barrier == 0 || cta.at_barrier < cta.live_warps {
+            return;
+        }
+        cta.at_barrier = 0;
+        let n_sched = self.schedulers.len();
+        for &w in &cta.warp_slots {
+            self.warps[w as usize].at_barrier = false;
+            self.warps[w as usize].blocked_until = 0;
+            self.schedulers[w as usize % n_sched].sleep_until = 0;
+        }
+    }
+
+    /// Marks registers `regs` of warp `w` ready at `at`.
+    pub(crate) fn set_ready(&mut self, w: usize, regs: &[Reg], at: u64) {
+        for reg in regs {
+            let index = reg.0 as usize;
+            if reg.0 != Reg::RZ.0 && index < REGS_PER_WARP {
+                self.reg_ready[w * REGS_PER_WARP + index] = at;
+            }
+        }
+        // A result arrived (or a new wait began): look at the warp afresh.
+        self.wake(w);
+    }
+
+    /// Makes warp `w` and its scheduler look again at the next issue.
+    pub(crate) fn wake(&mut self, w: usize) {
+        self.warps[w].blocked_until = 0;
+        let n_sched = self.schedulers.len();
+        self.schedulers[w % n_sched].sleep_until = 0;
+    }
+
+    /// Resident warps.
+    pub(crate) fn resident_warps(&self) -> u32 {
+        self.used.warps
+    }
+
+    /// Counts `warp_insts`/`thread_insts` against kernel launch `kernel`.
+    pub(crate) fn count_instruction(&mut self, kernel: u32, threads: u32) {
+        let counters = &mut self.counters;
+        counters.warp_insts += 1;
+        counters.thread_insts += u64::from(threads);
+        let k = kernel as usize;
+        if counters.by_kernel.len() <= k {
+            counters.by_kernel.resize(k + 1, [0, 0]);
+        }
+        counters.by_kernel[k][0] += 1;
+        counters.by_kernel[k][1] += u64::from(threads);
+    }
+
+    /// Sets the L1 ways for a kernel's shared-memory carve-out.
+    pub(crate) fn configure_l1(&mut self, config: &GpuConfig, ways: Option<u32>) {
+        self.memory.configure_l1(config, ways);
+    }
+}

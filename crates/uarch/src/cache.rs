@@ -1,0 +1,1266 @@
+//! A functional cache tag array with the policies of a GPGPU-Sim cache string:
+//! sectors, replacement, allocation, write and write-allocate policies.
+//!
+//! This is GPGPU-Sim's `tag_array` plus the policy half of its `data_cache`:
+//! it decides, for each access, the outcome (hit, pending hit, miss, sector
+//! miss, reservation failure) and what the caller must send to the next level
+//! (a sector fetch, the write itself, a dirty line's write-back). It owns no
+//! MSHRs, queues or latencies: the timing model's L1 and L2 controllers own
+//! those, and the analytical models' functional pass applies each fill right
+//! after its fetch.
+//!
+//! Geometry: lines live in one flat `Vec`, indexed by `set * assoc + way`, and
+//! each line keeps [`SECTORS_PER_LINE`] sector states (one unit for a
+//! non-sectored cache), so an access allocates nothing.
+//!
+//! Set indexing: [`Cache::probe`], [`Cache::commit`] and [`Cache::fill`] pick
+//! the set from the accessed address with the string's set-index function.
+//! GPGPU-Sim's L2 instead indexes with the address after the memory-partition
+//! bits are removed; the `*_at` variants ([`Cache::probe_at`],
+//! [`Cache::commit_at`], [`Cache::fill_at`]) take that index address
+//! separately from the address whose line is looked up. The caller must give
+//! the same index address for every access to one line.
+
+use serde::{Deserialize, Serialize};
+use warplab_config::CacheConfig;
+use warplab_config::cache::{Allocation, CacheKind, Replacement, SetIndex, WriteAllocate, WritePolicy};
+
+use crate::set_index::set_index;
+
+/// Bytes in one sector: the unit a sectored cache fills and tracks.
+pub const SECTOR_BYTES: u32 = 32;
+
+/// Sectors in one 128 B sectored line.
+pub const SECTORS_PER_LINE: u32 = 4;
+
+/// A byte mask covering all [`SECTOR_BYTES`] bytes of a sector.
+pub const FULL_SECTOR_MASK: u32 = u32::MAX;
+
+/// How an access went: Accel-Sim's classification of cache requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The sector holds readable data (or, for a write, the line and sector are present).
+    Hit,
+    /// The sector's fill is already pending: the caller merges into its MSHR.
+    HitReserved,
+    /// No line holds this address's tag.
+    Miss,
+    /// The line is present but this sector is not valid (or only partly
+    /// written, for a read).
+    SectorMiss,
+    /// A line had to be allocated and every way of the set has a fill pending:
+    /// nothing changed, and the caller retries later.
+    ReservationFail,
+}
+
+/// A read or a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    /// A load.
+    Read,
+    /// A store.
+    Write,
+}
+
+/// One sector access, as the coalescer produces it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Access {
+    /// Any byte address inside the 32 B sector accessed.
+    pub addr: u64,
+    /// Read or write.
+    pub kind: AccessKind,
+    /// The bytes of the sector touched (bit i = byte i of the 32 B sector).
+    /// Writes use it for write-validate; reads ignore it, since a read needs
+    /// the whole sector. A non-sectored cache ignores it and treats every
+    /// write as covering the whole line.
+    pub byte_mask: u32,
+    /// A local-memory access: the `L` write policy is write-back for local
+    /// accesses and write-evict for global ones.
+    pub local: bool,
+}
+
+/// A line pushed out of the cache with modified data in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Eviction {
+    /// The first byte address of the evicted line.
+    pub line_addr: u64,
+    /// Bit s = sector s is modified and must be written back. For a
+    /// non-sectored cache bit 0 stands for the whole line.
+    pub dirty_sectors: u8,
+}
+
+/// What an access did and what the caller must do about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    /// The access's classification.
+    pub outcome: Outcome,
+    /// The caller must read this sector (the whole line, if non-sectored) from
+    /// the next level and call [`Cache::fill`] when it arrives.
+    pub fetch: bool,
+    /// The caller must send this write to the next level.
+    pub write_down: bool,
+    /// A modified line the access evicted, which the caller must write back.
+    pub eviction: Option<Eviction>,
+}
+
+/// The tag array of one cache (one L1 of an SM, or one L2 slice).
+#[derive(Debug, Clone)]
+pub struct Cache {
+    n_sets: u32,
+    assoc: u32,
+    line_size_bytes: u32,
+    /// 4 for a sectored cache, 1 for a cache whose line is one unit.
+    units_per_line: u32,
+    replacement: Replacement,
+    write_policy: WritePolicy,
+    allocation: Allocation,
+    write_allocate: WriteAllocate,
+    set_index: SetIndex,
+    /// Invariant: `lines.len() == n_sets * assoc`; line `way` of set `set` is
+    /// at `set * assoc + way`, and no two present lines of a set share a
+    /// `line_addr`.
+    lines: Vec<Line>,
+}
+
+impl Outcome {
+    /// Every outcome, in the order of [`Outcome::name`]'s stats columns.
+    pub const ALL: [Outcome; 5] =
+        [Outcome::Hit, Outcome::HitReserved, Outcome::Miss, Outcome::SectorMiss, Outcome::ReservationFail];
+
+    /// The snake-case name used in statistics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Hit => "hit",
+            Outcome::HitReserved => "hit_reserved",
+            Outcome::Miss => "miss",
+            Outcome::SectorMiss => "sector_miss",
+            Outcome::ReservationFail => "reservation_fail",
+        }
+    }
+}
+
+impl Access {
+    /// A global read of the sector holding `addr`.
+    pub fn read(addr: u64) -> Self {
+        Self { addr, kind: AccessKind::Read, byte_mask: FULL_SECTOR_MASK, local: false }
+    }
+
+    /// A global write of the bytes `byte_mask` of the sector holding `addr`.
+    pub fn write(addr: u64, byte_mask: u32) -> Self {
+        Self { addr, kind: AccessKind::Write, byte_mask, local: false }
+    }
+}
+
+impl Cache {
+    /// An empty cache with the geometry and policies of `config`.
+    pub fn new(config: &CacheConfig) -> Self {
+        Self::with_ways(config, config.assoc)
+    }
+
+    /// An empty cache like [`Cache::new`] with `ways` ways per set instead of
+    /// the string's: the adaptive L1/shared-memory carve-out changes the way
+    /// count. A `ways` of 0 is taken as 1.
+    pub fn with_ways(config: &CacheConfig, ways: u32) -> Self {
+        let n_sets = config.n_sets.max(1);
+        let assoc = ways.max(1);
+        let units_per_line = if config.kind == CacheKind::Sectored { SECTORS_PER_LINE } else { 1 };
+        Self {
+            n_sets,
+            assoc,
+            line_size_bytes: config.line_size_bytes.max(1),
+            units_per_line,
+            replacement: config.replacement,
+            write_policy: config.write_policy,
+            allocation: config.allocation,
+            write_allocate: config.write_allocate,
+            set_index: config.set_index,
+            lines: vec![Line::EMPTY; n_sets as usize * assoc as usize],
+        }
+    }
+
+    /// Sets.
+    pub fn n_sets(&self) -> u32 {
+        self.n_sets
+    }
+
+    /// Ways per set.
+    pub fn assoc(&self) -> u32 {
+        self.assoc
+    }
+
+    /// Line size in bytes.
+    pub fn line_size_bytes(&self) -> u32 {
+        self.line_size_bytes
+    }
+
+    /// `addr` rounded down to the start of its line.
+    pub fn line_addr(&self, addr: u64) -> u64 {
+        addr - addr % u64::from(self.line_size_bytes)
+    }
+
+    /// The sector of its line that `addr` falls in: `0..4` for a sectored
+    /// cache, always 0 for a non-sectored one (the line is one unit).
+    pub fn sector_of(&self, addr: u64) -> u32 {
+        if self.units_per_line == 1 {
+            return 0;
+        }
+        let offset = addr % u64::from(self.line_size_bytes);
+        // Sectored lines are 128 B after validation; the remainder keeps any
+        // other line size inside the four sector slots.
+        u32::try_from(offset / u64::from(SECTOR_BYTES) % u64::from(SECTORS_PER_LINE)).unwrap_or(0)
+    }
+
+    /// The set that `index_addr` maps to under the string's set-index function.
+    pub fn set_of(&self, index_addr: u64) -> u32 {
+        set_index(self.set_index, index_addr, self.line_size_bytes, self.n_sets)
+    }
+
+    /// What [`Cache::commit`] would report for `access` now; changes nothing.
+    pub fn probe(&self, access: &Access) -> Outcome {
+        self.probe_at(access, access.addr)
+    }
+
+    /// [`Cache::probe`] with the set taken from `index_addr` (see the module doc).
+    pub fn probe_at(&self, access: &Access, index_addr: u64) -> Outcome {
+        self.look_up(access, self.set_of(index_addr)).outcome
+    }
+
+    /// Applies `access` at cycle `now` (the caller's clock, which orders LRU
+    /// and FIFO replacement) and says what the caller must do.
+    ///
+    /// Reads: a readable sector hits; a reserved one is a pending hit; an
+    /// absent line or sector (or a partly written one) is fetched, and with
+    /// allocation on miss it is reserved now, in a free way or else the LRU
+    /// (FIFO: oldest) line with no fill pending; if there is none, the
+    /// outcome is [`Outcome::ReservationFail`] and nothing changes.
+    ///
+    /// Write hits: write-back (`B`, and `L` for local accesses) marks the
+    /// sector modified; write-through (`T`, `R`) keeps it clean and sends the
+    /// write down; write-evict (`E`, and `L` for global accesses) drops the
+    /// sector and sends the write down. A write to a reserved sector is a
+    /// pending hit; under write-back its fill leaves the sector modified.
+    ///
+    /// Write misses, by write-allocate policy: `N` sends the write down and
+    /// allocates nothing (and never fails); `W` sends it down and fetches the
+    /// sector; `F` fetches a partly written sector and merges the write, while
+    /// a full-sector write needs no fetch; `L` (write-validate) keeps the
+    /// written bytes without a fetch, and a later read of a partly written
+    /// sector fetches it. Except under write-back, the write also goes down,
+    /// and data kept here is clean.
+    pub fn commit(&mut self, access: &Access, now: u64) -> Effect {
+        self.commit_at(access, access.addr, now)
+    }
+
+    /// [`Cache::commit`] with the set taken from `index_addr` (see the module doc).
+    pub fn commit_at(&mut self, access: &Access, index_addr: u64, now: u64) -> Effect {
+        let set = self.set_of(index_addr);
+        let lookup = self.look_up(access, set);
+        match access.kind {
+            AccessKind::Read => self.commit_read(access, set, lookup, now),
+            AccessKind::Write => self.commit_write(access, set, lookup, now),
+        }
+    }
+
+    /// The data of `addr`'s sector arrived from the next level at cycle `now`.
+    ///
+    /// With allocation on miss, the reserved sector becomes valid (modified,
+    /// if a write is waiting on it); a fill for a line evicted or invalidated
+    /// since its miss is ignored. With allocation on fill or streaming, the
+    /// fill allocates the line if need be, and may evict a modified line.
+    pub fn fill(&mut self, addr: u64, now: u64) -> Option<Eviction> {
+        self.fill_at(addr, addr, now)
+    }
+
+    /// [`Cache::fill`] with the set taken from `index_addr` (see the module doc).
+    pub fn fill_at(&mut self, addr: u64, index_addr: u64, now: u64) -> Option<Eviction> {
+        let set = self.set_of(index_addr);
+        let line_addr = self.line_addr(addr);
+        let unit = self.sector_of(addr) as usize;
+        if let Some(way) = self.find(set, line_addr) {
+            let allocates_on_fill = self.allocation != Allocation::OnMiss;
+            let slot = self.slot(set, way);
+            let line = &mut self.lines[slot];
+            match line.states[unit] {
+                SectorState::Reserved => line.complete_fill(unit),
+                // An on-fill cache validates whatever sector the data is for.
+                SectorState::Invalid if allocates_on_fill => line.set(unit, SectorState::Valid, FULL_SECTOR_MASK),
+                SectorState::Valid | SectorState::Modified if allocates_on_fill => {
+                    line.valid_bytes[unit] = FULL_SECTOR_MASK;
+                }
+                // On miss: the reservation this fill answered is gone.
+                _ => {}
+            }
+            return None;
+        }
+        if self.allocation == Allocation::OnMiss {
+            return None;
+        }
+        let way = self.victim(set)?;
+        let eviction = self.allocate(set, way, line_addr, now);
+        let slot = self.slot(set, way);
+        self.lines[slot].set(unit, SectorState::Valid, FULL_SECTOR_MASK);
+        eviction
+    }
+
+    /// Drops every line, valid, reserved or modified, without write-backs:
+    /// the L1 flush at a kernel boundary (the L1 is write-through, so nothing
+    /// is lost). Fills still in flight are ignored when they arrive.
+    pub fn invalidate_all(&mut self) {
+        self.lines.fill(Line::EMPTY);
+    }
+}
+
+/// The state of one sector (or of a whole non-sectored line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SectorState {
+    /// No data.
+    Invalid,
+    /// A fill is pending.
+    Reserved,
+    /// Clean data (the bytes in `valid_bytes`).
+    Valid,
+    /// Data newer than the next level's (the bytes in `valid_bytes`).
+    Modified,
+}
+
+/// One way of one set.
+#[derive(Debug, Clone, Copy)]
+struct Line {
+    /// The line's first byte address, which doubles as its tag.
+    line_addr: u64,
+    states: [SectorState; SECTORS_PER_LINE as usize],
+    /// Per sector, the bytes that hold data. Invariant: `FULL_SECTOR_MASK` for
+    /// a sector that was filled; a write-validated sector may hold fewer, and
+    /// is readable only once they are all there.
+    valid_bytes: [u32; SECTORS_PER_LINE as usize],
+    /// Bit s = reserved sector s had a write-back write (or modified bytes)
+    /// merged into it, so its fill leaves it Modified.
+    modified_on_fill: u8,
+    /// The cycle of the last access, for LRU.
+    last_access: u64,
+    /// The cycle the line was allocated, for FIFO.
+    allocated_at: u64,
+}
+
+/// What a look-up found: the outcome commit will report and the way it acts
+/// on (the hit way, or the victim for an allocating miss).
+#[derive(Debug, Clone, Copy)]
+struct Lookup {
+    outcome: Outcome,
+    way: Option<u32>,
+}
+
+/// How a write that finds its sector present is handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteMode {
+    /// Keep the data here, modified; nothing goes down.
+    Back,
+    /// Keep the data here, clean; the write goes down.
+    Through,
+    /// Drop the sector here; the write goes down.
+    Evict,
+}
+
+/// How a write that misses is handled (the write-allocate policy, as it
+/// applies to this cache).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteMissMode {
+    /// Nothing is allocated; the write goes down.
+    NoAllocate,
+    /// The write goes down and the sector is fetched (allocated now with
+    /// allocation on miss, at the fill otherwise).
+    Naive,
+    /// The sector is fetched and merged with the write (a full-sector write
+    /// needs no fetch).
+    FetchOnWrite,
+    /// The written bytes are kept without a fetch; a read of a partly written
+    /// sector fetches it then.
+    WriteValidate,
+}
+
+impl Line {
+    const EMPTY: Line = Line {
+        line_addr: 0,
+        states: [SectorState::Invalid; SECTORS_PER_LINE as usize],
+        valid_bytes: [0; SECTORS_PER_LINE as usize],
+        modified_on_fill: 0,
+        last_access: 0,
+        allocated_at: 0,
+    };
+
+    /// Whether any sector holds or awaits data (a line whose sectors are all
+    /// invalid is free, whatever its old tag).
+    fn is_present(&self) -> bool {
+        self.states.iter().any(|state| *state != SectorState::Invalid)
+    }
+
+    /// Whether a fill is pending on any sector: such a line cannot be evicted.
+    fn has_reserved_sector(&self) -> bool {
+        self.states.contains(&SectorState::Reserved)
+    }
+
+    /// Bit s = sector s is modified.
+    fn dirty_sectors(&self) -> u8 {
+        (0..SECTORS_PER_LINE as usize)
+            .filter(|&unit| self.states[unit] == SectorState::Modified)
+            .fold(0, |mask, unit| mask | 1 << unit)
+    }
+
+    fn set(&mut self, unit: usize, state: SectorState, valid_bytes: u32) {
+        self.states[unit] = state;
+        self.valid_bytes[unit] = valid_bytes;
+    }
+
+    /// A reserved sector's data arrived: all of it is valid now.
+    fn complete_fill(&mut self, unit: usize) {
+        let bit = 1 << unit;
+        let state = if self.modified_on_fill & bit != 0 { SectorState::Modified } else { SectorState::Valid };
+        self.modified_on_fill &= !bit;
+        self.set(unit, state, FULL_SECTOR_MASK);
+    }
+
+    /// Starts a fetch of `unit`: it becomes Reserved, and stays modified after
+    /// the fill if it holds modified bytes now.
+    fn reserve(&mut self, unit: usize) {
+        if self.states[unit] == SectorState::Modified {
+            self.modified_on_fill |= 1 << unit;
+        }
+        self.set(unit, SectorState::Reserved, 0);
+    }
+}
+
+impl Cache {
+    fn slot(&self, set: u32, way: u32) -> usize {
+        set as usize * self.assoc as usize + way as usize
+    }
+
+    fn ways(&self, set: u32) -> &[Line] {
+        let first = self.slot(set, 0);
+        &self.lines[first..first + self.assoc as usize]
+    }
+
+    /// The way of `set` holding `line_addr`, if any.
+    fn find(&self, set: u32, line_addr: u64) -> Option<u32> {
+        let way = self.ways(set).iter().position(|line| line.is_present() && line.line_addr == line_addr)?;
+        u32::try_from(way).ok()
+    }
+
+    /// The way a new line of `set` goes to: a free way first, else the least
+    /// recently used (LRU) or oldest allocated (FIFO) line with no fill
+    /// pending, the lowest way on a tie. `None` if every line awaits a fill.
+    fn victim(&self, set: u32) -> Option<u32> {
+        let ways = self.ways(set);
+        let way = match ways.iter().position(|line| !line.is_present()) {
+            Some(free) => free,
+            None => {
+                let age = |line: &Line| match self.replacement {
+                    Replacement::Lru => line.last_access,
+                    Replacement::Fifo => line.allocated_at,
+                };
+                // `min_by_key` keeps the first of equal keys, so ties go to the lowest way.
+                ways.iter()
+                    .enumerate()
+                    .filter(|(_, line)| !line.has_reserved_sector())
+                    .min_by_key(|(_, line)| age(line))?
+                    .0
+            }
+        };
+        u32::try_from(way).ok()
+    }
+
+    /// Clears way `way` of `set` for `line_addr` at cycle `now`, returning the
+    /// old line's modified sectors for write-back.
+    fn allocate(&mut self, set: u32, way: u32, line_addr: u64, now: u64) -> Option<Eviction> {
+        let slot = self.slot(set, way);
+        let old = self.lines[slot];
+        let dirty_sectors = old.dirty_sectors();
+        self.lines[slot] = Line { line_addr, last_access: now, allocated_at: now, ..Line::EMPTY };
+        (old.is_present() && dirty_sectors != 0).then_some(Eviction { line_addr: old.line_addr, dirty_sectors })
+    }
+
+    fn write_mode(&self, access: &Access) -> WriteMode {
+        match self.write_policy {
+            WritePolicy::WriteBack => WriteMode::Back,
+            // A read-only cache should see no writes; if it does, they pass through.
+            WritePolicy::WriteThrough | WritePolicy::ReadOnly => WriteMode::Through,
+            WritePolicy::WriteEvict => WriteMode::Evict,
+            // GPGPU-Sim's `L` policy: write-back for local data, and a global
+            // write that hits evicts the sector (its `wr_hit_global_we_local_wb`).
+            WritePolicy::LocalWriteBackGlobalWriteThrough if access.local => WriteMode::Back,
+            WritePolicy::LocalWriteBackGlobalWriteThrough => WriteMode::Evict,
+        }
+    }
+
+    fn write_miss_mode(&self) -> WriteMissMode {
+        // Write-evict never allocates on a write. Fetch-on-write and
+        // write-validate need allocation on miss (validation enforces it);
+        // with any other allocation they fall back to no allocation.
+        let allocates_on_miss = self.allocation == Allocation::OnMiss;
+        match self.write_allocate {
+            _ if self.write_policy == WritePolicy::WriteEvict => WriteMissMode::NoAllocate,
+            WriteAllocate::None => WriteMissMode::NoAllocate,
+            WriteAllocate::WriteAllocate => WriteMissMode::Naive,
+            WriteAllocate::FetchOnWrite if allocates_on_miss => WriteMissMode::FetchOnWrite,
+            WriteAllocate::LazyFetchOnRead if allocates_on_miss => WriteMissMode::WriteValidate,
+            WriteAllocate::FetchOnWrite | WriteAllocate::LazyFetchOnRead => WriteMissMode::NoAllocate,
+        }
+    }
+
+    /// The byte mask a write covers: a non-sectored line is written whole.
+    fn write_mask(&self, access: &Access) -> u32 {
+        if self.units_per_line == 1 { FULL_SECTOR_MASK } else { access.byte_mask }
+    }
+
+    /// Whether a miss of `access` must allocate a line at commit.
+    fn allocates_at_commit(&self, access: &Access) -> bool {
+        match access.kind {
+            AccessKind::Read => self.allocation == Allocation::OnMiss,
+            AccessKind::Write => match self.write_miss_mode() {
+                WriteMissMode::NoAllocate => false,
+                WriteMissMode::Naive => self.allocation == Allocation::OnMiss,
+                WriteMissMode::FetchOnWrite | WriteMissMode::WriteValidate => true,
+            },
+        }
+    }
+
+    /// Classifies `access` against `set` without changing anything: the one
+    /// decision `probe` and `commit` share, so they cannot disagree.
+    fn look_up(&self, access: &Access, set: u32) -> Lookup {
+        let line_addr = self.line_addr(access.addr);
+        let unit = self.sector_of(access.addr) as usize;
+        let Some(way) = self.find(set, line_addr) else {
+            if !self.allocates_at_commit(access) {
+                return Lookup { outcome: Outcome::Miss, way: None };
+            }
+            return match self.victim(set) {
+                Some(victim) => Lookup { outcome: Outcome::Miss, way: Some(victim) },
+                None => Lookup { outcome: Outcome::ReservationFail, way: None },
+            };
+        };
+        let line = &self.lines[self.slot(set, way)];
+        let outcome = match (line.states[unit], access.kind) {
+            (SectorState::Reserved, _) => Outcome::HitReserved,
+            (SectorState::Invalid, _) => Outcome::SectorMiss,
+            // A write needs no data from below, so a partly written sector takes it.
+            (SectorState::Valid | SectorState::Modified, AccessKind::Write) => Outcome::Hit,
+            (SectorState::Valid | SectorState::Modified, AccessKind::Read) => {
+                if line.valid_bytes[unit] == FULL_SECTOR_MASK { Outcome::Hit } else { Outcome::SectorMiss }
+            }
+        };
+        Lookup { outcome, way: Some(way) }
+    }
+
+    fn commit_read(&mut self, access: &Access, set: u32, lookup: Lookup, now: u64) -> Effect {
+        let unit = self.sector_of(access.addr) as usize;
+        let line_addr = self.line_addr(access.addr);
+        let allocates_on_miss = self.allocation == Allocation::OnMiss;
+        let mut effect = Effect { outcome: lookup.outcome, fetch: false, write_down: false, eviction: None };
+        match (lookup.outcome, lookup.way) {
+            (Outcome::Hit | Outcome::HitReserved, Some(way)) => {
+                let slot = self.slot(set, way);
+                self.lines[slot].last_access = now;
+            }
+            (Outcome::SectorMiss, Some(way)) => {
+                effect.fetch = true;
+                if allocates_on_miss {
+                    let slot = self.slot(set, way);
+                    self.lines[slot].reserve(unit);
+                    self.lines[slot].last_access = now;
+                }
+            }
+            (Outcome::Miss, way) => {
+                effect.fetch = true;
+                if let Some(way) = way {
+                    effect.eviction = self.allocate(set, way, line_addr, now);
+                    let slot = self.slot(set, way);
+                    self.lines[slot].reserve(unit);
+                }
+            }
+            _ => {}
+        }
+        effect
+    }
+
+    fn commit_write(&mut self, access: &Access, set: u32, lookup: Lookup, now: u64) -> Effect {
+        let unit = self.sector_of(access.addr) as usize;
+        let line_addr = self.line_addr(access.addr);
+        let mask = self.write_mask(access);
+        let mode = self.write_mode(access);
+        let mut effect = Effect { outcome: lookup.outcome, fetch: false, write_down: false, eviction: None };
+        match (lookup.outcome, lookup.way) {
+            (Outcome::Hit, Some(way)) => {
+                let slot = self.slot(set, way);
+                let line = &mut self.lines[slot];
+                match mode {
+                    WriteMode::Back => {
+                        line.set(unit, SectorState::Modified, line.valid_bytes[unit] | mask);
+                        line.last_access = now;
+                    }
+                    WriteMode::Through => {
+                        line.valid_bytes[unit] |= mask;
+                        line.last_access = now;
+                        effect.write_down = true;
+                    }
+                    WriteMode::Evict => {
+                        // GPGPU-Sim drops the sector without writing back any
+                        // other modified bytes in it: under the `L` policy only
+                        // local writes modify, and local and global data never
+                        // share a line.
+                        line.set(unit, SectorState::Invalid, 0);
+                        effect.write_down = true;
+                    }
+                }
+            }
+            (Outcome::HitReserved, Some(way)) => {
+                let slot = self.slot(set, way);
+                let line = &mut self.lines[slot];
+                line.last_access = now;
+                if mode == WriteMode::Back {
+                    line.modified_on_fill |= 1 << unit;
+                } else {
+                    effect.write_down = true;
+                }
+            }
+            (Outcome::Miss | Outcome::SectorMiss, way) => {
+                self.write_miss(access, set, way, line_addr, now, &mut effect);
+            }
+            _ => {}
+        }
+        effect
+    }
+
+    /// A write whose sector holds no data: allocate as the write-allocate
+    /// policy says. `way` is the line's way for a sector miss, the victim for
+    /// an allocating miss, and `None` for a miss that allocates nothing now.
+    fn write_miss(
+        &mut self,
+        access: &Access,
+        set: u32,
+        way: Option<u32>,
+        line_addr: u64,
+        now: u64,
+        effect: &mut Effect,
+    ) {
+        let unit = self.sector_of(access.addr) as usize;
+        let mask = self.write_mask(access);
+        let mode = self.write_mode(access);
+        let miss_mode = self.write_miss_mode();
+        // Data kept here after a write-back write is modified; after a
+        // write-through (or write-evict) write it is clean, since the write
+        // also goes down.
+        let kept = if mode == WriteMode::Back { SectorState::Modified } else { SectorState::Valid };
+        effect.write_down =
+            mode != WriteMode::Back || matches!(miss_mode, WriteMissMode::NoAllocate | WriteMissMode::Naive);
+        // A sector miss under allocation on fill leaves the line alone too.
+        let way = way.filter(|_| self.allocates_at_commit(access));
+        let Some(way) = way else {
+            // No allocation now: no-write-allocate, or a naive write-allocate
+            // whose line arrives with the fill.
+            effect.fetch = miss_mode == WriteMissMode::Naive;
+            return;
+        };
+        if miss_mode == WriteMissMode::NoAllocate {
+            return;
+        }
+        if effect.outcome == Outcome::Miss {
+            effect.eviction = self.allocate(set, way, line_addr, now);
+        }
+        let slot = self.slot(set, way);
+        let line = &mut self.lines[slot];
+        line.last_access = now;
+        match miss_mode {
+            WriteMissMode::NoAllocate => {}
+            WriteMissMode::Naive => {
+                line.set(unit, SectorState::Reserved, 0);
+                effect.fetch = true;
+            }
+            WriteMissMode::FetchOnWrite if mask == FULL_SECTOR_MASK => line.set(unit, kept, FULL_SECTOR_MASK),
+            WriteMissMode::FetchOnWrite => {
+                line.set(unit, SectorState::Reserved, 0);
+                if mode == WriteMode::Back {
+                    line.modified_on_fill |= 1 << unit;
+                }
+                effect.fetch = true;
+            }
+            WriteMissMode::WriteValidate => line.set(unit, kept, mask),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// One step of a test sequence.
+    #[derive(Debug, Clone, Copy)]
+    enum Op {
+        Read(u64),
+        /// A global write of the byte mask.
+        Write(u64, u32),
+        /// A local-memory write of the byte mask.
+        LocalWrite(u64, u32),
+        Fill(u64),
+        InvalidateAll,
+    }
+
+    use Op::{Fill, InvalidateAll, LocalWrite, Read, Write};
+
+    fn cache(string: &str) -> Cache {
+        Cache::new(&config(string))
+    }
+
+    fn config(string: &str) -> CacheConfig {
+        CacheConfig::parse(string).expect("a valid cache string").expect("a cache")
+    }
+
+    fn show_eviction(eviction: Option<Eviction>) -> String {
+        eviction.map_or(String::new(), |e| format!(" evict {:#x}:{:04b}", e.line_addr, e.dirty_sectors))
+    }
+
+    /// Runs `ops` (step i at cycle i) and renders each step's result, checking
+    /// on the way that every access's probe predicted its commit.
+    fn run(cache: &mut Cache, ops: &[Op]) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (now, op) in ops.iter().enumerate() {
+            let now = now as u64;
+            let access = match *op {
+                Read(addr) => Access::read(addr),
+                Write(addr, mask) => Access::write(addr, mask),
+                LocalWrite(addr, mask) => Access { local: true, ..Access::write(addr, mask) },
+                Fill(addr) => {
+                    lines.push(format!("fill{}", show_eviction(cache.fill(addr, now))));
+                    continue;
+                }
+                InvalidateAll => {
+                    cache.invalidate_all();
+                    lines.push("invalidate".to_owned());
+                    continue;
+                }
+            };
+            let predicted = cache.probe(&access);
+            let effect = cache.commit(&access, now);
+            assert_eq!(predicted, effect.outcome, "probe disagrees with commit at step {now}: {op:?}");
+            lines.push(format!(
+                "{}{}{}{}",
+                effect.outcome.name(),
+                if effect.fetch { " fetch" } else { "" },
+                if effect.write_down { " down" } else { "" },
+                show_eviction(effect.eviction),
+            ));
+        }
+        lines
+    }
+
+    /// Runs `ops` on an empty cache of `string` and compares each step's result.
+    fn check(string: &str, ops: &[Op], expect: &[&str]) {
+        let got = run(&mut cache(string), ops);
+        let got: Vec<&str> = got.iter().map(String::as_str).collect();
+        assert_eq!(got, expect, "{string}");
+    }
+
+    // Two sets of two 128 B ways with linear indexing: lines 0x0, 0x100, 0x200
+    // share set 0; sectors sit at +0x20, +0x40, +0x60.
+
+    #[test]
+    fn outcome_names() {
+        let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+        assert_eq!(names, ["hit", "hit_reserved", "miss", "sector_miss", "reservation_fail"]);
+    }
+
+    #[test]
+    fn allocate_on_miss_reads() {
+        check(
+            "S:2:128:2,L:T:m:N:L,A:8:4,4",
+            &[
+                Read(0x0),
+                Read(0x10),
+                Read(0x20),
+                Fill(0x0),
+                Read(0x0),
+                Read(0x100),
+                Read(0x200),
+                Fill(0x20),
+                Fill(0x100),
+                Read(0x200),
+                Read(0x0),
+            ],
+            &[
+                "miss fetch",
+                "hit_reserved",
+                "sector_miss fetch",
+                "fill",
+                "hit",
+                "miss fetch",
+                // Both ways of set 0 wait on a fill.
+                "reservation_fail",
+                "fill",
+                "fill",
+                // 0x0 was used at step 4, 0x100 at step 5: 0x0 goes.
+                "miss fetch",
+                "miss fetch",
+            ],
+        );
+    }
+
+    #[test]
+    fn allocate_on_fill_and_streaming_reads() {
+        let ops = [
+            Read(0x0),
+            Read(0x0),
+            Fill(0x0),
+            Read(0x0),
+            Read(0x20),
+            Fill(0x20),
+            Read(0x20),
+            Read(0x100),
+            Read(0x200),
+            Fill(0x100),
+            Fill(0x200),
+            Read(0x0),
+            Read(0x100),
+        ];
+        let expect = [
+            "miss fetch",
+            // Nothing is reserved: the caller's MSHR merges the second miss.
+            "miss fetch",
+            "fill",
+            "hit",
+            "sector_miss fetch",
+            "fill",
+            "hit",
+            "miss fetch",
+            "miss fetch",
+            "fill",
+            // The fill allocates and evicts 0x0 (last used at step 6), which is clean.
+            "fill",
+            "miss fetch",
+            "hit",
+        ];
+        check("S:2:128:2,L:T:f:N:L,A:8:4,4", &ops, &expect);
+        check("S:2:128:2,L:T:s:N:L,A:8:4,4", &ops, &expect);
+    }
+
+    #[test]
+    fn write_through_no_allocate() {
+        check(
+            "S:2:128:2,L:T:m:N:L,A:8:4,4",
+            &[Write(0x0, !0), Read(0x0), Fill(0x0), Write(0x0, 0xF), Read(0x0), Write(0x20, !0), Read(0x20)],
+            &["miss down", "miss fetch", "fill", "hit down", "hit", "sector_miss down", "sector_miss fetch"],
+        );
+    }
+
+    #[test]
+    fn write_through_write_validate_is_the_volta_l1() {
+        check(
+            "S:2:128:2,L:T:m:L:L,A:8:4,4",
+            &[
+                Write(0x0, 0xF),
+                Read(0x0),
+                Fill(0x0),
+                Read(0x0),
+                Write(0x20, !0),
+                Read(0x20),
+                Read(0x100),
+                Fill(0x100),
+                Read(0x200),
+            ],
+            &[
+                // Allocated with the written bytes only; the write still goes down.
+                "miss down",
+                // Partly written: the read fetches the sector.
+                "sector_miss fetch",
+                "fill",
+                "hit",
+                // A full-sector write makes the sector readable without a fetch.
+                "sector_miss down",
+                "hit",
+                "miss fetch",
+                "fill",
+                // Write-through lines are clean: evicting 0x0 writes nothing back.
+                "miss fetch",
+            ],
+        );
+    }
+
+    #[test]
+    fn write_evict() {
+        check(
+            "S:2:128:2,L:E:m:N:L,A:8:4,4",
+            &[Read(0x0), Fill(0x0), Write(0x0, !0), Read(0x0), Write(0x100, !0)],
+            // The hit drops the line's only valid sector, so the line is gone.
+            &["miss fetch", "fill", "hit down", "miss fetch", "miss down"],
+        );
+    }
+
+    #[test]
+    fn write_back_no_allocate() {
+        check(
+            "S:2:128:2,L:B:m:N:L,A:8:4,4",
+            &[Read(0x0), Fill(0x0), Write(0x0, 0xF), Read(0x0), Write(0x100, !0), Read(0x100), Read(0x200)],
+            &["miss fetch", "fill", "hit", "hit", "miss down", "miss fetch", "miss fetch evict 0x0:0001"],
+        );
+    }
+
+    #[test]
+    fn write_back_fetch_on_write() {
+        check(
+            "S:2:128:2,L:B:m:F:L,A:8:4,4",
+            &[
+                Write(0x0, 0xF),
+                Read(0x0),
+                Fill(0x0),
+                Read(0x0),
+                Write(0x20, !0),
+                Read(0x20),
+                Write(0x100, !0),
+                Write(0x200, !0),
+                Read(0x0),
+                Read(0x100),
+            ],
+            &[
+                // A partial write fetches the rest of the sector.
+                "miss fetch",
+                "hit_reserved",
+                "fill",
+                "hit",
+                // A full-sector write needs no fetch.
+                "sector_miss",
+                "hit",
+                "miss",
+                // 0x0 is least recently used; its two modified sectors go back, once.
+                "miss evict 0x0:0011",
+                "miss fetch evict 0x100:0001",
+                "miss fetch evict 0x200:0001",
+            ],
+        );
+    }
+
+    #[test]
+    fn write_back_naive_write_allocate() {
+        check(
+            "S:2:128:2,L:B:m:W:L,A:8:4,4",
+            &[Write(0x0, 0xF), Read(0x0), Fill(0x0), Read(0x0), Read(0x100), Fill(0x100), Read(0x200)],
+            // The write goes down and the sector is fetched, so the line stays clean.
+            &["miss fetch down", "hit_reserved", "fill", "hit", "miss fetch", "fill", "miss fetch"],
+        );
+    }
+
+    #[test]
+    fn write_back_write_validate_is_the_l2() {
+        check(
+            "S:2:128:2,L:B:m:L:L,A:8:4,4",
+            &[
+                Write(0x0, 0xF),
+                Read(0x0),
+                Fill(0x0),
+                Read(0x0),
+                Write(0x20, !0),
+                Read(0x20),
+                Write(0x100, !0),
+                Read(0x200),
+                Fill(0x200),
+                Read(0x100),
+                Read(0x0),
+            ],
+            &[
+                "miss",
+                // Partly written: fetch, then the sector is modified and whole.
+                "sector_miss fetch",
+                "fill",
+                "hit",
+                "sector_miss",
+                "hit",
+                "miss",
+                "miss fetch evict 0x0:0011",
+                "fill",
+                "hit",
+                // The victim is 0x200 (0x100 was used at step 9), which is clean.
+                "miss fetch",
+            ],
+        );
+    }
+
+    #[test]
+    fn dirty_sectors_are_written_back_once() {
+        check(
+            "S:2:128:2,L:B:m:N:L,A:8:4,4",
+            &[
+                Read(0x0),
+                Fill(0x0),
+                Write(0x0, !0),
+                Read(0x100),
+                Fill(0x100),
+                Read(0x200),
+                Fill(0x200),
+                Read(0x0),
+                Fill(0x0),
+                Read(0x100),
+                Fill(0x100),
+                Read(0x200),
+            ],
+            &[
+                "miss fetch",
+                "fill",
+                "hit",
+                "miss fetch",
+                "fill",
+                "miss fetch evict 0x0:0001",
+                "fill",
+                "miss fetch",
+                "fill",
+                "miss fetch",
+                "fill",
+                // 0x0 came back clean: evicting it again writes nothing.
+                "miss fetch",
+            ],
+        );
+    }
+
+    #[test]
+    fn writes_to_a_reserved_sector() {
+        check(
+            "S:2:128:2,L:B:m:N:L,A:8:4,4",
+            &[Read(0x0), Write(0x0, 0x1), Fill(0x0), Read(0x0), Read(0x100), Fill(0x100), Read(0x200)],
+            // The merged write makes the filled sector modified.
+            &["miss fetch", "hit_reserved", "fill", "hit", "miss fetch", "fill", "miss fetch evict 0x0:0001"],
+        );
+        check(
+            "S:2:128:2,L:T:m:N:L,A:8:4,4",
+            &[Read(0x0), Write(0x0, 0x1), Fill(0x0), Read(0x0)],
+            &["miss fetch", "hit_reserved down", "fill", "hit"],
+        );
+    }
+
+    #[test]
+    fn local_write_back_global_write_evict() {
+        check(
+            "S:2:128:2,L:L:m:N:L,A:8:4,4",
+            &[
+                Read(0x0),
+                Fill(0x0),
+                LocalWrite(0x0, 0xF),
+                Read(0x0),
+                Read(0x20),
+                Fill(0x20),
+                Write(0x20, !0),
+                Read(0x20),
+                Fill(0x20),
+                LocalWrite(0x100, !0),
+                Read(0x100),
+                Fill(0x100),
+                Read(0x200),
+            ],
+            &[
+                "miss fetch",
+                "fill",
+                // Local: write-back.
+                "hit",
+                "hit",
+                "sector_miss fetch",
+                "fill",
+                // Global: the hit evicts the sector and the write goes down.
+                "hit down",
+                "sector_miss fetch",
+                "fill",
+                "miss down",
+                "miss fetch",
+                "fill",
+                "miss fetch evict 0x0:0001",
+            ],
+        );
+    }
+
+    #[test]
+    fn lru_and_fifo_choose_different_victims() {
+        let ops = [Read(0x0), Fill(0x0), Read(0x100), Fill(0x100), Read(0x0), Read(0x200), Read(0x0), Read(0x100)];
+        check(
+            "S:2:128:2,L:B:m:N:L,A:8:4,4",
+            &ops,
+            &["miss fetch", "fill", "miss fetch", "fill", "hit", "miss fetch", "hit", "miss fetch"],
+        );
+        check(
+            "S:2:128:2,F:B:m:N:L,A:8:4,4",
+            &ops,
+            &["miss fetch", "fill", "miss fetch", "fill", "hit", "miss fetch", "miss fetch", "reservation_fail"],
+        );
+    }
+
+    #[test]
+    fn reservation_fail_changes_nothing_and_spares_no_allocate_writes() {
+        let mut cache = cache("S:2:128:2,L:B:m:L:L,A:8:4,4");
+        let before = run(&mut cache, &[Read(0x0), Read(0x100)]);
+        assert_eq!(before, ["miss fetch", "miss fetch"]);
+        assert_eq!(cache.probe(&Access::read(0x200)), Outcome::ReservationFail);
+        assert_eq!(cache.probe(&Access::write(0x200, 0xF)), Outcome::ReservationFail);
+        let after = run(&mut cache, &[Read(0x200), Write(0x200, 0xF), Fill(0x0), Read(0x0), Read(0x200)]);
+        assert_eq!(after, ["reservation_fail", "reservation_fail", "fill", "hit", "miss fetch"]);
+        // Without write-allocate a write never needs a line, so it never fails.
+        let mut cache = self::cache("S:2:128:2,L:B:m:N:L,A:8:4,4");
+        let got = run(&mut cache, &[Read(0x0), Read(0x100), Write(0x200, 0xF)]);
+        assert_eq!(got, ["miss fetch", "miss fetch", "miss down"]);
+    }
+
+    #[test]
+    fn non_sectored_lines_are_one_unit() {
+        let mut cache = cache("N:2:128:2,L:B:m:N:L,A:8:4,4");
+        assert_eq!((cache.sector_of(0x60), cache.line_addr(0x1e4)), (0, 0x180));
+        let got = run(
+            &mut cache,
+            &[Read(0x0), Read(0x20), Fill(0x40), Read(0x60), Write(0x10, 0x1), Read(0x100), Fill(0x100), Read(0x200)],
+        );
+        assert_eq!(
+            got,
+            ["miss fetch", "hit_reserved", "fill", "hit", "hit", "miss fetch", "fill", "miss fetch evict 0x0:0001"]
+        );
+    }
+
+    #[test]
+    fn invalidate_all_drops_lines_and_pending_fills() {
+        check(
+            "S:2:128:2,L:T:m:N:L,A:8:4,4",
+            &[Read(0x0), Fill(0x0), InvalidateAll, Read(0x0), InvalidateAll, Fill(0x0), Read(0x0)],
+            &["miss fetch", "fill", "invalidate", "miss fetch", "invalidate", "fill", "miss fetch"],
+        );
+    }
+
+    #[test]
+    fn fewer_ways_for_a_carve_out() {
+        let mut cache = Cache::with_ways(&config("S:2:128:2,L:T:m:N:L,A:8:4,4"), 1);
+        assert_eq!((cache.n_sets(), cache.assoc(), cache.line_size_bytes()), (2, 1, 128));
+        let got = run(&mut cache, &[Read(0x0), Fill(0x0), Read(0x100), Fill(0x100), Read(0x0)]);
+        assert_eq!(got, ["miss fetch", "fill", "miss fetch", "fill", "miss fetch"]);
+        assert_eq!(Cache::with_ways(&config("S:2:128:2,L:T:m:N:L,A:8:4,4"), 0).assoc(), 1);
+    }
+
+    #[test]
+    fn an_index_address_apart_from_the_tag_address() {
+        // The L2 indexes with the partition bits removed: here 0x80, which is
+        // in set 1 by its own address, is placed by index address 0 in set 0.
+        let mut cache = cache("S:2:128:2,L:B:m:N:L,A:8:4,4");
+        let read = Access::read(0x80);
+        assert_eq!(cache.set_of(0x80), 1);
+        assert_eq!(cache.commit_at(&read, 0, 0).outcome, Outcome::Miss);
+        assert_eq!(cache.fill_at(0x80, 0, 1), None);
+        assert_eq!(cache.probe_at(&read, 0), Outcome::Hit);
+        assert_eq!(cache.probe(&read), Outcome::Miss);
+    }
+
+    /// Every cache string with 2 sets × 2 ways (and IPOLY with 16 sets) that
+    /// validation accepts.
+    fn all_valid_strings() -> Vec<String> {
+        let mut strings = Vec::new();
+        for kind in ["S", "N"] {
+            for replacement in ["L", "F"] {
+                for write in ["R", "B", "T", "E", "L"] {
+                    for allocation in ["m", "f", "s"] {
+                        for write_allocate in ["N", "W", "F", "L"] {
+                            for (sets, index) in [(2, "L"), (2, "X"), (16, "P"), (2, "C")] {
+                                let string = format!(
+                                    "{kind}:{sets}:128:2,{replacement}:{write}:{allocation}:{write_allocate}:{index},A:8:4,4"
+                                );
+                                if let Ok(Some(_)) = CacheConfig::parse(&string) {
+                                    strings.push(string);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        strings
+    }
+
+    /// A random step: an access, or the fill of one of the outstanding fetches.
+    #[derive(Debug, Clone, Copy)]
+    enum RandomOp {
+        Access { line: u64, sector: u64, write: bool, local: bool, mask: u32 },
+        FillPending(usize),
+    }
+
+    fn random_op() -> impl Strategy<Value = RandomOp> {
+        let mask = prop_oneof![Just(FULL_SECTOR_MASK), Just(0xF), Just(0xF0F0), any::<u32>()];
+        prop_oneof![
+            3 => (0u64..6, 0u64..4, any::<bool>(), any::<bool>(), mask)
+                .prop_map(|(line, sector, write, local, mask)| RandomOp::Access { line, sector, write, local, mask }),
+            1 => any::<usize>().prop_map(RandomOp::FillPending),
+        ]
+    }
+
+    impl Cache {
+        /// Whether a line holds `addr` (in any sector state).
+        fn holds(&self, addr: u64) -> bool {
+            self.find(self.set_of(addr), self.line_addr(addr)).is_some()
+        }
+    }
+
+    /// The structural invariants: every present line sits in the set its
+    /// address maps to, once.
+    fn check_invariants(cache: &Cache) {
+        for set in 0..cache.n_sets {
+            let present: Vec<u64> =
+                cache.ways(set).iter().filter(|line| line.is_present()).map(|line| line.line_addr).collect();
+            for (i, line_addr) in present.iter().enumerate() {
+                assert_eq!(cache.set_of(*line_addr), set);
+                assert!(!present[..i].contains(line_addr), "{line_addr:#x} twice in set {set}");
+            }
+        }
+        let present = cache.lines.iter().filter(|line| line.is_present()).count();
+        assert!(present <= cache.n_sets as usize * cache.assoc as usize);
+    }
+
+    proptest! {
+        #[test]
+        fn probe_predicts_commit_and_fills_make_hits(
+            string_idx in any::<usize>(),
+            spread in prop_oneof![Just(1u64), Just(2), Just(16)],
+            ops in prop::collection::vec(random_op(), 1..80),
+        ) {
+            let strings = all_valid_strings();
+            let string = &strings[string_idx % strings.len()];
+            let mut cache = cache(string);
+            let mut pending: Vec<u64> = Vec::new();
+            let fill = |cache: &mut Cache, addr: u64, now: u64| {
+                if let Some(eviction) = cache.fill(addr, now) {
+                    assert!(!cache.holds(eviction.line_addr), "{string}: evicted {eviction:?} still held");
+                }
+                assert_eq!(cache.probe(&Access::read(addr)), Outcome::Hit, "{string}: read after fill of {addr:#x}");
+            };
+            for (now, op) in ops.iter().enumerate() {
+                let now = now as u64;
+                match *op {
+                    RandomOp::Access { line, sector, write, local, mask } => {
+                        let addr = line * 128 * spread + sector * 32;
+                        let kind = if write { AccessKind::Write } else { AccessKind::Read };
+                        let access = Access { addr, kind, byte_mask: mask, local };
+                        let predicted = cache.probe(&access);
+                        let effect = cache.commit(&access, now);
+                        prop_assert_eq!(predicted, effect.outcome, "{} {:?}", string, access);
+                        if let Some(eviction) = effect.eviction {
+                            prop_assert!(eviction.dirty_sectors != 0);
+                            // Gone, so its dirty sectors cannot be reported twice.
+                            prop_assert!(!cache.holds(eviction.line_addr));
+                        }
+                        if effect.outcome == Outcome::ReservationFail {
+                            prop_assert!(!effect.fetch && !effect.write_down && effect.eviction.is_none());
+                        }
+                        if effect.fetch {
+                            pending.push(addr);
+                        }
+                    }
+                    RandomOp::FillPending(i) if !pending.is_empty() => {
+                        let addr = pending.remove(i % pending.len());
+                        fill(&mut cache, addr, now);
+                    }
+                    RandomOp::FillPending(_) => {}
+                }
+                check_invariants(&cache);
+            }
+            for addr in std::mem::take(&mut pending) {
+                fill(&mut cache, addr, ops.len() as u64);
+                check_invariants(&cache);
+            }
+        }
+    }
+}
