@@ -322,25 +322,26 @@ impl AddressMapping {
     }
 }
 
-const INDEXINGS: [PartitionIndexing; 7] = [
-    PartitionIndexing::Consecutive,
-    PartitionIndexing::Xor,
-    PartitionIndexing::Ipoly,
-    PartitionIndexing::Pae,
-    PartitionIndexing::Random,
-    PartitionIndexing::Custom,
-    PartitionIndexing::IpolyModulo,
-];
-
 impl PartitionIndexing {
+    /// Every mode, in option-code order (0 to 6).
+    pub const ALL: [PartitionIndexing; 7] = [
+        PartitionIndexing::Consecutive,
+        PartitionIndexing::Xor,
+        PartitionIndexing::Ipoly,
+        PartitionIndexing::Pae,
+        PartitionIndexing::Random,
+        PartitionIndexing::Custom,
+        PartitionIndexing::IpolyModulo,
+    ];
+
     fn read(value: &Value) -> Result<Self, ConfigError> {
         let code = value.u32_in(0..=6)?;
-        Ok(INDEXINGS[code as usize])
+        Ok(Self::ALL[code as usize])
     }
 
     /// The option's number.
     pub fn code(self) -> u32 {
-        INDEXINGS.iter().position(|indexing| *indexing == self).map_or(0, |index| index as u32)
+        Self::ALL.iter().position(|indexing| *indexing == self).map_or(0, |index| index as u32)
     }
 
     /// A short name for reports.

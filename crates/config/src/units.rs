@@ -199,14 +199,21 @@ impl ExecutionUnits {
 
     /// Whether the SM has units of this class (an enabled slot for a specialized class).
     pub fn has_unit(&self, class: UnitClass) -> bool {
+        self.n_units(class) > 0
+    }
+
+    /// Units of this class per SM: 0 for tensor units without
+    /// `-gpgpu_tensor_core_avail` and for a disabled specialized slot.
+    pub fn n_units(&self, class: UnitClass) -> u32 {
         match class {
-            UnitClass::Int => self.n_int_units > 0,
-            UnitClass::Sp => self.n_sp_units > 0,
-            UnitClass::Dp => self.n_dp_units > 0,
-            UnitClass::Sfu => self.n_sfu_units > 0,
-            UnitClass::Tensor => self.tensor_core_available && self.n_tensor_units > 0,
+            UnitClass::Int => self.n_int_units,
+            UnitClass::Sp => self.n_sp_units,
+            UnitClass::Dp => self.n_dp_units,
+            UnitClass::Sfu => self.n_sfu_units,
+            UnitClass::Tensor if self.tensor_core_available => self.n_tensor_units,
+            UnitClass::Tensor => 0,
             UnitClass::Specialized(id) => {
-                self.specialized_unit(id).is_some_and(|unit| unit.enabled && unit.n_units > 0)
+                self.specialized_unit(id).filter(|unit| unit.enabled).map_or(0, |unit| unit.n_units)
             }
         }
     }

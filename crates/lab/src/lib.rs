@@ -41,7 +41,7 @@ pub use config::{
 pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
 pub use memory_files::{MemoryFiles, NamedFile};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
-pub use simulate::{GeneratedWorkload, OpenOwned, TraceWorkload, simulate_generated, simulate_trace};
+pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};
 pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
 pub use warplab_sim::{Cycle, Progress, SimOptions, SimReport, Simulation};

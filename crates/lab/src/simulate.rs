@@ -7,24 +7,24 @@
 //! CTAs on demand the same way.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 
 use warplab_config::GpuConfig;
 use warplab_kernels::{Command as GenCommand, GenSpec, Kernel};
 use warplab_sim::source::{Command, KernelSource, WorkloadSource};
 use warplab_sim::{SimOptions, SimReport, simulate};
-use warplab_trace::{Cta, KernelHeader, KernelList, KernelReader, OpcodeTable, open_trace};
+use warplab_trace::{Cta, KernelHeader, KernelList, KernelReader, OpcodeTable};
 
-use crate::LabError;
 use crate::generated::generate;
+use crate::workload::{decompressed, open_file};
+use crate::{LabError, OpenRead};
 
-/// Opens a file of a trace directory by name, as a stream that owns its data.
-pub type OpenOwned<'a> = dyn FnMut(&str) -> Result<Box<dyn Read>, String> + 'a;
-
-/// A trace directory as the simulator's command stream.
+/// A trace directory as the simulator's command stream. Its files are opened
+/// while the simulator runs, so the opener hands out streams that own their
+/// data (`OpenRead<'static>`).
 pub struct TraceWorkload<'a> {
     commands: VecDeque<warplab_trace::Command>,
-    open: &'a mut OpenOwned<'a>,
+    open: &'a mut OpenRead<'static>,
 }
 
 impl<'a> TraceWorkload<'a> {
@@ -33,7 +33,7 @@ impl<'a> TraceWorkload<'a> {
     ///
     /// # Errors
     /// A malformed `kernelslist.g`.
-    pub fn new(list_text: &str, open: &'a mut OpenOwned<'a>) -> Result<Self, LabError> {
+    pub fn new(list_text: &str, open: &'a mut OpenRead<'static>) -> Result<Self, LabError> {
         let list = KernelList::parse("kernelslist.g", list_text)?;
         Ok(Self { commands: list.commands.into_iter().collect(), open })
     }
@@ -48,9 +48,8 @@ impl WorkloadSource for TraceWorkload<'_> {
     }
 }
 
-fn open_kernel(file: &str, open: &mut OpenOwned<'_>) -> Result<Command, String> {
-    let reader = open(file).map_err(|reason| format!("{file}: {reason}"))?;
-    let text: Box<dyn BufRead> = open_trace(reader).map_err(|e| format!("{file}: {e}"))?;
+fn open_kernel(file: &str, open: &mut OpenRead<'static>) -> Result<Command, String> {
+    let text = decompressed(file, open_file(file, open).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     let reader = KernelReader::new(file, text).map_err(|e| e.to_string())?;
     Ok(Command::Kernel(Box::new(TraceKernel { reader })))
 }
@@ -137,7 +136,7 @@ pub fn simulate_trace(
     config: &GpuConfig,
     options: SimOptions,
     list_text: &str,
-    open: &mut OpenOwned<'_>,
+    open: &mut OpenRead<'static>,
 ) -> Result<SimReport, LabError> {
     let mut workload = TraceWorkload::new(list_text, open)?;
     Ok(simulate(config, options, &mut workload))

@@ -168,7 +168,7 @@ fn summarize_kernel(file: &str, reader: impl Read) -> Result<KernelSummary, LabE
 }
 
 /// The trace text of `file`, decompressed when it is xz.
-fn decompressed<'a>(file: &str, reader: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>, LabError> {
+pub(crate) fn decompressed<'a>(file: &str, reader: impl Read + 'a) -> Result<Box<dyn BufRead + 'a>, LabError> {
     open_trace(reader).map_err(|e| LabError::Missing { file: file.to_owned(), reason: e.to_string() })
 }
 
@@ -177,7 +177,7 @@ fn write_error(file: &str) -> impl Fn(std::io::Error) -> LabError + '_ {
     move |e| LabError::Write { file: file.to_owned(), reason: e.to_string() }
 }
 
-fn open_file<'a>(file: &str, open: &mut OpenRead<'a>) -> Result<Box<dyn Read + 'a>, LabError> {
+pub(crate) fn open_file<'a>(file: &str, open: &mut OpenRead<'a>) -> Result<Box<dyn Read + 'a>, LabError> {
     open(file).map_err(|reason| LabError::Missing { file: file.to_owned(), reason })
 }
 

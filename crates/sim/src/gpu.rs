@@ -12,16 +12,15 @@
 //!    (see [`crate::sm`]).
 //!
 //! SMs with nothing resident and nothing in flight are not ticked, nor are
-//! idle crossbars; when every SM is only waiting (nothing issued, nothing
-//! moved) and the memory side is empty, the core clock jumps to the next
-//! cycle at which a pending L1 hit or arithmetic result matures.
+//! idle crossbars, L2 slices and DRAM channels. (Jumping the clock over
+//! cycles in which every SM only waits is not done yet.)
 
 use std::collections::VecDeque;
 
 use warplab_config::GpuConfig;
 use warplab_trace::KernelHeader;
 use warplab_uarch::address_map::AddressMap;
-use warplab_uarch::occupancy::{CtaShape, occupancy};
+use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
 
 use crate::SimOptions;
 use crate::interconnect::Crossbar;
@@ -210,11 +209,11 @@ impl Gpu {
                     None => self.workload_done = true,
                 }
             }
-            let running: Vec<u64> = self.runs.iter().filter(|r| r.running()).map(|r| r.header.stream_id).collect();
-            match self.pending.front() {
-                None => return,
-                Some(Command::MemcpyHtoD { address, bytes }) => {
-                    if !running.is_empty() {
+            let Some(command) = self.pending.front() else { return };
+            let n_running = self.runs.iter().filter(|r| r.running()).count() as u32;
+            match command {
+                Command::MemcpyHtoD { address, bytes } => {
+                    if n_running > 0 {
                         return;
                     }
                     if self.options.memcpy_warms_l2 {
@@ -222,17 +221,17 @@ impl Gpu {
                     }
                     self.pending.pop_front();
                 }
-                Some(Command::Kernel(source)) => {
+                Command::Kernel(source) => {
                     let stream = source.header().stream_id;
                     let kernels = &self.config.kernels;
                     let concurrent = kernels.concurrent_kernel_sm
-                        && (running.len() as u32) < kernels.max_concurrent_kernels.max(1)
-                        && !running.contains(&stream);
-                    if !running.is_empty() && !concurrent {
+                        && n_running < kernels.max_concurrent_kernels.max(1)
+                        && !self.runs.iter().any(|r| r.running() && r.header.stream_id == stream);
+                    if n_running > 0 && !concurrent {
                         return;
                     }
                     let Some(Command::Kernel(source)) = self.pending.pop_front() else { return };
-                    self.start_kernel(source, now, running.is_empty());
+                    self.start_kernel(source, now, n_running == 0);
                 }
             }
         }
@@ -245,13 +244,13 @@ impl Gpu {
         self.note_fallbacks(&header, fallbacks);
         let threads = u32::try_from(header.block.size()).unwrap_or(u32::MAX);
         let shape = CtaShape { threads, regs_per_thread: header.nregs, shmem_bytes: header.shmem_bytes };
-        let warp_size = self.config.cores.warp_size.max(1);
-        let warps = threads.div_ceil(warp_size);
+        let cta = footprint(&self.config, shape);
+        let fit = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
         let needs = CtaResources {
-            threads: warps * warp_size,
-            regs: warps * warp_size * header.nregs.div_ceil(4) * 4,
-            shmem_bytes: header.shmem_bytes,
-            warps,
+            threads: fit(cta.threads),
+            regs: fit(cta.regs),
+            shmem_bytes: fit(cta.shmem_bytes),
+            warps: fit(cta.warps),
         };
         let launch_latency = u64::from(self.config.kernels.kernel_launch_latency_cycles);
         let mut run = KernelRun {

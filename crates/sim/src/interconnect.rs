@@ -80,11 +80,6 @@ impl Crossbar {
         self.in_flight += 1;
     }
 
-    /// Whether any packet is queued or in transfer.
-    pub fn is_idle(&self) -> bool {
-        self.in_flight == 0
-    }
-
     /// One interconnect cycle: grant free outputs to waiting inputs.
     pub fn cycle(&mut self, now: u64) {
         if self.in_flight == 0 {

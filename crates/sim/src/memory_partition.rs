@@ -18,7 +18,7 @@ use std::collections::VecDeque;
 
 use warplab_config::GpuConfig;
 use warplab_uarch::address_map::AddressMap;
-use warplab_uarch::cache::{Access, AccessKind, Cache, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
+use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 
 use crate::dram::{DramChannel, DramCompletion, DramRequest};
 use crate::fifo::Fifo;
@@ -113,12 +113,6 @@ impl MemorySystem {
             core_khz: config.clocks.core.khz(),
             dram_khz: config.clocks.dram.khz().max(1),
         }
-    }
-
-    /// Whether nothing is queued anywhere on the memory side.
-    pub fn is_idle(&self) -> bool {
-        self.slices.iter().all(SubPartition::is_idle)
-            && self.channels.iter().all(|c| c.latency_queue.is_empty() && c.returned.is_empty() && c.dram.is_idle())
     }
 
     /// Fills the L2 with `bytes` at `address` (a host-to-device copy when
@@ -301,7 +295,7 @@ impl SubPartition {
         self.dram_to_l2.pop();
         let index_addr = ctx.address_map.partition_address(fill.address);
         if let Some(eviction) = self.l2.fill_at(fill.address, index_addr, ctx.core_now) {
-            self.write_back(eviction.line_addr, eviction.dirty_sectors, ctx);
+            self.write_back(eviction, ctx);
         }
         let mut waiters = std::mem::take(&mut self.waiters);
         self.mshrs.release(entry, &mut waiters);
@@ -351,7 +345,7 @@ impl SubPartition {
         self.icnt_to_l2.pop();
         let effect = self.l2.commit_at(&access, index_addr, ctx.core_now);
         if let Some(eviction) = effect.eviction {
-            self.write_back(eviction.line_addr, eviction.dirty_sectors, ctx);
+            self.write_back(eviction, ctx);
         }
         if is_write {
             self.finish_write(id, &request, effect.fetch, effect.write_down, needs_reply, ctx);
@@ -418,12 +412,9 @@ impl SubPartition {
         id
     }
 
-    fn write_back(&mut self, line_addr: u64, dirty_sectors: u8, ctx: &mut PartitionContext<'_>) {
-        for sector in 0..SECTORS_PER_LINE {
-            if dirty_sectors & (1 << sector) != 0 {
-                let addr = line_addr + u64::from(sector * SECTOR_BYTES);
-                self.send_down(RequestKind::Writeback, addr, SECTOR_BYTES, ctx);
-            }
+    fn write_back(&mut self, eviction: Eviction, ctx: &mut PartitionContext<'_>) {
+        for addr in eviction.dirty_sector_addrs() {
+            self.send_down(RequestKind::Writeback, addr, SECTOR_BYTES, ctx);
         }
     }
 }

@@ -108,16 +108,3 @@ pub fn extend_op_table(table: &mut Vec<OpInfo>, opcodes: &OpcodeTable, config: &
     }
     diagnostics
 }
-
-/// Units of `class` an SM has.
-pub fn units_per_sm(config: &GpuConfig, class: UnitClass) -> u32 {
-    let units = &config.units;
-    match class {
-        UnitClass::Sp => units.n_sp_units,
-        UnitClass::Int => units.n_int_units,
-        UnitClass::Dp => units.n_dp_units,
-        UnitClass::Sfu => units.n_sfu_units,
-        UnitClass::Tensor => units.n_tensor_units,
-        UnitClass::Specialized(k) => units.specialized_unit(k).map_or(0, |unit| unit.n_units),
-    }
-}

@@ -80,45 +80,75 @@ pub struct Request {
     pub stamps: Stamps,
 }
 
-/// The slab of live requests with a free list.
-#[derive(Debug, Clone, Default)]
-pub struct Requests {
-    slots: Vec<Request>,
+/// The requests in flight.
+pub type Requests = Slab<Request>;
+
+/// Records named by their index, with a free list, so that records are
+/// created and dropped without allocating once the slab has grown.
+#[derive(Debug, Clone)]
+pub struct Slab<T> {
+    slots: Vec<T>,
     free: Vec<u32>,
 }
 
-impl Requests {
-    /// Stores a request and names it.
-    pub fn insert(&mut self, request: Request) -> RequestId {
+impl<T> Default for Slab<T> {
+    fn default() -> Self {
+        Self { slots: Vec::new(), free: Vec::new() }
+    }
+}
+
+impl<T> Slab<T> {
+    /// Stores a record and returns its index.
+    pub fn insert_index(&mut self, record: T) -> u32 {
         match self.free.pop() {
             Some(index) => {
-                self.slots[index as usize] = request;
-                RequestId(index)
+                self.slots[index as usize] = record;
+                index
             }
             None => {
-                self.slots.push(request);
-                RequestId((self.slots.len() - 1) as u32)
+                self.slots.push(record);
+                (self.slots.len() - 1) as u32
             }
         }
     }
 
+    /// Frees index `index`; it must not be used again.
+    pub fn remove_index(&mut self, index: u32) {
+        self.free.push(index);
+    }
+}
+
+impl<T> std::ops::Index<u32> for Slab<T> {
+    type Output = T;
+    fn index(&self, index: u32) -> &T {
+        &self.slots[index as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<u32> for Slab<T> {
+    fn index_mut(&mut self, index: u32) -> &mut T {
+        &mut self.slots[index as usize]
+    }
+}
+
+impl Slab<Request> {
+    /// Stores a request and names it.
+    pub fn insert(&mut self, request: Request) -> RequestId {
+        RequestId(self.insert_index(request))
+    }
+
     /// The request `id` names.
     pub fn get(&self, id: RequestId) -> &Request {
-        &self.slots[id.0 as usize]
+        &self[id.0]
     }
 
     /// The request `id` names, to update.
     pub fn get_mut(&mut self, id: RequestId) -> &mut Request {
-        &mut self.slots[id.0 as usize]
+        &mut self[id.0]
     }
 
-    /// Frees the slot; the id must not be used again.
+    /// Frees the request; the id must not be used again.
     pub fn remove(&mut self, id: RequestId) {
-        self.free.push(id.0);
-    }
-
-    /// Requests alive.
-    pub fn live(&self) -> usize {
-        self.slots.len() - self.free.len()
+        self.remove_index(id.0);
     }
 }

@@ -113,24 +113,6 @@ impl Clocks {
     pub fn domain_cycles(&self, domain: Domain) -> u64 {
         self.cycles[domain as usize]
     }
-
-    /// Jumps over idle time: afterwards the next [`Clocks::advance`] that
-    /// ticks the core is core edge number `target` (counting from 1), and
-    /// every edge of every domain before that instant has been counted, so
-    /// skipping and ticking through idle time leave the clocks the same.
-    pub fn skip_to_core_cycle(&mut self, target: Cycle) {
-        if target.0 <= self.cycles[0] + 1 {
-            return;
-        }
-        let instant = self.next_edge_fs[0] + (target.0 - self.cycles[0] - 1) * self.period_fs[0];
-        for k in 0..4 {
-            if self.next_edge_fs[k] < instant {
-                let behind = (instant - self.next_edge_fs[k]).div_ceil(self.period_fs[k]);
-                self.next_edge_fs[k] += behind * self.period_fs[k];
-                self.cycles[k] += behind;
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -152,23 +134,5 @@ mod tests {
         assert_eq!(clocks.cycles[2], 14_000, "L2 at the core clock ticks together with it");
         assert!((10_930..=10_940).contains(&clocks.cycles[1]), "{}", clocks.cycles[1]);
         assert!((12_490..=12_510).contains(&clocks.cycles[3]), "{}", clocks.cycles[3]);
-    }
-
-    #[test]
-    fn skipping_equals_ticking() {
-        let d = domains(1_132_000, 1_132_000, 1_132_000, 850_000);
-        let mut ticked = Clocks::new(&d);
-        let mut skipped = Clocks::new(&d);
-        for _ in 0..10 {
-            ticked.advance();
-            skipped.advance();
-        }
-        while ticked.core().0 < 1_010 {
-            ticked.advance();
-        }
-        skipped.skip_to_core_cycle(Cycle(1_010));
-        let ticks = skipped.advance();
-        assert!(ticks.core);
-        assert_eq!(skipped.cycles, ticked.cycles);
     }
 }

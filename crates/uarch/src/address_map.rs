@@ -466,16 +466,7 @@ mod tests {
             addr in any::<u64>(),
         ) {
             let mut config = config("QV100");
-            let modes = [
-                PartitionIndexing::Consecutive,
-                PartitionIndexing::Xor,
-                PartitionIndexing::Ipoly,
-                PartitionIndexing::Pae,
-                PartitionIndexing::Random,
-                PartitionIndexing::Custom,
-                PartitionIndexing::IpolyModulo,
-            ];
-            config.memory.partition_indexing = modes[mode];
+            config.memory.partition_indexing = PartitionIndexing::ALL[mode];
             config.memory.n_channels = n_channels;
             config.memory.sub_partitions_per_channel = 1 << log2_per_channel;
             if !explicit_mapping {

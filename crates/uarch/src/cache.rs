@@ -89,6 +89,15 @@ pub struct Eviction {
     pub dirty_sectors: u8,
 }
 
+impl Eviction {
+    /// The address of each sector to write back, lowest first.
+    pub fn dirty_sector_addrs(self) -> impl Iterator<Item = u64> {
+        (0..SECTORS_PER_LINE)
+            .filter(move |sector| self.dirty_sectors & (1 << sector) != 0)
+            .map(move |sector| self.line_addr + u64::from(sector * SECTOR_BYTES))
+    }
+}
+
 /// What an access did and what the caller must do about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Effect {

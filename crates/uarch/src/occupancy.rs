@@ -46,6 +46,33 @@ pub struct Occupancy {
     pub limiter: Limiter,
 }
 
+/// What one CTA occupies on an SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CtaFootprint {
+    /// Warps: the threads rounded up to whole warps.
+    pub warps: u64,
+    /// Threads, padded to whole warps.
+    pub threads: u64,
+    /// Registers: 4-register granules per thread, for every padded thread.
+    pub regs: u64,
+    /// Shared memory bytes.
+    pub shmem_bytes: u64,
+}
+
+/// What one CTA of `shape` occupies on an SM of `config`: the allocation
+/// granularity the occupancy rule and the simulator's resource checks share.
+pub fn footprint(config: &GpuConfig, shape: CtaShape) -> CtaFootprint {
+    let warp_size = u64::from(config.cores.warp_size.max(1));
+    let warps = u64::from(shape.threads.max(1)).div_ceil(warp_size);
+    let threads = warps * warp_size;
+    CtaFootprint {
+        warps,
+        threads,
+        regs: threads * u64::from(shape.regs_per_thread.div_ceil(4) * 4),
+        shmem_bytes: u64::from(shape.shmem_bytes),
+    }
+}
+
 /// A CTA that does not fit on an SM even alone: the kernel cannot run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DoesNotFit {
@@ -78,9 +105,7 @@ impl std::error::Error for DoesNotFit {}
 /// (or the per-CTA register limit) has.
 pub fn occupancy(config: &GpuConfig, shape: CtaShape) -> Result<Occupancy, DoesNotFit> {
     let cores = &config.cores;
-    let warp_size = cores.warp_size.max(1);
-    let padded_threads = u64::from(shape.threads.max(1).div_ceil(warp_size) * warp_size);
-    let regs = padded_threads * u64::from(shape.regs_per_thread.div_ceil(4) * 4);
+    let CtaFootprint { warps, threads: padded_threads, regs, shmem_bytes } = footprint(config, shape);
     if regs > u64::from(cores.regs_per_cta) {
         let available = u64::from(cores.regs_per_cta);
         return Err(DoesNotFit { limiter: Limiter::Registers, needed: regs, available });
@@ -89,7 +114,7 @@ pub fn occupancy(config: &GpuConfig, shape: CtaShape) -> Result<Occupancy, DoesN
         (Limiter::CtaSlots, 1, u64::from(cores.max_ctas_per_sm)),
         (Limiter::Threads, padded_threads, u64::from(cores.max_threads_per_sm)),
         (Limiter::Registers, regs, u64::from(cores.regs_per_sm)),
-        (Limiter::SharedMemory, u64::from(shape.shmem_bytes), u64::from(config.l1.shmem_per_sm_bytes)),
+        (Limiter::SharedMemory, shmem_bytes, u64::from(config.l1.shmem_per_sm_bytes)),
     ];
     let mut best: Option<(u64, Limiter)> = None;
     for (limiter, needed, available) in limits {
@@ -106,7 +131,7 @@ pub fn occupancy(config: &GpuConfig, shape: CtaShape) -> Result<Occupancy, DoesN
     }
     let (ctas, limiter) = best.expect("CTA slots always limit");
     let ctas_per_sm = u32::try_from(ctas).unwrap_or(u32::MAX);
-    let warps_per_sm = u32::try_from(padded_threads / u64::from(warp_size)).unwrap_or(u32::MAX) * ctas_per_sm;
+    let warps_per_sm = u32::try_from(warps).unwrap_or(u32::MAX).saturating_mul(ctas_per_sm);
     Ok(Occupancy { ctas_per_sm, warps_per_sm, limiter })
 }
 

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use warplab_config::GpuConfig;
 use warplab_config::cache::{Allocation, WritePolicy};
 use warplab_trace::{Instruction, MemSpace, Reg};
-use warplab_uarch::cache::{Access, AccessKind, Cache, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
+use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 use warplab_uarch::coalescer::{SectorAccess, coalesce};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
@@ -25,7 +25,7 @@ use crate::fifo::Fifo;
 use crate::mshr::MshrTable;
 use crate::ops::{OpInfo, OpKind};
 use crate::report::{CacheReport, LatencyBreakdown};
-use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
+use crate::request::{Request, RequestId, RequestKind, Requests, Slab, Stamps, Waiter};
 
 /// Bytes of a local-memory window per thread that generic addresses resolve
 /// to local memory (above the kernel's local base).
@@ -89,8 +89,7 @@ pub(crate) struct MemoryPipeline {
     cursor: usize,
     /// L1 hits and shared-memory results: (ready cycle, load record).
     returns: VecDeque<(u64, u32)>,
-    loads: Vec<PendingLoad>,
-    free_loads: Vec<u32>,
+    loads: Slab<PendingLoad>,
     waiters: Vec<u32>,
     /// L1 accesses by outcome.
     pub(crate) l1_stats: CacheReport,
@@ -124,8 +123,7 @@ impl MemoryPipeline {
             accesses: Vec::with_capacity(64),
             cursor: 0,
             returns: VecDeque::new(),
-            loads: Vec::new(),
-            free_loads: Vec::new(),
+            loads: Slab::default(),
             waiters: Vec::new(),
             l1_stats: CacheReport::default(),
             outstanding: 0,
@@ -167,19 +165,6 @@ impl MemoryPipeline {
     pub(crate) fn mshrs_in_use(&self) -> usize {
         self.mshrs.in_use()
     }
-
-    fn new_load(&mut self, load: PendingLoad) -> u32 {
-        match self.free_loads.pop() {
-            Some(index) => {
-                self.loads[index as usize] = load;
-                index
-            }
-            None => {
-                self.loads.push(load);
-                (self.loads.len() - 1) as u32
-            }
-        }
-    }
 }
 
 impl Sm {
@@ -207,7 +192,7 @@ impl Sm {
             self.set_ready(w, &dst[..n_dst], PENDING);
             self.warps[w].pending_loads += 1;
             let record = PendingLoad { warp: w as u16, remaining: 1, dst, n_dst: n_dst as u8 };
-            Some(self.memory.new_load(record))
+            Some(self.memory.loads.insert_index(record))
         } else {
             // Stores (and atomics without a result) hold the warp until acknowledged.
             self.warps[w].pending_stores += 1;
@@ -282,7 +267,7 @@ impl Sm {
                 if let Some(l1) = &mut self.memory.l1
                     && let Some(eviction) = l1.fill(request.address, now)
                 {
-                    self.write_back(eviction.line_addr, eviction.dirty_sectors, now, ctx);
+                    self.write_back(eviction, now, ctx);
                 }
                 let mut waiters = std::mem::take(&mut self.memory.waiters);
                 self.memory.mshrs.release(entry, &mut waiters);
@@ -296,13 +281,13 @@ impl Sm {
 
     /// One access of load record `load` finished.
     fn complete_access(&mut self, load: u32, now: u64) {
-        let record = &mut self.memory.loads[load as usize];
+        let record = &mut self.memory.loads[load];
         record.remaining -= 1;
         if record.remaining > 0 {
             return;
         }
         let record = *record;
-        self.memory.free_loads.push(load);
+        self.memory.loads.remove_index(load);
         let w = record.warp as usize;
         self.set_ready(w, &record.dst[..record.n_dst as usize], now);
         self.warps[w].pending_loads -= 1;
@@ -318,7 +303,7 @@ impl Sm {
                 return;
             }
             if let Some(load) = op.load {
-                self.memory.loads[load as usize].remaining += 1;
+                self.memory.loads[load].remaining += 1;
                 self.memory.returns.push_back((now + self.memory.shmem_latency, load));
             }
             self.finish_current(op, now);
@@ -400,7 +385,7 @@ impl Sm {
         memory.l1_stats.reads.count(outcome);
         let Some(l1) = &mut memory.l1 else { return true };
         let effect = l1.commit(&access, now);
-        memory.loads[load as usize].remaining += 1;
+        memory.loads[load].remaining += 1;
         if outcome == Outcome::Hit {
             memory.returns.push_back((now + memory.l1_latency, load));
             return true;
@@ -411,7 +396,7 @@ impl Sm {
             self.send(RequestKind::Read, fetch_addr, bytes, 0, access.local, Waiter::Mshr(entry), op.first_try, ctx);
         }
         if let Some(eviction) = effect.eviction {
-            self.write_back(eviction.line_addr, eviction.dirty_sectors, now, ctx);
+            self.write_back(eviction, now, ctx);
         }
         true
     }
@@ -434,7 +419,7 @@ impl Sm {
             self.send(RequestKind::Write, sector, bytes, access.byte_mask, access.local, waiter, op.first_try, ctx);
         }
         if let Some(eviction) = effect.eviction {
-            self.write_back(eviction.line_addr, eviction.dirty_sectors, now, ctx);
+            self.write_back(eviction, now, ctx);
         }
         true
     }
@@ -453,7 +438,7 @@ impl Sm {
             (_, None) => return true,
         };
         match waiter {
-            Waiter::Load(load) => self.memory.loads[load as usize].remaining += 1,
+            Waiter::Load(load) => self.memory.loads[load].remaining += 1,
             Waiter::Store(w) => self.warps[w as usize].pending_stores += 1,
             _ => {}
         }
@@ -471,12 +456,9 @@ impl Sm {
         queue.len() + self.memory.in_lookup.len() + reserve <= queue.capacity().max(reserve)
     }
 
-    fn write_back(&mut self, line_addr: u64, dirty_sectors: u8, now: u64, ctx: &mut MemoryContext<'_>) {
-        for sector in 0..SECTORS_PER_LINE {
-            if dirty_sectors & (1 << sector) != 0 {
-                let addr = line_addr + u64::from(sector * SECTOR_BYTES);
-                self.send(RequestKind::Writeback, addr, SECTOR_BYTES, u32::MAX, true, Waiter::None, now, ctx);
-            }
+    fn write_back(&mut self, eviction: Eviction, now: u64, ctx: &mut MemoryContext<'_>) {
+        for addr in eviction.dirty_sector_addrs() {
+            self.send(RequestKind::Writeback, addr, SECTOR_BYTES, u32::MAX, true, Waiter::None, now, ctx);
         }
     }
 
@@ -533,14 +515,14 @@ fn resolve_generic(cta: &warplab_trace::Cta, instruction: &Instruction, view: &K
 fn record_latency(breakdown: &mut LatencyBreakdown, request: &Request, now: u64) {
     let s = request.stamps;
     let total = now.saturating_sub(s.first_try);
-    let mshr = s.injected.saturating_sub(s.first_try);
-    let noc = s.at_partition.saturating_sub(s.injected) + now.saturating_sub(s.reply_injected);
-    let rest = total.saturating_sub(mshr + noc);
+    let mshr = s.injected.saturating_sub(s.first_try).min(total);
+    let noc = (s.at_partition.saturating_sub(s.injected) + now.saturating_sub(s.reply_injected)).min(total - mshr);
+    let rest = total - mshr - noc;
     let dram_service = s.dram_service.min(rest);
     let dram_queue = s.dram_queue.min(rest - dram_service);
     breakdown.misses += 1;
     breakdown.mshr_wait_cycles += mshr;
-    breakdown.noc_cycles += noc.min(total - mshr.min(total));
+    breakdown.noc_cycles += noc;
     breakdown.dram_service_cycles += dram_service;
     breakdown.dram_queue_cycles += dram_queue;
     breakdown.l2_cycles += rest - dram_service - dram_queue;

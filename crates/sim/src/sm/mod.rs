@@ -16,10 +16,12 @@
 pub(crate) mod issue;
 pub(crate) mod memory;
 
+use std::ops::{AddAssign, SubAssign};
+
 use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::{Cta, Reg};
 
-use crate::ops::{N_UNIT_CLASSES, OpInfo, unit_class, units_per_sm};
+use crate::ops::{N_UNIT_CLASSES, OpInfo, unit_class};
 use crate::report::IssueBreakdown;
 
 pub(crate) use memory::MemoryPipeline;
@@ -42,6 +44,24 @@ pub struct CtaResources {
     pub shmem_bytes: u32,
     /// Warps.
     pub warps: u32,
+}
+
+impl AddAssign for CtaResources {
+    fn add_assign(&mut self, other: Self) {
+        self.threads += other.threads;
+        self.regs += other.regs;
+        self.shmem_bytes += other.shmem_bytes;
+        self.warps += other.warps;
+    }
+}
+
+impl SubAssign for CtaResources {
+    fn sub_assign(&mut self, other: Self) {
+        self.threads -= other.threads;
+        self.regs -= other.regs;
+        self.shmem_bytes -= other.shmem_bytes;
+        self.warps -= other.warps;
+    }
 }
 
 /// One warp slot.
@@ -144,7 +164,7 @@ impl Sm {
         let mut unit_free_at = Vec::with_capacity(pools * N_UNIT_CLASSES);
         for _ in 0..pools {
             for class in 0..N_UNIT_CLASSES {
-                let per_sm = units_per_sm(config, unit_class(class)) as usize;
+                let per_sm = config.units.n_units(unit_class(class)) as usize;
                 let per_pool = if sub_core_units { per_sm.div_ceil(n_sched) } else { per_sm };
                 unit_free_at.push(vec![0; per_pool]);
             }
@@ -210,16 +230,21 @@ impl Sm {
         cta.at_barrier = 0;
         cta.resources = needs;
         cta.warp_slots.clear();
-        let mut free_slots = self.warps.iter().enumerate().filter(|(_, w)| !w.live).map(|(i, _)| i);
-        let mut taken = Vec::new();
-        for warp in &cta.cta.warps {
+        // Free warp slots are taken in slot order; the scan resumes where the
+        // last one was found.
+        let mut index = 0;
+        for k in 0..self.ctas[slot].cta.warps.len() {
+            let warp = self.ctas[slot].cta.warps[k];
             if warp.len == 0 {
                 continue;
             }
-            let Some(index) = free_slots.next() else { break };
-            taken.push((index, warp.first, warp.first + warp.len));
-        }
-        for (index, first, end) in taken {
+            while index < self.warps.len() && self.warps[index].live {
+                index += 1;
+            }
+            if index == self.warps.len() {
+                break;
+            }
+            let (first, end) = (warp.first, warp.first + warp.len);
             self.warps[index] = Warp {
                 live: true,
                 cta_slot: slot as u16,
@@ -240,10 +265,7 @@ impl Sm {
             cta.live_warps += 1;
             self.schedulers[index % n_sched].warps.push(index as u16);
         }
-        self.used.threads += needs.threads;
-        self.used.regs += needs.regs;
-        self.used.shmem_bytes += needs.shmem_bytes;
-        self.used.warps += needs.warps;
+        self.used += needs;
         self.resident_ctas += 1;
         self.max_resident_ctas = self.max_resident_ctas.max(self.resident_ctas);
         if self.ctas[slot].live_warps == 0 {
@@ -278,11 +300,7 @@ impl Sm {
     fn finish_cta(&mut self, slot: usize) {
         let cta = &mut self.ctas[slot];
         cta.live = false;
-        let needs = cta.resources;
-        self.used.threads -= needs.threads;
-        self.used.regs -= needs.regs;
-        self.used.shmem_bytes -= needs.shmem_bytes;
-        self.used.warps -= needs.warps;
+        self.used -= cta.resources;
         self.resident_ctas -= 1;
         self.finished_ctas.push(cta.kernel);
     }
