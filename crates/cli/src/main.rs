@@ -161,7 +161,7 @@ fn main() -> ExitCode {
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
         Command::Run { config, trace, generated, memcpy_warms_l2, max_cycles, json } => {
-            let options = warplab_lab::SimOptions { memcpy_warms_l2, max_cycles };
+            let options = warplab_lab::SimOptions { memcpy_warms_l2, max_cycles, ..Default::default() };
             run::run(&run::RunArgs { config, trace, generated, options, json })
         }
     };

@@ -11,9 +11,11 @@
 //! 4. core: the CTA scheduler launches CTAs, then every SM runs its cycle
 //!    (see [`crate::sm`]).
 //!
-//! SMs with nothing resident and nothing in flight are not ticked, nor are
-//! idle crossbars, L2 slices and DRAM channels. (Jumping the clock over
-//! cycles in which every SM only waits is not done yet.)
+//! An SM is ticked only when it has work: a scheduler whose wait ended, an
+//! access to make, a queue to drain, a result due, or a reply at its crossbar
+//! port. In between it sleeps, and the cycles it slept through are charged to
+//! its counters when it wakes, exactly as ticks would have counted them. Idle
+//! crossbars, L2 slices and DRAM channels are not ticked either.
 
 use std::collections::VecDeque;
 
@@ -79,6 +81,10 @@ pub struct Gpu {
     workload_done: bool,
     next_sm: usize,
     pub(crate) last_cycle: u64,
+    /// Whether a kernel ran in the last core cycle (idle SMs then count
+    /// "no warp" issue slots).
+    any_running: bool,
+    deadlocked: bool,
 }
 
 impl Gpu {
@@ -112,6 +118,8 @@ impl Gpu {
             workload_done: false,
             next_sm: 0,
             last_cycle: 0,
+            any_running: false,
+            deadlocked: false,
         }
     }
 
@@ -122,11 +130,22 @@ impl Gpu {
 
     /// Whether the workload has run to its end.
     pub fn finished(&self) -> bool {
-        self.workload_done && self.pending.is_empty() && self.runs.iter().all(|run| !run.running())
+        self.deadlocked || (self.workload_done && self.pending.is_empty() && self.runs.iter().all(|run| !run.running()))
     }
 
-    /// Advances to the next clock edge of any domain.
-    pub(crate) fn step(&mut self, workload: &mut dyn WorkloadSource) {
+    /// Ends a run in which nothing can ever happen again (e.g. an
+    /// instruction for a unit class the config gives no units), saying so.
+    pub(crate) fn deadlocked(&mut self, now: u64) {
+        self.diagnostics.push(format!(
+            "the simulation stopped at cycle {now}: every warp waits for an event that cannot come (deadlock)"
+        ));
+        self.deadlocked = true;
+        self.last_cycle = now;
+    }
+
+    /// Advances to the next clock edge of any domain; returns whether the
+    /// core clock ticked.
+    pub(crate) fn step(&mut self, workload: &mut dyn WorkloadSource) -> bool {
         let ticks = self.clocks.advance();
         let core_now = self.clocks.core().0;
         let icnt_now = self.clocks.domain_cycles(Domain::Icnt);
@@ -151,11 +170,18 @@ impl Gpu {
         if ticks.core {
             self.core_cycle(core_now, icnt_now, workload);
         }
+        ticks.core
     }
 
     fn core_cycle(&mut self, now: u64, icnt_now: u64, workload: &mut dyn WorkloadSource) {
         self.admit_kernels(now, workload);
         self.launch_ctas(now);
+        let any_running = self.runs.iter().any(KernelRun::running);
+        if any_running != self.any_running {
+            // Sleeping SMs' idle cycles so far were charged under the old value.
+            self.settle_sms(now - 1);
+            self.any_running = any_running;
+        }
         let mut ctx = crate::sm::memory::MemoryContext {
             requests: &mut self.requests,
             request_network: &mut self.request_network,
@@ -165,33 +191,73 @@ impl Gpu {
             now,
             breakdown: &mut self.breakdown,
         };
-        let n_sched = self.config.scheduling.schedulers_per_sm.max(1) as u64;
-        let any_running = self.runs.iter().any(KernelRun::running);
         for sm in &mut self.sms {
+            if sm.wake_at > now && ctx.reply_network.peek(sm.id, icnt_now).is_none() {
+                continue;
+            }
+            sm.settle(now - 1, any_running, &mut self.mshr_histogram);
             if sm.is_idle() {
-                if any_running {
-                    sm.counters.issue.no_warp += n_sched;
-                }
+                sm.wake_at = u64::MAX;
                 continue;
             }
             sm.memory_cycle(now, &mut ctx);
             let (issued, all_memory) = sm.issue_cycle(now, &self.views);
-            let warps = sm.resident_warps();
-            if warps > 0 {
-                sm.counters.active_cycles += 1;
-                sm.counters.resident_warp_cycles += u64::from(warps);
-                if !issued && all_memory {
-                    sm.counters.memory_stall_cycles += 1;
-                }
-            }
-            let in_use = sm.memory.mshrs_in_use() as u32;
-            let bucket = (in_use / self.mshr_histogram.bucket_entries).min(MSHR_BUCKETS) as usize;
-            self.mshr_histogram.cycles[bucket] += 1;
+            sm.count_cycles(1, !issued && all_memory, &mut self.mshr_histogram);
+            sm.charged_through = now;
+            sm.wake_at = if self.options.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
             for kernel in sm.finished_ctas.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
             }
         }
         self.retire_kernels(now);
+    }
+
+    /// When every component only waits, the first core cycle after `now` at
+    /// which anything has work: an SM waking, a packet arriving, a slice's or
+    /// channel's latency ending, a DRAM command due, a kernel's launch
+    /// latency ending. `None` while something moves
+    /// or could start next cycle; `Some(u64::MAX)` when nothing ever will.
+    pub(crate) fn quiet_until(&self, now: u64) -> Option<u64> {
+        // A kernel that ended this cycle may let the next command start.
+        if self.runs.iter().any(|run| run.end_cycle == Some(now)) {
+            return None;
+        }
+        let arrival = self.request_network.next_arrival()?.min(self.reply_network.next_arrival()?);
+        let mut next = if arrival == u64::MAX { u64::MAX } else { self.clocks.core_cycle_at(Domain::Icnt, arrival) };
+        for sm in &self.sms {
+            next = next.min(sm.wake_at);
+            if next <= now + 1 {
+                return None;
+            }
+        }
+        next = next.min(self.memory.next_event(&self.clocks)?);
+        for run in self.runs.iter().filter(|run| run.has_ctas()) {
+            if run.ready_cycle > now {
+                next = next.min(run.ready_cycle);
+            } else if self.sms.iter().any(|sm| sm.fits(run.needs)) {
+                return None;
+            }
+        }
+        (next > now + 1).then_some(next)
+    }
+
+    /// Jumps the clocks to core cycle `target` when every component only
+    /// waits until then; nothing is ticked in between, and the SMs charge
+    /// the cycles when they wake ([`Sm::settle`]).
+    pub(crate) fn skip_to(&mut self, target: u64) {
+        self.clocks.skip_to_core(target);
+    }
+
+    /// Charges every SM's slept cycles through core cycle `through`.
+    fn settle_sms(&mut self, through: u64) {
+        for sm in &mut self.sms {
+            sm.settle(through, self.any_running, &mut self.mshr_histogram);
+        }
+    }
+
+    /// Brings every counter up to the current cycle (before a report).
+    pub(crate) fn settle(&mut self) {
+        self.settle_sms(self.clocks.core().0);
     }
 
     /// Takes commands from the workload while they may start: a copy waits for
@@ -313,6 +379,7 @@ impl Gpu {
                         let run = &mut self.runs[r];
                         run.ctas_issued += 1;
                         let needs = run.needs;
+                        self.sms[s].settle(now - 1, self.any_running, &mut self.mshr_histogram);
                         self.sms[s].launch_cta(slot, r as u32, needs);
                         self.next_sm = (s + 1) % n;
                     }

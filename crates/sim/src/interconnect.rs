@@ -86,6 +86,12 @@ impl Crossbar {
             return;
         }
         let n = self.inputs.len();
+        // The round-robin pointer moves only in cycles with a packet waiting
+        // at some input, so a cycle in which every packet is merely in
+        // transfer changes nothing (and can be skipped).
+        if self.inputs.iter().all(Fifo::is_empty) {
+            return;
+        }
         for k in 0..n {
             let input = (self.next_input + k) % n;
             let Some(&packet) = self.inputs[input].front() else { continue };
@@ -113,6 +119,16 @@ impl Crossbar {
             Some(&(at, request)) if at <= now => Some(request),
             _ => None,
         }
+    }
+
+    /// When every packet has been granted its output: the icnt cycle the
+    /// first one arrives (`u64::MAX`: none in flight); `None` while a packet
+    /// waits at an input for a grant, which may come any cycle.
+    pub fn next_arrival(&self) -> Option<u64> {
+        if self.inputs.iter().any(|input| !input.is_empty()) {
+            return None;
+        }
+        Some(self.outputs.iter().filter_map(|output| output.front().map(|&(at, _)| at)).min().unwrap_or(u64::MAX))
     }
 
     /// Whether a packet is in transfer to, or waiting at, `output`.

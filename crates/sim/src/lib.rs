@@ -58,6 +58,9 @@ pub struct SimOptions {
     pub memcpy_warms_l2: bool,
     /// Stop after this many core cycles (0: no limit); the report says so.
     pub max_cycles: u64,
+    /// Tick every busy SM every cycle and never jump the clock. The results
+    /// are identical either way (a test checks it); only the speed differs.
+    pub tick_every_cycle: bool,
 }
 
 /// How far a run got.
@@ -88,9 +91,25 @@ impl<'w> Simulation<'w> {
     /// whichever comes first.
     pub fn run_until(&mut self, target: Cycle) -> Progress {
         let limit = self.gpu.options.max_cycles;
-        while !self.gpu.finished() && self.gpu.cycle() < target && (limit == 0 || self.gpu.cycle().0 < limit) {
-            self.gpu.step(self.workload);
+        let end = if limit == 0 { target.0 } else { target.0.min(limit) };
+        while !self.gpu.finished() && self.gpu.cycle().0 < end {
+            if !self.gpu.step(self.workload) || self.gpu.finished() {
+                continue;
+            }
+            let now = self.gpu.cycle().0;
+            if self.gpu.options.tick_every_cycle {
+                continue;
+            }
+            match self.gpu.quiet_until(now) {
+                Some(u64::MAX) => {
+                    self.gpu.deadlocked(now);
+                    break;
+                }
+                Some(next) => self.gpu.skip_to(next.min(end)),
+                None => {}
+            }
         }
+        self.gpu.settle();
         self.progress()
     }
 

@@ -26,6 +26,7 @@ use crate::interconnect::Crossbar;
 use crate::mshr::MshrTable;
 use crate::report::CacheReport;
 use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
+use crate::time::{Clocks, Domain};
 
 /// One L2 slice and its queues.
 #[derive(Debug, Clone)]
@@ -161,6 +162,30 @@ impl MemorySystem {
         }
     }
 
+    /// When nothing moves between the L2 slices and DRAM: the first core
+    /// cycle at which a slice or channel has work (a request leaving the ROP
+    /// or DRAM latency queue, a DRAM command or transfer due), `u64::MAX` if
+    /// none; `None` while a slice's queues or a channel's return path hold
+    /// something.
+    pub(crate) fn next_event(&self, clocks: &Clocks) -> Option<u64> {
+        let mut next = u64::MAX;
+        for slice in &self.slices {
+            next = next.min(slice.next_event()?);
+        }
+        for channel in &self.channels {
+            if !channel.returned.is_empty() {
+                return None;
+            }
+            if let Some(&(ready, _)) = channel.latency_queue.front() {
+                next = next.min(ready);
+            }
+            if let Some(dram_cycle) = channel.dram.next_event() {
+                next = next.min(clocks.core_cycle_at(Domain::Dram, dram_cycle));
+            }
+        }
+        Some(next)
+    }
+
     fn to_core_cycles(&self, dram_cycles: u64) -> u64 {
         dram_cycles * self.core_khz / self.dram_khz
     }
@@ -236,6 +261,16 @@ impl SubPartition {
             && self.l2_to_dram.is_empty()
             && self.dram_to_l2.is_empty()
             && self.l2_to_icnt.is_empty()
+    }
+
+    /// The core cycle the first request leaves the ROP queue when that is all
+    /// the slice holds (`u64::MAX`: nothing at all); `None` otherwise.
+    fn next_event(&self) -> Option<u64> {
+        let queues_empty = self.icnt_to_l2.is_empty()
+            && self.l2_to_dram.is_empty()
+            && self.dram_to_l2.is_empty()
+            && self.l2_to_icnt.is_empty();
+        queues_empty.then(|| self.rop.front().map_or(u64::MAX, |&(ready, _)| ready))
     }
 
     /// Queue stalls of this slice's links: icnt→L2, L2→DRAM, DRAM→L2, L2→icnt.

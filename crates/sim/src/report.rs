@@ -188,6 +188,22 @@ pub struct IssueBreakdown {
     pub no_warp: u64,
 }
 
+impl IssueBreakdown {
+    /// Counts `n` scheduler cycles with `outcome`.
+    pub(crate) fn add(&mut self, outcome: crate::sm::IssueOutcome, n: u64) {
+        use crate::sm::{IssueOutcome, Stall};
+        let slot = match outcome {
+            IssueOutcome::Issued => &mut self.issued,
+            IssueOutcome::NoWarp => &mut self.no_warp,
+            IssueOutcome::Stalled(Stall::Memory) => &mut self.memory,
+            IssueOutcome::Stalled(Stall::Barrier) => &mut self.barrier,
+            IssueOutcome::Stalled(Stall::Dependence) => &mut self.dependence,
+            IssueOutcome::Stalled(Stall::Structural) => &mut self.structural,
+        };
+        *slot += n;
+    }
+}
+
 impl AddAssign for IssueBreakdown {
     fn add_assign(&mut self, other: Self) {
         self.issued += other.issued;
@@ -209,6 +225,17 @@ pub struct MshrHistogram {
     /// SM cycles per bucket: bucket k counts cycles with `k × bucket_entries`
     /// up to `(k + 1) × bucket_entries − 1` entries in use.
     pub cycles: Vec<u64>,
+}
+
+impl MshrHistogram {
+    /// Counts `n` SM cycles with `in_use` entries in use.
+    pub(crate) fn add(&mut self, in_use: u32, n: u64) {
+        let last = self.cycles.len().saturating_sub(1);
+        let bucket = ((in_use / self.bucket_entries.max(1)) as usize).min(last);
+        if let Some(cycles) = self.cycles.get_mut(bucket) {
+            *cycles += n;
+        }
+    }
 }
 
 /// Producer stalls on full links, in cycles of the producer's clock.

@@ -104,6 +104,30 @@ impl Clocks {
         Ticks { core: due[0], icnt: due[1], l2: due[2], dram: due[3] }
     }
 
+    /// Moves every clock forward, without ticking, so that the next core
+    /// edge is core cycle `target`; the edges of all domains before it are
+    /// passed over. Does nothing unless `target` lies beyond the next core edge.
+    pub fn skip_to_core(&mut self, target: u64) {
+        if target <= self.cycles[0] + 1 {
+            return;
+        }
+        // Edge `n` of a domain (1-based) is at `(n - 1) × period`.
+        let at = (target - 1).saturating_mul(self.period_fs[0]);
+        for k in 0..4 {
+            let edges_before = at.div_ceil(self.period_fs[k]);
+            if edges_before > self.cycles[k] {
+                self.cycles[k] = edges_before;
+                self.next_edge_fs[k] = edges_before * self.period_fs[k];
+            }
+        }
+    }
+
+    /// The last core cycle whose edge is at or before edge `cycle` of `domain`.
+    pub fn core_cycle_at(&self, domain: Domain, cycle: u64) -> u64 {
+        let at = cycle.saturating_sub(1).saturating_mul(self.period_fs[domain as usize]);
+        at / self.period_fs[0] + 1
+    }
+
     /// Core cycles elapsed.
     pub fn core(&self) -> Cycle {
         Cycle(self.cycles[0])
@@ -134,5 +158,30 @@ mod tests {
         assert_eq!(clocks.cycles[2], 14_000, "L2 at the core clock ticks together with it");
         assert!((10_930..=10_940).contains(&clocks.cycles[1]), "{}", clocks.cycles[1]);
         assert!((12_490..=12_510).contains(&clocks.cycles[3]), "{}", clocks.cycles[3]);
+    }
+
+    #[test]
+    fn skipping_ahead_lands_where_stepping_would() {
+        let config = domains(1_417_000, 1_095_000, 1_417_000, 2_500_000);
+        let mut stepped = Clocks::new(&config);
+        for _ in 0..5 {
+            stepped.advance();
+        }
+        let mut skipped = stepped.clone();
+        // Step until the next edge would be core cycle 10,000.
+        loop {
+            let mut ahead = stepped.clone();
+            ahead.advance();
+            if ahead.core().0 == 10_000 {
+                break;
+            }
+            stepped = ahead;
+        }
+        skipped.skip_to_core(10_000);
+        assert_eq!(skipped.cycles, stepped.cycles);
+        assert_eq!(skipped.next_edge_fs, stepped.next_edge_fs);
+        assert_eq!(skipped.advance(), stepped.advance());
+        // The DRAM edge after the skip is at or after core cycle 10,000's edge.
+        assert_eq!(skipped.core_cycle_at(Domain::Dram, skipped.cycles[3] + 1), 10_000);
     }
 }

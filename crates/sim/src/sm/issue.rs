@@ -13,7 +13,7 @@
 use warplab_config::SchedulerPolicy;
 use warplab_trace::{Instruction, Reg};
 
-use super::{KernelView, PENDING, REGS_PER_WARP, Sm};
+use super::{KernelView, LDST_FREE, PENDING, REGS_PER_WARP, Sm};
 use crate::ops::{N_UNIT_CLASSES, OpInfo, OpKind};
 
 /// Why a warp could not issue this cycle.
@@ -45,26 +45,30 @@ impl Sm {
         let mut all_memory = true;
         for k in 0..self.schedulers.len() {
             let outcome = self.schedule(k, now, kernels);
-            let issue = &mut self.counters.issue;
-            match outcome {
-                IssueOutcome::Issued => {
-                    issue.issued += 1;
-                    issued_any = true;
-                    all_memory = false;
-                }
-                IssueOutcome::NoWarp => issue.no_warp += 1,
-                IssueOutcome::Stalled(stall) => {
-                    match stall {
-                        Stall::Memory => issue.memory += 1,
-                        Stall::Barrier => issue.barrier += 1,
-                        Stall::Dependence => issue.dependence += 1,
-                        Stall::Structural => issue.structural += 1,
-                    }
-                    all_memory &= stall == Stall::Memory;
-                }
-            }
+            self.counters.issue.add(outcome, 1);
+            issued_any |= outcome == IssueOutcome::Issued;
+            all_memory &= matches!(outcome, IssueOutcome::NoWarp | IssueOutcome::Stalled(Stall::Memory));
         }
         (issued_any, all_memory && self.used.warps > 0)
+    }
+
+    /// Charges `n` cycles in which every scheduler slept (the SM was not
+    /// ticked): each scheduler's outcome is what [`Sm::schedule`] would have
+    /// returned, its sleep reason. Returns whether every resident warp waited
+    /// on memory.
+    pub(crate) fn issue_slept(&mut self, n: u64) -> bool {
+        let mut all_memory = true;
+        for k in 0..self.schedulers.len() {
+            let scheduler = &self.schedulers[k];
+            let outcome = if scheduler.warps.is_empty() {
+                IssueOutcome::NoWarp
+            } else {
+                IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory))
+            };
+            self.counters.issue.add(outcome, n);
+            all_memory &= matches!(outcome, IssueOutcome::NoWarp | IssueOutcome::Stalled(Stall::Memory));
+        }
+        all_memory && self.used.warps > 0
     }
 
     fn schedule(&mut self, k: usize, now: u64, kernels: &[KernelView]) -> IssueOutcome {
@@ -109,8 +113,8 @@ impl Sm {
             }
         }
         // Nothing can change before the earliest wait ends unless an event
-        // wakes a warp; the LD/ST unit freeing up is such an event only for
-        // warps that waited on it, whose wait was `now`.
+        // wakes a warp (a load returning, a barrier releasing, the LD/ST unit
+        // taking its next instruction).
         let scheduler = &mut self.schedulers[k];
         scheduler.sleep_until = earliest;
         scheduler.sleep_reason = worst;
@@ -155,7 +159,8 @@ impl Sm {
 
     /// Whether warp `w` can issue now, or why not and until when it surely
     /// cannot (`PENDING`: until one of its memory operations completes, which
-    /// resets the warp's wait; `now`: look again next cycle).
+    /// resets the warp's wait; `LDST_FREE`: until the LD/ST unit takes its next
+    /// instruction, which wakes the warp).
     fn check(&self, w: usize, k: usize, now: u64, kernels: &[KernelView]) -> Result<(), (Stall, u64)> {
         let warp = &self.warps[w];
         if warp.at_barrier {
@@ -182,11 +187,20 @@ impl Sm {
             return Err((Stall::Memory, PENDING));
         }
         match op.unit {
-            Some(class) if self.free_unit(k, class, now).is_none() => Err((Stall::Structural, now)),
+            Some(class) if self.free_unit(k, class, now).is_none() => {
+                Err((Stall::Structural, self.earliest_free_unit(k, class)))
+            }
             Some(_) => Ok(()),
             None if self.memory.can_accept() => Ok(()),
-            None => Err((Stall::Memory, now)),
+            None => Err((Stall::Memory, LDST_FREE)),
         }
+    }
+
+    /// The first cycle after `now` at which some scheduler may issue
+    /// (`PENDING` when only an event can wake one).
+    pub(crate) fn next_issue_chance(&self, now: u64) -> u64 {
+        let waking = self.schedulers.iter().filter(|s| !s.warps.is_empty()).map(|s| s.sleep_until.max(now + 1));
+        waking.min().unwrap_or(PENDING)
     }
 
     fn pool(&self, k: usize, class: usize) -> usize {
@@ -196,6 +210,11 @@ impl Sm {
 
     fn free_unit(&self, k: usize, class: usize, now: u64) -> Option<usize> {
         self.unit_free_at[self.pool(k, class)].iter().position(|&free_at| free_at <= now)
+    }
+
+    /// The cycle the first unit of `class` in scheduler `k`'s pool frees up.
+    fn earliest_free_unit(&self, k: usize, class: usize) -> u64 {
+        self.unit_free_at[self.pool(k, class)].iter().copied().min().unwrap_or(PENDING)
     }
 
     fn issue(&mut self, w: usize, k: usize, now: u64, kernels: &[KernelView]) {

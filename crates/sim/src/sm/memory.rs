@@ -55,6 +55,17 @@ struct MemOp {
     shared_cycles: u32,
 }
 
+/// The counter a blocked access bumps each cycle it is retried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Retry {
+    /// An L1 read found no MSHR entry, no room to merge or no miss-queue slot.
+    Read,
+    /// An L1 write found no miss-queue slot.
+    Write,
+    /// An access past the L1 found the miss queue full.
+    MissQueue,
+}
+
 /// What the SM needs from the rest of the GPU for one memory cycle.
 pub(crate) struct MemoryContext<'a> {
     pub requests: &'a mut Requests,
@@ -85,6 +96,10 @@ pub(crate) struct MemoryPipeline {
     /// queue; they count against the miss queue's capacity from the lookup on.
     in_lookup: VecDeque<(u64, RequestId)>,
     current: Option<MemOp>,
+    /// The current instruction's next access failed this cycle and bumped
+    /// this counter; it fails the same way every cycle until a reply or the
+    /// miss queue draining changes the L1's state.
+    retry: Option<Retry>,
     accesses: Vec<SectorAccess>,
     cursor: usize,
     /// L1 hits and shared-memory results: (ready cycle, load record).
@@ -120,6 +135,7 @@ impl MemoryPipeline {
             miss_queue: Fifo::new(miss_queue.max(1)),
             in_lookup: VecDeque::new(),
             current: None,
+            retry: None,
             accesses: Vec::with_capacity(64),
             cursor: 0,
             returns: VecDeque::new(),
@@ -159,6 +175,28 @@ impl MemoryPipeline {
             && self.miss_queue.is_empty()
             && self.in_lookup.is_empty()
             && self.outstanding == 0
+    }
+
+    /// The first cycle after `now` at which the pipeline has work of its own
+    /// (`u64::MAX`: none until a reply arrives). A blocked access waits for a
+    /// reply, or for the miss queue to drain, which happens every cycle.
+    pub(crate) fn next_event(&self, now: u64) -> u64 {
+        if !self.miss_queue.is_empty() || (self.current.is_some() && self.retry.is_none()) {
+            return now + 1;
+        }
+        let returns = self.returns.front().map_or(u64::MAX, |&(ready, _)| ready);
+        let lookups = self.in_lookup.front().map_or(u64::MAX, |&(ready, _)| ready);
+        returns.min(lookups).max(now + 1)
+    }
+
+    /// Counts `n` cycles of retrying a blocked access without doing it.
+    pub(crate) fn count_retries(&mut self, n: u64) {
+        match self.retry {
+            Some(Retry::Read) => self.l1_stats.reads.reservation_fail += n,
+            Some(Retry::Write) => self.l1_stats.writes.reservation_fail += n,
+            Some(Retry::MissQueue) => self.miss_queue.full_stalls += n,
+            None => {}
+        }
     }
 
     /// L1 MSHR entries in use.
@@ -295,6 +333,7 @@ impl Sm {
     }
 
     fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        self.memory.retry = None;
         let Some(mut op) = self.memory.current else { return };
         if op.space == MemSpace::Shared {
             op.shared_cycles -= 1;
@@ -326,6 +365,7 @@ impl Sm {
     /// The LD/ST unit is done with `op`: drop the placeholder counts.
     fn finish_current(&mut self, op: MemOp, now: u64) {
         self.memory.current = None;
+        self.wake_ldst_waiters();
         match op.load {
             Some(load) => self.complete_access(load, now),
             None => {
@@ -380,6 +420,7 @@ impl Sm {
         };
         if !fits {
             memory.l1_stats.reads.count(Outcome::ReservationFail);
+            memory.retry = Some(Retry::Read);
             return false;
         }
         memory.l1_stats.reads.count(outcome);
@@ -406,6 +447,7 @@ impl Sm {
         let outcome = l1.probe(&access);
         if outcome == Outcome::ReservationFail || !self.miss_queue_room() {
             self.memory.l1_stats.writes.count(Outcome::ReservationFail);
+            self.memory.retry = Some(Retry::Write);
             return false;
         }
         self.memory.l1_stats.writes.count(outcome);
@@ -428,6 +470,7 @@ impl Sm {
     fn send_past_l1(&mut self, op: MemOp, access: SectorAccess, is_write: bool, ctx: &mut MemoryContext<'_>) -> bool {
         if !self.miss_queue_room() {
             self.memory.miss_queue.full_stalls += 1;
+            self.memory.retry = Some(Retry::MissQueue);
             return false;
         }
         let (kind, waiter) = match (op.kind, op.load) {

@@ -22,8 +22,9 @@ use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::{Cta, Reg};
 
 use crate::ops::{N_UNIT_CLASSES, OpInfo, unit_class};
-use crate::report::IssueBreakdown;
+use crate::report::{IssueBreakdown, MshrHistogram};
 
+pub(crate) use issue::{IssueOutcome, Stall};
 pub(crate) use memory::MemoryPipeline;
 
 /// Register scoreboard slots per warp: 255 regular registers, RZ and 64
@@ -32,6 +33,10 @@ pub(crate) const REGS_PER_WARP: usize = 320;
 
 /// A register waiting on a load has this ready time until the data returns.
 pub(crate) const PENDING: u64 = u64::MAX;
+
+/// A warp whose memory instruction found the LD/ST unit busy waits until this
+/// "cycle": the unit wakes it when it takes its next instruction.
+pub(crate) const LDST_FREE: u64 = u64::MAX - 1;
 
 /// Resources one CTA holds on its SM.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -152,6 +157,13 @@ pub struct Sm {
     pub(crate) finished_ctas: Vec<u32>,
     pub(crate) limits: CtaResources,
     pub(crate) max_ctas: u32,
+    /// The SM need not be ticked before this core cycle unless a reply
+    /// arrives for it: until then every scheduler sleeps and the memory
+    /// pipeline only waits.
+    pub(crate) wake_at: u64,
+    /// The core cycle through which the counters are charged; cycles the SM
+    /// slept through are charged when it wakes ([`Sm::settle`]).
+    pub(crate) charged_through: u64,
 }
 
 impl Sm {
@@ -185,6 +197,8 @@ impl Sm {
             max_resident_ctas: 0,
             counters: SmCounters::default(),
             finished_ctas: Vec::new(),
+            wake_at: 0,
+            charged_through: 0,
             limits: CtaResources {
                 threads: config.cores.max_threads_per_sm,
                 regs: config.cores.regs_per_sm,
@@ -202,6 +216,52 @@ impl Sm {
             && self.used.regs + needs.regs <= self.limits.regs
             && self.used.shmem_bytes + needs.shmem_bytes <= self.limits.shmem_bytes
             && self.used.warps + needs.warps <= self.limits.warps
+    }
+
+    /// Charges the cycles after the last charged one through `through`, which
+    /// the SM slept through: nothing in it changed, so each counts what a
+    /// tick would have counted. An idle SM's schedulers count "no warp" while
+    /// some kernel runs (`any_running`) and nothing otherwise.
+    pub(crate) fn settle(&mut self, through: u64, any_running: bool, histogram: &mut MshrHistogram) {
+        let n = through.saturating_sub(self.charged_through);
+        if n == 0 {
+            return;
+        }
+        self.charged_through = through;
+        if self.is_idle() {
+            if any_running {
+                self.counters.issue.no_warp += n * self.schedulers.len() as u64;
+            }
+            return;
+        }
+        let all_memory = self.issue_slept(n);
+        self.count_cycles(n, all_memory, histogram);
+        self.memory.count_retries(n);
+    }
+
+    /// Counts `n` ticked or slept cycles of a busy SM: activity, resident
+    /// warps, memory stalls and MSHR occupancy.
+    pub(crate) fn count_cycles(&mut self, n: u64, memory_stalled: bool, histogram: &mut MshrHistogram) {
+        let warps = self.resident_warps();
+        if warps > 0 {
+            self.counters.active_cycles += n;
+            self.counters.resident_warp_cycles += u64::from(warps) * n;
+            if memory_stalled {
+                self.counters.memory_stall_cycles += n;
+            }
+        }
+        histogram.add(self.memory.mshrs_in_use() as u32, n);
+    }
+
+    /// The next core cycle after `now` at which the SM must be ticked even if
+    /// no reply arrives (`u64::MAX`: never).
+    pub(crate) fn next_wake(&self, now: u64) -> u64 {
+        if self.is_idle() {
+            return u64::MAX;
+        }
+        let issue = self.next_issue_chance(now);
+        let issue = if issue >= LDST_FREE { u64::MAX } else { issue };
+        issue.min(self.memory.next_event(now))
     }
 
     /// Whether nothing is resident and nothing is in flight.
@@ -265,6 +325,7 @@ impl Sm {
             cta.live_warps += 1;
             self.schedulers[index % n_sched].warps.push(index as u16);
         }
+        self.wake_at = 0;
         self.used += needs;
         self.resident_ctas += 1;
         self.max_resident_ctas = self.max_resident_ctas.max(self.resident_ctas);
@@ -330,6 +391,15 @@ impl Sm {
         }
         // A result arrived (or a new wait began): look at the warp afresh.
         self.wake(w);
+    }
+
+    /// Wakes the warps that found the LD/ST unit busy.
+    pub(crate) fn wake_ldst_waiters(&mut self) {
+        for w in 0..self.warps.len() {
+            if self.warps[w].blocked_until == LDST_FREE {
+                self.wake(w);
+            }
+        }
     }
 
     /// Makes warp `w` and its scheduler look again at the next issue.
