@@ -195,3 +195,45 @@ fn sleeping_and_clock_jumps_change_nothing() {
         assert_eq!(fast, slow, "{spec}");
     }
 }
+
+/// Cycles per loop iteration of `maxflops` with one dependent FFMA chain:
+/// the difference between 64 and 32 iterations, one CTA of `block` threads
+/// per SM.
+fn cycles_per_iteration(config: &GpuConfig, block: u32) -> f64 {
+    let spec = |iters: u32| format!("maxflops:chains=1,size=1,block={block},iters={iters}");
+    let (short, long) = (run(config, &spec(32)), run(config, &spec(64)));
+    (long.cycles - short.cycles) as f64 / 32.0
+}
+
+/// `SM7_QV100` from its files with `extra` options applied last.
+fn qv100_with(extra: &str) -> GpuConfig {
+    let dir = repo("configs/SM7_QV100");
+    let mut files: Vec<(String, String)> = ["gpgpusim.config", "trace.config", "config_volta_islip.icnt"]
+        .iter()
+        .map(|name| (name.to_string(), std::fs::read_to_string(dir.join(name)).unwrap()))
+        .collect();
+    files.push(("zz.trace.config".to_owned(), extra.to_owned()));
+    read_config_dir(&files).unwrap()
+}
+
+/// Two-level scheduling on a loop bound by the FFMA latency (made 24 cycles
+/// here, so one warp per scheduler leaves the units mostly idle): with an
+/// active set of one warp a scheduler's warps never overlap (none waits on a
+/// long-latency operation inside the loop, so none leaves the active set
+/// before it exits), and four warps per scheduler take four times as long
+/// per iteration as one; with an active set of four they hide each other's
+/// latency, as loose round robin does.
+#[test]
+fn two_level_active_set_limits_which_warps_interleave() {
+    let slow_ffma = "-trace_opcode_latency_initiation_sp 24,2\n";
+    let lrr = qv100_with(slow_ffma);
+    let two_level = |active: u32| qv100_with(&format!("{slow_ffma}-gpgpu_scheduler two_level_active:{active}:0:1\n"));
+    // 128 threads: one warp per scheduler; 512: four.
+    let alone = cycles_per_iteration(&two_level(1), 128);
+    let one_active = cycles_per_iteration(&two_level(1), 512);
+    assert!((one_active / (4.0 * alone) - 1.0).abs() < 0.02, "active set of 1: {one_active} vs 4 × {alone}");
+    for (name, config) in [("active set of 4", two_level(4)), ("lrr", lrr)] {
+        let overlapped = cycles_per_iteration(&config, 512);
+        assert!(overlapped < 1.5 * alone, "{name}: {overlapped} cycles/iteration vs {alone} for one warp");
+    }
+}

@@ -359,8 +359,11 @@ impl Gpu {
             return;
         }
         let n = self.sms.len();
+        // As GPGPU-Sim: the scan starts after the SM that got the last CTA of
+        // the previous cycle and visits every SM once.
+        let start = self.next_sm;
         for k in 0..n {
-            let s = (self.next_sm + k) % n;
+            let s = (start + k) % n;
             for r in 0..self.runs.len() {
                 let run = &mut self.runs[r];
                 if !run.has_ctas() || run.ready_cycle > now || !self.sms[s].fits(run.needs) {

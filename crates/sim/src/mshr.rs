@@ -7,7 +7,7 @@
 //! needs a free entry. Running out of either is a reservation failure: the
 //! access is retried and the cycle counts against the MSHRs.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// One outstanding miss.
 #[derive(Debug, Clone)]
@@ -21,7 +21,8 @@ struct Entry {
 #[derive(Debug, Clone)]
 pub struct MshrTable {
     entries: Vec<Entry>,
-    by_address: HashMap<u64, u32>,
+    /// FxHash: the keys are addresses the model makes, not attacker input.
+    by_address: FxHashMap<u64, u32>,
     free: Vec<u32>,
     max_merge: usize,
 }
@@ -33,7 +34,7 @@ impl MshrTable {
         let n = entries.max(1);
         Self {
             entries: (0..n).map(|_| Entry { address: 0, waiters: Vec::with_capacity(max_merge) }).collect(),
-            by_address: HashMap::with_capacity(n as usize),
+            by_address: FxHashMap::with_capacity_and_hasher(n as usize, Default::default()),
             free: (0..n).rev().collect(),
             max_merge,
         }

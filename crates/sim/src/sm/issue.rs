@@ -8,7 +8,10 @@
 //! an arithmetic result (dependence); a warp waited at a barrier; otherwise
 //! every warp waited on memory (a load not returned, or the memory pipeline
 //! full). GPGPU-Sim's LRR, GTO, oldest-first, two-level and warp-limiting
-//! orders are modelled; `rrr` (strict round robin) is treated as LRR.
+//! orders are modelled; `rrr` (strict round robin) is treated as LRR. The
+//! two-level scheduler issues from an active set of `active_warps` warps in
+//! the order they joined it; its inner and outer prioritisation fields are
+//! read but, as in GPGPU-Sim, only the outer round robin is implemented.
 
 use warplab_config::SchedulerPolicy;
 use warplab_trace::{Instruction, Reg};
@@ -72,15 +75,18 @@ impl Sm {
     }
 
     fn schedule(&mut self, k: usize, now: u64, kernels: &[KernelView]) -> IssueOutcome {
-        let n = self.schedulers[k].warps.len();
-        if n == 0 {
+        if self.schedulers[k].warps.is_empty() {
             return IssueOutcome::NoWarp;
         }
         let scheduler = &self.schedulers[k];
         if scheduler.sleep_until > now {
             return IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory));
         }
-        let mut worst: Option<Stall> = None;
+        if let SchedulerPolicy::TwoLevelActive { active_warps, .. } = self.policy {
+            self.refresh_active_set(k, active_warps.max(1) as usize);
+        }
+        let n = self.candidates(k).len();
+        let mut worst: Option<Stall> = self.pending_set_stall(k);
         let mut earliest = PENDING;
         let limit = self.eligible_warps(n);
         let scheduler = &self.schedulers[k];
@@ -121,6 +127,66 @@ impl Sm {
         worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
     }
 
+    /// The warps scheduler `k` chooses from, oldest first: its active set
+    /// under the two-level policy, else all of its warps.
+    fn candidates(&self, k: usize) -> &[u16] {
+        let scheduler = &self.schedulers[k];
+        match self.policy {
+            SchedulerPolicy::TwoLevelActive { .. } => &scheduler.active,
+            _ => &scheduler.warps,
+        }
+    }
+
+    /// Two-level scheduling: active warps that wait on a long-latency
+    /// operation (a load, a barrier, draining at exit) move to the back of the
+    /// pending set; pending warps that no longer wait fill the active set in
+    /// pending order. GPGPU-Sim promotes the pending head whether or not it
+    /// waits; promoting only warps that can run keeps the sets unchanged
+    /// while nothing happens, so a sleeping scheduler needs no update.
+    fn refresh_active_set(&mut self, k: usize, max_active: usize) {
+        let mut active = std::mem::take(&mut self.schedulers[k].active);
+        let mut pending = std::mem::take(&mut self.schedulers[k].pending);
+        let mut i = 0;
+        while i < active.len() {
+            if self.long_wait(active[i] as usize) {
+                pending.push_back(active.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        let mut j = 0;
+        while active.len() < max_active && j < pending.len() {
+            if self.long_wait(pending[j] as usize) {
+                j += 1;
+            } else if let Some(w) = pending.remove(j) {
+                active.push(w);
+            }
+        }
+        self.schedulers[k].active = active;
+        self.schedulers[k].pending = pending;
+    }
+
+    /// Whether warp `w` waits on something with no known end: a barrier,
+    /// its last memory operations, or a load result its next instruction reads.
+    fn long_wait(&self, w: usize) -> bool {
+        let warp = &self.warps[w];
+        if warp.at_barrier || warp.next >= warp.end {
+            return true;
+        }
+        let regs = &self.reg_ready[w * REGS_PER_WARP..(w + 1) * REGS_PER_WARP];
+        self.instruction(w).srcs().iter().any(|reg| regs.get(reg.0 as usize).is_some_and(|&at| at == PENDING))
+    }
+
+    /// The stall the pending set's warps add to an idle cycle (two-level).
+    fn pending_set_stall(&self, k: usize) -> Option<Stall> {
+        let pending = &self.schedulers[k].pending;
+        if !matches!(self.policy, SchedulerPolicy::TwoLevelActive { .. }) || pending.is_empty() {
+            return None;
+        }
+        let at_barrier = pending.iter().any(|&w| self.warps[w as usize].at_barrier);
+        Some(if at_barrier { Stall::Barrier } else { Stall::Memory })
+    }
+
     /// How many of the oldest warps may issue: all, except under warp limiting.
     fn eligible_warps(&self, n: usize) -> usize {
         match self.policy {
@@ -139,17 +205,17 @@ impl Sm {
             // Loose round robin: start after the warp that issued last.
             SchedulerPolicy::Lrr | SchedulerPolicy::Rrr => (last.map_or(0, |p| p + 1) + position) % n,
             SchedulerPolicy::OldestFirst => position,
+            // The active set in the order its warps joined it.
+            SchedulerPolicy::TwoLevelActive { .. } => position,
             // Greedy then oldest: the last warp first, then by age.
-            SchedulerPolicy::Gto | SchedulerPolicy::WarpLimiting { .. } | SchedulerPolicy::TwoLevelActive { .. } => {
-                match last {
-                    None => position,
-                    Some(p) if position == 0 => p,
-                    Some(p) if position <= p => position - 1,
-                    Some(_) => position,
-                }
-            }
+            SchedulerPolicy::Gto | SchedulerPolicy::WarpLimiting { .. } => match last {
+                None => position,
+                Some(p) if position == 0 => p,
+                Some(p) if position <= p => position - 1,
+                Some(_) => position,
+            },
         };
-        (index, self.schedulers[k].warps[index])
+        (index, self.candidates(k)[index])
     }
 
     fn instruction(&self, w: usize) -> &Instruction {

@@ -16,6 +16,7 @@
 pub(crate) mod issue;
 pub(crate) mod memory;
 
+use std::collections::VecDeque;
 use std::ops::{AddAssign, SubAssign};
 
 use warplab_config::{GpuConfig, SchedulerPolicy};
@@ -106,6 +107,11 @@ pub(crate) struct CtaSlot {
 pub(crate) struct Scheduler {
     /// Its warps, oldest first.
     pub warps: Vec<u16>,
+    /// Two-level scheduling: the active set, in the order its warps joined.
+    pub active: Vec<u16>,
+    /// Two-level scheduling: the other warps, in the order they left the
+    /// active set or arrived.
+    pub pending: VecDeque<u16>,
     pub last_issued: Option<u16>,
     /// No warp of this scheduler can issue before this cycle (the earliest of
     /// their waits), charged to `sleep_reason`; any event that may free a warp
@@ -323,7 +329,9 @@ impl Sm {
             let cta = &mut self.ctas[slot];
             cta.warp_slots.push(index as u16);
             cta.live_warps += 1;
-            self.schedulers[index % n_sched].warps.push(index as u16);
+            let scheduler = &mut self.schedulers[index % n_sched];
+            scheduler.warps.push(index as u16);
+            scheduler.pending.push_back(index as u16);
         }
         self.wake_at = 0;
         self.used += needs;
@@ -346,6 +354,8 @@ impl Sm {
         let n_sched = self.schedulers.len();
         let scheduler = &mut self.schedulers[w % n_sched];
         scheduler.warps.retain(|&x| x as usize != w);
+        scheduler.active.retain(|&x| x as usize != w);
+        scheduler.pending.retain(|&x| x as usize != w);
         if scheduler.last_issued == Some(w as u16) {
             scheduler.last_issued = None;
         }
