@@ -129,6 +129,9 @@ pub struct Cache {
     /// at `set * assoc + way`, and no two present lines of a set share a
     /// `line_addr`.
     lines: Vec<Line>,
+    /// Each line's `line_addr`, kept apart so a look-up scans one dense
+    /// array instead of whole lines (the simulator's hottest loop).
+    tags: Vec<u64>,
 }
 
 impl Outcome {
@@ -184,6 +187,7 @@ impl Cache {
             write_allocate: config.write_allocate,
             set_index: config.set_index,
             lines: vec![Line::EMPTY; n_sets as usize * assoc as usize],
+            tags: vec![Line::EMPTY.line_addr; n_sets as usize * assoc as usize],
         }
     }
 
@@ -316,6 +320,7 @@ impl Cache {
     /// is lost). Fills still in flight are ignored when they arrive.
     pub fn invalidate_all(&mut self) {
         self.lines.fill(Line::EMPTY);
+        self.tags.fill(Line::EMPTY.line_addr);
     }
 }
 
@@ -450,7 +455,9 @@ impl Cache {
 
     /// The way of `set` holding `line_addr`, if any.
     fn find(&self, set: u32, line_addr: u64) -> Option<u32> {
-        let way = self.ways(set).iter().position(|line| line.is_present() && line.line_addr == line_addr)?;
+        let first = self.slot(set, 0);
+        let tags = &self.tags[first..first + self.assoc as usize];
+        let way = (0..tags.len()).find(|&way| tags[way] == line_addr && self.lines[first + way].is_present())?;
         u32::try_from(way).ok()
     }
 
@@ -484,6 +491,7 @@ impl Cache {
         let old = self.lines[slot];
         let dirty_sectors = old.dirty_sectors();
         self.lines[slot] = Line { line_addr, last_access: now, allocated_at: now, ..Line::EMPTY };
+        self.tags[slot] = line_addr;
         (old.is_present() && dirty_sectors != 0).then_some(Eviction { line_addr: old.line_addr, dirty_sectors })
     }
 
