@@ -14,9 +14,9 @@
 //! read but, as in GPGPU-Sim, only the outer round robin is implemented.
 
 use warplab_config::SchedulerPolicy;
-use warplab_trace::{Instruction, Reg};
+use warplab_trace::Instruction;
 
-use super::{KernelView, LDST_FREE, PENDING, REGS_PER_WARP, Sm};
+use super::{KernelView, LDST_FREE, PENDING, Sm};
 use crate::ops::{N_UNIT_CLASSES, OpInfo, OpKind};
 
 /// Why a warp could not issue this cycle.
@@ -173,8 +173,7 @@ impl Sm {
         if warp.at_barrier || warp.next >= warp.end {
             return true;
         }
-        let regs = &self.reg_ready[w * REGS_PER_WARP..(w + 1) * REGS_PER_WARP];
-        self.instruction(w).srcs().iter().any(|reg| regs.get(reg.0 as usize).is_some_and(|&at| at == PENDING))
+        self.instruction(w).srcs().iter().any(|&reg| self.scoreboard.ready_at(w, reg) == PENDING)
     }
 
     /// The stall the pending set's warps add to an idle cycle (two-level).
@@ -238,13 +237,8 @@ impl Sm {
         }
         let instruction = self.instruction(w);
         let op = kernels[warp.kernel as usize].ops[instruction.opcode.0 as usize];
-        let regs = &self.reg_ready[w * REGS_PER_WARP..(w + 1) * REGS_PER_WARP];
-        for reg in instruction.srcs().iter().chain(instruction.dsts()) {
-            let index = reg.0 as usize;
-            if reg.0 == Reg::RZ.0 || index >= REGS_PER_WARP {
-                continue;
-            }
-            let ready = regs[index];
+        for &reg in instruction.srcs().iter().chain(instruction.dsts()) {
+            let ready = self.scoreboard.ready_at(w, reg);
             if ready > now {
                 return Err(if ready == PENDING { (Stall::Memory, PENDING) } else { (Stall::Dependence, ready) });
             }
@@ -289,6 +283,7 @@ impl Sm {
         let view = &kernels[kernel as usize];
         let op: OpInfo = view.ops[instruction.opcode.0 as usize];
         self.count_instruction(kernel, instruction.mask.count_ones());
+        self.scoreboard.settle(w, instruction.srcs());
         self.schedulers[k].last_issued = Some(w as u16);
         match op.unit {
             Some(class) => {

@@ -15,6 +15,7 @@
 
 pub(crate) mod issue;
 pub(crate) mod memory;
+pub(crate) mod scoreboard;
 
 use std::collections::VecDeque;
 use std::ops::{AddAssign, SubAssign};
@@ -27,10 +28,7 @@ use crate::report::{IssueBreakdown, MshrHistogram};
 
 pub(crate) use issue::{IssueOutcome, Stall};
 pub(crate) use memory::MemoryPipeline;
-
-/// Register scoreboard slots per warp: 255 regular registers, RZ and 64
-/// uniform registers (`UR0` is 256).
-pub(crate) const REGS_PER_WARP: usize = 320;
+use scoreboard::Scoreboard;
 
 /// A register waiting on a load has this ready time until the data returns.
 pub(crate) const PENDING: u64 = u64::MAX;
@@ -146,7 +144,7 @@ pub(crate) struct SmCounters {
 pub struct Sm {
     pub(crate) id: u32,
     pub(crate) warps: Vec<Warp>,
-    pub(crate) reg_ready: Vec<u64>,
+    pub(crate) scoreboard: Scoreboard,
     pub(crate) ctas: Vec<CtaSlot>,
     pub(crate) schedulers: Vec<Scheduler>,
     pub(crate) policy: SchedulerPolicy,
@@ -191,7 +189,7 @@ impl Sm {
         Self {
             id,
             warps: vec![Warp::default(); n_warps],
-            reg_ready: vec![0; n_warps * REGS_PER_WARP],
+            scoreboard: Scoreboard::new(n_warps),
             ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
             schedulers: vec![Scheduler::default(); n_sched],
             policy: config.scheduling.policy.clone(),
@@ -324,8 +322,7 @@ impl Sm {
                 pending_stores: 0,
             };
             self.schedulers[index % n_sched].sleep_until = 0;
-            let regs = &mut self.reg_ready[index * REGS_PER_WARP..(index + 1) * REGS_PER_WARP];
-            regs.fill(0);
+            self.scoreboard.reset(index);
             let cta = &mut self.ctas[slot];
             cta.warp_slots.push(index as u16);
             cta.live_warps += 1;
@@ -393,11 +390,8 @@ impl Sm {
 
     /// Marks registers `regs` of warp `w` ready at `at`.
     pub(crate) fn set_ready(&mut self, w: usize, regs: &[Reg], at: u64) {
-        for reg in regs {
-            let index = reg.0 as usize;
-            if reg.0 != Reg::RZ.0 && index < REGS_PER_WARP {
-                self.reg_ready[w * REGS_PER_WARP + index] = at;
-            }
+        for &reg in regs {
+            self.scoreboard.set(w, reg, at);
         }
         // A result arrived (or a new wait began): look at the warp afresh.
         self.wake(w);
