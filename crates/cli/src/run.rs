@@ -97,9 +97,16 @@ fn text(config: &str, workload: &str, r: &SimReport, wall_s: f64) -> String {
     out += &format!("f_mem {:.3}  L2 MPKI {:.2}\n", r.f_mem, r.l2_mpki);
     let i = &r.issue_breakdown;
     out += &format!(
-        "issue slots: issued {}  memory {}  dependence {}  barrier {}  structural {}  no warp {}\n",
-        i.issued, i.memory, i.dependence, i.barrier, i.structural, i.no_warp
+        "issue slots: issued {}  memory {}  fetch {}  dependence {}  barrier {}  structural {}  no warp {}\n",
+        i.issued, i.memory, i.fetch, i.dependence, i.barrier, i.structural, i.no_warp
     );
+    let c = &r.l1i;
+    if c.miss + c.hit_reserved + c.reservation_fail > 0 {
+        out += &format!(
+            "L1I fetches: hit {}  hit-reserved {}  miss {}  reservation fail {}\n",
+            c.hit, c.hit_reserved, c.miss, c.reservation_fail
+        );
+    }
     for (name, cache) in [("L1D", &r.l1d), ("L2", &r.l2)] {
         for (kind, c) in [("reads", &cache.reads), ("writes", &cache.writes), ("atomics", &cache.atomics)] {
             if c.accesses() + c.reservation_fail == 0 {

@@ -1,5 +1,6 @@
-//! The SMs: how many, their thread/CTA/register limits, and their warp
-//! schedulers (count, policy, issue width, sub-core model).
+//! The SMs: how many, their thread/CTA/register limits, their warp
+//! schedulers (count, policy, issue width, sub-core model) and the
+//! instruction fetch that feeds them.
 
 use std::fmt;
 
@@ -37,7 +38,10 @@ pub struct Cores {
     pub regs_per_cta: u32,
 }
 
-/// Warp scheduling and issue.
+/// The most fetch-and-decode steps per SM cycle warplab accepts.
+pub const MAX_INST_FETCH_THROUGHPUT: u32 = 64;
+
+/// Instruction fetch, warp scheduling and issue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scheduling {
     /// `-gpgpu_num_sched_per_core`: warp schedulers per SM.
@@ -51,6 +55,12 @@ pub struct Scheduling {
     /// `-gpgpu_sub_core_model`: each scheduler has its own register file slice
     /// and units; warp w belongs to scheduler w mod schedulers.
     pub sub_core_model: bool,
+    /// `-gpgpu_inst_fetch_throughput`: fetch-and-decode steps per SM cycle,
+    /// each bringing the next two instructions of one warp.
+    pub inst_fetch_throughput: u32,
+    /// `-gpgpu_perfect_inst_const_cache`: every instruction fetch hits the
+    /// instruction cache (no cold misses).
+    pub perfect_inst_const_cache: bool,
 }
 
 /// `-gpgpu_scheduler`: the warp scheduling policy with its parameters.
@@ -154,6 +164,8 @@ impl Scheduling {
             max_insn_issue_per_warp: r.u32_in("-gpgpu_max_insn_issue_per_warp", 1..=2)?,
             dual_issue_diff_exec_units: r.bool("-gpgpu_dual_issue_diff_exec_units")?,
             sub_core_model: r.bool("-gpgpu_sub_core_model")?,
+            inst_fetch_throughput: r.u32_in("-gpgpu_inst_fetch_throughput", 1..=MAX_INST_FETCH_THROUGHPUT)?,
+            perfect_inst_const_cache: r.bool("-gpgpu_perfect_inst_const_cache")?,
         })
     }
 
@@ -164,6 +176,8 @@ impl Scheduling {
         w.option("-gpgpu_max_insn_issue_per_warp", self.max_insn_issue_per_warp);
         w.option("-gpgpu_dual_issue_diff_exec_units", u32::from(self.dual_issue_diff_exec_units));
         w.option("-gpgpu_sub_core_model", u32::from(self.sub_core_model));
+        w.option("-gpgpu_inst_fetch_throughput", self.inst_fetch_throughput);
+        w.option("-gpgpu_perfect_inst_const_cache", u32::from(self.perfect_inst_const_cache));
     }
 }
 

@@ -171,6 +171,8 @@ impl GpuConfig {
                 row("Policy", &s.policy, "-gpgpu_scheduler"),
                 row("Issue per warp per cycle", s.max_insn_issue_per_warp, "-gpgpu_max_insn_issue_per_warp"),
                 row("Sub-core model", yes_no(s.sub_core_model), "-gpgpu_sub_core_model"),
+                row("Fetches per cycle", s.inst_fetch_throughput, "-gpgpu_inst_fetch_throughput"),
+                row("Perfect instruction cache", yes_no(s.perfect_inst_const_cache), "-gpgpu_perfect_inst_const_cache"),
             ],
         )
     }

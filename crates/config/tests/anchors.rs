@@ -90,8 +90,8 @@ fn check_common(name: &str, c: &GpuConfig) {
         Some("N:64:128:16,L:R:f:N:L,S:2:48,4:0,128"),
         "{name}"
     );
-    let perfect = c.unmodelled_options.iter().find(|k| k.name == "-gpgpu_perfect_inst_const_cache");
-    assert_eq!(perfect.and_then(|k| k.value.as_deref()), Some("1"), "{name}");
+    assert!(c.scheduling.perfect_inst_const_cache, "{name}");
+    assert_eq!(c.scheduling.inst_fetch_throughput, 4, "{name}");
     assert!(!c.l1.gmem_skip_l1d && c.memory.perf_sim_memcpy && !c.memory.l2_texture_only, "{name}");
     assert!(c.has_unit(UnitClass::Int) && c.has_unit(UnitClass::Dp) && c.has_unit(UnitClass::Tensor), "{name}");
 }
@@ -307,6 +307,9 @@ fn gtx1080_accelsim_config() {
         (2, &SchedulerPolicy::Gto, 2)
     );
     assert!(c.l1.gmem_skip_l1d && !c.units.tensor_core_available);
+    // A real instruction cache, one fetch per cycle (both left at GPGPU-Sim's defaults).
+    assert_eq!(c.l1i.as_ref().map(ToString::to_string).as_deref(), Some("N:8:128:4,L:R:f:N:L,A:2:48,4:0,128"));
+    assert_eq!((c.scheduling.inst_fetch_throughput, c.scheduling.perfect_inst_const_cache), (1, false));
     assert_eq!((c.units.widths.ex_wb, c.units.widths.id_oc_tensor), (6, 0));
     assert!(!c.has_unit(UnitClass::Int) && !c.has_unit(UnitClass::Dp) && !c.has_unit(UnitClass::Tensor));
     assert!(c.has_unit(UnitClass::Specialized(4)));

@@ -8,6 +8,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use warplab_config::GpuConfig;
+use warplab_config::cache::WriteAllocate;
 use warplab_lab::{GenSpec, SimOptions, SimReport, preset_config, read_config_dir, simulate_generated, simulate_trace};
 
 fn preset(name: &str) -> GpuConfig {
@@ -151,21 +152,132 @@ fn every_anchor_trace_runs_on_volta_and_ampere() {
     }
 }
 
-#[test]
-fn vectoradd_anchor_against_accel_sim() {
+/// The GTX 1080 `accelsim-config` of the vectoradd anchor: a real
+/// instruction cache (`N:8:128:4`, no `-gpgpu_perfect_inst_const_cache`),
+/// one fetch per cycle, and an L2 with the naive write-allocate `W`.
+fn gtx1080() -> GpuConfig {
     let dir = repo("crates/config/test_data/gtx1080");
     let files: Vec<(String, String)> = ["gpgpusim.config", "gpgpusim.trace.config", "config_fermi_islip.icnt"]
         .iter()
         .map(|name| (name.to_string(), std::fs::read_to_string(dir.join(name)).unwrap()))
         .collect();
-    let config = read_config_dir(&files).unwrap();
-    let report = run_trace(&config, "crates/trace/test_data/vectoradd-sm61-gtx1080-v4");
+    read_config_dir(&files).unwrap()
+}
+
+/// Runs a kernel of one warp whose instructions are `lines` (tracer-4 lines
+/// without the PC), at PCs 16 bytes apart from 0.
+fn run_one_warp(config: &GpuConfig, lines: &[String]) -> SimReport {
+    let mut text = String::from(
+        "-kernel name = one_warp\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n\
+         -nregs = 16\n-binary version = 61\n-cuda stream id = 0\n-shmem base_addr = 0x00007f2b5a000000\n\
+         -local mem base_addr = 0x00007f2b58000000\n-nvbit version = 1.5.5\n-accelsim tracer version = 4\n\
+         -enable lineinfo = 0\n\n#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\n",
+    );
+    text += &format!("insts = {}\n", lines.len());
+    for (k, line) in lines.iter().enumerate() {
+        text += &format!("{:04x} {line}\n", 16 * k);
+    }
+    text += "\n#END_TB\n";
+    let mut open = move |_: &str| -> Result<Box<dyn Read>, String> {
+        Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
+    };
+    simulate_trace(config, SimOptions::default(), "kernel-1.traceg\n", &mut open).unwrap()
+}
+
+/// `n` independent moves (eight registers in turn, so no hazard at a
+/// latency below 8) and an `EXIT`.
+fn moves_then_exit(n: usize) -> Vec<String> {
+    let mut lines: Vec<String> = (0..n).map(|k| format!("ffffffff 1 R{} MOV 0 0", 1 + k % 8)).collect();
+    lines.push("ffffffff 0 EXIT 0 0".to_string());
+    lines
+}
+
+#[test]
+fn a_cold_instruction_cache_miss_costs_a_dram_round_trip() {
+    // 16 instructions 16 bytes apart fill two 128-B lines; a lone warp misses
+    // on each in turn and waits the whole round trip: the line read crosses
+    // the request crossbar, the ROP pipeline, the L2, the fixed DRAM latency,
+    // an activate and a read on a closed bank (tRCD + CL + burst), and the
+    // line (plus header) crosses back.
+    let config = gtx1080();
+    let mut perfect = config.clone();
+    perfect.scheduling.perfect_inst_const_cache = true;
+    let lines = moves_then_exit(15);
+    let cold = run_one_warp(&config, &lines);
+    let warm = run_one_warp(&perfect, &lines);
+    assert_eq!((cold.l1i.miss, cold.l1i.hit), (2, 6), "two lines, 16 instructions two per fetch");
+    assert_eq!((warm.l1i.miss, warm.l1i.hit), (0, 8));
+    let flit = config.interconnect.effective_flit_size_bytes();
+    let line = config.l1i.as_ref().unwrap().line_size_bytes;
+    let icnt = config.clocks.icnt.khz();
+    let t = config.dram.timing;
+    let burst = config.dram.burst_length / config.dram.data_command_freq_ratio;
+    let miss = in_core_cycles(&config, f64::from(1 + 8u32.div_ceil(flit)), icnt)
+        + f64::from(config.memory.l2_rop_latency_cycles)
+        + in_core_cycles(&config, 2.0, config.clocks.l2.khz())
+        + f64::from(config.memory.dram_latency_cycles)
+        + in_core_cycles(&config, f64::from(t.t_rcd + t.cl + burst), config.clocks.dram.khz())
+        + in_core_cycles(&config, f64::from(1 + (8 + line).div_ceil(flit)), icnt);
+    let per_miss = (cold.cycles - warm.cycles) as f64 / 2.0;
+    assert_within(per_miss, miss, 0.02, "instruction-cache miss");
+}
+
+#[test]
+fn one_fetch_per_cycle_brings_two_instructions() {
+    // Fetch refills a warp's two-entry buffer only once it is empty, and what
+    // it fetches is decoded at the next fetch step: with one step per cycle a
+    // lone warp issues two instructions every three cycles, with two steps
+    // (decode in the same cycle) one every cycle.
+    let mut config = gtx1080();
+    config.scheduling.perfect_inst_const_cache = true;
+    let n = 3000;
+    let lines = moves_then_exit(n - 1);
+    for (steps, cycles_per_inst) in [(1, 1.5), (2, 1.0)] {
+        config.scheduling.inst_fetch_throughput = steps;
+        let report = run_one_warp(&config, &lines);
+        let measured = report.cycles as f64 / n as f64;
+        assert_within(measured, cycles_per_inst, 0.02, &format!("{steps} fetch steps per cycle"));
+    }
+}
+
+#[test]
+fn a_write_the_l2_sends_to_dram_is_acknowledged_from_dram() {
+    // Under the naive write-allocate `W` the L2 sends a missing write on to
+    // DRAM (and fetches the line); its acknowledgement leaves when DRAM has
+    // written it: the fixed DRAM latency, then an activate and a write on a
+    // closed bank (tRCDWR = tRCD - (WL + 1), WL, the burst). Under lazy
+    // fetch-on-read the L2 keeps the write and acknowledges it at once.
+    let config = gtx1080();
+    let mut keeps = config.clone();
+    keeps.memory.l2.write_allocate = WriteAllocate::LazyFetchOnRead;
+    let lines = ["00000001 0 STG.E 2 R6 R0 4 1 0x7f2b2d500400 4".to_string(), "ffffffff 0 EXIT 0 0".to_string()];
+    let through = run_one_warp(&config, &lines);
+    let kept = run_one_warp(&keeps, &lines);
+    assert_eq!((through.dram.totals.writes, kept.dram.totals.writes), (1, 0));
+    let t = config.dram.timing;
+    let burst = config.dram.burst_length / config.dram.data_command_freq_ratio;
+    let write = t.t_rcd.saturating_sub(t.wl + 1) + t.wl + burst;
+    let expected = f64::from(config.memory.dram_latency_cycles)
+        + in_core_cycles(&config, f64::from(write), config.clocks.dram.khz());
+    assert_within((through.cycles - kept.cycles) as f64, expected, 0.02, "write acknowledged from DRAM");
+}
+
+#[test]
+fn vectoradd_anchor_against_accel_sim() {
+    let report = run_trace(&gtx1080(), "crates/trace/test_data/vectoradd-sm61-gtx1080-v4");
     assert_eq!(report.thread_insts, 10_516, "Accel-Sim's gpu_sim_insn");
     assert_eq!(report.warp_insts, 344);
-    // FIXME(issue 5): Accel-Sim reports 1,282 cycles; warplab measures 458 today,
-    // outside the 25% goal. docs/validation.md records the figures and what
-    // differs; this pins today's value so a change is noticed.
-    assert_eq!(report.cycles, 458);
+    // Accel-Sim's L1I: 188 accesses, 152 hits, 36 misses of which 34 merged
+    // into an outstanding line (MSHR_HIT).
+    let l1i = &report.l1i;
+    assert_eq!((l1i.hit, l1i.hit_reserved, l1i.miss), (152, 34, 2));
+    // Accel-Sim: total dram writes = 13 (32-B write commands).
+    assert_eq!(report.dram.totals.writes, 13);
+    // Accel-Sim reports 1,282 cycles; docs/validation.md gives the mechanisms
+    // behind warplab's figure and what still differs. The goal is 25%; the
+    // exact value is pinned so that any change is noticed.
+    assert!((report.cycles as f64 - 1282.0).abs() <= 0.25 * 1282.0, "{} cycles", report.cycles);
+    assert_eq!(report.cycles, 1235);
 }
 
 /// Sleeping SMs and clock jumps are an optimisation only: ticking every busy

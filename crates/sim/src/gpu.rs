@@ -202,6 +202,7 @@ impl Gpu {
             }
             sm.memory_cycle(now, &mut ctx);
             let (issued, all_memory) = sm.issue_cycle(now, &self.views);
+            sm.fetch_cycle(now, &mut ctx);
             sm.count_cycles(1, !issued && all_memory, &mut self.mshr_histogram);
             sm.charged_through = now;
             sm.wake_at = if self.options.tick_every_cycle { now + 1 } else { sm.next_wake(now) };

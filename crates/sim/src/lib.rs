@@ -1,14 +1,15 @@
 //! The cycle-level, trace-driven GPU timing model.
 //!
 //! It models kernel and CTA scheduling (a central scheduler with a kernel
-//! queue and per-SM resources, as SST-GPU splits it), SM sub-cores with their
-//! warp schedulers (LRR, GTO, oldest-first, warp limiting), scoreboards and
-//! execution units, the LD/ST unit with the sub-warp sectored coalescer, shared
-//! memory bank conflicts, the L1 data cache with MSHRs and miss queue, request
-//! and reply crossbars, L2 slices with their queues and MSHRs, and DRAM
-//! channels with banks, row buffers and FR-FCFS scheduling, in the style of
-//! GPGPU-Sim 4.0 as the Accel-Sim paper describes it. The result is a
-//! [`SimReport`].
+//! queue and per-SM resources, as SST-GPU splits it), instruction fetch
+//! through the L1 instruction cache into two-entry instruction buffers, SM
+//! sub-cores with their warp schedulers (LRR, GTO, oldest-first, warp
+//! limiting), scoreboards and execution units, the LD/ST unit with the
+//! sub-warp sectored coalescer, shared memory bank conflicts, the L1 data
+//! cache with MSHRs and miss queue, request and reply crossbars, L2 slices
+//! with their queues and MSHRs, and DRAM channels with banks, row buffers and
+//! FR-FCFS scheduling, in the style of GPGPU-Sim 4.0 as the Accel-Sim paper
+//! describes it. The result is a [`SimReport`].
 //!
 //! Central design decision: the whole GPU is one owned tree of plain structs in
 //! flat vectors indexed by ids, advanced in one fixed, documented per-cycle

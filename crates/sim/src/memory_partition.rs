@@ -9,7 +9,11 @@
 //! `L2 to icnt` queue and back through the reply crossbar; a miss takes an L2
 //! MSHR entry (or merges into one) and the slice sends a fill read down the
 //! `L2 to DRAM` queue; writes follow the slice's cache string (write-back,
-//! write-validate, ...) and are acknowledged. On the DRAM side a request waits
+//! write-validate, ...). A write the slice keeps is acknowledged at once; a
+//! write it sends on to DRAM (write-through, write-evict, no write-allocate,
+//! and the naive write-allocate `W`, which also fetches the line) is
+//! acknowledged when DRAM has written it, as in GPGPU-Sim, where DRAM returns
+//! the write itself as the reply. On the DRAM side a request waits
 //! `-dram_latency` core cycles, then enters the channel's scheduler queue; its
 //! completion comes back through the `DRAM to L2` queue, fills the slice and
 //! answers every request merged into the MSHR entry.
@@ -27,6 +31,9 @@ use crate::mshr::MshrTable;
 use crate::report::CacheReport;
 use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
 use crate::time::{Clocks, Domain};
+
+/// The MSHR waiter of a fill nobody waits for (a write-allocate fetch).
+const NO_WAITER: u32 = u32::MAX;
 
 /// One L2 slice and its queues.
 #[derive(Debug, Clone)]
@@ -232,8 +239,8 @@ impl MemorySystem {
     fn deliver_returns(&mut self, c: usize, ctx: &mut PartitionContext<'_>) {
         while let Some(&(id, done)) = self.channels[c].returned.front() {
             let kind = ctx.requests.get(id).kind;
-            if kind != RequestKind::L2Fill {
-                // Write-backs and write-throughs end at DRAM.
+            if kind == RequestKind::Writeback {
+                // Write-backs end at DRAM; a write goes back to be acknowledged.
                 self.channels[c].returned.pop_front();
                 ctx.requests.remove(id);
                 continue;
@@ -321,6 +328,14 @@ impl SubPartition {
     fn take_fill(&mut self, ctx: &mut PartitionContext<'_>) {
         let Some(&id) = self.dram_to_l2.front() else { return };
         let fill = *ctx.requests.get(id);
+        if fill.kind == RequestKind::Write {
+            // DRAM has written it: the acknowledgement goes back to the SM.
+            if self.l2_to_icnt.try_reserve() {
+                self.dram_to_l2.pop();
+                self.l2_to_icnt.push(id);
+            }
+            return;
+        }
         let entry = fill.l2_entry;
         let merged = self.mshrs.waiting(entry);
         if self.l2_to_icnt.len() + merged > self.l2_to_icnt.capacity() || !self.l2_to_dram_room() {
@@ -334,7 +349,7 @@ impl SubPartition {
         }
         let mut waiters = std::mem::take(&mut self.waiters);
         self.mshrs.release(entry, &mut waiters);
-        for &waiter in &waiters {
+        for &waiter in waiters.iter().filter(|&&waiter| waiter != NO_WAITER) {
             let request = ctx.requests.get_mut(RequestId(waiter));
             request.stamps.dram_queue = fill.stamps.dram_queue;
             request.stamps.dram_service = fill.stamps.dram_service;
@@ -344,8 +359,15 @@ impl SubPartition {
         ctx.requests.remove(id);
     }
 
+    /// Whether the `L2 to DRAM` queue has room for `n` requests and the
+    /// write-backs of one evicted line.
+    fn l2_to_dram_room_for(&self, n: usize) -> bool {
+        let needed = n + SECTORS_PER_LINE as usize;
+        self.l2_to_dram.len() + needed <= self.l2_to_dram.capacity().max(needed)
+    }
+
     fn l2_to_dram_room(&self) -> bool {
-        self.l2_to_dram.len() + 1 + SECTORS_PER_LINE as usize <= self.l2_to_dram.capacity().max(5)
+        self.l2_to_dram_room_for(1)
     }
 
     /// Serves the head of the `icnt to L2` queue, or leaves it for a retry.
@@ -364,7 +386,8 @@ impl SubPartition {
             Outcome::ReservationFail => false,
             Outcome::Hit if !is_write => self.l2_to_icnt.can_push(),
             Outcome::HitReserved if !is_write => self.mshrs.can_take(fetch_addr),
-            _ if is_write => self.l2_to_dram_room() && (!needs_reply || self.l2_to_icnt.can_push()),
+            // A write miss may send the write itself and a fetch.
+            _ if is_write => self.l2_to_dram_room_for(2) && (!needs_reply || self.l2_to_icnt.can_push()),
             _ => self.mshrs.can_take(fetch_addr) && self.l2_to_dram_room(),
         };
         let counts = match request.kind {
@@ -407,14 +430,23 @@ impl SubPartition {
         needs_reply: bool,
         ctx: &mut PartitionContext<'_>,
     ) {
+        // The write goes down before the fetch, as GPGPU-Sim queues them.
+        let acknowledged_below = write_down && request.kind == RequestKind::Write;
+        if acknowledged_below {
+            // The write itself goes to DRAM and comes back as its acknowledgement.
+            ctx.requests.get_mut(id).stamps.to_dram = ctx.core_now;
+            self.l2_to_dram.push(id);
+        } else if write_down {
+            self.send_down(RequestKind::Writeback, request.address, request.bytes, ctx);
+        }
         let fetch_addr = request.address & !u64::from(SECTOR_BYTES - 1);
         if fetch && self.mshrs.find(fetch_addr).is_none() && self.mshrs.can_take(fetch_addr) {
-            // Fetch-on-write: the fill completes the sector; nobody waits for it.
-            let (entry, _) = self.mshrs.take(fetch_addr, u32::MAX);
+            // Write-allocate: the fill completes the sector; nobody waits for it.
+            let (entry, _) = self.mshrs.take(fetch_addr, NO_WAITER);
             self.send_fill(fetch_addr, entry, ctx);
         }
-        if write_down {
-            self.send_down(RequestKind::Writeback, request.address, request.bytes, ctx);
+        if acknowledged_below {
+            return;
         }
         if needs_reply {
             self.l2_to_icnt.push(id);

@@ -90,6 +90,23 @@ impl MshrTable {
         self.entries[entry as usize].address
     }
 
+    /// Removes the oldest requester of `entry` and returns it; the entry is
+    /// freed with its last requester. This is how a cache whose fill answers
+    /// its requesters one per cycle (GPGPU-Sim's `next_access`, the
+    /// instruction cache) keeps the entry busy until all are answered.
+    pub fn pop_waiter(&mut self, entry: u32) -> Option<u32> {
+        let slot = &mut self.entries[entry as usize];
+        if slot.waiters.is_empty() {
+            return None;
+        }
+        let waiter = slot.waiters.remove(0);
+        if slot.waiters.is_empty() {
+            self.by_address.remove(&slot.address);
+            self.free.push(entry);
+        }
+        Some(waiter)
+    }
+
     /// Frees `entry`, moving its waiters into `out` (cleared first).
     pub fn release(&mut self, entry: u32, out: &mut Vec<u32>) {
         let slot = &mut self.entries[entry as usize];
@@ -118,5 +135,16 @@ mod tests {
         assert_eq!(waiters, [1, 2]);
         assert!(mshr.can_take(0x200));
         assert_eq!(mshr.in_use(), 0);
+    }
+
+    #[test]
+    fn popping_waiters_frees_the_entry_with_the_last() {
+        let mut mshr = MshrTable::new(1, 4);
+        mshr.take(0x100, 7);
+        mshr.take(0x100, 8);
+        assert_eq!(mshr.pop_waiter(0), Some(7));
+        assert_eq!((mshr.in_use(), mshr.find(0x100)), (1, Some(0)), "still busy with one requester");
+        assert_eq!(mshr.pop_waiter(0), Some(8));
+        assert_eq!((mshr.in_use(), mshr.find(0x100), mshr.pop_waiter(0)), (0, None, None));
     }
 }

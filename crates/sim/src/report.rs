@@ -27,6 +27,9 @@ pub struct SimReport {
     pub f_mem: f64,
     /// L2 sector misses per 1,000 thread instructions.
     pub l2_mpki: f64,
+    /// L1 instruction cache lookups by outcome (all SMs): a fetch that
+    /// merged into its line's outstanding miss is a pending hit.
+    pub l1i: OutcomeCounts,
     /// L1 data cache accesses by outcome (all SMs).
     pub l1d: CacheReport,
     /// L2 accesses by outcome (all slices).
@@ -178,6 +181,9 @@ pub struct IssueBreakdown {
     pub issued: u64,
     /// Nothing issued: every warp waited on a memory result or the memory pipeline.
     pub memory: u64,
+    /// Nothing issued: the warps not waiting on memory had empty instruction
+    /// buffers (fetch and decode, or an instruction-cache miss).
+    pub fetch: u64,
     /// Nothing issued: the ready-looking warps waited on an arithmetic result.
     pub dependence: u64,
     /// Nothing issued: warps waited at a barrier.
@@ -196,6 +202,7 @@ impl IssueBreakdown {
             IssueOutcome::Issued => &mut self.issued,
             IssueOutcome::NoWarp => &mut self.no_warp,
             IssueOutcome::Stalled(Stall::Memory) => &mut self.memory,
+            IssueOutcome::Stalled(Stall::Fetch) => &mut self.fetch,
             IssueOutcome::Stalled(Stall::Barrier) => &mut self.barrier,
             IssueOutcome::Stalled(Stall::Dependence) => &mut self.dependence,
             IssueOutcome::Stalled(Stall::Structural) => &mut self.structural,
@@ -208,6 +215,7 @@ impl AddAssign for IssueBreakdown {
     fn add_assign(&mut self, other: Self) {
         self.issued += other.issued;
         self.memory += other.memory;
+        self.fetch += other.fetch;
         self.dependence += other.dependence;
         self.barrier += other.barrier;
         self.structural += other.structural;

@@ -4,7 +4,9 @@
 
 use crate::Gpu;
 use crate::dram::DramStats;
-use crate::report::{CacheReport, DramReport, IssueBreakdown, KernelReport, QueueStalls, SimReport, SmReport};
+use crate::report::{
+    CacheReport, DramReport, IssueBreakdown, KernelReport, OutcomeCounts, QueueStalls, SimReport, SmReport,
+};
 
 impl Gpu {
     /// The report of everything simulated so far.
@@ -13,9 +15,11 @@ impl Gpu {
         let per_cycle = |count: u64| if cycles == 0 { 0.0 } else { count as f64 / cycles as f64 };
         let warp_insts: u64 = self.sms.iter().map(|sm| sm.counters.warp_insts).sum();
         let thread_insts: u64 = self.sms.iter().map(|sm| sm.counters.thread_insts).sum();
+        let mut l1i = OutcomeCounts::default();
         let mut l1d = CacheReport::default();
         let mut issue = IssueBreakdown::default();
         for sm in &self.sms {
+            l1i += sm.fetch.stats;
             l1d += &sm.memory.l1_stats;
             issue += sm.counters.issue;
         }
@@ -41,6 +45,7 @@ impl Gpu {
             warp_ipc: per_cycle(warp_insts),
             f_mem,
             l2_mpki,
+            l1i,
             l1d,
             l2,
             dram: self.dram_report(cycles),

@@ -32,6 +32,8 @@ pub enum Waiter {
     Load(u32),
     /// The store count of a warp slot.
     Store(u32),
+    /// An instruction-cache MSHR entry, whose warps then fetch one by one.
+    Fetch(u32),
 }
 
 /// The moments of a request's life, in core cycles, for the latency breakdown.

@@ -251,7 +251,9 @@ impl Cache {
     /// sector modified; write-through (`T`, `R`) keeps it clean and sends the
     /// write down; write-evict (`E`, and `L` for global accesses) drops the
     /// sector and sends the write down. A write to a reserved sector is a
-    /// pending hit; under write-back its fill leaves the sector modified.
+    /// pending hit; under write-back with `F` or `L` write-allocate its fill
+    /// leaves the sector modified, otherwise the write goes down as a write
+    /// miss does.
     ///
     /// Write misses, by write-allocate policy: `N` sends the write down and
     /// allocates nothing (and never fails); `W` sends it down and fetches the
@@ -629,10 +631,14 @@ impl Cache {
                 }
             }
             (Outcome::HitReserved, Some(way)) => {
+                // GPGPU-Sim handles a write to a reserved sector as a write
+                // miss: without write-allocate, or under the naive one, the
+                // write goes down and the line is left alone.
+                let goes_down = matches!(self.write_miss_mode(), WriteMissMode::NoAllocate | WriteMissMode::Naive);
                 let slot = self.slot(set, way);
                 let line = &mut self.lines[slot];
                 line.last_access = now;
-                if mode == WriteMode::Back {
+                if mode == WriteMode::Back && !goes_down {
                     line.modified_on_fill |= 1 << unit;
                 } else {
                     effect.write_down = true;
@@ -1038,11 +1044,20 @@ mod tests {
     #[test]
     fn writes_to_a_reserved_sector() {
         check(
-            "S:2:128:2,L:B:m:N:L,A:8:4,4",
+            "S:2:128:2,L:B:m:F:L,A:8:4,4",
             &[Read(0x0), Write(0x0, 0x1), Fill(0x0), Read(0x0), Read(0x100), Fill(0x100), Read(0x200)],
-            // The merged write makes the filled sector modified.
+            // Under fetch-on-write the merged write makes the filled sector modified.
             &["miss fetch", "hit_reserved", "fill", "hit", "miss fetch", "fill", "miss fetch evict 0x0:0001"],
         );
+        for string in ["S:2:128:2,L:B:m:N:L,A:8:4,4", "S:2:128:2,L:B:m:W:L,A:8:4,4"] {
+            check(
+                string,
+                &[Read(0x0), Write(0x0, 0x1), Fill(0x0), Read(0x0), Read(0x100), Fill(0x100), Read(0x200)],
+                // Without write-allocate, or naive, it goes down as a write
+                // miss does (GPGPU-Sim's `m_wr_miss`), and the line stays clean.
+                &["miss fetch", "hit_reserved down", "fill", "hit", "miss fetch", "fill", "miss fetch"],
+            );
+        }
         check(
             "S:2:128:2,L:T:m:N:L,A:8:4,4",
             &[Read(0x0), Write(0x0, 0x1), Fill(0x0), Read(0x0)],

@@ -5,13 +5,15 @@
 //!
 //! When nothing issues, the cycle is charged to one reason, in this order of
 //! precedence: a ready warp found its unit busy (structural); a warp waited on
-//! an arithmetic result (dependence); a warp waited at a barrier; otherwise
-//! every warp waited on memory (a load not returned, or the memory pipeline
-//! full). GPGPU-Sim's LRR, GTO, oldest-first, two-level and warp-limiting
-//! orders are modelled; `rrr` (strict round robin) is treated as LRR. The
-//! two-level scheduler issues from an active set of `active_warps` warps in
-//! the order they joined it; its inner and outer prioritisation fields are
-//! read but, as in GPGPU-Sim, only the outer round robin is implemented.
+//! an arithmetic result (dependence); a warp waited at a barrier; a warp's
+//! instruction buffer was empty (fetch); otherwise every warp waited on
+//! memory (a load not returned, or the memory pipeline full). A warp issues
+//! only what the fetch stage has decoded into its instruction buffer.
+//! GPGPU-Sim's LRR, GTO, oldest-first, two-level and warp-limiting orders are
+//! modelled; `rrr` (strict round robin) is treated as LRR. The two-level
+//! scheduler issues from an active set of `active_warps` warps in the order
+//! they joined it; its inner and outer prioritisation fields are read but, as
+//! in GPGPU-Sim, only the outer round robin is implemented.
 
 use warplab_config::SchedulerPolicy;
 use warplab_trace::Instruction;
@@ -24,6 +26,8 @@ use crate::ops::{N_UNIT_CLASSES, OpInfo, OpKind};
 pub(crate) enum Stall {
     /// Waiting on a load or on the memory pipeline.
     Memory,
+    /// Its instruction buffer was empty: waiting for fetch and decode.
+    Fetch,
     /// At a barrier.
     Barrier,
     /// Waiting on an arithmetic result.
@@ -235,6 +239,10 @@ impl Sm {
             // Finished its stream; waiting for its loads and stores to drain.
             return Err((Stall::Memory, PENDING));
         }
+        if warp.next >= warp.decoded {
+            // Decode wakes the warp.
+            return Err((Stall::Fetch, PENDING));
+        }
         let instruction = self.instruction(w);
         let op = kernels[warp.kernel as usize].ops[instruction.opcode.0 as usize];
         for &reg in instruction.srcs().iter().chain(instruction.dsts()) {
@@ -301,6 +309,7 @@ impl Sm {
             self.ctas[slot].at_barrier += 1;
         }
         self.warps[w].next += 1;
+        self.after_issue(w);
         if op.kind == OpKind::Barrier {
             self.release_barrier_if_complete(self.warps[w].cta_slot as usize);
         }

@@ -271,16 +271,7 @@ impl Sm {
     }
 
     fn send_miss(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
-        let Some(&id) = self.memory.miss_queue.front() else { return };
-        if !ctx.request_network.can_inject(self.id) {
-            ctx.request_network.count_full(self.id);
-            return;
-        }
-        self.memory.miss_queue.pop();
-        let request = ctx.requests.get_mut(id);
-        request.stamps.injected = now;
-        let data = if matches!(request.kind, RequestKind::Read) { 0 } else { request.bytes };
-        ctx.request_network.inject(self.id, request.sub_partition, data, id);
+        send_head(&mut self.memory.miss_queue, self.id, now, ctx);
     }
 
     fn take_reply(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
@@ -288,9 +279,13 @@ impl Sm {
         ctx.reply_network.pop(self.id);
         let request = *ctx.requests.get(id);
         ctx.requests.remove(id);
+        if let Waiter::Fetch(entry) = request.waiter {
+            self.fetch.fill(entry, request.address, now);
+            return;
+        }
         self.memory.outstanding -= 1;
         match request.waiter {
-            Waiter::None => {}
+            Waiter::None | Waiter::Fetch(_) => {}
             Waiter::Store(w) => {
                 self.warps[w as usize].pending_stores -= 1;
                 self.wake(w as usize);
@@ -537,6 +532,21 @@ impl Sm {
         let ready = ctx.now + self.memory.l1_latency;
         self.memory.in_lookup.push_back((ready, id));
     }
+}
+
+/// Sends the head of a miss queue into SM `source`'s crossbar port, or counts
+/// the port full. A read carries no data on the way down.
+pub(crate) fn send_head(queue: &mut Fifo<RequestId>, source: u32, now: u64, ctx: &mut MemoryContext<'_>) {
+    let Some(&id) = queue.front() else { return };
+    if !ctx.request_network.can_inject(source) {
+        ctx.request_network.count_full(source);
+        return;
+    }
+    queue.pop();
+    let request = ctx.requests.get_mut(id);
+    request.stamps.injected = now;
+    let data = if matches!(request.kind, RequestKind::Read) { 0 } else { request.bytes };
+    ctx.request_network.inject(source, request.sub_partition, data, id);
 }
 
 /// The space a generic access resolves to, by its first address against the

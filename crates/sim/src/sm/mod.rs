@@ -11,8 +11,13 @@
 //! 3. send the head of the miss queue into the crossbar;
 //! 4. let the LD/ST unit work on its current instruction (coalesced accesses
 //!    through the L1, up to the data port's width);
-//! 5. let each sub-core's scheduler issue at most one instruction.
+//! 5. let each sub-core's scheduler issue at most one instruction;
+//! 6. decode what the fetch stage fetched last into that warp's instruction
+//!    buffer, and
+//! 7. fetch for one more warp (instruction cache, see [`fetch`]); steps 6
+//!    and 7 repeat `-gpgpu_inst_fetch_throughput` times.
 
+pub(crate) mod fetch;
 pub(crate) mod issue;
 pub(crate) mod memory;
 pub(crate) mod scoreboard;
@@ -77,6 +82,9 @@ pub(crate) struct Warp {
     pub kernel: u32,
     /// Next instruction, an index into its CTA's instruction buffer.
     pub next: u32,
+    /// Instructions `next..decoded` (at most two) are in the warp's
+    /// instruction buffer; it is empty when `decoded == next`.
+    pub decoded: u32,
     pub end: u32,
     pub at_barrier: bool,
     /// The warp cannot issue before this cycle (`PENDING`: before one of its
@@ -152,6 +160,7 @@ pub struct Sm {
     pub(crate) unit_free_at: Vec<Vec<u64>>,
     pub(crate) sub_core_units: bool,
     pub(crate) memory: MemoryPipeline,
+    pub(crate) fetch: fetch::FetchUnit,
     pub(crate) used: CtaResources,
     pub(crate) resident_ctas: u32,
     /// The most CTAs resident at once (occupancy checks).
@@ -196,6 +205,7 @@ impl Sm {
             unit_free_at,
             sub_core_units,
             memory: MemoryPipeline::new(config),
+            fetch: fetch::FetchUnit::new(config, n_warps),
             used: CtaResources::default(),
             resident_ctas: 0,
             max_resident_ctas: 0,
@@ -263,6 +273,9 @@ impl Sm {
         if self.is_idle() {
             return u64::MAX;
         }
+        if !self.fetch.is_quiet() {
+            return now + 1;
+        }
         let issue = self.next_issue_chance(now);
         let issue = if issue >= LDST_FREE { u64::MAX } else { issue };
         issue.min(self.memory.next_event(now))
@@ -314,6 +327,7 @@ impl Sm {
                 cta_slot: slot as u16,
                 kernel,
                 next: first,
+                decoded: first,
                 end,
                 at_barrier: false,
                 blocked_until: 0,
@@ -323,6 +337,7 @@ impl Sm {
             };
             self.schedulers[index % n_sched].sleep_until = 0;
             self.scoreboard.reset(index);
+            self.fetch.set_fetchable(index);
             let cta = &mut self.ctas[slot];
             cta.warp_slots.push(index as u16);
             cta.live_warps += 1;
