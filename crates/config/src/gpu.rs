@@ -20,6 +20,10 @@ use crate::sm::{Cores, Scheduling};
 use crate::units::{ExecutionUnits, LatencyInitiation, UnitClass};
 use crate::writer::OptionWriter;
 
+/// Bytes of one L1 access: the 32-B sector GPGPU-Sim's coalescer (arch 40 and
+/// later) cuts every global access into.
+const L1_SECTOR_BYTES: u64 = 32;
+
 /// A typed, validated GPU configuration. Built only by reading (or from a
 /// preset, or by scaling one), so every value in it has passed the checks the
 /// crate docs list; downstream code never handles a malformed value.
@@ -149,6 +153,16 @@ impl GpuConfig {
             * u64::from(self.memory.n_sub_partitions())
             * self.clocks.icnt.khz()
             * 1000
+    }
+
+    /// Peak L1 bandwidth in bytes per second: SMs × L1 banks × one 32-B sector
+    /// × core clock. GPGPU-Sim 4 takes one sector access per bank per cycle
+    /// into the L1 (`-gpgpu_l1_banks`, sector-interleaved; one unbanked access
+    /// a cycle when `-gpgpu_l1_latency` is 0) and never consults the L1 cache
+    /// string's data port width.
+    pub fn l1_bandwidth_bytes_per_second(&self) -> u64 {
+        let banks = if self.l1.l1_latency_cycles > 0 { self.l1.l1_banks.max(1) } else { 1 };
+        u64::from(self.n_sms()) * u64::from(banks) * L1_SECTOR_BYTES * self.clocks.core.khz() * 1000
     }
 
     /// Peak L2 bandwidth in bytes per second: slices × L2 data-port width × L2 clock.

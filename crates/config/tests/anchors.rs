@@ -236,6 +236,11 @@ fn qv100_cache_fields_dram_timing_and_mapping() {
     assert_eq!((c.kernels.kernel_launch_latency_cycles, c.kernels.max_concurrent_kernels), (5000, 128));
     // DRAM: 32 channels x 16 B x 1 chip x 2 x 850 MHz.
     assert_eq!(c.dram_bandwidth_bytes_per_second(), 870_400_000_000);
+    // L1: 80 SMs x 4 banks x 32 B x 1132 MHz (the data port's 32 B play no part).
+    assert_eq!((c.l1.l1_banks, c.l1.l1_latency_cycles), (4, 20));
+    assert_eq!(c.l1_bandwidth_bytes_per_second(), 11_591_680_000_000);
+    // L2: 64 slices x 32 B x 1132 MHz.
+    assert_eq!(c.l2_bandwidth_bytes_per_second(), 2_318_336_000_000);
     // The .icnt file is read (mode 2 does not use it) and its keys kept.
     let icnt = c.interconnect.icnt.as_ref().expect("the .icnt was given");
     assert_eq!(
@@ -350,6 +355,8 @@ fn mdm_pascal_28sm() {
     assert_eq!(c.memory.l2_total_bytes(), 3 * MB);
     assert_eq!(c.noc_bandwidth_bytes_per_second(), 1_050_000_000_000);
     assert_eq!(c.dram_bandwidth_bytes_per_second(), 480_000_000_000);
+    // L1: one bank (the default): 28 SMs x 32 B x 1400 MHz, though the string's port is a 128-B line.
+    assert_eq!(c.l1_bandwidth_bytes_per_second(), 1_254_400_000_000);
     // The latency budget of the file's comments, in core cycles at 1.4 GHz.
     let noc_round_trip = 8;
     let llc_hit = c.l1.l1_latency_cycles + noc_round_trip + c.memory.l2_rop_latency_cycles;

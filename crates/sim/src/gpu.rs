@@ -93,7 +93,6 @@ impl Gpu {
         let n_sms = config.n_sms();
         let n_slices = config.memory.n_sub_partitions();
         let ic = &config.interconnect;
-        let flit = ic.effective_flit_size_bytes();
         let mshr_entries = config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
         Self {
             config: config.clone(),
@@ -101,8 +100,8 @@ impl Gpu {
             clocks: Clocks::new(&config.clocks),
             sms: (0..n_sms).map(|id| Sm::new(id, config)).collect(),
             memory: MemorySystem::new(config),
-            request_network: Crossbar::new(n_sms, n_slices, ic.in_buffer_limit, ic.out_buffer_limit, flit),
-            reply_network: Crossbar::new(n_slices, n_sms, ic.in_buffer_limit, ic.out_buffer_limit, flit),
+            request_network: Crossbar::for_config(n_sms, n_slices, ic),
+            reply_network: Crossbar::for_config(n_slices, n_sms, ic),
             requests: Requests::default(),
             address_map: AddressMap::new(&config.memory, &config.dram),
             views: Vec::new(),

@@ -3,24 +3,29 @@
 //! clock), with the bounded queues of `-gpgpu_dram_partition_queues` between
 //! them.
 //!
-//! A request leaving the crossbar first spends `-gpgpu_l2_rop_latency` core
-//! cycles in the ROP pipeline, then waits in the `icnt to L2` queue for the
-//! slice, which serves one access per L2 cycle. A read hit goes to the
-//! `L2 to icnt` queue and back through the reply crossbar; a miss takes an L2
-//! MSHR entry (or merges into one) and the slice sends a fill read down the
-//! `L2 to DRAM` queue; writes follow the slice's cache string (write-back,
-//! write-validate, ...). A write the slice keeps is acknowledged at once; a
-//! write it sends on to DRAM (write-through, write-evict, no write-allocate,
-//! and the naive write-allocate `W`, which also fetches the line) is
-//! acknowledged when DRAM has written it, as in GPGPU-Sim, where DRAM returns
-//! the write itself as the reply. On the DRAM side a request waits
-//! `-dram_latency` core cycles, then enters the channel's scheduler queue; its
-//! completion comes back through the `DRAM to L2` queue, fills the slice and
-//! answers every request merged into the MSHR entry.
+//! A slice takes a request from the crossbar (one per L2 cycle) only while its
+//! `icnt to L2` queue has room for a line's four sectors, as GPGPU-Sim does
+//! (otherwise the request waits in the crossbar's output buffer); the request
+//! then spends `-gpgpu_l2_rop_latency` core cycles in the ROP pipeline and
+//! waits in the `icnt to L2` queue for the slice, which serves one access per
+//! L2 cycle. A read hit goes to the `L2 to icnt` queue and back through the
+//! reply crossbar; a miss takes an L2 MSHR entry (or merges into one) and the
+//! slice sends a fill read down the `L2 to DRAM` queue; writes follow the
+//! slice's cache string (write-back, write-validate, ...). A write the slice
+//! keeps is acknowledged at once; a write it sends on to DRAM (write-through,
+//! write-evict, no write-allocate, and the naive write-allocate `W`, which
+//! also fetches the line) is acknowledged when DRAM has written it, as in
+//! GPGPU-Sim, where DRAM returns the write itself as the reply. On the DRAM
+//! side a channel takes one request per DRAM cycle from its slices while its
+//! scheduler queue has room; the request waits `-dram_latency` core cycles,
+//! then enters that queue; its completion comes back through the `DRAM to L2`
+//! queue, fills the slice and answers every request merged into the MSHR
+//! entry.
 
 use std::collections::VecDeque;
 
 use warplab_config::GpuConfig;
+use warplab_config::cache::Allocation;
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 
@@ -47,6 +52,8 @@ pub struct SubPartition {
     dram_to_l2: Fifo<RequestId>,
     l2_to_icnt: Fifo<RequestId>,
     rop_latency: u64,
+    /// The L2 allocates lines when fills arrive, so a fill may evict a dirty line.
+    allocates_on_fill: bool,
     waiters: Vec<u32>,
     /// Accesses by outcome.
     pub(crate) stats: CacheReport,
@@ -100,6 +107,7 @@ impl MemorySystem {
                 dram_to_l2: Fifo::new(q.dram_to_l2),
                 l2_to_icnt: Fifo::new(q.l2_to_icnt),
                 rop_latency: u64::from(memory.l2_rop_latency_cycles),
+                allocates_on_fill: memory.l2.allocation != Allocation::OnMiss,
                 waiters: Vec::new(),
                 stats: CacheReport::default(),
             })
@@ -200,8 +208,11 @@ impl MemorySystem {
     fn channel_cycle(&mut self, c: usize, dram_now: u64, ctx: &mut PartitionContext<'_>) {
         let per_channel = self.per_channel;
         let first = c as u32 * per_channel;
-        // Take one request per cycle from the channel's slices, round-robin.
-        for k in 0..per_channel {
+        // Take one request per cycle from the channel's slices, round-robin,
+        // while the DRAM scheduler's queue has room (GPGPU-Sim checks
+        // `dram_t::full` before a request enters the latency queue).
+        let takes = if self.channels[c].dram.can_accept() { per_channel } else { 0 };
+        for k in 0..takes {
             let s = first + (self.channels[c].next_sub_partition + k) % per_channel;
             if let Some(id) = self.slices[s as usize].l2_to_dram.pop() {
                 let request = ctx.requests.get_mut(id);
@@ -302,7 +313,12 @@ impl SubPartition {
             self.rop.pop_front();
             self.icnt_to_l2.push(id);
         }
-        if let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
+        // GPGPU-Sim takes a request from the crossbar only while the `icnt to
+        // L2` queue has room for a whole line's sectors (`full(SECTOR_CHUNCK_SIZE)`),
+        // however many wait in the ROP pipeline; otherwise the request stays in
+        // the crossbar's output buffer.
+        let room = self.icnt_to_l2.len() + SECTORS_PER_LINE as usize <= self.icnt_to_l2.capacity();
+        if room && let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
             ctx.request_network.pop(self.id);
             ctx.requests.get_mut(id).stamps.at_partition = ctx.core_now;
             self.rop.push_back((ctx.core_now + self.rop_latency, id));
@@ -338,7 +354,9 @@ impl SubPartition {
         }
         let entry = fill.l2_entry;
         let merged = self.mshrs.waiting(entry);
-        if self.l2_to_icnt.len() + merged > self.l2_to_icnt.capacity() || !self.l2_to_dram_room() {
+        // Only a cache that allocates on fill can evict (and write back) here.
+        let room_for_write_backs = !self.allocates_on_fill || self.l2_to_dram_room();
+        if self.l2_to_icnt.len() + merged > self.l2_to_icnt.capacity() || !room_for_write_backs {
             self.l2_to_icnt.full_stalls += 1;
             return;
         }
@@ -483,5 +501,77 @@ impl SubPartition {
         for addr in eviction.dirty_sector_addrs() {
             self.send_down(RequestKind::Writeback, addr, SECTOR_BYTES, ctx);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sector addresses of slice `slice`, in address order.
+    fn sectors_of(address_map: &AddressMap, slice: u32, n: usize) -> Vec<u64> {
+        (0u64..)
+            .map(|k| k * u64::from(SECTOR_BYTES))
+            .filter(|&a| address_map.sub_partition(a) == slice)
+            .take(n)
+            .collect()
+    }
+
+    #[test]
+    fn a_slice_takes_no_request_while_its_l2_queue_lacks_room_for_a_line() {
+        // QV100 with DRAM never ticked: the slice's misses fill the L2-to-DRAM
+        // queue, the L2 stops, and the `icnt to L2` queue fills from the ROP.
+        let config = warplab_config::preset("QV100").unwrap().config().unwrap();
+        let mut memory = MemorySystem::new(&config);
+        let address_map = AddressMap::new(&config.memory, &config.dram);
+        let mut requests = Requests::default();
+        let ic = &config.interconnect;
+        let mut request_network = Crossbar::for_config(config.n_sms(), config.memory.n_sub_partitions(), ic);
+        let mut reply_network = Crossbar::for_config(config.memory.n_sub_partitions(), config.n_sms(), ic);
+        let sent = 400;
+        for address in sectors_of(&address_map, 0, sent) {
+            let request = Request {
+                kind: RequestKind::Read,
+                source: 0,
+                sub_partition: 0,
+                address,
+                bytes: SECTOR_BYTES,
+                byte_mask: 0,
+                local: false,
+                waiter: Waiter::None,
+                l2_entry: 0,
+                stamps: Stamps::default(),
+            };
+            let id = requests.insert(request);
+            request_network.inject(0, 0, 0, id);
+        }
+        let capacity = config.memory.queues.icnt_to_l2 as usize;
+        let taken = |memory: &MemorySystem| {
+            let slice = &memory.slices[0];
+            slice.stats.reads.accesses() as usize + slice.icnt_to_l2.len() + slice.rop.len()
+        };
+        let mut taken_at_2000 = 0;
+        for now in 1..=3_000 {
+            request_network.cycle(now);
+            let mut ctx = PartitionContext {
+                requests: &mut requests,
+                request_network: &mut request_network,
+                reply_network: &mut reply_network,
+                address_map: &address_map,
+                core_now: now,
+                icnt_now: now,
+            };
+            memory.l2_cycle(&mut ctx);
+            if now == 2_000 {
+                taken_at_2000 = taken(&memory);
+            }
+        }
+        let slice = &memory.slices[0];
+        assert_eq!(slice.icnt_to_l2.len(), capacity, "the ROP filled the queue");
+        // Requests stopped leaving the crossbar once the queue had fewer than
+        // four free entries; the rest wait in the crossbar's output buffer.
+        assert!(request_network.has_pending(0), "no request waits in the crossbar");
+        assert_eq!(taken(&memory), taken_at_2000, "the slice kept taking requests");
+        assert!(taken(&memory) < sent);
     }
 }

@@ -40,6 +40,9 @@ pub struct SimReport {
     pub latency_breakdown: LatencyBreakdown,
     /// What every scheduler did every cycle.
     pub issue_breakdown: IssueBreakdown,
+    /// Instructions issued to each pipeline, after the dispatch rules and
+    /// fallbacks (e.g. FFMAs on the SP units, for peak-rate checks).
+    pub issued_by_pipeline: IssueByPipeline,
     /// Cycles (summed over SMs) with k L1 MSHR entries in use, in buckets.
     pub mshr_occupancy: MshrHistogram,
     /// Cycles a full queue made its producer wait, per link.
@@ -221,6 +224,34 @@ impl AddAssign for IssueBreakdown {
         self.structural += other.structural;
         self.no_warp += other.no_warp;
     }
+}
+
+/// Instructions issued to one pipeline.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PipelineIssue {
+    /// Warp instructions.
+    pub warp_insts: u64,
+    /// Thread instructions: active lanes summed.
+    pub thread_insts: u64,
+}
+
+/// Instructions issued per pipeline (all SMs).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IssueByPipeline {
+    /// The SP (FP32) units.
+    pub sp: PipelineIssue,
+    /// The INT units.
+    pub int: PipelineIssue,
+    /// The DP (FP64) units.
+    pub dp: PipelineIssue,
+    /// The SFUs.
+    pub sfu: PipelineIssue,
+    /// The tensor cores.
+    pub tensor: PipelineIssue,
+    /// The specialized units (`-specialized_unit_k`), slot 1 first.
+    pub specialized: Vec<PipelineIssue>,
+    /// The LD/ST unit (global, local, shared, texture and atomic accesses).
+    pub memory: PipelineIssue,
 }
 
 /// A histogram of L1 MSHR entries in use, sampled every SM cycle.

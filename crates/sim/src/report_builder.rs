@@ -2,10 +2,15 @@
 //! DESIGN §2a (IPC over thread instructions, f_mem averaged over SMs, L2 MPKI
 //! per 1,000 thread instructions counting sector misses).
 
+use warplab_config::UnitClass;
+use warplab_config::units::N_SPECIALIZED_SLOTS;
+
 use crate::Gpu;
 use crate::dram::DramStats;
+use crate::ops::{N_UNIT_CLASSES, unit_index};
 use crate::report::{
-    CacheReport, DramReport, IssueBreakdown, KernelReport, OutcomeCounts, QueueStalls, SimReport, SmReport,
+    CacheReport, DramReport, IssueBreakdown, IssueByPipeline, KernelReport, OutcomeCounts, PipelineIssue, QueueStalls,
+    SimReport, SmReport,
 };
 
 impl Gpu {
@@ -51,11 +56,31 @@ impl Gpu {
             dram: self.dram_report(cycles),
             latency_breakdown: self.breakdown.clone(),
             issue_breakdown: issue,
+            issued_by_pipeline: self.issue_by_pipeline(),
             mshr_occupancy: self.mshr_histogram.clone(),
             queue_stalls: self.queue_stalls(),
             kernels: self.kernel_reports(),
             sms,
             diagnostics: self.diagnostics.clone(),
+        }
+    }
+
+    fn issue_by_pipeline(&self) -> IssueByPipeline {
+        let count = |index: usize| {
+            self.sms.iter().fold(PipelineIssue::default(), |sum, sm| {
+                let [warp_insts, thread_insts] = sm.counters.by_unit[index];
+                PipelineIssue { warp_insts: sum.warp_insts + warp_insts, thread_insts: sum.thread_insts + thread_insts }
+            })
+        };
+        let class = |class| count(unit_index(class));
+        IssueByPipeline {
+            sp: class(UnitClass::Sp),
+            int: class(UnitClass::Int),
+            dp: class(UnitClass::Dp),
+            sfu: class(UnitClass::Sfu),
+            tensor: class(UnitClass::Tensor),
+            specialized: (1..=N_SPECIALIZED_SLOTS).map(|k| class(UnitClass::Specialized(k))).collect(),
+            memory: count(N_UNIT_CLASSES),
         }
     }
 

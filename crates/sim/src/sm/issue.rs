@@ -290,7 +290,7 @@ impl Sm {
         let kernel = self.warps[w].kernel;
         let view = &kernels[kernel as usize];
         let op: OpInfo = view.ops[instruction.opcode.0 as usize];
-        self.count_instruction(kernel, instruction.mask.count_ones());
+        self.count_instruction(kernel, op.unit, instruction.mask.count_ones());
         self.scoreboard.settle(w, instruction.srcs());
         self.schedulers[k].last_issued = Some(w as u16);
         match op.unit {

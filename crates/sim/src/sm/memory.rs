@@ -3,13 +3,25 @@
 //!
 //! The LD/ST unit holds one instruction at a time. A global, local or texture
 //! access is split by the sub-warp sectored coalescer into sector accesses,
-//! which go through the L1 at most a data port's width per cycle (one 32-B
-//! sector per cycle on a 32-B port). An access that finds no MSHR entry, no
-//! room to merge or a full miss queue is a reservation failure and is retried
-//! the next cycle; the instruction holds the unit meanwhile, which is how a
-//! memory-divergent load blocks the SM. Shared-memory instructions hold the
-//! unit for as many cycles as their bank conflicts need. Atomics and, with
-//! `-gpgpu_gmem_skip_L1D`, global loads go past the L1 to the L2.
+//! which enter the L1's lookup pipeline as GPGPU-Sim 4 has it: the L1 has
+//! `-gpgpu_l1_banks` banks, sector-interleaved (GPGPU-Sim's default 32-B
+//! interleaving, linear), each with a pipeline of `-gpgpu_l1_latency` stages;
+//! each cycle the accesses enter in order, one per bank, until one finds its
+//! bank already taken this cycle or its pipeline full (a bank conflict), so
+//! up to `l1_banks` sectors a cycle. (With an L1 latency of 0 GPGPU-Sim has
+//! one unbanked access a cycle, and so does warplab.) The cache string's data
+//! port width does not limit the L1: GPGPU-Sim only consults it for the L2 and
+//! the texture and constant caches. At the end of its bank's pipeline an access
+//! looks up the tags: a hit completes; a miss needs an MSHR entry (or one to
+//! merge into) and room in the miss queue (a read leaves one slot free for a
+//! write-back, as GPGPU-Sim's `miss_queue_full(1)` does); otherwise it is a
+//! reservation failure, stays at the head and blocks its bank until a retry
+//! succeeds. The instruction leaves the LD/ST unit once all its accesses are in
+//! the pipelines, so a memory-divergent load holds the unit for as many cycles
+//! as its accesses need banks, and blocked banks hold it longer. Shared-memory
+//! instructions hold the unit for as many cycles as their bank conflicts need.
+//! Atomics and, with `-gpgpu_gmem_skip_L1D`, global loads go past the L1 to the
+//! L2 (through the same pipeline, to the miss queue).
 
 use std::collections::VecDeque;
 
@@ -66,6 +78,24 @@ enum Retry {
     MissQueue,
 }
 
+/// What the memory pipeline did in its last cycle, for deciding whether the
+/// SM can sleep.
+#[derive(Debug, Clone, Copy, Default)]
+struct LastCycle {
+    /// An access entered a bank or left one.
+    progressed: bool,
+    /// Bank heads that failed, by the counter each bumped.
+    retries: [u64; 3],
+}
+
+/// One sector access in an L1 bank's lookup pipeline: it reaches the tags at `ready`.
+#[derive(Debug, Clone, Copy)]
+struct Lookup {
+    ready: u64,
+    op: MemOp,
+    access: SectorAccess,
+}
+
 /// What the SM needs from the rest of the GPU for one memory cycle.
 pub(crate) struct MemoryContext<'a> {
     pub requests: &'a mut Requests,
@@ -88,18 +118,17 @@ pub(crate) struct MemoryPipeline {
     l1_latency: u64,
     shmem_latency: u64,
     shmem_banks: u32,
-    accesses_per_cycle: usize,
     mshrs: MshrTable,
     pub(crate) miss_queue: Fifo<RequestId>,
-    /// Misses still in the L1's tag pipeline: they reach the miss queue
-    /// `l1_latency` cycles after their lookup, as in GPGPU-Sim 4's L1 latency
-    /// queue; they count against the miss queue's capacity from the lookup on.
-    in_lookup: VecDeque<(u64, RequestId)>,
+    /// Per L1 bank, the accesses in its lookup pipeline (GPGPU-Sim 4's L1
+    /// latency queue), oldest first.
+    /// Invariant: at most `l1_latency` entries each, `ready` non-decreasing.
+    banks: Vec<VecDeque<Lookup>>,
     current: Option<MemOp>,
-    /// The current instruction's next access failed this cycle and bumped
-    /// this counter; it fails the same way every cycle until a reply or the
-    /// miss queue draining changes the L1's state.
-    retry: Option<Retry>,
+    /// When nothing progressed, the bank heads that failed fail the same way
+    /// every cycle until a reply or the miss queue draining changes the L1's
+    /// state.
+    last_cycle: LastCycle,
     accesses: Vec<SectorAccess>,
     cursor: usize,
     /// L1 hits and shared-memory results: (ready cycle, load record).
@@ -119,7 +148,8 @@ impl MemoryPipeline {
             dl1.map_or((64, 8, 8), |c| (c.mshr_entries, c.mshr_max_merge, c.miss_queue_entries));
         let streaming = dl1.is_some_and(|c| c.allocation == Allocation::Streaming);
         let entries = if streaming { entries.max(dl1.map_or(0, |c| c.n_sets * c.assoc)) } else { entries };
-        let port = dl1.map_or(SECTOR_BYTES, |c| c.data_port_width_bytes);
+        // GPGPU-Sim banks the L1 only behind a latency queue (`-gpgpu_l1_latency` > 0).
+        let n_banks = if config.l1.l1_latency_cycles > 0 { config.l1.l1_banks.max(1) } else { 1 };
         Self {
             l1: dl1.map(Cache::new),
             l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
@@ -130,12 +160,11 @@ impl MemoryPipeline {
             l1_latency: u64::from(config.l1.l1_latency_cycles.max(1)),
             shmem_latency: u64::from(config.l1.shmem_latency_cycles.max(1)),
             shmem_banks: config.l1.shmem_banks,
-            accesses_per_cycle: (port / SECTOR_BYTES).max(1) as usize,
             mshrs: MshrTable::new(entries, merge),
             miss_queue: Fifo::new(miss_queue.max(1)),
-            in_lookup: VecDeque::new(),
+            banks: (0..n_banks).map(|_| VecDeque::new()).collect(),
             current: None,
-            retry: None,
+            last_cycle: LastCycle::default(),
             accesses: Vec::with_capacity(64),
             cursor: 0,
             returns: VecDeque::new(),
@@ -173,35 +202,48 @@ impl MemoryPipeline {
         self.current.is_none()
             && self.returns.is_empty()
             && self.miss_queue.is_empty()
-            && self.in_lookup.is_empty()
+            && self.banks.iter().all(VecDeque::is_empty)
             && self.outstanding == 0
     }
 
     /// The first cycle after `now` at which the pipeline has work of its own
-    /// (`u64::MAX`: none until a reply arrives). A blocked access waits for a
-    /// reply, or for the miss queue to drain, which happens every cycle.
+    /// (`u64::MAX`: none until a reply arrives). While accesses enter or leave
+    /// the banks, or the miss queue drains, that is every cycle; when every
+    /// ready bank head failed and the LD/ST unit's next access finds its bank
+    /// full, nothing changes before a reply, a head reaching the end of its
+    /// bank's pipeline or a result falling due.
     pub(crate) fn next_event(&self, now: u64) -> u64 {
-        if !self.miss_queue.is_empty() || (self.current.is_some() && self.retry.is_none()) {
+        let shared = self.current.is_some_and(|op| op.space == MemSpace::Shared);
+        if !self.miss_queue.is_empty() || self.last_cycle.progressed || shared {
             return now + 1;
         }
         let returns = self.returns.front().map_or(u64::MAX, |&(ready, _)| ready);
-        let lookups = self.in_lookup.front().map_or(u64::MAX, |&(ready, _)| ready);
-        returns.min(lookups).max(now + 1)
+        let heads =
+            self.banks.iter().filter_map(|bank| bank.front()).map(|head| head.ready).filter(|&ready| ready > now);
+        returns.min(heads.min().unwrap_or(u64::MAX)).max(now + 1)
     }
 
-    /// Counts `n` cycles of retrying a blocked access without doing it.
+    /// Counts `n` cycles of retrying the blocked bank heads without doing it.
     pub(crate) fn count_retries(&mut self, n: u64) {
-        match self.retry {
-            Some(Retry::Read) => self.l1_stats.reads.reservation_fail += n,
-            Some(Retry::Write) => self.l1_stats.writes.reservation_fail += n,
-            Some(Retry::MissQueue) => self.miss_queue.full_stalls += n,
-            None => {}
-        }
+        let [reads, writes, queue] = self.last_cycle.retries;
+        self.l1_stats.reads.reservation_fail += reads * n;
+        self.l1_stats.writes.reservation_fail += writes * n;
+        self.miss_queue.full_stalls += queue * n;
+    }
+
+    /// Notes a failed bank head (see [`LastCycle`]).
+    fn note_retry(&mut self, kind: Retry) {
+        self.last_cycle.retries[kind as usize] += 1;
     }
 
     /// L1 MSHR entries in use.
     pub(crate) fn mshrs_in_use(&self) -> usize {
         self.mshrs.in_use()
+    }
+
+    /// The L1 bank of a sector: sectors are interleaved over the banks.
+    fn bank_of(&self, sector_addr: u64) -> usize {
+        ((sector_addr / u64::from(SECTOR_BYTES)) % self.banks.len() as u64) as usize
     }
 }
 
@@ -251,6 +293,7 @@ impl Sm {
 
     /// One memory-pipeline cycle: steps 1 to 4 of the SM's order.
     pub(crate) fn memory_cycle(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        self.memory.last_cycle = LastCycle::default();
         self.take_reply(now, ctx);
         while let Some(&(ready, load)) = self.memory.returns.front() {
             if ready > now {
@@ -260,14 +303,8 @@ impl Sm {
             self.complete_access(load, now);
         }
         self.send_miss(now, ctx);
-        while let Some(&(ready, id)) = self.memory.in_lookup.front() {
-            if ready > now {
-                break;
-            }
-            self.memory.in_lookup.pop_front();
-            self.memory.miss_queue.push(id);
-        }
-        self.work_on_current(now, ctx);
+        self.look_up(ctx);
+        self.work_on_current(now);
     }
 
     fn send_miss(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
@@ -327,8 +364,7 @@ impl Sm {
         self.maybe_retire(w);
     }
 
-    fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
-        self.memory.retry = None;
+    fn work_on_current(&mut self, now: u64) {
         let Some(mut op) = self.memory.current else { return };
         if op.space == MemSpace::Shared {
             op.shared_cycles -= 1;
@@ -343,17 +379,63 @@ impl Sm {
             self.finish_current(op, now);
             return;
         }
-        let mut budget = self.memory.accesses_per_cycle;
-        while budget > 0 && self.memory.cursor < self.memory.accesses.len() {
+        // One access per bank per cycle, in order, up to the first conflict.
+        let mut banks_taken = 0u64;
+        while self.memory.cursor < self.memory.accesses.len() {
             let access = self.memory.accesses[self.memory.cursor];
-            if !self.try_access(op, access, now, ctx) {
+            let bank = self.memory.bank_of(access.sector_addr);
+            if banks_taken & (1 << bank) != 0 || self.memory.banks[bank].len() as u64 >= self.memory.l1_latency {
                 break;
             }
+            banks_taken |= 1 << bank;
+            self.hold_for_access(op);
+            let ready = now + self.memory.l1_latency;
+            self.memory.banks[bank].push_back(Lookup { ready, op, access });
             self.memory.cursor += 1;
-            budget -= 1;
+            self.memory.last_cycle.progressed = true;
         }
         if self.memory.cursor >= self.memory.accesses.len() {
             self.finish_current(op, now);
+        }
+    }
+
+    /// Keeps `op`'s load (or, for a store or an atomic without a result, its
+    /// warp) waiting for one more access; [`Sm::access_done`] or the access's
+    /// reply releases it.
+    fn hold_for_access(&mut self, op: MemOp) {
+        match op.load {
+            Some(load) => self.memory.loads[load].remaining += 1,
+            None if matches!(op.kind, OpKind::Load(_)) => {}
+            None => self.warps[op.warp as usize].pending_stores += 1,
+        }
+    }
+
+    /// The heads of the L1 banks' pipelines look up the tags, one per bank per
+    /// cycle; an access that fails stays and is retried next cycle.
+    fn look_up(&mut self, ctx: &mut MemoryContext<'_>) {
+        let now = ctx.now;
+        for bank in 0..self.memory.banks.len() {
+            let Some(&lookup) = self.memory.banks[bank].front() else { continue };
+            if lookup.ready > now || !self.try_access(lookup.op, lookup.access, now, ctx) {
+                continue;
+            }
+            self.memory.banks[bank].pop_front();
+            self.memory.last_cycle.progressed = true;
+        }
+    }
+
+    /// An access is done with the L1 and nobody waits for a reply for it: the
+    /// count it held is released.
+    fn access_done(&mut self, op: MemOp, now: u64) {
+        match op.load {
+            Some(load) => self.complete_access(load, now),
+            None if matches!(op.kind, OpKind::Load(_)) => {}
+            None => {
+                let w = op.warp as usize;
+                self.warps[w].pending_stores -= 1;
+                self.wake(w);
+                self.maybe_retire(w);
+            }
         }
     }
 
@@ -372,7 +454,10 @@ impl Sm {
         }
     }
 
-    /// Sends one sector access on its way; false when it must be retried.
+    /// Looks one sector access up in the L1 (or sends it past) at the end of
+    /// its bank's pipeline; false when it must be retried. On success the
+    /// count the access held ([`Sm::hold_for_access`]) passes to whatever now
+    /// answers it (an MSHR entry, a request's reply) or is released.
     fn try_access(&mut self, op: MemOp, access: SectorAccess, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
         let local = op.space == MemSpace::Local;
         let bypass = matches!(op.kind, OpKind::Atomic(_))
@@ -403,27 +488,27 @@ impl Sm {
         let Some(l1) = &self.memory.l1 else { return true };
         let fetch_addr = self.fetch_address(access.addr);
         let outcome = l1.probe(&access);
-        let room_for_miss = self.miss_queue_room();
+        let room_for_miss = self.miss_queue_room(true);
         let memory = &mut self.memory;
+        // Every read that is not a hit, merged or not, needs the miss queue
+        // to have room for two requests (GPGPU-Sim's `rd_miss_base`).
         let fits = match outcome {
             Outcome::Hit => true,
-            Outcome::HitReserved => memory.mshrs.can_take(fetch_addr),
-            Outcome::Miss | Outcome::SectorMiss => {
-                memory.mshrs.can_take(fetch_addr) && (memory.mshrs.find(fetch_addr).is_some() || room_for_miss)
+            Outcome::HitReserved | Outcome::Miss | Outcome::SectorMiss => {
+                room_for_miss && memory.mshrs.can_take(fetch_addr)
             }
             Outcome::ReservationFail => false,
         };
         if !fits {
             memory.l1_stats.reads.count(Outcome::ReservationFail);
-            memory.retry = Some(Retry::Read);
+            memory.note_retry(Retry::Read);
             return false;
         }
         memory.l1_stats.reads.count(outcome);
         let Some(l1) = &mut memory.l1 else { return true };
         let effect = l1.commit(&access, now);
-        memory.loads[load].remaining += 1;
         if outcome == Outcome::Hit {
-            memory.returns.push_back((now + memory.l1_latency, load));
+            self.complete_access(load, now);
             return true;
         }
         let (entry, new) = memory.mshrs.take(fetch_addr, load);
@@ -440,9 +525,9 @@ impl Sm {
     fn write_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
         let Some(l1) = &self.memory.l1 else { return true };
         let outcome = l1.probe(&access);
-        if outcome == Outcome::ReservationFail || !self.miss_queue_room() {
+        if outcome == Outcome::ReservationFail || !self.miss_queue_room(false) {
             self.memory.l1_stats.writes.count(Outcome::ReservationFail);
-            self.memory.retry = Some(Retry::Write);
+            self.memory.note_retry(Retry::Write);
             return false;
         }
         self.memory.l1_stats.writes.count(outcome);
@@ -451,9 +536,10 @@ impl Sm {
         if effect.write_down {
             let bytes = access.byte_mask.count_ones();
             let sector = access.addr & !u64::from(SECTOR_BYTES - 1);
-            self.warps[op.warp as usize].pending_stores += 1;
             let waiter = Waiter::Store(u32::from(op.warp));
             self.send(RequestKind::Write, sector, bytes, access.byte_mask, access.local, waiter, op.first_try, ctx);
+        } else {
+            self.access_done(op, now);
         }
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, now, ctx);
@@ -463,9 +549,9 @@ impl Sm {
 
     /// Global accesses that skip the L1, and atomics: straight to the miss queue.
     fn send_past_l1(&mut self, op: MemOp, access: SectorAccess, is_write: bool, ctx: &mut MemoryContext<'_>) -> bool {
-        if !self.miss_queue_room() {
+        if !self.miss_queue_room(false) {
             self.memory.miss_queue.full_stalls += 1;
-            self.memory.retry = Some(Retry::MissQueue);
+            self.memory.note_retry(Retry::MissQueue);
             return false;
         }
         let (kind, waiter) = match (op.kind, op.load) {
@@ -475,11 +561,6 @@ impl Sm {
             (_, Some(load)) => (RequestKind::Read, Waiter::Load(load)),
             (_, None) => return true,
         };
-        match waiter {
-            Waiter::Load(load) => self.memory.loads[load].remaining += 1,
-            Waiter::Store(w) => self.warps[w as usize].pending_stores += 1,
-            _ => {}
-        }
         let bytes = if kind == RequestKind::Read { SECTOR_BYTES } else { access.byte_mask.count_ones() };
         let local = op.space == MemSpace::Local;
         self.send(kind, access.sector_addr, bytes, access.byte_mask, local, waiter, op.first_try, ctx);
@@ -487,11 +568,19 @@ impl Sm {
     }
 
     /// Whether the miss queue can take a request and the write-backs a
-    /// victim line could need.
-    fn miss_queue_room(&self) -> bool {
+    /// victim line could need: a read keeps one more slot free (GPGPU-Sim's
+    /// `miss_queue_full(1)`), an L1 that writes local data back the slots of
+    /// a whole dirty line.
+    fn miss_queue_room(&self, read: bool) -> bool {
         let queue = &self.memory.miss_queue;
-        let reserve = if self.memory.l1_write_back_local { 1 + SECTORS_PER_LINE as usize } else { 1 };
-        queue.len() + self.memory.in_lookup.len() + reserve <= queue.capacity().max(reserve)
+        let reserve = if self.memory.l1_write_back_local {
+            1 + SECTORS_PER_LINE as usize
+        } else if read {
+            2
+        } else {
+            1
+        };
+        queue.len() + reserve <= queue.capacity().max(reserve)
     }
 
     fn write_back(&mut self, eviction: Eviction, now: u64, ctx: &mut MemoryContext<'_>) {
@@ -529,8 +618,7 @@ impl Sm {
         if kind != RequestKind::Writeback {
             self.memory.outstanding += 1;
         }
-        let ready = ctx.now + self.memory.l1_latency;
-        self.memory.in_lookup.push_back((ready, id));
+        self.memory.miss_queue.push(id);
     }
 }
 

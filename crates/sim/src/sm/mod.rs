@@ -8,9 +8,10 @@
 //! 1. take one reply from the crossbar (fill the L1, release its MSHR entry,
 //!    complete the merged loads);
 //! 2. complete L1 hits and shared-memory accesses whose latency has elapsed;
-//! 3. send the head of the miss queue into the crossbar;
+//! 3. send the head of the miss queue into the crossbar, then let the head of
+//!    each L1 bank's lookup pipeline look up the tags;
 //! 4. let the LD/ST unit work on its current instruction (coalesced accesses
-//!    through the L1, up to the data port's width);
+//!    into the L1 banks' pipelines, one per bank);
 //! 5. let each sub-core's scheduler issue at most one instruction;
 //! 6. decode what the fetch stage fetched last into that warp's instruction
 //!    buffer, and
@@ -145,6 +146,8 @@ pub(crate) struct SmCounters {
     pub issue: IssueBreakdown,
     /// Per kernel launch: warp and thread instructions.
     pub by_kernel: Vec<[u64; 2]>,
+    /// Per unit class (dense index), then the LD/ST unit: warp and thread instructions.
+    pub by_unit: [[u64; 2]; N_UNIT_CLASSES + 1],
 }
 
 /// One SM.
@@ -433,11 +436,15 @@ impl Sm {
         self.used.warps
     }
 
-    /// Counts `warp_insts`/`thread_insts` against kernel launch `kernel`.
-    pub(crate) fn count_instruction(&mut self, kernel: u32, threads: u32) {
+    /// Counts `warp_insts`/`thread_insts` against kernel launch `kernel` and
+    /// the unit class `unit` (`None`: the LD/ST unit).
+    pub(crate) fn count_instruction(&mut self, kernel: u32, unit: Option<usize>, threads: u32) {
         let counters = &mut self.counters;
         counters.warp_insts += 1;
         counters.thread_insts += u64::from(threads);
+        let by_unit = &mut counters.by_unit[unit.unwrap_or(N_UNIT_CLASSES)];
+        by_unit[0] += 1;
+        by_unit[1] += u64::from(threads);
         let k = kernel as usize;
         if counters.by_kernel.len() <= k {
             counters.by_kernel.resize(k + 1, [0, 0]);
