@@ -1,10 +1,11 @@
-//! The timing model's speed in the browser (issue 5 asks for at least 2 M warp
-//! instructions per second in Chromium): a measurement, not a check, so it is
-//! ignored by default and never timed in CI. Run it with
+//! The timing model runs a whole default `vecadd` in the browser, and says how
+//! fast (issue 5 asks for at least 2 M warp instructions per second in
+//! Chromium). The check is the workload's instruction count; the rate is
+//! printed, never asserted (speed goals live in benchmarks). To read it:
 //!
 //! ```text
 //! WASM_BINDGEN_TEST_ONLY_WEB=1 cargo test --release --target wasm32-unknown-unknown \
-//!     -p warplab-lab --test browser_speed -- --include-ignored --nocapture
+//!     -p warplab-lab --test browser_speed -- --nocapture
 //! ```
 //!
 //! and record the printed rate in docs/performance.md.
@@ -16,7 +17,6 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_config
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
-#[ignore]
 fn vecadd_on_qv100_in_the_browser() {
     let config = preset_config("QV100").expect("a bundled preset").1;
     let spec: GenSpec = "vecadd".parse().expect("a generator spec");
