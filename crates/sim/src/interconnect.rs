@@ -31,6 +31,7 @@ use std::collections::VecDeque;
 
 use warplab_config::interconnect::{Interconnect, NetworkMode};
 
+use crate::bitset::BitSet;
 use crate::fifo::Fifo;
 use crate::request::RequestId;
 
@@ -96,7 +97,7 @@ pub struct Crossbar {
     /// iSLIP: per output, a bit per input whose head packet wants that output.
     /// Invariant: bit `i` of output `o` is set exactly when input `i`'s head
     /// packet is for `o`.
-    heads_for_output: Vec<Vec<u64>>,
+    heads_for_output: Vec<BitSet>,
     in_flight: usize,
     /// Flits moved (packets, for GPGPU-Sim's crossbar), for utilisation.
     pub flits: u64,
@@ -111,7 +112,6 @@ impl Crossbar {
             Switching::Flits { flit_bytes } => Switching::Flits { flit_bytes: flit_bytes.max(1) },
             other => other,
         };
-        let words = (n_inputs as usize).div_ceil(64);
         let islip = matches!(switching, Switching::LocalIslip { .. });
         Self {
             switching,
@@ -126,7 +126,7 @@ impl Crossbar {
                 Switching::LocalIslip { grant_cycles } => grant_cycles.max(1),
                 _ => 1,
             },
-            heads_for_output: if islip { vec![vec![0; words]; n_outputs as usize] } else { Vec::new() },
+            heads_for_output: if islip { vec![BitSet::new(n_inputs as usize); n_outputs as usize] } else { Vec::new() },
             in_flight: 0,
             flits: 0,
             output_conflicts: 0,
@@ -215,9 +215,7 @@ impl Crossbar {
         let n_inputs = self.inputs.len();
         let busy = self.inputs.iter().any(|input| !input.is_empty());
         for output in 0..self.outputs.len() {
-            let Some(input) =
-                next_set_bit(&self.heads_for_output[output], self.next_input_for_output[output], n_inputs)
-            else {
+            let Some(input) = self.heads_for_output[output].next_from(self.next_input_for_output[output]) else {
                 continue;
             };
             if self.outputs[output].len() >= self.output_limit {
@@ -243,12 +241,12 @@ impl Crossbar {
 
     fn mark_head(&mut self, input: usize) {
         if let (Some(&packet), false) = (self.inputs[input].front(), self.heads_for_output.is_empty()) {
-            self.heads_for_output[packet.output as usize][input / 64] |= 1 << (input % 64);
+            self.heads_for_output[packet.output as usize].insert(input);
         }
     }
 
     fn clear_head(&mut self, input: usize, output: usize) {
-        self.heads_for_output[output][input / 64] &= !(1 << (input % 64));
+        self.heads_for_output[output].remove(input);
     }
 
     /// The next packet delivered at `output` by icnt cycle `now`.
@@ -290,24 +288,6 @@ impl Crossbar {
     pub fn count_full(&mut self, input: u32) {
         self.inputs[input as usize].full_stalls += 1;
     }
-}
-
-/// The first set bit of `bits` at or after `from`, wrapping around below `n`.
-fn next_set_bit(bits: &[u64], from: usize, n: usize) -> Option<usize> {
-    let from = if from >= n { 0 } else { from };
-    let first_word = from / 64;
-    let masked = bits[first_word] & (u64::MAX << (from % 64));
-    if masked != 0 {
-        return Some(first_word * 64 + masked.trailing_zeros() as usize);
-    }
-    for k in 1..=bits.len() {
-        let word = (first_word + k) % bits.len();
-        let value = if word == first_word { bits[word] & !(u64::MAX << (from % 64)) } else { bits[word] };
-        if value != 0 {
-            return Some(word * 64 + value.trailing_zeros() as usize);
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -442,15 +422,5 @@ mod tests {
         assert_eq!(booksim.mode, NetworkMode::BookSim);
         let flit_bytes = booksim.effective_flit_size_bytes();
         assert_eq!(Switching::of(&booksim), Switching::Flits { flit_bytes });
-    }
-
-    #[test]
-    fn the_next_set_bit_wraps_around() {
-        let bits = [1u64 << 3, 1 << 1];
-        assert_eq!(next_set_bit(&bits, 0, 128), Some(3));
-        assert_eq!(next_set_bit(&bits, 4, 128), Some(65));
-        assert_eq!(next_set_bit(&bits, 66, 128), Some(3));
-        assert_eq!(next_set_bit(&bits, 200, 128), Some(3));
-        assert_eq!(next_set_bit(&[0, 0], 5, 128), None);
     }
 }

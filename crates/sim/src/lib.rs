@@ -32,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bitset;
 pub mod dram;
 pub mod fifo;
 mod gpu;

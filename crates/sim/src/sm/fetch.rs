@@ -36,6 +36,7 @@ use warplab_uarch::cache::{Access, AccessKind, Cache, FULL_SECTOR_MASK, Outcome}
 
 use super::Sm;
 use super::memory::MemoryContext;
+use crate::bitset::BitSet;
 use crate::fifo::Fifo;
 use crate::mshr::MshrTable;
 use crate::report::OutcomeCounts;
@@ -66,9 +67,7 @@ pub(crate) struct FetchUnit {
     buffer: Option<u16>,
     /// Bit `w`: warp slot `w` may fetch (live, buffer empty, instructions
     /// left, no miss outstanding).
-    fetchable: Vec<u64>,
-    n_fetchable: u32,
-    n_warps: usize,
+    fetchable: BitSet,
     last_fetched: usize,
     steps_per_cycle: u32,
     /// Instruction-cache lookups by outcome: a miss merged into its line's
@@ -101,9 +100,7 @@ impl FetchUnit {
             miss_queue: Fifo::new(queue),
             filled: VecDeque::new(),
             buffer: None,
-            fetchable: vec![0; n_warps.div_ceil(64).max(1)],
-            n_fetchable: 0,
-            n_warps: n_warps.max(1),
+            fetchable: BitSet::new(n_warps.max(1)),
             last_fetched: n_warps.max(1) - 1,
             steps_per_cycle: config.scheduling.inst_fetch_throughput.max(1),
             stats: OutcomeCounts::default(),
@@ -112,34 +109,23 @@ impl FetchUnit {
 
     /// Warp slot `w`'s instruction buffer is empty and it has instructions left.
     pub(crate) fn set_fetchable(&mut self, w: usize) {
-        let (word, bit) = (w / 64, 1u64 << (w % 64));
-        if self.fetchable[word] & bit == 0 {
-            self.fetchable[word] |= bit;
-            self.n_fetchable += 1;
-        }
+        self.fetchable.insert(w);
     }
 
     fn clear_fetchable(&mut self, w: usize) {
-        let (word, bit) = (w / 64, 1u64 << (w % 64));
-        if self.fetchable[word] & bit != 0 {
-            self.fetchable[word] &= !bit;
-            self.n_fetchable -= 1;
-        }
+        self.fetchable.remove(w);
     }
 
     /// The first fetchable warp after the one fetched last, round robin.
     fn next_fetchable(&self) -> Option<usize> {
-        if self.n_fetchable == 0 {
-            return None;
-        }
-        next_set_bit(&self.fetchable, self.n_warps, (self.last_fetched + 1) % self.n_warps)
+        self.fetchable.next_from(self.last_fetched + 1)
     }
 
     /// Whether the stage has nothing to do: no warp may fetch, nothing waits
     /// to be decoded, handed out or sent. A cycle of a quiet stage changes
     /// nothing, so skipping it is safe.
     pub(crate) fn is_quiet(&self) -> bool {
-        self.n_fetchable == 0 && self.buffer.is_none() && self.filled.is_empty() && self.miss_queue.is_empty()
+        self.fetchable.count() == 0 && self.buffer.is_none() && self.filled.is_empty() && self.miss_queue.is_empty()
     }
 
     /// Looks up the line of `addr` for warp `w` at cycle `now`.
@@ -275,31 +261,6 @@ impl Sm {
     }
 }
 
-/// The first set bit of `bits` at or after `start`, wrapping around below
-/// `n` (the number of valid bits).
-fn next_set_bit(bits: &[u64], n: usize, start: usize) -> Option<usize> {
-    let words = n.div_ceil(64);
-    let (first_word, first_bit) = (start / 64, start % 64);
-    // The start word from `start` on, the following words, then the start
-    // word again below `start`.
-    for k in 0..=words {
-        let word = (first_word + k) % words;
-        let mut value = bits[word];
-        if k == 0 {
-            value &= u64::MAX << first_bit;
-        } else if k == words {
-            value &= !(u64::MAX << first_bit);
-        }
-        if value != 0 {
-            let index = word * 64 + value.trailing_zeros() as usize;
-            if index < n {
-                return Some(index);
-            }
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use warplab_config::CacheConfig;
@@ -349,26 +310,5 @@ mod tests {
             assert!(matches!(unit.look_up(PROGRAM_MEM_START + 128 * k, 0, k), Lookup::Hit));
         }
         assert_eq!(counts(&unit), [100, 0, 0, 0]);
-    }
-
-    #[test]
-    fn the_round_robin_finds_the_next_warp_and_wraps() {
-        let check = |set: &[usize], n: usize, start: usize, expect: Option<usize>| {
-            let mut bits = vec![0u64; n.div_ceil(64)];
-            for &w in set {
-                bits[w / 64] |= 1 << (w % 64);
-            }
-            assert_eq!(next_set_bit(&bits, n, start), expect, "{set:?} from {start}");
-        };
-        check(&[], 64, 0, None);
-        check(&[3], 64, 0, Some(3));
-        check(&[3], 64, 3, Some(3));
-        check(&[3], 64, 4, Some(3));
-        check(&[3, 40], 64, 4, Some(40));
-        check(&[3, 70], 96, 71, Some(3));
-        check(&[70], 96, 5, Some(70));
-        check(&[5, 70], 96, 70, Some(70));
-        check(&[63, 64], 128, 64, Some(64));
-        check(&[63], 128, 64, Some(63));
     }
 }

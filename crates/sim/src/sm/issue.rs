@@ -44,6 +44,14 @@ pub(crate) enum IssueOutcome {
     NoWarp,
 }
 
+impl IssueOutcome {
+    /// Whether the scheduler's warps, if any, all waited on memory (what
+    /// makes an SM cycle a memory stall when every scheduler says so).
+    fn waits_on_memory(self) -> bool {
+        matches!(self, IssueOutcome::NoWarp | IssueOutcome::Stalled(Stall::Memory))
+    }
+}
+
 impl Sm {
     /// Runs every scheduler once; returns whether anything issued and whether
     /// every resident warp waited on memory.
@@ -54,7 +62,7 @@ impl Sm {
             let outcome = self.schedule(k, now, kernels);
             self.counters.issue.add(outcome, 1);
             issued_any |= outcome == IssueOutcome::Issued;
-            all_memory &= matches!(outcome, IssueOutcome::NoWarp | IssueOutcome::Stalled(Stall::Memory));
+            all_memory &= outcome.waits_on_memory();
         }
         (issued_any, all_memory && self.used.warps > 0)
     }
@@ -66,25 +74,28 @@ impl Sm {
     pub(crate) fn issue_slept(&mut self, n: u64) -> bool {
         let mut all_memory = true;
         for k in 0..self.schedulers.len() {
-            let scheduler = &self.schedulers[k];
-            let outcome = if scheduler.warps.is_empty() {
-                IssueOutcome::NoWarp
-            } else {
-                IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory))
-            };
+            let outcome = self.resting_outcome(k);
             self.counters.issue.add(outcome, n);
-            all_memory &= matches!(outcome, IssueOutcome::NoWarp | IssueOutcome::Stalled(Stall::Memory));
+            all_memory &= outcome.waits_on_memory();
         }
         all_memory && self.used.warps > 0
     }
 
-    fn schedule(&mut self, k: usize, now: u64, kernels: &[KernelView]) -> IssueOutcome {
-        if self.schedulers[k].warps.is_empty() {
-            return IssueOutcome::NoWarp;
-        }
+    /// What scheduler `k` reports without looking at its warps: no warp, or
+    /// the reason it went to sleep.
+    fn resting_outcome(&self, k: usize) -> IssueOutcome {
         let scheduler = &self.schedulers[k];
-        if scheduler.sleep_until > now {
-            return IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory));
+        if scheduler.warps.is_empty() {
+            IssueOutcome::NoWarp
+        } else {
+            IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory))
+        }
+    }
+
+    fn schedule(&mut self, k: usize, now: u64, kernels: &[KernelView]) -> IssueOutcome {
+        let scheduler = &self.schedulers[k];
+        if scheduler.warps.is_empty() || scheduler.sleep_until > now {
+            return self.resting_outcome(k);
         }
         if let SchedulerPolicy::TwoLevelActive { active_warps, .. } = self.policy {
             self.refresh_active_set(k, active_warps.max(1) as usize);

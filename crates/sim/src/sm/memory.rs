@@ -323,11 +323,7 @@ impl Sm {
         self.memory.outstanding -= 1;
         match request.waiter {
             Waiter::None | Waiter::Fetch(_) => {}
-            Waiter::Store(w) => {
-                self.warps[w as usize].pending_stores -= 1;
-                self.wake(w as usize);
-                self.maybe_retire(w as usize);
-            }
+            Waiter::Store(w) => self.store_done(w as usize),
             Waiter::Load(load) => {
                 record_latency(ctx.breakdown, &request, now);
                 self.complete_access(load, now);
@@ -430,13 +426,16 @@ impl Sm {
         match op.load {
             Some(load) => self.complete_access(load, now),
             None if matches!(op.kind, OpKind::Load(_)) => {}
-            None => {
-                let w = op.warp as usize;
-                self.warps[w].pending_stores -= 1;
-                self.wake(w);
-                self.maybe_retire(w);
-            }
+            None => self.store_done(op.warp as usize),
         }
+    }
+
+    /// One of warp `w`'s stores (or atomics without a result) is
+    /// acknowledged: it may run a memory barrier, or retire, now.
+    fn store_done(&mut self, w: usize) {
+        self.warps[w].pending_stores -= 1;
+        self.wake(w);
+        self.maybe_retire(w);
     }
 
     /// The LD/ST unit is done with `op`: drop the placeholder counts.
@@ -445,12 +444,7 @@ impl Sm {
         self.wake_ldst_waiters();
         match op.load {
             Some(load) => self.complete_access(load, now),
-            None => {
-                let w = op.warp as usize;
-                self.warps[w].pending_stores -= 1;
-                self.wake(w);
-                self.maybe_retire(w);
-            }
+            None => self.store_done(op.warp as usize),
         }
     }
 

@@ -346,7 +346,9 @@ impl Sm {
             cta.live_warps += 1;
             let scheduler = &mut self.schedulers[index % n_sched];
             scheduler.warps.push(index as u16);
-            scheduler.pending.push_back(index as u16);
+            if matches!(self.policy, SchedulerPolicy::TwoLevelActive { .. }) {
+                scheduler.pending.push_back(index as u16);
+            }
         }
         self.wake_at = 0;
         self.used += needs;

@@ -1,0 +1,107 @@
+//! A fixed-size set of small ids (warp slots, crossbar inputs) in 64-bit
+//! words, with the round-robin search both the fetch stage and the crossbar's
+//! iSLIP arbiter need: the first member at or after a pointer, wrapping.
+
+/// A set of the ids `0..len`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BitSet {
+    words: Vec<u64>,
+    len: usize,
+    count: usize,
+}
+
+impl BitSet {
+    /// An empty set of the ids `0..len`.
+    pub fn new(len: usize) -> Self {
+        Self { words: vec![0; len.div_ceil(64)], len, count: 0 }
+    }
+
+    /// Members.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Adds `id` (below `len`).
+    pub fn insert(&mut self, id: usize) {
+        let (word, bit) = (id / 64, 1u64 << (id % 64));
+        if self.words[word] & bit == 0 {
+            self.words[word] |= bit;
+            self.count += 1;
+        }
+    }
+
+    /// Removes `id`.
+    pub fn remove(&mut self, id: usize) {
+        let (word, bit) = (id / 64, 1u64 << (id % 64));
+        if self.words[word] & bit != 0 {
+            self.words[word] &= !bit;
+            self.count -= 1;
+        }
+    }
+
+    /// The first member at or after `start`, wrapping around past `len - 1`
+    /// to 0 (a `start` at or beyond `len` starts at 0).
+    pub fn next_from(&self, start: usize) -> Option<usize> {
+        if self.count == 0 {
+            return None;
+        }
+        let start = if start >= self.len { 0 } else { start };
+        let n_words = self.words.len();
+        let (first_word, first_bit) = (start / 64, start % 64);
+        // The start word from `start` on, the following words, then the start
+        // word again below `start`.
+        for k in 0..=n_words {
+            let word = (first_word + k) % n_words;
+            let mut value = self.words[word];
+            if k == 0 {
+                value &= u64::MAX << first_bit;
+            } else if k == n_words {
+                value &= !(u64::MAX << first_bit);
+            }
+            if value != 0 {
+                return Some(word * 64 + value.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_finds_the_next_member_and_wraps() {
+        let check = |members: &[usize], len: usize, start: usize, expect: Option<usize>| {
+            let mut set = BitSet::new(len);
+            for &id in members {
+                set.insert(id);
+            }
+            assert_eq!(set.next_from(start), expect, "{members:?} from {start}");
+        };
+        check(&[], 64, 0, None);
+        check(&[3], 64, 0, Some(3));
+        check(&[3], 64, 3, Some(3));
+        check(&[3], 64, 4, Some(3));
+        check(&[3, 40], 64, 4, Some(40));
+        check(&[3, 70], 96, 71, Some(3));
+        check(&[70], 96, 5, Some(70));
+        check(&[5, 70], 96, 70, Some(70));
+        check(&[63, 64], 128, 64, Some(64));
+        check(&[63], 128, 64, Some(63));
+        check(&[3, 65], 128, 4, Some(65));
+        check(&[3, 65], 128, 66, Some(3));
+        check(&[3, 65], 128, 200, Some(3));
+    }
+
+    #[test]
+    fn members_are_counted_once() {
+        let mut set = BitSet::new(10);
+        set.insert(4);
+        set.insert(4);
+        assert_eq!(set.count(), 1);
+        set.remove(4);
+        set.remove(4);
+        assert_eq!((set.count(), set.next_from(0)), (0, None));
+    }
+}
