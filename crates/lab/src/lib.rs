@@ -44,6 +44,9 @@ pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};
 pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
+pub use warplab_sim::snapshot::{
+    ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
+};
 pub use warplab_sim::{Cycle, Progress, SimOptions, SimReport, Simulation};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
 pub use workload::{

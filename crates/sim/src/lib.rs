@@ -44,6 +44,7 @@ pub mod report;
 mod report_builder;
 pub mod request;
 mod sm;
+pub mod snapshot;
 pub mod source;
 pub mod time;
 
