@@ -5,6 +5,7 @@
 //! and field, and exit code 2.
 
 mod config_files;
+mod events;
 mod generated;
 mod run;
 mod trace_files;
@@ -101,6 +102,21 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Write the event stream (CTA launches, issues, warp states, MSHRs, queues) to FILE as JSON Lines.
+        #[arg(long, value_name = "FILE")]
+        events: Option<PathBuf>,
+        /// Core cycles whose events are written: A..B (B excluded), A.. or ..B.
+        #[arg(long, default_value = "0..", value_name = "A..B", requires = "events")]
+        window: String,
+        /// SMs whose SM-side events are written: A..B, A.. or ..B (memory-side events are for all).
+        #[arg(long, default_value = "0..", value_name = "A..B", requires = "events")]
+        sms: String,
+        /// Also write a snapshot of the whole GPU every N cycles of the window (0: none).
+        #[arg(long, default_value_t = 0, value_name = "N", requires = "events")]
+        snapshot_every: u64,
+        /// The most events held between two writes; more are counted as dropped.
+        #[arg(long, default_value_t = warplab_lab::EventWindow::DEFAULT_MAX_EVENTS, value_name = "N", requires = "events")]
+        max_events: usize,
     },
     /// Read, scale and write GPU configurations.
     Config {
@@ -160,10 +176,32 @@ fn main() -> ExitCode {
         Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
-        Command::Run { config, trace, generated, memcpy_warms_l2, max_cycles, json } => {
+        Command::Run {
+            config,
+            trace,
+            generated,
+            memcpy_warms_l2,
+            max_cycles,
+            json,
+            events,
+            window,
+            sms,
+            snapshot_every,
+            max_events,
+        } => (|| {
             let options = warplab_lab::SimOptions { memcpy_warms_l2, max_cycles, ..Default::default() };
-            run::run(&run::RunArgs { config, trace, generated, options, json })
-        }
+            let events = match events {
+                Some(file) => Some(events::EventArgs {
+                    file,
+                    cycles: events::parse_range(&window, u64::MAX).map_err(|e| format!("--window: {e}"))?,
+                    sms: events::parse_range(&sms, u32::MAX).map_err(|e| format!("--sms: {e}"))?,
+                    snapshot_every,
+                    max_events,
+                }),
+                None => None,
+            };
+            run::run(&run::RunArgs { config, trace, generated, options, json, events })
+        })(),
     };
     match result {
         Ok(output) => {

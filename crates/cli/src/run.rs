@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use warplab_lab::{Cycle, GeneratedWorkload, SimOptions, SimReport, Simulation, TraceWorkload};
 
+use crate::events::{EventArgs, EventFile};
 use crate::{config_files, generated, trace_files};
 
 /// Core cycles simulated between two looks at the clock.
@@ -22,6 +23,8 @@ pub struct RunArgs {
     pub generated: Option<String>,
     pub options: SimOptions,
     pub json: bool,
+    /// Write the event stream of a window to a file.
+    pub events: Option<EventArgs>,
 }
 
 /// Runs the simulation and renders the report.
@@ -33,13 +36,16 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
             let (dir, list) = trace_files::list_of(path)?;
             let mut open = trace_files::opener(&dir);
             let mut workload = TraceWorkload::new(&list, &mut open).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let report = drive(Simulation::new(&config, args.options, &mut workload), started);
-            (path.display().to_string(), report)
+            let label_of_workload = path.display().to_string();
+            let simulation = Simulation::new(&config, args.options, &mut workload);
+            let report = drive(simulation, started, args.events.as_ref(), [&label, &label_of_workload])?;
+            (label_of_workload, report)
         }
         (None, Some(spec)) => {
             let spec = generated::spec(spec, None, &[])?;
             let mut workload = GeneratedWorkload::new(&spec, &config).map_err(|e| e.to_string())?;
-            (spec.to_string(), drive(Simulation::new(&config, args.options, &mut workload), started))
+            let simulation = Simulation::new(&config, args.options, &mut workload);
+            (spec.to_string(), drive(simulation, started, args.events.as_ref(), [&label, &spec.to_string()])?)
         }
         (None, None) => return Err("give --trace PATH or --gen KERNEL".to_owned()),
     };
@@ -50,12 +56,28 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
     Ok(text(&label, &workload_label, &report, wall_s))
 }
 
-/// Advances the simulation in slices, showing progress once the run is long.
-fn drive(mut simulation: Simulation<'_>, started: Instant) -> SimReport {
+/// Advances the simulation in slices, showing progress once the run is long
+/// and writing the event stream when asked; `labels` are the config's and
+/// the workload's, for the event file's header.
+fn drive(
+    mut simulation: Simulation<'_>,
+    started: Instant,
+    events: Option<&EventArgs>,
+    labels: [&str; 2],
+) -> Result<SimReport, String> {
     let mut bar: Option<ProgressBar> = None;
+    let mut file = match events {
+        Some(args) => Some(EventFile::start(args, labels[0], labels[1], &mut simulation)?),
+        None => None,
+    };
     loop {
-        let target = Cycle(simulation.progress().cycle.0 + SLICE_CYCLES);
+        let stop = file.as_ref().map_or(u64::MAX, EventFile::next_stop);
+        let now = simulation.progress().cycle.0;
+        let target = Cycle((now + SLICE_CYCLES).min(stop.max(now + 1)));
         let progress = simulation.run_until(target);
+        if let Some(file) = &mut file {
+            file.after_slice(&mut simulation)?;
+        }
         if progress.finished {
             break;
         }
@@ -74,7 +96,10 @@ fn drive(mut simulation: Simulation<'_>, started: Instant) -> SimReport {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    simulation.report()
+    if let Some(file) = file {
+        file.finish(simulation.progress().cycle.0)?;
+    }
+    Ok(simulation.report())
 }
 
 fn json(report: &SimReport, wall_s: f64) -> Result<String, String> {

@@ -48,3 +48,42 @@ fn run_without_a_workload_or_with_a_bad_one_is_one_error_line() {
     let (code, _, stderr) = warplab(&["run", "--config", "QV100", "--gen", "vecadd:nope=1"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+/// `--events FILE --window a..b`: a header, the window's events in cycle
+/// order with snapshots every `--snapshot-every` cycles, and an end line.
+#[test]
+fn run_writes_the_event_stream_of_a_window() {
+    let path = std::env::temp_dir().join(format!("warplab-events-{}.jsonl", std::process::id()));
+    let file = path.to_string_lossy().to_string();
+    let args = ["run", "--config", "QV100", "--gen", "vecadd:size=8", "--json", "--events", &file];
+    let window = ["--window", "5000..5400", "--sms", "0..4", "--snapshot-every", "100"];
+    let (code, stdout, stderr) = warplab(&[&args[..], &window[..]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("the report is JSON");
+    let text = std::fs::read_to_string(&path).expect("the event file was written");
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|line| serde_json::from_str(line).expect("each line is JSON")).collect();
+    assert_eq!(lines[0]["warplab_events"], 1);
+    assert_eq!(lines[0]["cycles"], serde_json::json!([5000, 5400]));
+    let end = &lines[lines.len() - 1]["end"];
+    assert_eq!(end["cycle"], report["cycles"]);
+    let events: Vec<&serde_json::Value> = lines.iter().filter(|l| l.get("kind").is_some()).collect();
+    assert_eq!(end["events"].as_u64(), Some(events.len() as u64));
+    let cycles: Vec<u64> = events.iter().filter_map(|e| e["cycle"].as_u64()).collect();
+    assert!(cycles.windows(2).all(|w| w[0] <= w[1]) && cycles.iter().all(|c| (5000..5400).contains(c)));
+    // The CTAs of SMs 0..4 launch at 5001 (the 5,000-cycle launch latency).
+    let launches = events.iter().filter(|e| e["kind"] == "cta_launched").count();
+    assert_eq!(launches, 4);
+    let snapshots: Vec<u64> =
+        lines.iter().filter_map(|l| l.get("snapshot")).filter_map(|s| s["cycle"].as_u64()).collect();
+    assert_eq!(snapshots, [5000, 5100, 5200, 5300]);
+}
+
+#[test]
+fn a_malformed_window_is_named() {
+    let (code, _, stderr) =
+        warplab(&["run", "--config", "QV100", "--gen", "vecadd", "--events", "/dev/null", "--window", "5-9"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--window") && stderr.contains("5-9"), "{stderr}");
+}

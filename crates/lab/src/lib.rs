@@ -47,7 +47,9 @@ pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, genera
 pub use warplab_sim::snapshot::{
     ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
 };
-pub use warplab_sim::{Cycle, Progress, SimOptions, SimReport, Simulation};
+pub use warplab_sim::{
+    Cycle, Event, EventBatch, EventKind, EventWindow, Progress, Queue, SimOptions, SimReport, Simulation, Until,
+};
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
 pub use workload::{
     CreateWrite, LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files,

@@ -54,6 +54,16 @@ impl<T> Fifo<T> {
         self.items.pop_front()
     }
 
+    /// The items, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.items.iter()
+    }
+
+    /// Items queued and their capacity, as a snapshot shows them.
+    pub fn depth(&self) -> crate::snapshot::Depth {
+        crate::snapshot::Depth { len: self.items.len() as u32, capacity: self.capacity as u32 }
+    }
+
     /// Items queued.
     pub fn len(&self) -> usize {
         self.items.len()

@@ -25,12 +25,13 @@ use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
 
 use crate::SimOptions;
+use crate::events::{Event, EventKind, EventLog};
 use crate::interconnect::Crossbar;
 use crate::memory_partition::{MemorySystem, PartitionContext};
-use crate::ops::extend_op_table;
 use crate::report::{LatencyBreakdown, MshrHistogram};
 use crate::request::Requests;
 use crate::sm::{CtaResources, KernelView, Sm};
+use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
 use crate::time::{Clocks, Cycle, Domain};
 
@@ -85,6 +86,8 @@ pub struct Gpu {
     /// "no warp" issue slots).
     any_running: bool,
     deadlocked: bool,
+    /// The event stream's window and what it has recorded.
+    pub(crate) log: EventLog,
 }
 
 impl Gpu {
@@ -119,6 +122,7 @@ impl Gpu {
             last_cycle: 0,
             any_running: false,
             deadlocked: false,
+            log: EventLog::default(),
         }
     }
 
@@ -148,6 +152,9 @@ impl Gpu {
         let ticks = self.clocks.advance();
         let core_now = self.clocks.core().0;
         let icnt_now = self.clocks.domain_cycles(Domain::Icnt);
+        if self.log.window.is_some() {
+            self.log.enter_cycle(core_now);
+        }
         if ticks.icnt {
             self.request_network.cycle(icnt_now);
             self.reply_network.cycle(icnt_now);
@@ -159,6 +166,7 @@ impl Gpu {
             address_map: &self.address_map,
             core_now,
             icnt_now,
+            log: &mut self.log,
         };
         if ticks.dram {
             self.memory.dram_cycle(self.clocks.domain_cycles(Domain::Dram), &mut ctx);
@@ -189,6 +197,7 @@ impl Gpu {
             icnt_now,
             now,
             breakdown: &mut self.breakdown,
+            log: &mut self.log,
         };
         for sm in &mut self.sms {
             if sm.wake_at > now && ctx.reply_network.peek(sm.id, icnt_now).is_none() {
@@ -205,11 +214,37 @@ impl Gpu {
             sm.count_cycles(1, !issued && all_memory, &mut self.mshr_histogram);
             sm.charged_through = now;
             sm.wake_at = if self.options.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
-            for kernel in sm.finished_ctas.drain(..) {
+            let mut finished = std::mem::take(&mut sm.finished_ctas);
+            for (kernel, slot) in finished.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
+                if ctx.log.on_for(sm.id) {
+                    let (sm, cta) = (sm.id, cta_index(&self.runs, sm, slot));
+                    ctx.log.push(Event { cycle: now, kind: EventKind::CtaFinished { sm, kernel, cta, slot } });
+                }
             }
+            sm.finished_ctas = finished;
+        }
+        if self.log.on {
+            self.observe_warps(now);
         }
         self.retire_kernels(now);
+    }
+
+    /// Records, for each SM in the event window, the instructions its
+    /// schedulers issued this cycle and its warps whose state changed.
+    fn observe_warps(&mut self, now: u64) {
+        let Some(window) = &self.log.window else { return };
+        let sms = window.sms.start.min(self.sms.len() as u32)..window.sms.end.min(self.sms.len() as u32);
+        for s in sms {
+            let sm = &self.sms[s as usize];
+            let log = &mut self.log;
+            if log.states.len() <= s as usize {
+                log.states.resize(s as usize + 1, Vec::new());
+                log.issued.resize(s as usize + 1, Vec::new());
+            }
+            observe_issue(sm, &self.views, now, log);
+            observe_states(sm, &self.views, now, log);
+        }
     }
 
     /// When every component only waits, the first core cycle after `now` at
@@ -305,8 +340,13 @@ impl Gpu {
 
     fn start_kernel(&mut self, source: Box<dyn KernelSource>, now: u64, alone: bool) {
         let header = source.header().clone();
-        let mut ops = Vec::new();
-        let fallbacks = extend_op_table(&mut ops, source.opcodes(), &self.config);
+        let mut view = KernelView {
+            ops: Vec::new(),
+            names: Vec::new(),
+            shmem_base: header.shmem_base,
+            local_base: header.local_base,
+        };
+        let fallbacks = view.extend(source.opcodes(), &self.config);
         self.note_fallbacks(&header, fallbacks);
         let threads = u32::try_from(header.block.size()).unwrap_or(u32::MAX);
         let shape = CtaShape { threads, regs_per_thread: header.nregs, shmem_bytes: header.shmem_bytes };
@@ -348,7 +388,7 @@ impl Gpu {
                 run.end_cycle = Some(now);
             }
         }
-        self.views.push(KernelView { ops, shmem_base: run.header.shmem_base, local_base: run.header.local_base });
+        self.views.push(view);
         self.runs.push(run);
     }
 
@@ -374,7 +414,7 @@ impl Gpu {
                 let buffer = self.sms[s].cta_buffer(slot);
                 match source.next_cta(buffer) {
                     Ok(true) => {
-                        let fallbacks = extend_op_table(&mut self.views[r].ops, source.opcodes(), &self.config);
+                        let fallbacks = self.views[r].extend(source.opcodes(), &self.config);
                         if !fallbacks.is_empty() {
                             let header = run.header.clone();
                             self.note_fallbacks(&header, fallbacks);
@@ -385,6 +425,11 @@ impl Gpu {
                         self.sms[s].settle(now - 1, self.any_running, &mut self.mshr_histogram);
                         self.sms[s].launch_cta(slot, r as u32, needs);
                         self.next_sm = (s + 1) % n;
+                        if self.log.on_for(s as u32) {
+                            let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
+                            let cta = cta_index(&self.runs, &self.sms[s], slot);
+                            self.log.push(Event { cycle: now, kind: EventKind::CtaLaunched { sm, kernel, cta, slot } });
+                        }
                     }
                     Ok(false) => self.close_source(r),
                     Err(message) => {
@@ -428,4 +473,46 @@ impl Gpu {
             }
         }
     }
+}
+
+/// The grid index (x fastest) of the CTA in slot `slot` of `sm`.
+pub(crate) fn cta_index(runs: &[KernelRun], sm: &Sm, slot: u16) -> u64 {
+    let cta = &sm.ctas[slot as usize];
+    let grid = runs[cta.kernel as usize].header.grid;
+    let id = cta.cta.id;
+    (u64::from(id.z) * u64::from(grid.y) + u64::from(id.y)) * u64::from(grid.x) + u64::from(id.x)
+}
+
+/// Records an `Issued` event for each scheduler of `sm` whose issue count
+/// grew since the last recorded cycle.
+fn observe_issue(sm: &Sm, views: &[KernelView], now: u64, log: &mut EventLog) {
+    let before = std::mem::take(&mut log.issued[sm.id as usize]);
+    for (k, scheduler) in sm.schedulers.iter().enumerate() {
+        if before.get(k).is_none_or(|&count| count >= scheduler.issued) {
+            continue;
+        }
+        let w = scheduler.issued_warp as usize;
+        let warp = &sm.warps[w];
+        let instruction = &sm.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize - 1];
+        let opcode = views[warp.kernel as usize].names.get(instruction.opcode.0 as usize).cloned().unwrap_or_default();
+        let (sm, scheduler, warp, pc) = (sm.id, k as u32, w as u32, u64::from(instruction.pc));
+        log.push(Event { cycle: now, kind: EventKind::Issued { sm, scheduler, warp, pc, opcode } });
+    }
+    log.issued[sm.id as usize] = sm.schedulers.iter().map(|s| s.issued).collect();
+}
+
+/// Records a `WarpState` event for each warp slot of `sm` whose state at the
+/// start of the next cycle differs from the last recorded one.
+fn observe_states(sm: &Sm, views: &[KernelView], now: u64, log: &mut EventLog) {
+    let mut states = std::mem::take(&mut log.states[sm.id as usize]);
+    states.resize(sm.warps.len(), WarpState::Empty);
+    for (w, last) in states.iter_mut().enumerate() {
+        let state = sm.warp_state(w, now + 1, views);
+        if state != *last {
+            *last = state;
+            let (sm, warp) = (sm.id, w as u32);
+            log.push(Event { cycle: now, kind: EventKind::WarpState { sm, warp, state } });
+        }
+    }
+    log.states[sm.id as usize] = states;
 }

@@ -279,6 +279,18 @@ impl Crossbar {
         }
     }
 
+    /// Packets in the crossbar per output: waiting at an input for it, in
+    /// transfer to it, or delivered and not yet taken.
+    pub fn packets_per_output(&self) -> Vec<u32> {
+        let mut counts: Vec<u32> = self.outputs.iter().map(|output| output.len() as u32).collect();
+        for input in &self.inputs {
+            for packet in input.iter() {
+                counts[packet.output as usize] += 1;
+            }
+        }
+        counts
+    }
+
     /// Total input stalls (a sender found an input full), for the report.
     pub fn input_full_stalls(&self) -> u64 {
         self.inputs.iter().map(|input| input.full_stalls).sum()

@@ -34,6 +34,7 @@
 
 pub mod bitset;
 pub mod dram;
+pub mod events;
 pub mod fifo;
 mod gpu;
 pub mod interconnect;
@@ -45,11 +46,14 @@ mod report_builder;
 pub mod request;
 mod sm;
 pub mod snapshot;
+mod snapshot_builder;
 pub mod source;
 pub mod time;
 
+pub use events::{Event, EventBatch, EventKind, EventWindow, Queue};
 pub use gpu::Gpu;
 pub use report::SimReport;
+pub use snapshot::Snapshot;
 pub use time::Cycle;
 
 use source::WorkloadSource;
@@ -77,38 +81,72 @@ pub struct Progress {
     pub finished: bool,
 }
 
+/// Where [`Simulation::run_until`] stops: at a core cycle, or once a number
+/// of events have been recorded, whichever comes first (and always at the
+/// end of the workload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Until {
+    /// Stop at this core cycle.
+    pub cycle: Cycle,
+    /// Stop at the end of the first core cycle after which this many more
+    /// events have been recorded (kept or dropped).
+    pub events: Option<u64>,
+}
+
+impl Until {
+    /// Stop after `events` more events, or at `cycle` if they do not come.
+    pub fn events(events: u64, cycle: Cycle) -> Self {
+        Self { cycle, events: Some(events) }
+    }
+}
+
+impl From<Cycle> for Until {
+    fn from(cycle: Cycle) -> Self {
+        Self { cycle, events: None }
+    }
+}
+
 /// A run in progress: a GPU and the workload it is running, advanced in
-/// slices by [`Simulation::run_until`].
+/// slices by [`Simulation::run_until`], so a driver (the CLI's progress
+/// display, the browser worker) can report, pause, step and cancel between
+/// slices. Events are recorded for the window set with
+/// [`Simulation::set_event_window`].
 pub struct Simulation<'w> {
     gpu: Gpu,
-    workload: &'w mut dyn WorkloadSource,
+    workload: Box<dyn WorkloadSource + 'w>,
 }
 
 impl<'w> Simulation<'w> {
     /// A run of `workload` on a GPU of `config`.
-    pub fn new(config: &warplab_config::GpuConfig, options: SimOptions, workload: &'w mut dyn WorkloadSource) -> Self {
-        Self { gpu: Gpu::new(config, options), workload }
+    pub fn new(config: &warplab_config::GpuConfig, options: SimOptions, workload: impl WorkloadSource + 'w) -> Self {
+        Self { gpu: Gpu::new(config, options), workload: Box::new(workload) }
     }
 
-    /// Simulates until core cycle `target` or the end of the workload,
-    /// whichever comes first.
-    pub fn run_until(&mut self, target: Cycle) -> Progress {
+    /// Simulates until `until` (a [`Cycle`], or [`Until::events`]) or the end
+    /// of the workload, whichever comes first.
+    pub fn run_until(&mut self, until: impl Into<Until>) -> Progress {
+        let until = until.into();
         let limit = self.gpu.options.max_cycles;
-        let end = if limit == 0 { target.0 } else { target.0.min(limit) };
+        let end = if limit == 0 { until.cycle.0 } else { until.cycle.0.min(limit) };
+        let wanted = until.events.map(|n| self.gpu.log.recorded().saturating_add(n));
         while !self.gpu.finished() && self.gpu.cycle().0 < end {
-            if !self.gpu.step(self.workload) || self.gpu.finished() {
+            if !self.gpu.step(self.workload.as_mut()) || self.gpu.finished() {
+                continue;
+            }
+            if wanted.is_some_and(|n| self.gpu.log.recorded() >= n) {
+                break;
+            }
+            // While recording, every cycle is visited so no change is skipped.
+            if self.gpu.options.tick_every_cycle || self.gpu.log.on {
                 continue;
             }
             let now = self.gpu.cycle().0;
-            if self.gpu.options.tick_every_cycle {
-                continue;
-            }
             match self.gpu.quiet_until(now) {
                 Some(u64::MAX) => {
                     self.gpu.deadlocked(now);
                     break;
                 }
-                Some(next) => self.gpu.skip_to(next.min(end)),
+                Some(next) => self.gpu.skip_to(next.min(end).min(self.gpu.log.jump_limit(now))),
                 None => {}
             }
         }
@@ -127,6 +165,22 @@ impl<'w> Simulation<'w> {
     /// The report of what has run so far.
     pub fn report(&self) -> SimReport {
         self.gpu.report()
+    }
+
+    /// The whole GPU now: warp states, resident CTAs, MSHRs and queues.
+    pub fn snapshot(&self) -> Snapshot {
+        self.gpu.snapshot()
+    }
+
+    /// Records events in `window` from now on (`None`: stop recording). Events
+    /// held so far stay until taken.
+    pub fn set_event_window(&mut self, window: Option<EventWindow>) {
+        self.gpu.log.set_window(window);
+    }
+
+    /// The events recorded since the last call.
+    pub fn take_events(&mut self) -> EventBatch {
+        self.gpu.log.take()
     }
 }
 

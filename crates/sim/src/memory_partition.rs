@@ -30,11 +30,13 @@ use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 
 use crate::dram::{DramChannel, DramCompletion, DramRequest};
+use crate::events::{EventLog, Queue, note_queue};
 use crate::fifo::Fifo;
 use crate::interconnect::Crossbar;
 use crate::mshr::MshrTable;
 use crate::report::CacheReport;
 use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
+use crate::snapshot::{ChannelSnapshot, Depth, SliceSnapshot};
 use crate::time::{Clocks, Domain};
 
 /// The MSHR waiter of a fill nobody waits for (a write-allocate fetch).
@@ -89,6 +91,14 @@ pub(crate) struct PartitionContext<'a> {
     pub address_map: &'a AddressMap,
     pub core_now: u64,
     pub icnt_now: u64,
+    pub log: &'a mut EventLog,
+}
+
+impl PartitionContext<'_> {
+    /// Records request `id` entering (`true`) or leaving `queue` now.
+    fn note(&mut self, queue: Queue, id: RequestId, entered: bool) {
+        note_queue(self.log, self.requests, self.core_now, queue, id, entered);
+    }
 }
 
 impl MemorySystem {
@@ -253,6 +263,7 @@ impl MemorySystem {
             if kind == RequestKind::Writeback {
                 // Write-backs end at DRAM; a write goes back to be acknowledged.
                 self.channels[c].returned.pop_front();
+                ctx.note(Queue::Dram, id, false);
                 ctx.requests.remove(id);
                 continue;
             }
@@ -261,6 +272,7 @@ impl MemorySystem {
                 break;
             }
             self.channels[c].returned.pop_front();
+            ctx.note(Queue::Dram, id, false);
             let queued = self.to_core_cycles(done.queued_cycles);
             let service = self.to_core_cycles(done.service_cycles);
             let request = ctx.requests.get_mut(id);
@@ -269,6 +281,14 @@ impl MemorySystem {
             request.stamps.from_dram = ctx.core_now;
             self.slices[slice].dram_to_l2.push(id);
         }
+    }
+}
+
+impl Channel {
+    /// The channel's queue depths now.
+    pub(crate) fn snapshot(&self) -> ChannelSnapshot {
+        let queue = Depth { len: self.dram.queue_len() as u32, capacity: self.dram.queue_capacity() as u32 };
+        ChannelSnapshot { latency_pipeline: self.latency_queue.len() as u32, queue }
     }
 }
 
@@ -289,6 +309,18 @@ impl SubPartition {
             && self.dram_to_l2.is_empty()
             && self.l2_to_icnt.is_empty();
         queues_empty.then(|| self.rop.front().map_or(u64::MAX, |&(ready, _)| ready))
+    }
+
+    /// The slice's queue depths now.
+    pub(crate) fn snapshot(&self) -> SliceSnapshot {
+        let to_l2 = self.icnt_to_l2.depth();
+        SliceSnapshot {
+            to_l2: Depth { len: to_l2.len + self.rop.len() as u32, capacity: to_l2.capacity },
+            mshrs_in_use: Depth { len: self.mshrs.in_use() as u32, capacity: self.mshrs.capacity() as u32 },
+            to_dram: self.l2_to_dram.depth(),
+            from_dram: self.dram_to_l2.depth(),
+            to_crossbar: self.l2_to_icnt.depth(),
+        }
     }
 
     /// Queue stalls of this slice's links: icnt→L2, L2→DRAM, DRAM→L2, L2→icnt.
@@ -320,6 +352,8 @@ impl SubPartition {
         let room = self.icnt_to_l2.len() + SECTORS_PER_LINE as usize <= self.icnt_to_l2.capacity();
         if room && let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
             ctx.request_network.pop(self.id);
+            ctx.note(Queue::RequestNetwork, id, false);
+            ctx.note(Queue::L2, id, true);
             ctx.requests.get_mut(id).stamps.at_partition = ctx.core_now;
             self.rop.push_back((ctx.core_now + self.rop_latency, id));
         }
@@ -332,6 +366,7 @@ impl SubPartition {
             return;
         }
         self.l2_to_icnt.pop();
+        ctx.note(Queue::ReplyNetwork, id, true);
         let request = ctx.requests.get_mut(id);
         request.stamps.reply_injected = ctx.core_now;
         let data = match request.kind {
@@ -419,6 +454,7 @@ impl SubPartition {
         }
         counts.count(outcome);
         self.icnt_to_l2.pop();
+        ctx.note(Queue::L2, id, false);
         let effect = self.l2.commit_at(&access, index_addr, ctx.core_now);
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, ctx);
@@ -454,6 +490,7 @@ impl SubPartition {
             // The write itself goes to DRAM and comes back as its acknowledgement.
             ctx.requests.get_mut(id).stamps.to_dram = ctx.core_now;
             self.l2_to_dram.push(id);
+            ctx.note(Queue::Dram, id, true);
         } else if write_down {
             self.send_down(RequestKind::Writeback, request.address, request.bytes, ctx);
         }
@@ -494,6 +531,7 @@ impl SubPartition {
         };
         let id = ctx.requests.insert(request);
         self.l2_to_dram.push(id);
+        ctx.note(Queue::Dram, id, true);
         id
     }
 
@@ -550,6 +588,7 @@ mod tests {
             let slice = &memory.slices[0];
             slice.stats.reads.accesses() as usize + slice.icnt_to_l2.len() + slice.rop.len()
         };
+        let mut log = EventLog::default();
         let mut taken_at_2000 = 0;
         for now in 1..=3_000 {
             request_network.cycle(now);
@@ -560,6 +599,7 @@ mod tests {
                 address_map: &address_map,
                 core_now: now,
                 icnt_now: now,
+                log: &mut log,
             };
             memory.l2_cycle(&mut ctx);
             if now == 2_000 {

@@ -48,3 +48,15 @@ pub trait WorkloadSource {
     /// A message naming the file that could not be opened or parsed.
     fn next_command(&mut self) -> Option<Result<Command, String>>;
 }
+
+impl<W: WorkloadSource + ?Sized> WorkloadSource for &mut W {
+    fn next_command(&mut self) -> Option<Result<Command, String>> {
+        (**self).next_command()
+    }
+}
+
+impl<W: WorkloadSource + ?Sized> WorkloadSource for Box<W> {
+    fn next_command(&mut self) -> Option<Result<Command, String>> {
+        (**self).next_command()
+    }
+}

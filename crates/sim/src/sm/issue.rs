@@ -20,6 +20,7 @@ use warplab_trace::Instruction;
 
 use super::{KernelView, LDST_FREE, PENDING, Sm};
 use crate::ops::{N_UNIT_CLASSES, OpInfo, OpKind};
+use crate::snapshot::WarpState;
 
 /// Why a warp could not issue this cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -275,6 +276,26 @@ impl Sm {
         }
     }
 
+    /// What warp slot `w` is doing, as the issue stage would find it at
+    /// cycle `now` (reads the model, changes nothing).
+    pub(crate) fn warp_state(&self, w: usize, now: u64, kernels: &[KernelView]) -> WarpState {
+        let warp = &self.warps[w];
+        if !warp.live {
+            return WarpState::Empty;
+        }
+        if warp.next >= warp.end && !warp.at_barrier {
+            return WarpState::Done;
+        }
+        match self.check(w, w % self.schedulers.len(), now, kernels) {
+            Ok(()) => WarpState::Ready,
+            Err((Stall::Memory, _)) => WarpState::Memory,
+            Err((Stall::Fetch, _)) => WarpState::Fetch,
+            Err((Stall::Barrier, _)) => WarpState::Barrier,
+            Err((Stall::Dependence, _)) => WarpState::Dependence,
+            Err((Stall::Structural, _)) => WarpState::Structural,
+        }
+    }
+
     /// The first cycle after `now` at which some scheduler may issue
     /// (`PENDING` when only an event can wake one).
     pub(crate) fn next_issue_chance(&self, now: u64) -> u64 {
@@ -303,7 +324,10 @@ impl Sm {
         let op: OpInfo = view.ops[instruction.opcode.0 as usize];
         self.count_instruction(kernel, op.unit, instruction.mask.count_ones());
         self.scoreboard.settle(w, instruction.srcs());
-        self.schedulers[k].last_issued = Some(w as u16);
+        let scheduler = &mut self.schedulers[k];
+        scheduler.last_issued = Some(w as u16);
+        scheduler.issued += 1;
+        scheduler.issued_warp = w as u16;
         match op.unit {
             Some(class) => {
                 let pool = self.pool(k, class);

@@ -33,6 +33,7 @@ use warplab_uarch::coalescer::{SectorAccess, coalesce};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use super::{KernelView, PENDING, Sm};
+use crate::events::{EventKind, EventLog, Queue, note_queue};
 use crate::fifo::Fifo;
 use crate::mshr::MshrTable;
 use crate::ops::{OpInfo, OpKind};
@@ -106,6 +107,7 @@ pub(crate) struct MemoryContext<'a> {
     /// The core cycle.
     pub now: u64,
     pub breakdown: &'a mut LatencyBreakdown,
+    pub log: &'a mut EventLog,
 }
 
 /// The memory pipeline's state.
@@ -237,6 +239,11 @@ impl MemoryPipeline {
     }
 
     /// L1 MSHR entries in use.
+    /// L1 MSHR entries.
+    pub(crate) fn mshr_capacity(&self) -> usize {
+        self.mshrs.capacity()
+    }
+
     pub(crate) fn mshrs_in_use(&self) -> usize {
         self.mshrs.in_use()
     }
@@ -314,6 +321,7 @@ impl Sm {
     fn take_reply(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
         let Some(id) = ctx.reply_network.peek(self.id, ctx.icnt_now) else { return };
         ctx.reply_network.pop(self.id);
+        note_queue(ctx.log, ctx.requests, now, Queue::ReplyNetwork, id, false);
         let request = *ctx.requests.get(id);
         ctx.requests.remove(id);
         if let Waiter::Fetch(entry) = request.waiter {
@@ -335,6 +343,8 @@ impl Sm {
                 {
                     self.write_back(eviction, now, ctx);
                 }
+                let sm = self.id;
+                ctx.log.record_sm(sm, now, || EventKind::MshrFreed { sm, address: request.address });
                 let mut waiters = std::mem::take(&mut self.memory.waiters);
                 self.memory.mshrs.release(entry, &mut waiters);
                 for &load in &waiters {
@@ -507,6 +517,8 @@ impl Sm {
         }
         let (entry, new) = memory.mshrs.take(fetch_addr, load);
         if new {
+            let sm = self.id;
+            ctx.log.record_sm(sm, now, || EventKind::MshrAllocated { sm, address: fetch_addr });
             let bytes = if memory.l1_sectored { SECTOR_BYTES } else { l1.line_size_bytes() };
             self.send(RequestKind::Read, fetch_addr, bytes, 0, access.local, Waiter::Mshr(entry), op.first_try, ctx);
         }
@@ -625,6 +637,7 @@ pub(crate) fn send_head(queue: &mut Fifo<RequestId>, source: u32, now: u64, ctx:
         return;
     }
     queue.pop();
+    note_queue(ctx.log, ctx.requests, now, Queue::RequestNetwork, id, true);
     let request = ctx.requests.get_mut(id);
     request.stamps.injected = now;
     let data = if matches!(request.kind, RequestKind::Read) { 0 } else { request.bytes };

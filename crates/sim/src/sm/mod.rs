@@ -27,9 +27,9 @@ use std::collections::VecDeque;
 use std::ops::{AddAssign, SubAssign};
 
 use warplab_config::{GpuConfig, SchedulerPolicy};
-use warplab_trace::{Cta, Reg};
+use warplab_trace::{Cta, OpcodeTable, Reg};
 
-use crate::ops::{N_UNIT_CLASSES, OpInfo, unit_class};
+use crate::ops::{N_UNIT_CLASSES, OpInfo, extend_op_table, unit_class};
 use crate::report::{IssueBreakdown, MshrHistogram};
 
 pub(crate) use issue::{IssueOutcome, Stall};
@@ -125,14 +125,30 @@ pub(crate) struct Scheduler {
     /// resets it. Idle schedulers then cost one comparison per cycle.
     pub sleep_until: u64,
     pub sleep_reason: Option<issue::Stall>,
+    /// Instructions issued since the start (snapshots, events).
+    pub issued: u64,
+    /// The warp that issued last; unlike `last_issued`, kept when it retires.
+    pub issued_warp: u16,
 }
 
 /// What the SM needs to know about each launched kernel.
 #[derive(Debug, Clone)]
 pub(crate) struct KernelView {
     pub ops: Vec<OpInfo>,
+    /// Opcode names as traced, by opcode id (for events).
+    pub names: Vec<String>,
     pub shmem_base: u64,
     pub local_base: u64,
+}
+
+impl KernelView {
+    /// Adds the opcodes `opcodes` has gained since the last call (a trace's
+    /// table grows as its CTAs are read); returns the dispatch fallbacks.
+    pub(crate) fn extend(&mut self, opcodes: &OpcodeTable, config: &GpuConfig) -> Vec<String> {
+        let known = self.names.len();
+        self.names.extend(opcodes.iter().skip(known).map(|(_, info)| info.text.clone()));
+        extend_op_table(&mut self.ops, opcodes, config)
+    }
 }
 
 /// Counters of one SM.
@@ -169,8 +185,8 @@ pub struct Sm {
     /// The most CTAs resident at once (occupancy checks).
     pub(crate) max_resident_ctas: u32,
     pub(crate) counters: SmCounters,
-    /// CTAs finished since the scheduler last asked, by kernel launch index.
-    pub(crate) finished_ctas: Vec<u32>,
+    /// CTAs finished since the scheduler last asked: kernel launch index and CTA slot.
+    pub(crate) finished_ctas: Vec<(u32, u16)>,
     pub(crate) limits: CtaResources,
     pub(crate) max_ctas: u32,
     /// The SM need not be ticked before this core cycle unless a reply
@@ -390,7 +406,7 @@ impl Sm {
         cta.live = false;
         self.used -= cta.resources;
         self.resident_ctas -= 1;
-        self.finished_ctas.push(cta.kernel);
+        self.finished_ctas.push((cta.kernel, slot as u16));
     }
 
     /// Frees the warps of CTA `slot` waiting at a barrier once every live warp arrived.
