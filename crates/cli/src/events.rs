@@ -4,7 +4,8 @@
 //!
 //! The file holds one JSON object per line: first a header
 //! (`{"warplab_events": 1, "window": ...}`), then events
-//! (`{"cycle": 1234, "kind": "issued", "sm": 0, ...}`) and snapshots
+//! (`{"cycle": 1234, "kind": "issued", "sm": 0, ...}`, flattened from the
+//! engine's externally tagged form) and snapshots
 //! (`{"snapshot": {...}}`) in cycle order, and last an end line
 //! (`{"end": {"cycle": ..., "events": ..., "dropped": ...}}`).
 
@@ -14,7 +15,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use warplab_lab::{EventWindow, Simulation};
+use warplab_lab::{Event, EventWindow, Simulation};
 
 /// What `--events`, `--window`, `--sms`, `--snapshot-every` and
 /// `--max-events` asked for.
@@ -107,7 +108,7 @@ impl EventFile {
         self.events += batch.events.len() as u64;
         self.dropped += batch.dropped;
         for event in &batch.events {
-            self.line(event)?;
+            self.line(&flat(event))?;
         }
         let cycle = simulation.progress().cycle.0;
         if let Some(due) = self.next_snapshot.filter(|&due| due <= cycle) {
@@ -137,6 +138,22 @@ impl EventFile {
         serde_json::to_writer(&mut self.out, value).map_err(|e| write_error(&self.path, &e))?;
         self.out.write_all(b"\n").map_err(|e| write_error(&self.path, &e))
     }
+}
+
+/// An event as one flat object, `{"cycle": 5001, "kind": "cta_launched",
+/// "sm": 0, ...}`, easier to filter than the externally tagged form.
+fn flat(event: &Event) -> serde_json::Value {
+    let mut object = serde_json::Map::new();
+    object.insert("cycle".to_owned(), event.cycle.into());
+    if let Ok(serde_json::Value::Object(tagged)) = serde_json::to_value(&event.kind) {
+        for (kind, fields) in tagged {
+            object.insert("kind".to_owned(), kind.into());
+            if let serde_json::Value::Object(fields) = fields {
+                object.extend(fields);
+            }
+        }
+    }
+    serde_json::Value::Object(object)
 }
 
 fn write_error(path: &Path, error: &dyn std::fmt::Display) -> String {

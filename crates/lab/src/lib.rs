@@ -47,6 +47,7 @@ pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, genera
 pub use warplab_sim::snapshot::{
     ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
 };
+pub use warplab_sim::source::WorkloadSource;
 pub use warplab_sim::{
     Cycle, Event, EventBatch, EventKind, EventWindow, Progress, Queue, SimOptions, SimReport, Simulation, Until,
 };

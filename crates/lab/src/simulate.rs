@@ -24,7 +24,14 @@ use crate::{LabError, OpenRead};
 /// data (`OpenRead<'static>`).
 pub struct TraceWorkload<'a> {
     commands: VecDeque<warplab_trace::Command>,
-    open: &'a mut OpenRead<'static>,
+    open: Opener<'a>,
+}
+
+/// The opener a [`TraceWorkload`] uses: lent by the caller (the CLI, tests),
+/// or owned, so a run can outlive the call that started it (the worker).
+enum Opener<'a> {
+    Lent(&'a mut OpenRead<'static>),
+    Owned(Box<OpenRead<'static>>),
 }
 
 impl<'a> TraceWorkload<'a> {
@@ -34,8 +41,22 @@ impl<'a> TraceWorkload<'a> {
     /// # Errors
     /// A malformed `kernelslist.g`.
     pub fn new(list_text: &str, open: &'a mut OpenRead<'static>) -> Result<Self, LabError> {
+        Self::with_opener(list_text, Opener::Lent(open))
+    }
+
+    fn with_opener(list_text: &str, open: Opener<'a>) -> Result<Self, LabError> {
         let list = KernelList::parse("kernelslist.g", list_text)?;
         Ok(Self { commands: list.commands.into_iter().collect(), open })
+    }
+}
+
+impl TraceWorkload<'static> {
+    /// As [`TraceWorkload::new`], owning its opener.
+    ///
+    /// # Errors
+    /// A malformed `kernelslist.g`.
+    pub fn owning(list_text: &str, open: Box<OpenRead<'static>>) -> Result<Self, LabError> {
+        Self::with_opener(list_text, Opener::Owned(open))
     }
 }
 
@@ -43,7 +64,10 @@ impl WorkloadSource for TraceWorkload<'_> {
     fn next_command(&mut self) -> Option<Result<Command, String>> {
         Some(match self.commands.pop_front()? {
             warplab_trace::Command::MemcpyHtoD { addr, bytes } => Ok(Command::MemcpyHtoD { address: addr, bytes }),
-            warplab_trace::Command::Kernel { file } => open_kernel(&file, self.open),
+            warplab_trace::Command::Kernel { file } => match &mut self.open {
+                Opener::Lent(open) => open_kernel(&file, &mut **open),
+                Opener::Owned(open) => open_kernel(&file, &mut **open),
+            },
         })
     }
 }

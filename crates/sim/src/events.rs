@@ -65,7 +65,9 @@ pub enum Queue {
 
 /// What happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+// Externally tagged (no `tag`, no `flatten`): the worker's binary codec
+// needs a representation that is not self-describing.
+#[serde(rename_all = "snake_case")]
 pub enum EventKind {
     /// A CTA became resident on an SM.
     CtaLaunched {
@@ -156,7 +158,6 @@ pub struct Event {
     /// The core cycle.
     pub cycle: u64,
     /// What happened.
-    #[serde(flatten)]
     pub kind: EventKind,
 }
 

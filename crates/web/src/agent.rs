@@ -13,16 +13,23 @@
 
 use std::io::{BufReader, Read};
 
+use std::pin::pin;
+
+use futures::future::{Either, select};
 use futures::{SinkExt, StreamExt};
+use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::{
-    ConfigReport, GenSpec, GpuConfig, WorkloadSummary, config_report, default_config, generate, kernel_files,
+    ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, SimOptions, SimReport, Snapshot,
+    TraceWorkload, WorkloadSource, WorkloadSummary, config_report, default_config, generate, kernel_files,
     preset_config, read_config_files, summarize_generated, summarize_trace,
 };
+use web_sys::Blob;
 
 use crate::blob_reader::BlobReader;
 use crate::fetch::{fetch_blob, fetch_bytes};
+use crate::run::WorkerRun;
 
 /// A file the worker should read: its name (as the trace or config refers to
 /// it) and a URL it can fetch.
@@ -70,6 +77,75 @@ pub enum WorkerInput {
         /// The files.
         files: Vec<FileRef>,
     },
+    /// Simulate the workload loaded last on the config loaded last, replacing
+    /// any run in progress; answered by [`WorkerOutput::RunUpdated`]s.
+    Run {
+        /// Cycles per second of wall time (0: as fast as possible).
+        speed: u64,
+        /// The SM whose events are recorded while playing slowly or stepping.
+        watch: u32,
+        /// Host-to-device copies fill the L2.
+        memcpy_warms_l2: bool,
+    },
+    /// Pause, step, seek, change speed or cancel the run in progress.
+    Control(RunControl),
+}
+
+/// What the page can do to a run in progress, between two slices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunControl {
+    /// Stop advancing (the report so far follows).
+    Pause,
+    /// Go on at the current speed.
+    Resume,
+    /// Advance one core cycle and pause.
+    StepCycle,
+    /// Advance to the end of the cycle of the watched SM's next event and pause.
+    StepEvent,
+    /// Run at full speed to this core cycle, then pause.
+    Seek(u64),
+    /// Play at this many cycles per second (0: as fast as possible).
+    Speed(u64),
+    /// Record the events of this SM.
+    Watch(u32),
+    /// Stop and forget the run.
+    Cancel,
+}
+
+/// Where a run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunStatus {
+    /// Advancing.
+    Running,
+    /// Waiting for the page.
+    Paused,
+    /// The workload ran to its end.
+    Finished,
+}
+
+/// One slice's news of a run: progress, a snapshot of the GPU and the
+/// watched SM's newest events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunUpdate {
+    /// Where the run stands.
+    pub status: RunStatus,
+    /// Core cycles simulated.
+    pub cycle: u64,
+    /// Warp instructions issued so far.
+    pub warp_insts: u64,
+    /// Warp instructions of the whole workload.
+    pub total_warp_insts: u64,
+    /// The GPU now.
+    pub snapshot: Box<Snapshot>,
+    /// The newest events of the watched SM since the last update (at most
+    /// [`crate::run::RECENT_EVENTS`]).
+    pub events: Vec<Event>,
+    /// Events recorded but not sent, since the run started.
+    pub dropped_events: u64,
+    /// The speed it plays at (cycles per second, 0: full).
+    pub speed: u64,
+    /// The SM whose events are recorded.
+    pub watch: u32,
 }
 
 impl WorkerInput {
@@ -93,6 +169,14 @@ pub enum WorkerOutput {
     Config(Box<ConfigReport>),
     /// A config could not be read; the message names file, line and option.
     ConfigFailed(String),
+    /// A run advanced, paused or finished.
+    RunUpdated(Box<RunUpdate>),
+    /// The report of a run that paused or finished.
+    RunReport(Box<SimReport>),
+    /// A run could not start (no workload yet, a trace that cannot be read).
+    RunFailed(String),
+    /// The run was cancelled.
+    RunCancelled,
 }
 
 impl WorkerOutput {
@@ -109,17 +193,61 @@ impl WorkerOutput {
 /// CLI; the generators' own limits are set for native runs.
 pub const MAX_GENERATED_WARP_INSTS: u64 = 20_000_000;
 
-/// The reactor the worker binary registers: one answer per input, until the
-/// page goes away.
+/// The reactor the worker binary registers: answers to inputs, and while a
+/// run plays, a slice of it whenever no input is waiting, until the page goes
+/// away.
 #[reactor]
 pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
     let mut lab = Lab::default();
-    while let Some(input) = scope.next().await {
-        let output = lab.answer(input).await;
-        if scope.send(output).await.is_err() {
-            break;
+    loop {
+        let input = match lab.run.as_ref().filter(|run| run.playing()) {
+            None => match scope.next().await {
+                Some(input) => Some(input),
+                None => break,
+            },
+            // Yield to the event loop so the page's messages come in, then
+            // run a slice if none did.
+            Some(run) => match select(scope.next(), pin!(sleep(run.frame_delay()))).await {
+                Either::Left((None, _)) => break,
+                Either::Left((Some(input), _)) => Some(input),
+                Either::Right(_) => None,
+            },
+        };
+        let outputs = match input {
+            Some(input) => lab.answer(input).await,
+            None => lab.run.as_mut().map_or_else(Vec::new, |run| run.advance(now_ms)),
+        };
+        for output in outputs {
+            if scope.send(output).await.is_err() {
+                return;
+            }
         }
     }
+}
+
+/// Milliseconds on the worker's clock.
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The kernel files of a trace, fetched, by name.
+type KernelBlobs = Vec<(String, Blob)>;
+
+/// A trace that loaded: its summary, its `kernelslist.g` and kernel files.
+struct TraceFiles {
+    summary: WorkloadSummary,
+    list: String,
+    blobs: KernelBlobs,
+}
+
+/// The workload loaded last, kept so it can be run.
+enum Loaded {
+    Generated(GenSpec),
+    /// A trace: its `kernelslist.g` text and the fetched kernel files.
+    Trace {
+        list: String,
+        blobs: Vec<(String, Blob)>,
+    },
 }
 
 /// What the worker keeps between inputs.
@@ -128,20 +256,81 @@ struct Lab {
     /// The config loaded last, which generators are sized for; `None` until
     /// a config loads or a generator needs one (then the default preset).
     gpu: Option<GpuConfig>,
+    /// The workload loaded last and its warp instructions.
+    workload: Option<(Loaded, u64)>,
+    run: Option<WorkerRun>,
 }
 
 impl Lab {
-    async fn answer(&mut self, input: WorkerInput) -> WorkerOutput {
-        match input {
+    async fn answer(&mut self, input: WorkerInput) -> Vec<WorkerOutput> {
+        let output = match input {
             WorkerInput::LoadSample { name, dir_url } => {
                 let list = FileRef { name: "kernelslist.g".to_owned(), url: format!("{dir_url}kernelslist.g") };
-                workload(load_trace(&name, vec![list], Some(&dir_url)).await)
+                let loaded = load_trace(&name, vec![list], Some(&dir_url)).await;
+                self.keep_trace(loaded)
             }
-            WorkerInput::LoadTraceFiles { label, files } => workload(load_trace(&label, files, None).await),
-            WorkerInput::Generate { spec } => workload(self.generate(&spec)),
+            WorkerInput::LoadTraceFiles { label, files } => {
+                let loaded = load_trace(&label, files, None).await;
+                self.keep_trace(loaded)
+            }
+            WorkerInput::Generate { spec } => {
+                let summary = self.generate(&spec);
+                if let Ok(summary) = &summary {
+                    self.workload = Some((Loaded::Generated(spec), summary.totals.warp_insts));
+                }
+                workload(summary)
+            }
             WorkerInput::LoadPreset { name } => self.config(load_preset(&name)),
             WorkerInput::LoadConfigFiles { label, files } => self.config(load_config(&label, &files).await),
-        }
+            WorkerInput::Run { speed, watch, memcpy_warms_l2 } => {
+                let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
+                return self.start_run(speed, watch, options).unwrap_or_else(|e| vec![WorkerOutput::RunFailed(e)]);
+            }
+            WorkerInput::Control(RunControl::Cancel) => {
+                self.run = None;
+                WorkerOutput::RunCancelled
+            }
+            WorkerInput::Control(control) => {
+                return self.run.as_mut().map_or_else(Vec::new, |run| run.control(control));
+            }
+        };
+        vec![output]
+    }
+
+    /// Keeps a trace that loaded for runs; answers with its summary.
+    fn keep_trace(&mut self, loaded: Result<TraceFiles, String>) -> WorkerOutput {
+        workload(loaded.map(|TraceFiles { summary, list, blobs }| {
+            self.workload = Some((Loaded::Trace { list, blobs }, summary.totals.warp_insts));
+            summary
+        }))
+    }
+
+    /// Starts a run of the workload loaded last, and its first slice.
+    fn start_run(&mut self, speed: u64, watch: u32, options: SimOptions) -> Result<Vec<WorkerOutput>, String> {
+        let gpu = self.gpu_or_default()?.clone();
+        let Some((loaded, total)) = &self.workload else {
+            return Err("no workload has loaded yet: pick a sample, a generator or trace files".to_owned());
+        };
+        let workload: Box<dyn WorkloadSource> = match loaded {
+            Loaded::Generated(spec) => Box::new(GeneratedWorkload::new(spec, &gpu).map_err(|e| e.to_string())?),
+            Loaded::Trace { list, blobs } => {
+                Box::new(TraceWorkload::owning(list, blob_opener(blobs.clone())).map_err(|e| e.to_string())?)
+            }
+        };
+        let watch = watch.min(gpu.n_sms().saturating_sub(1));
+        let mut run = WorkerRun::new(&gpu, options, workload, *total, speed, watch);
+        let outputs = run.advance(now_ms);
+        self.run = Some(run);
+        Ok(outputs)
+    }
+
+    /// The config loaded last, or the default preset when none has.
+    fn gpu_or_default(&mut self) -> Result<&GpuConfig, String> {
+        let gpu = match self.gpu.take() {
+            Some(gpu) => gpu,
+            None => default_config().map_err(|e| e.to_string())?.1,
+        };
+        Ok(self.gpu.insert(gpu))
     }
 
     /// Answers a config input, keeping the config when it loaded.
@@ -156,11 +345,7 @@ impl Lab {
     }
 
     fn generate(&mut self, spec: &GenSpec) -> Result<WorkloadSummary, String> {
-        let gpu = match self.gpu.take() {
-            Some(gpu) => gpu,
-            None => default_config().map_err(|e| e.to_string())?.1,
-        };
-        let gpu = self.gpu.insert(gpu);
+        let gpu = self.gpu_or_default()?;
         check_size(spec, gpu)?;
         summarize_generated(spec, gpu).map_err(|e| e.to_string())
     }
@@ -189,8 +374,8 @@ fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {
 /// Reads a trace: the `kernelslist.g` among `files` (or, with none, a list of
 /// the kernel files in name order), then each kernel streamed from its blob.
 /// `dir_url`, for bundled samples, is where files the list names but `files`
-/// lacks are fetched from.
-async fn load_trace(label: &str, files: Vec<FileRef>, dir_url: Option<&str>) -> Result<WorkloadSummary, String> {
+/// lacks are fetched from. Returns the summary, the list and the kernel blobs.
+async fn load_trace(label: &str, files: Vec<FileRef>, dir_url: Option<&str>) -> Result<TraceFiles, String> {
     let list = match files.iter().find(|f| f.name == "kernelslist.g") {
         Some(list) => text_of(list).await?,
         None => kernel_list_of(&files)?,
@@ -207,12 +392,17 @@ async fn load_trace(label: &str, files: Vec<FileRef>, dir_url: Option<&str>) -> 
         let blob = fetch_blob(&url).await.map_err(|e| without_url(&e, &url, &name))?;
         blobs.push((name, blob));
     }
-    let mut open = |wanted: &str| -> Result<Box<dyn Read>, String> {
+    let summary = summarize_trace(label, &list, &mut *blob_opener(blobs.clone())).map_err(|e| e.to_string())?;
+    Ok(TraceFiles { summary, list, blobs })
+}
+
+/// Opens the kernel files among `blobs` by name, each as a fresh stream.
+fn blob_opener(blobs: KernelBlobs) -> Box<OpenRead<'static>> {
+    Box::new(move |wanted: &str| -> Result<Box<dyn Read>, String> {
         let (_, blob) = blobs.iter().find(|(name, _)| name == wanted).ok_or("not fetched")?;
         let reader = BlobReader::new(blob.clone())?;
         Ok(Box::new(BufReader::with_capacity(256 * 1024, reader)))
-    };
-    summarize_trace(label, &list, &mut open).map_err(|e| e.to_string())
+    })
 }
 
 /// A `kernelslist.g` naming the kernel files among `files`, by kernel number.

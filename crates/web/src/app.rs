@@ -11,11 +11,12 @@ use warplab_lab::{GenSpec, SAMPLE_TRACES, generator, presets};
 use web_sys::{File, FileList};
 use yew::prelude::*;
 
-use crate::agent::{FileRef, WorkerInput, WorkerOutput};
-use crate::components::{ConfigPanel, Header, WorkloadPanel};
+use crate::agent::{FileRef, RunControl, WorkerInput, WorkerOutput};
+use crate::components::{ConfigPanel, EventLog, Header, RunPanel, WorkloadPanel};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{LabWorkerHandle, use_lab_worker};
+use crate::run_state::{RunAction, RunState};
 use crate::state::{Action, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
@@ -42,7 +43,9 @@ struct OpenFiles {
 #[component]
 pub fn App(props: &AppProps) -> Html {
     let state = use_reducer(State::default);
-    let worker = use_lab_worker(format!("{}worker.js", props.asset_base).into(), on_output(state.dispatcher()));
+    let run = use_reducer(RunState::default);
+    let outputs = on_output(state.dispatcher(), run.dispatcher());
+    let worker = use_lab_worker(format!("{}worker.js", props.asset_base).into(), outputs);
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
     let page = Page {
@@ -51,6 +54,7 @@ pub fn App(props: &AppProps) -> Html {
         asset_base: props.asset_base.clone(),
         edits: (*edits).clone(),
         open_files,
+        run: run.dispatcher(),
     };
     use_default_experiment(&page, state.choice.clone());
     use_regenerate_for_new_config(&page, &state);
@@ -59,12 +63,25 @@ pub fn App(props: &AppProps) -> Html {
     let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
     let on_preset = page.callback(|page, name: String| page.load_preset(name));
     let on_files = page.callback(|page, list: Option<FileList>| page.open_picked(list));
+    let (speed, watch) = (run.speed, run.watch);
+    let on_run = page.callback(move |page, ()| page.start_run(speed, watch));
+    let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
+    let ready = state.workload.current.is_some()
+        && state.config.current.is_some()
+        && state.workload.loading.is_none()
+        && state.config.loading.is_none();
+    let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     html! {
         <main class="warplab">
             <Header />
             <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} {on_sample}
                 on_files={on_files.clone()} {on_generate} />
             <ConfigPanel state={state.config.clone()} {on_preset} {on_files} />
+            <RunPanel run={(*run).clone()} {ready} {on_run} {on_cancel}>
+                if run.latest.is_some() {
+                    <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
+                }
+            </RunPanel>
         </main>
     }
 }
@@ -97,15 +114,17 @@ fn use_regenerate_for_new_config(page: &Page, state: &State) {
     });
 }
 
-/// Routes each worker answer to the state.
-fn on_output(state: UseReducerDispatcher<State>) -> Callback<WorkerOutput> {
-    Callback::from(move |output: WorkerOutput| {
-        state.dispatch(match output {
-            WorkerOutput::Workload(summary) => Action::WorkloadLoaded(summary),
-            WorkerOutput::WorkloadFailed(message) => Action::WorkloadFailed(message),
-            WorkerOutput::Config(report) => Action::ConfigLoaded(report),
-            WorkerOutput::ConfigFailed(message) => Action::ConfigFailed(message),
-        })
+/// Routes each worker answer to the page state or the run state.
+fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunState>) -> Callback<WorkerOutput> {
+    Callback::from(move |output: WorkerOutput| match output {
+        WorkerOutput::Workload(summary) => state.dispatch(Action::WorkloadLoaded(summary)),
+        WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
+        WorkerOutput::Config(report) => state.dispatch(Action::ConfigLoaded(report)),
+        WorkerOutput::ConfigFailed(message) => state.dispatch(Action::ConfigFailed(message)),
+        WorkerOutput::RunUpdated(update) => run.dispatch(RunAction::Updated(update)),
+        WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
+        WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
+        WorkerOutput::RunCancelled => run.dispatch(RunAction::Cancelled),
     })
 }
 
@@ -120,12 +139,30 @@ struct Page {
     /// or other workload request came after it.
     edits: Rc<Cell<u64>>,
     open_files: Rc<RefCell<OpenFiles>>,
+    run: UseReducerDispatcher<RunState>,
 }
 
 impl Page {
-    fn callback<T: 'static>(&self, handle: fn(&Page, T)) -> Callback<T> {
+    fn callback<T: 'static>(&self, handle: impl Fn(&Page, T) + 'static) -> Callback<T> {
         let page = self.clone();
         Callback::from(move |value| handle(&page, value))
+    }
+
+    /// Simulates the loaded workload in the worker.
+    fn start_run(&self, speed: u64, watch: u32) {
+        self.run.dispatch(RunAction::Requested);
+        self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: false });
+    }
+
+    /// Pauses, steps, seeks, changes the speed of or cancels the run.
+    fn control(&self, control: RunControl) {
+        match control {
+            RunControl::Cancel => self.run.dispatch(RunAction::Cancelled),
+            RunControl::Speed(speed) => self.run.dispatch(RunAction::SpeedChosen(speed)),
+            RunControl::Watch(sm) => self.run.dispatch(RunAction::Watched(sm)),
+            _ => {}
+        }
+        self.worker.send(WorkerInput::Control(control));
     }
 
     /// Forgets a generator edit still waiting for the user to pause.

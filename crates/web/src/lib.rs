@@ -22,6 +22,8 @@ mod components;
 mod fetch;
 mod files;
 mod hooks;
+mod run;
+mod run_state;
 mod state;
 
 pub use app::{App, AppProps};

@@ -2,18 +2,22 @@
 
 mod config_panel;
 mod drop_zone;
+mod event_log;
 mod file_picker;
 mod generator_form;
 mod header;
 mod knob_slider;
+mod run_panel;
 mod status_line;
 mod workload_panel;
 
 pub use config_panel::ConfigPanel;
 pub use drop_zone::DropZone;
+pub use event_log::EventLog;
 pub use file_picker::FilePicker;
 pub use generator_form::GeneratorForm;
 pub use header::Header;
 pub use knob_slider::KnobSlider;
+pub use run_panel::RunPanel;
 pub use status_line::StatusLine;
 pub use workload_panel::WorkloadPanel;

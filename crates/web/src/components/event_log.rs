@@ -1,0 +1,103 @@
+//! The event list: the watched SM's newest events, newest first, one line each.
+
+use std::rc::Rc;
+
+use warplab_lab::{Event, EventKind, Queue, WarpState};
+use yew::prelude::*;
+
+/// Properties of [`EventLog`].
+#[derive(Debug, Clone, PartialEq, Properties)]
+pub struct EventLogProps {
+    /// The events, oldest first.
+    pub events: Rc<Vec<Event>>,
+    /// The SM they are of.
+    pub watch: u32,
+    /// Events recorded but not sent since the run started.
+    pub dropped: u64,
+}
+
+/// The newest events as lines of text.
+#[component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    let title = format!("Events of SM {} (newest first)", props.watch);
+    html! {
+        <details class="event-log" open=true>
+            <summary title="What the watched SM did, cycle by cycle, and its requests in the memory system. Recorded while playing at a chosen speed or stepping; click an SM to watch it.">
+                { title }
+                if props.dropped > 0 {
+                    <span class="hint">{ format!(" · {} more not listed", props.dropped) }</span>
+                }
+            </summary>
+            if props.events.is_empty() {
+                <p class="hint" data-testid="no-events">{ "No events yet: step, or play at a chosen speed." }</p>
+            } else {
+                <ol class="events" data-testid="events" reversed=true>
+                    { for props.events.iter().rev().map(|event| html! { <li>{ describe(event) }</li> }) }
+                </ol>
+            }
+        </details>
+    }
+}
+
+/// One event in words.
+pub fn describe(event: &Event) -> String {
+    let what = match &event.kind {
+        EventKind::CtaLaunched { sm, kernel, cta, slot } => {
+            format!("SM {sm}: CTA {cta} of kernel {kernel} launched into slot {slot}")
+        }
+        EventKind::CtaFinished { sm, kernel, cta, slot } => {
+            format!("SM {sm}: CTA {cta} of kernel {kernel} finished, slot {slot} freed")
+        }
+        EventKind::Issued { sm, scheduler, warp, pc, opcode } => {
+            format!("SM {sm} scheduler {scheduler}: warp {warp} issued {opcode} (PC {pc:#x})")
+        }
+        EventKind::WarpState { sm, warp, state } => format!("SM {sm}: warp {warp} {}", state_words(*state)),
+        EventKind::MshrAllocated { sm, address } => format!("SM {sm}: L1 miss on {address:#x} took an MSHR entry"),
+        EventKind::MshrFreed { sm, address } => format!("SM {sm}: data for {address:#x} arrived, MSHR entry freed"),
+        EventKind::Entered { queue, request, address, .. } => {
+            format!("request {request} ({address:#x}) entered {}", queue_words(*queue))
+        }
+        EventKind::Left { queue, request, address, .. } => {
+            format!("request {request} ({address:#x}) left {}", queue_words(*queue))
+        }
+    };
+    format!("cycle {}: {what}", event.cycle)
+}
+
+fn state_words(state: WarpState) -> &'static str {
+    match state {
+        WarpState::Empty => "retired; its slot is empty",
+        WarpState::Ready => "is ready to issue",
+        WarpState::Memory => "waits on memory",
+        WarpState::Dependence => "waits on an arithmetic result",
+        WarpState::Barrier => "waits at a barrier",
+        WarpState::Fetch => "waits for its next instruction to be fetched",
+        WarpState::Structural => "is ready but its unit is busy",
+        WarpState::Done => "ran its last instruction; its memory operations drain",
+    }
+}
+
+fn queue_words(queue: Queue) -> &'static str {
+    match queue {
+        Queue::RequestNetwork => "the request crossbar",
+        Queue::L2 => "the L2 slice's queue",
+        Queue::Dram => "DRAM",
+        Queue::ReplyNetwork => "the reply crossbar",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_read_as_sentences_with_their_cycle() {
+        let issued = EventKind::Issued { sm: 3, scheduler: 1, warp: 5, pc: 0x90, opcode: "LDG.E".into() };
+        assert_eq!(
+            describe(&Event { cycle: 77, kind: issued }),
+            "cycle 77: SM 3 scheduler 1: warp 5 issued LDG.E (PC 0x90)"
+        );
+        let left = EventKind::Left { queue: Queue::Dram, request: 4, source: 0, address: 0x1000 };
+        assert_eq!(describe(&Event { cycle: 9, kind: left }), "cycle 9: request 4 (0x1000) left DRAM");
+    }
+}

@@ -1,0 +1,194 @@
+//! A simulation running in the worker: advanced in slices between which the
+//! worker reads the page's messages, so pause, step, seek, speed and cancel
+//! take effect at the next slice boundary.
+//!
+//! Two ways of playing. At full speed a slice is sized to take about
+//! [`SLICE_BUDGET_MS`] of the worker's time and nothing is recorded, so the
+//! run goes as fast as the batch path. At a chosen speed (cycles per second)
+//! each frame advances that many cycles per second of wall time and records
+//! the events of the watched SM, which the page lists; steps always record.
+
+use std::time::Duration;
+
+use warplab_lab::{Cycle, EventWindow, GpuConfig, SimOptions, Simulation, Until, WorkloadSource};
+
+use crate::agent::{RunControl, RunStatus, RunUpdate, WorkerOutput};
+
+/// Worker time one full-speed slice aims to take: short enough that a
+/// message waits at most this long, long enough that yielding costs little.
+const SLICE_BUDGET_MS: f64 = 30.0;
+
+/// Time between frames when playing at a chosen speed.
+const FRAME: Duration = Duration::from_millis(50);
+
+/// Events sent with each update, the newest; the page lists them.
+pub const RECENT_EVENTS: usize = 200;
+
+/// Events held between two updates; more are counted as dropped.
+const HELD_EVENTS: usize = 20_000;
+
+/// A step by events stops after this many cycles if the watched SM does
+/// nothing (e.g. it has finished).
+const EVENT_STEP_LIMIT: u64 = 100_000;
+
+/// The simulation and how it is being played.
+pub struct WorkerRun {
+    simulation: Simulation<'static>,
+    /// Warp instructions the whole workload has (the progress bar's 100%).
+    total_warp_insts: u64,
+    playing: bool,
+    /// Cycles per second of wall time; 0: as fast as possible.
+    speed: u64,
+    /// The SM whose events are recorded.
+    watch: u32,
+    /// A seek's target: play at full speed to it, then pause.
+    seek_to: Option<u64>,
+    /// Full speed: cycles per slice, adapted to [`SLICE_BUDGET_MS`].
+    slice_cycles: u64,
+    dropped_events: u64,
+}
+
+impl WorkerRun {
+    /// A run of `workload` on `config`, playing at `speed` and watching SM `watch`.
+    pub fn new(
+        config: &GpuConfig,
+        options: SimOptions,
+        workload: Box<dyn WorkloadSource>,
+        total_warp_insts: u64,
+        speed: u64,
+        watch: u32,
+    ) -> Self {
+        let mut run = Self {
+            simulation: Simulation::new(config, options, workload),
+            total_warp_insts,
+            playing: true,
+            speed,
+            watch,
+            seek_to: None,
+            slice_cycles: 2_000,
+            dropped_events: 0,
+        };
+        run.record(!run.full_speed());
+        run
+    }
+
+    /// Whether the run wants slices (it is playing and not finished).
+    pub fn playing(&self) -> bool {
+        self.playing && !self.simulation.progress().finished
+    }
+
+    /// How long the worker waits for messages before the next slice.
+    pub fn frame_delay(&self) -> Duration {
+        if self.full_speed() { Duration::ZERO } else { FRAME }
+    }
+
+    fn full_speed(&self) -> bool {
+        self.speed == 0 || self.seek_to.is_some()
+    }
+
+    /// Records the watched SM's events, or nothing.
+    fn record(&mut self, on: bool) {
+        let window = EventWindow { cycles: 0..u64::MAX, sms: self.watch..self.watch + 1, max_events: HELD_EVENTS };
+        self.simulation.set_event_window(on.then_some(window));
+    }
+
+    /// Runs one slice and reports it.
+    pub fn advance(&mut self, now_ms: impl Fn() -> f64) -> Vec<WorkerOutput> {
+        let cycle = self.simulation.progress().cycle.0;
+        if self.full_speed() {
+            let target = self.seek_to.map_or(u64::MAX, |t| t.max(cycle + 1)).min(cycle + self.slice_cycles);
+            let started = now_ms();
+            self.simulation.run_until(Cycle(target));
+            self.adapt_slice(now_ms() - started);
+            if self.seek_to.is_some_and(|t| self.simulation.progress().cycle.0 >= t) {
+                self.seek_to = None;
+                self.playing = false;
+                self.record(true);
+            }
+        } else {
+            let per_frame = (self.speed * FRAME.as_millis() as u64 / 1000).max(1);
+            self.simulation.run_until(Cycle(cycle + per_frame));
+        }
+        self.outputs()
+    }
+
+    /// Scales the next full-speed slice so it takes about the budget.
+    fn adapt_slice(&mut self, took_ms: f64) {
+        let factor = if took_ms > 0.0 { (SLICE_BUDGET_MS / took_ms).clamp(0.5, 2.0) } else { 2.0 };
+        self.slice_cycles = ((self.slice_cycles as f64 * factor) as u64).clamp(100, 10_000_000);
+    }
+
+    /// Applies a control message and reports where the run is.
+    pub fn control(&mut self, control: RunControl) -> Vec<WorkerOutput> {
+        match control {
+            RunControl::Pause => self.playing = false,
+            RunControl::Resume => self.playing = true,
+            RunControl::StepCycle => self.step(Until::from(Cycle(self.cycle() + 1))),
+            RunControl::StepEvent => self.step(Until::events(1, Cycle(self.cycle() + EVENT_STEP_LIMIT))),
+            RunControl::Seek(cycle) => {
+                self.seek_to = Some(cycle);
+                self.playing = true;
+                self.record(false);
+                return Vec::new();
+            }
+            RunControl::Speed(speed) => {
+                self.speed = speed;
+                self.record(!self.full_speed());
+                return Vec::new();
+            }
+            RunControl::Watch(sm) => {
+                self.watch = sm;
+                self.record(!self.full_speed() || !self.playing);
+            }
+            RunControl::Cancel => return vec![WorkerOutput::RunCancelled],
+        }
+        if !self.playing {
+            self.record(true);
+        }
+        self.outputs()
+    }
+
+    fn cycle(&self) -> u64 {
+        self.simulation.progress().cycle.0
+    }
+
+    fn step(&mut self, until: Until) {
+        self.playing = false;
+        self.seek_to = None;
+        self.record(true);
+        self.simulation.run_until(until);
+    }
+
+    /// The update for the page, and the report when the run ended or paused.
+    fn outputs(&mut self) -> Vec<WorkerOutput> {
+        let progress = self.simulation.progress();
+        let batch = self.simulation.take_events();
+        self.dropped_events += batch.dropped;
+        let mut events = batch.events;
+        if events.len() > RECENT_EVENTS {
+            self.dropped_events += (events.len() - RECENT_EVENTS) as u64;
+            events.drain(..events.len() - RECENT_EVENTS);
+        }
+        let status = match (progress.finished, self.playing) {
+            (true, _) => RunStatus::Finished,
+            (false, true) => RunStatus::Running,
+            (false, false) => RunStatus::Paused,
+        };
+        let update = RunUpdate {
+            status,
+            cycle: progress.cycle.0,
+            warp_insts: progress.warp_insts,
+            total_warp_insts: self.total_warp_insts,
+            snapshot: Box::new(self.simulation.snapshot()),
+            events,
+            dropped_events: self.dropped_events,
+            speed: self.speed,
+            watch: self.watch,
+        };
+        let mut outputs = vec![WorkerOutput::RunUpdated(Box::new(update))];
+        if status != RunStatus::Running {
+            outputs.push(WorkerOutput::RunReport(Box::new(self.simulation.report())));
+        }
+        outputs
+    }
+}

@@ -1,0 +1,205 @@
+//! The state of the page's simulation run, apart from [`crate::state::State`]
+//! because it changes many times a second: every field the run panels show
+//! is behind an `Rc`, so an update clones pointers, and components whose
+//! props did not change are not re-rendered.
+
+use std::rc::Rc;
+
+use warplab_lab::{Event, SimReport, Snapshot};
+use yew::Reducible;
+
+use crate::agent::{RunStatus, RunUpdate};
+
+/// The most points the IPC timeline keeps; past it every other point is
+/// dropped, so a long run costs a bounded chart.
+pub const TIMELINE_POINTS: usize = 2_000;
+
+/// The most events the page lists.
+pub const LISTED_EVENTS: usize = 200;
+
+/// Where the run stands, as the page shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RunPhase {
+    /// No run yet.
+    #[default]
+    Idle,
+    /// Asked of the worker, no answer yet.
+    Starting,
+    /// Advancing.
+    Running,
+    /// Waiting for the user.
+    Paused,
+    /// Ran to its end.
+    Finished,
+    /// Cancelled by the user.
+    Cancelled,
+}
+
+/// The run as the page shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RunState {
+    /// Where it stands.
+    pub phase: RunPhase,
+    /// The newest update: progress and snapshot.
+    pub latest: Option<Rc<RunUpdate>>,
+    /// The snapshot before the newest (issue activity is the difference).
+    pub previous: Option<Rc<Snapshot>>,
+    /// (cycle, IPC so far), one point per update.
+    pub timeline: Rc<Vec<(u64, f64)>>,
+    /// The watched SM's newest events, oldest first.
+    pub events: Rc<Vec<Event>>,
+    /// The report of the run so far (sent when it pauses or finishes).
+    pub report: Option<Rc<SimReport>>,
+    /// Why the last run could not start.
+    pub error: Option<String>,
+    /// Cycles per second (0: as fast as possible).
+    pub speed: u64,
+    /// The SM whose events are listed.
+    pub watch: u32,
+}
+
+impl RunState {
+    /// Whether a run exists that the controls act on.
+    pub fn active(&self) -> bool {
+        matches!(self.phase, RunPhase::Running | RunPhase::Paused)
+    }
+}
+
+/// What changes the run's state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunAction {
+    /// The user asked for a run.
+    Requested,
+    /// The worker reports progress.
+    Updated(Box<RunUpdate>),
+    /// The worker sent the report so far.
+    Reported(Box<SimReport>),
+    /// The run could not start.
+    Failed(String),
+    /// The run was cancelled.
+    Cancelled,
+    /// The user chose a speed.
+    SpeedChosen(u64),
+    /// The user chose the SM to watch.
+    Watched(u32),
+}
+
+impl Reducible for RunState {
+    type Action = RunAction;
+
+    fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            RunAction::Requested => {
+                next = RunState { phase: RunPhase::Starting, speed: self.speed, watch: self.watch, ..Self::default() };
+            }
+            RunAction::Updated(update) => next.update(*update),
+            RunAction::Reported(report) => next.report = Some(Rc::new(*report)),
+            RunAction::Failed(message) => {
+                next.phase = if self.active() { self.phase } else { RunPhase::Idle };
+                next.error = Some(message);
+            }
+            RunAction::Cancelled => next.phase = RunPhase::Cancelled,
+            RunAction::SpeedChosen(speed) => next.speed = speed,
+            RunAction::Watched(sm) => {
+                next.watch = sm;
+                next.events = Rc::default();
+            }
+        }
+        Rc::new(next)
+    }
+}
+
+impl RunState {
+    fn update(&mut self, update: RunUpdate) {
+        if self.phase == RunPhase::Cancelled {
+            return; // a slice that was under way when the user cancelled
+        }
+        self.phase = match update.status {
+            RunStatus::Running => RunPhase::Running,
+            RunStatus::Paused => RunPhase::Paused,
+            RunStatus::Finished => RunPhase::Finished,
+        };
+        let timeline = Rc::make_mut(&mut self.timeline);
+        if timeline.last().is_none_or(|&(cycle, _)| cycle < update.cycle) {
+            timeline.push((update.cycle, update.snapshot.ipc()));
+        }
+        if timeline.len() > TIMELINE_POINTS {
+            let mut keep = false;
+            timeline.retain(|_| {
+                keep = !keep;
+                keep
+            });
+        }
+        if !update.events.is_empty() {
+            let events = Rc::make_mut(&mut self.events);
+            events.extend(update.events.iter().cloned());
+            let excess = events.len().saturating_sub(LISTED_EVENTS);
+            events.drain(..excess);
+        }
+        self.previous = self.latest.as_ref().map(|latest| Rc::new((*latest.snapshot).clone()));
+        self.speed = update.speed;
+        self.watch = update.watch;
+        self.latest = Some(Rc::new(update));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use warplab_lab::{Snapshot, WarpState};
+
+    use super::*;
+
+    fn update(cycle: u64, status: RunStatus) -> RunAction {
+        let snapshot = Snapshot {
+            cycle,
+            warp_insts: cycle,
+            thread_insts: 32 * cycle,
+            schedulers_per_sm: 4,
+            sms: Vec::new(),
+            request_network: Vec::new(),
+            reply_network: Vec::new(),
+            slices: Vec::new(),
+            channels: Vec::new(),
+        };
+        let state = warplab_lab::EventKind::WarpState { sm: 0, warp: 1, state: WarpState::Ready };
+        RunAction::Updated(Box::new(RunUpdate {
+            status,
+            cycle,
+            warp_insts: cycle,
+            total_warp_insts: 1_000,
+            snapshot: Box::new(snapshot),
+            events: vec![Event { cycle, kind: state }],
+            dropped_events: 0,
+            speed: 0,
+            watch: 0,
+        }))
+    }
+
+    #[test]
+    fn updates_grow_a_bounded_timeline_and_event_list() {
+        let mut state = Rc::new(RunState::default()).reduce(RunAction::Requested);
+        assert_eq!(state.phase, RunPhase::Starting);
+        for cycle in 1..=(TIMELINE_POINTS as u64 + 1) {
+            state = state.reduce(update(cycle, RunStatus::Running));
+        }
+        assert_eq!(state.phase, RunPhase::Running);
+        assert!(state.timeline.len() <= TIMELINE_POINTS && state.timeline.len() > TIMELINE_POINTS / 2);
+        assert!(state.timeline.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(state.timeline.first().map(|p| p.1), Some(32.0), "IPC so far is thread instructions per cycle");
+        assert_eq!(state.events.len(), LISTED_EVENTS);
+        assert_eq!(state.previous.as_ref().map(|s| s.cycle), Some(TIMELINE_POINTS as u64));
+        let state = state.reduce(update(5_000, RunStatus::Finished));
+        assert_eq!(state.phase, RunPhase::Finished);
+    }
+
+    #[test]
+    fn a_cancelled_run_ignores_late_updates_and_a_new_run_starts_afresh() {
+        let state = Rc::new(RunState::default()).reduce(RunAction::Requested).reduce(update(10, RunStatus::Running));
+        let state = state.reduce(RunAction::Cancelled).reduce(update(20, RunStatus::Running));
+        assert_eq!(state.phase, RunPhase::Cancelled);
+        assert_eq!(state.latest.as_ref().map(|u| u.cycle), Some(10));
+        let state = state.reduce(RunAction::SpeedChosen(200)).reduce(RunAction::Requested);
+        assert_eq!((state.phase, state.speed, state.timeline.len()), (RunPhase::Starting, 200, 0));
+    }
+}

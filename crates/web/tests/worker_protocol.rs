@@ -1,0 +1,130 @@
+//! The run protocol through the real worker (issue 6): a run advances and
+//! reports, pause holds it, a step moves exactly one cycle, an event step
+//! stops at the watched SM's next event, a seek pauses at its cycle, the
+//! finished run's report is the one the native simulator gives, and cancel
+//! stops a run.
+//!
+//! The worker is served from `test-dist/` (see `tests/app.rs`).
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use gloo::timers::future::sleep;
+use gloo_worker::Spawnable;
+use gloo_worker::reactor::ReactorBridge;
+use warplab_lab::{GenSpec, SimOptions, simulate_generated};
+use warplab_web::agent::{LabReactor, RunControl, RunStatus, RunUpdate, WorkerInput, WorkerOutput};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SPEC: &str = "vecadd:size=8";
+
+fn spawn() -> ReactorBridge<LabReactor> {
+    LabReactor::spawner().as_module(true).with_loader(true).spawn("test-dist/worker.js")
+}
+
+/// The next output, or a panic naming what was awaited after 30 s.
+async fn next(bridge: &mut ReactorBridge<LabReactor>, what: &str) -> WorkerOutput {
+    let timeout = sleep(Duration::from_secs(30));
+    futures::pin_mut!(timeout);
+    match futures::future::select(bridge.next(), timeout).await {
+        futures::future::Either::Left((Some(output), _)) => {
+            wasm_bindgen_test::console_log!("{what}: {}", brief(&output));
+            output
+        }
+        _ => panic!("no {what} from the worker"),
+    }
+}
+
+fn brief(output: &WorkerOutput) -> String {
+    match output {
+        WorkerOutput::RunUpdated(u) => format!("update {:?} at {} ({} events)", u.status, u.cycle, u.events.len()),
+        other => format!("{other:?}").chars().take(80).collect(),
+    }
+}
+
+/// Skips outputs until an update with `status` arrives.
+async fn update_with(bridge: &mut ReactorBridge<LabReactor>, status: RunStatus) -> RunUpdate {
+    loop {
+        if let WorkerOutput::RunUpdated(update) = next(bridge, &format!("{status:?} update")).await
+            && update.status == status
+        {
+            return *update;
+        }
+    }
+}
+
+async fn loaded(bridge: &mut ReactorBridge<LabReactor>) {
+    bridge.send_input(WorkerInput::LoadPreset { name: "QV100".into() });
+    assert!(matches!(next(bridge, "config").await, WorkerOutput::Config(_)));
+    let spec: GenSpec = SPEC.parse().expect("a valid spec");
+    bridge.send_input(WorkerInput::Generate { spec });
+    assert!(matches!(next(bridge, "workload").await, WorkerOutput::Workload(_)));
+}
+
+#[wasm_bindgen_test]
+async fn pause_step_seek_and_finish_through_the_worker() {
+    let mut bridge = spawn();
+    loaded(&mut bridge).await;
+    // 2,000 cycles a second: 100 cycles a frame, slow enough to catch running.
+    bridge.send_input(WorkerInput::Run { speed: 2_000, watch: 0, memcpy_warms_l2: false });
+    let first = update_with(&mut bridge, RunStatus::Running).await;
+    assert_eq!(first.total_warp_insts, 8 * 1024 / 32 * 15);
+    assert_eq!(first.snapshot.sms.len(), 80);
+
+    bridge.send_input(WorkerInput::Control(RunControl::Pause));
+    let paused = update_with(&mut bridge, RunStatus::Paused).await;
+    assert!(matches!(next(&mut bridge, "report").await, WorkerOutput::RunReport(_)));
+
+    bridge.send_input(WorkerInput::Control(RunControl::StepCycle));
+    let stepped = update_with(&mut bridge, RunStatus::Paused).await;
+    assert_eq!(stepped.cycle, paused.cycle + 1, "one cycle");
+
+    // The CTAs launch at cycle 5,001 (QV100's launch latency): the watched
+    // SM's first event.
+    bridge.send_input(WorkerInput::Control(RunControl::StepEvent));
+    let event = update_with(&mut bridge, RunStatus::Paused).await;
+    assert_eq!(event.cycle, 5_001);
+    assert!(event.events.iter().all(|e| e.cycle == 5_001) && !event.events.is_empty(), "{:?}", event.events);
+
+    bridge.send_input(WorkerInput::Control(RunControl::Seek(5_300)));
+    let sought = update_with(&mut bridge, RunStatus::Paused).await;
+    assert_eq!(sought.cycle, 5_300);
+
+    bridge.send_input(WorkerInput::Control(RunControl::Speed(0)));
+    bridge.send_input(WorkerInput::Control(RunControl::Resume));
+    let finished = update_with(&mut bridge, RunStatus::Finished).await;
+    let WorkerOutput::RunReport(report) = next(&mut bridge, "final report").await else { panic!("no final report") };
+    let config = warplab_lab::preset_config("QV100").expect("a preset").1;
+    let spec: GenSpec = SPEC.parse().expect("a valid spec");
+    let native = simulate_generated(&config, SimOptions::default(), &spec).expect("simulates");
+    assert_eq!(report.cycles, native.cycles, "pausing and stepping change no cycle");
+    assert_eq!(finished.warp_insts, native.warp_insts);
+}
+
+#[wasm_bindgen_test]
+async fn cancel_stops_a_long_run() {
+    let mut bridge = spawn();
+    loaded(&mut bridge).await;
+    bridge.send_input(WorkerInput::Run { speed: 200, watch: 0, memcpy_warms_l2: false });
+    update_with(&mut bridge, RunStatus::Running).await;
+    bridge.send_input(WorkerInput::Control(RunControl::Cancel));
+    loop {
+        match next(&mut bridge, "cancellation").await {
+            WorkerOutput::RunCancelled => break,
+            WorkerOutput::RunUpdated(update) => assert_eq!(update.status, RunStatus::Running),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // Nothing more comes: the run is gone.
+    let quiet = sleep(Duration::from_millis(400));
+    futures::pin_mut!(quiet);
+    let after = futures::future::select(bridge.next(), quiet).await;
+    assert!(matches!(after, futures::future::Either::Right(_)), "no update after cancel");
+    bridge.send_input(WorkerInput::Control(RunControl::Resume));
+    let quiet = sleep(Duration::from_millis(200));
+    futures::pin_mut!(quiet);
+    let after = futures::future::select(bridge.next(), quiet).await;
+    assert!(matches!(after, futures::future::Either::Right(_)), "controls without a run are ignored");
+}
