@@ -12,7 +12,7 @@ use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use crate::agent::{FileRef, RunControl, WorkerInput, WorkerOutput};
-use crate::components::{ConfigPanel, EventLog, Header, RunPanel, WorkloadPanel};
+use crate::components::{ConfigPanel, EventLog, Header, ReportView, RunPanel, WorkloadPanel};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{LabWorkerHandle, use_lab_worker};
@@ -82,6 +82,12 @@ pub fn App(props: &AppProps) -> Html {
                     <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
                 }
             </RunPanel>
+            if let Some(report) = &run.report {
+                <section class="panel report-panel">
+                    <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }</h2>
+                    <ReportView report={report.clone()} />
+                </section>
+            }
         </main>
     }
 }

@@ -21,9 +21,12 @@ mod blob_reader;
 mod components;
 mod fetch;
 mod files;
+mod format;
+mod glossary;
 mod hooks;
 mod run;
 mod run_state;
 mod state;
 
 pub use app::{App, AppProps};
+pub use components::{ReportView, ReportViewProps};

@@ -1,5 +1,6 @@
 //! The page's components, one per file.
 
+mod chart;
 mod config_panel;
 mod drop_zone;
 mod event_log;
@@ -7,6 +8,7 @@ mod file_picker;
 mod generator_form;
 mod header;
 mod knob_slider;
+mod report_view;
 mod run_panel;
 mod status_line;
 mod workload_panel;
@@ -18,6 +20,7 @@ pub use file_picker::FilePicker;
 pub use generator_form::GeneratorForm;
 pub use header::Header;
 pub use knob_slider::KnobSlider;
+pub use report_view::{ReportView, ReportViewProps};
 pub use run_panel::RunPanel;
 pub use status_line::StatusLine;
 pub use workload_panel::WorkloadPanel;

@@ -1,0 +1,577 @@
+//! The page's charts, drawn once here for every view: a horizontal stacked-bar
+//! chart and a histogram, with the colour palette they share.
+//!
+//! Each chart is a `<figure>` with a visible heading, then an SVG (`role="img"`,
+//! an `aria-label` that reads its numbers out, a `<title>`) that scales to its
+//! container through its `viewBox`, with values written on the bars where they
+//! fit and every bar's exact value as a native tooltip, then a legend whose
+//! entries explain themselves on hover. The legend is HTML rather than SVG so
+//! that it wraps and stays readable on a phone, where the drawing shrinks.
+//! A chart without data shows its "no data" note instead of empty or NaN bars.
+//!
+//! These are view functions, not components: a chart has no state or
+//! callbacks, and its data is built fresh from the report on every render.
+
+use yew::prelude::*;
+
+use crate::format;
+
+// The palette: Okabe and Ito's colours, told apart by readers with any common
+// colour-vision deficiency, plus one grey; each chart picks from these only.
+
+/// Bluish green (Okabe–Ito).
+pub const BLUISH_GREEN: Swatch = Swatch { fill: "#009E73", ink: "#000" };
+/// Vermillion (Okabe–Ito).
+pub const VERMILLION: Swatch = Swatch { fill: "#D55E00", ink: "#fff" };
+/// Orange (Okabe–Ito).
+pub const ORANGE: Swatch = Swatch { fill: "#E69F00", ink: "#000" };
+/// Reddish purple (Okabe–Ito).
+pub const REDDISH_PURPLE: Swatch = Swatch { fill: "#CC79A7", ink: "#000" };
+/// Sky blue (Okabe–Ito).
+pub const SKY_BLUE: Swatch = Swatch { fill: "#56B4E9", ink: "#000" };
+/// Yellow (Okabe–Ito).
+pub const YELLOW: Swatch = Swatch { fill: "#F0E442", ink: "#000" };
+/// Blue (Okabe–Ito).
+pub const BLUE: Swatch = Swatch { fill: "#0072B2", ink: "#fff" };
+/// A light grey for "nothing happened" parts, so they recede behind the colours.
+pub const GREY: Swatch = Swatch { fill: "#BBBBBB", ink: "#000" };
+
+/// Width of every drawing in SVG units; CSS scales it to its container.
+const WIDTH: f64 = 420.0;
+/// Font size of labels in SVG units (the stylesheet sets the same).
+const FONT: f64 = 12.0;
+/// Font size of values written on bars (the stylesheet's `.value`).
+const VALUE_FONT: f64 = 11.0;
+/// Average glyph width over font size of the UI font's digits and lower case,
+/// for deciding whether a label fits; generous, so a label that is drawn fits.
+const GLYPH_WIDTH: f64 = 0.62;
+/// A bar's label line above it, the bar, and the gap to the next row.
+const ROW_LABEL_HEIGHT: f64 = 18.0;
+const BAR_HEIGHT: f64 = 24.0;
+const ROW_GAP: f64 = 10.0;
+/// Room under a horizontal value axis for tick labels and the axis title.
+const AXIS_HEIGHT: f64 = 40.0;
+/// The histogram's plot height.
+const HISTOGRAM_HEIGHT: f64 = 150.0;
+
+/// A fill and the text colour that reads on it (contrast 4.5:1 or more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Swatch {
+    /// The fill.
+    pub fill: &'static str,
+    /// Text drawn on the fill.
+    pub ink: &'static str,
+}
+
+/// One coloured part of a chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Series {
+    /// Its legend and tooltip name.
+    pub name: &'static str,
+    /// Its colour.
+    pub swatch: Swatch,
+    /// What it means, shown on hovering its legend entry.
+    pub explain: &'static str,
+}
+
+/// What every chart has around its drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    /// The figure's `data-testid`.
+    pub testid: &'static str,
+    /// The visible heading, the SVG's `<title>` and the start of its `aria-label`.
+    pub title: &'static str,
+    /// What the chart shows, on hovering its heading.
+    pub explain: &'static str,
+    /// Why a chart without data has none, shown instead of the drawing.
+    pub empty: &'static str,
+}
+
+/// How a bar chart scales its rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarScale {
+    /// Each row is split into its parts' shares of the row's total and fills
+    /// the width; the values are counts.
+    Shares,
+    /// All rows share one axis in `unit`, so their lengths compare.
+    Values {
+        /// The values' unit, e.g. `cycles`.
+        unit: &'static str,
+    },
+}
+
+/// A horizontal stacked-bar chart: one bar per row, one segment per series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BarChart<'a> {
+    /// Heading, test id and notes.
+    pub frame: Frame,
+    /// The segments' series, in drawing order.
+    pub series: &'a [Series],
+    /// The bars, top to bottom; a chart whose rows all total zero has no data.
+    pub rows: Vec<BarRow>,
+    /// How rows scale.
+    pub scale: BarScale,
+    /// The value axis' title, with its unit.
+    pub axis: &'static str,
+}
+
+/// One bar of a [`BarChart`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct BarRow {
+    /// The text above the bar.
+    pub label: String,
+    /// One value per series (none negative).
+    pub values: Vec<f64>,
+}
+
+/// A histogram: one vertical bar per bucket, heights as shares of the total.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Histogram {
+    /// Heading, test id and notes.
+    pub frame: Frame,
+    /// The bars' colour and legend entry.
+    pub series: Series,
+    /// The buckets, left to right; a histogram whose counts are all zero has no data.
+    pub bars: Vec<HistogramBar>,
+    /// What the buckets count, under the x axis.
+    pub x_axis: String,
+    /// The share axis' title, e.g. `% of SM cycles`.
+    pub y_axis: &'static str,
+    /// The counts' unit in tooltips, e.g. `SM cycles`.
+    pub unit: &'static str,
+}
+
+/// One bucket of a [`Histogram`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistogramBar {
+    /// The bucket's label under the axis.
+    pub label: String,
+    /// Its count.
+    pub value: u64,
+}
+
+/// Draws a stacked-bar chart, or its "no data" note.
+pub fn bar_chart(chart: &BarChart) -> Html {
+    let totals: Vec<f64> = chart.rows.iter().map(|row| row.values.iter().sum()).collect();
+    // `f64::max` skips NaN, so a row of NaN counts as empty too.
+    let max_total = totals.iter().copied().fold(0.0, f64::max);
+    if max_total <= 0.0 {
+        return figure(&chart.frame, None);
+    }
+    let ticks = match chart.scale {
+        BarScale::Shares => nice_ticks(100.0, 5),
+        BarScale::Values { .. } => nice_ticks(max_total, 4),
+    };
+    let plot = Plot { left: 16.0, right: WIDTH - 20.0, top: 0.0, bottom: row_top(chart.rows.len()) };
+    let axis_max = axis_end(&ticks);
+    let bars = chart.rows.iter().zip(&totals).enumerate().map(|(index, (row, &total))| {
+        let place = |value: f64| plot.left + plot.width() * chart.scale.position(value, total) / axis_max;
+        bar_row(chart, row, total, row_top(index), place)
+    });
+    let body = html! {
+        <>
+            { value_axis(&ticks, &plot, Along::Bottom, chart.axis) }
+            { for bars }
+        </>
+    };
+    let drawing = svg(&chart.frame, plot.bottom + AXIS_HEIGHT, bar_chart_summary(chart, &totals), body);
+    // A single bar's numbers go into its legend, where every part, however thin, is readable.
+    let legend_values = |index: usize| match (chart.rows.as_slice(), totals.as_slice()) {
+        ([row], [total]) => row.values.get(index).map(|&value| chart.scale.exact(value, *total)),
+        _ => None,
+    };
+    let entries = chart.series.iter().enumerate().map(|(index, series)| (series, legend_values(index)));
+    figure(&chart.frame, Some(html! { <>{ drawing }{ legend(entries) }</> }))
+}
+
+/// Draws a histogram, or its "no data" note.
+pub fn histogram(chart: &Histogram) -> Html {
+    let total: u64 = chart.bars.iter().map(|bar| bar.value).sum();
+    if total == 0 {
+        return figure(&chart.frame, None);
+    }
+    let layout = HistogramLayout::new(chart, total);
+    let plot = layout.plot;
+    let shares = layout.percents.iter().zip(&layout.texts);
+    let bars = chart.bars.iter().zip(shares).enumerate();
+    let bars = bars.map(|(index, (bar, (&percent, text)))| layout.bar(chart, index, bar, percent, text));
+    let body = html! {
+        <>
+            { value_axis(&layout.ticks, &plot, Along::Left, chart.y_axis) }
+            { for bars }
+            <text class="axis-title" x={coord(plot.left + plot.width() / 2.0)} y={coord(layout.height - 4.0)}
+                text-anchor="middle">{ &chart.x_axis }</text>
+        </>
+    };
+    let drawing = svg(&chart.frame, layout.height, histogram_summary(chart, &layout.texts), body);
+    figure(&chart.frame, Some(html! { <>{ drawing }{ legend([(&chart.series, None)]) }</> }))
+}
+
+/// The drawing area inside a chart's margins, in SVG units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Plot {
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
+/// How a label sits at its point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Turn {
+    /// Level, centred on the point.
+    Level,
+    /// Turned by `degrees` (negative: counter-clockwise), with its `anchor` on the point.
+    By { degrees: f64, anchor: &'static str },
+}
+
+/// Which edge of the plot a value axis runs along.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Along {
+    Bottom,
+    Left,
+}
+
+/// Where a histogram's parts go.
+#[derive(Debug, Clone, PartialEq)]
+struct HistogramLayout {
+    plot: Plot,
+    /// Width per bar, gap included.
+    slot: f64,
+    ticks: Vec<f64>,
+    /// Each bar's share of the total, in per cent, and as written.
+    percents: Vec<f64>,
+    texts: Vec<String>,
+    value_turn: Turn,
+    label_turn: Turn,
+    /// The whole drawing's height.
+    height: f64,
+}
+
+impl BarScale {
+    /// Where `value` (of a row totalling `total`) ends on the axis: per cent of
+    /// the row for shares, the value itself otherwise.
+    fn position(self, value: f64, total: f64) -> f64 {
+        match self {
+            BarScale::Shares if total > 0.0 => value / total * 100.0,
+            BarScale::Shares => 0.0,
+            BarScale::Values { .. } => value,
+        }
+    }
+
+    /// The short text written on a segment.
+    fn short(self, value: f64, total: f64) -> String {
+        match self {
+            BarScale::Shares => format::share(value / total),
+            BarScale::Values { .. } => format!("{value:.1}"),
+        }
+    }
+
+    /// The exact text of a tooltip or legend entry.
+    fn exact(self, value: f64, total: f64) -> String {
+        match self {
+            BarScale::Shares => format!("{} ({})", format::share(value / total), format::count(value as u64)),
+            BarScale::Values { unit } => format!("{value:.1} {unit}"),
+        }
+    }
+}
+
+impl Plot {
+    fn width(&self) -> f64 {
+        self.right - self.left
+    }
+
+    fn height(&self) -> f64 {
+        self.bottom - self.top
+    }
+}
+
+impl HistogramLayout {
+    fn new(chart: &Histogram, total: u64) -> Self {
+        let percents: Vec<f64> = chart.bars.iter().map(|bar| bar.value as f64 / total as f64 * 100.0).collect();
+        let texts: Vec<String> = percents.iter().map(|percent| format::share(percent / 100.0)).collect();
+        let ticks = nice_ticks(percents.iter().copied().fold(0.0, f64::max), 4);
+        let (left, right) = (44.0, WIDTH - 8.0);
+        let slot = (right - left) / chart.bars.len().max(1) as f64;
+        // Labels too wide for their slot turn: values upright above the bars,
+        // bucket labels at 45° under the axis; each turned row makes room for its longest.
+        let values_turn = texts.iter().any(|text| !fits(text, slot, VALUE_FONT));
+        let bucket_labels: Vec<&str> = chart.bars.iter().map(|bar| bar.label.as_str()).collect();
+        let labels_turn = bucket_labels.iter().any(|text| !fits(text, slot, FONT));
+        let value_room = if values_turn { widest(&texts, VALUE_FONT) + 6.0 } else { 16.0 };
+        let label_room = if labels_turn { widest(&bucket_labels, FONT) * 0.71 + 14.0 } else { 18.0 };
+        let plot = Plot { left, right, top: value_room, bottom: value_room + HISTOGRAM_HEIGHT };
+        Self {
+            plot,
+            slot,
+            ticks,
+            percents,
+            texts,
+            value_turn: if values_turn { Turn::By { degrees: -90.0, anchor: "start" } } else { Turn::Level },
+            label_turn: if labels_turn { Turn::By { degrees: -45.0, anchor: "end" } } else { Turn::Level },
+            height: plot.bottom + label_room + 16.0,
+        }
+    }
+
+    /// Bar `index`, `percent` of the total and written as `text`, with its
+    /// value above it and its label under the axis.
+    fn bar(&self, chart: &Histogram, index: usize, bar: &HistogramBar, percent: f64, text: &str) -> Html {
+        let plot = self.plot;
+        let centre = plot.left + self.slot * (index as f64 + 0.5);
+        let top = plot.bottom - plot.height() * percent / axis_end(&self.ticks);
+        html! {
+            <g class="bar">
+                <title>{ format!("{}: {text} ({} {})", bar.label, format::count(bar.value), chart.unit) }</title>
+                <rect x={coord(centre - self.slot * 0.4)} y={coord(top)} width={coord(self.slot * 0.8)}
+                    height={coord(plot.bottom - top)} fill={chart.series.swatch.fill} data-value={bar.value.to_string()} />
+                { label(text, centre, top - 3.0, self.value_turn, "value") }
+                { label(&bar.label, centre, plot.bottom + 13.0, self.label_turn, "tick") }
+            </g>
+        }
+    }
+}
+
+/// Round tick values from 0 to at least `max`, about `target` steps of 1, 2
+/// or 5 times a power of ten; the last tick is the axis' end.
+fn nice_ticks(max: f64, target: usize) -> Vec<f64> {
+    if !(max.is_finite() && max > 0.0) {
+        return vec![0.0, 1.0];
+    }
+    let raw_step = max / target.max(1) as f64;
+    let power = 10f64.powf(raw_step.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|&s| s >= raw_step).unwrap_or(10.0 * power);
+    // The small allowance keeps a max that is a multiple of the step from
+    // gaining one more tick through rounding.
+    let n_steps = (max / step - 1e-9).ceil().max(1.0) as usize;
+    (0..=n_steps).map(|i| i as f64 * step).collect()
+}
+
+/// The value at the end of an axis with `ticks` (never zero, so it divides safely).
+fn axis_end(ticks: &[f64]) -> f64 {
+    ticks.last().copied().filter(|&end| end > 0.0).unwrap_or(1.0)
+}
+
+/// A tick value as written on its axis: no trailing zeros, no float noise
+/// (`0.30000000000000004` is `0.3`).
+fn tick_label(value: f64) -> String {
+    let text = format!("{value:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// The top of row `index` of a bar chart (and, past the last row, the plot's bottom).
+fn row_top(index: usize) -> f64 {
+    index as f64 * (ROW_LABEL_HEIGHT + BAR_HEIGHT + ROW_GAP)
+}
+
+/// One labelled bar; `place` maps a running sum of the row's values to x.
+fn bar_row(chart: &BarChart, row: &BarRow, total: f64, top: f64, place: impl Fn(f64) -> f64) -> Html {
+    let bar_top = top + ROW_LABEL_HEIGHT;
+    let mut start = 0.0;
+    let segments = chart.series.iter().zip(&row.values).filter(|(_, value)| **value > 0.0).map(|(series, &value)| {
+        let (x, end) = (place(start), place(start + value));
+        start += value;
+        let short = chart.scale.short(value, total);
+        let ink = if fits(&short, end - x - 4.0, VALUE_FONT) { Some(series.swatch.ink) } else { None };
+        html! {
+            <g class="segment">
+                <title>{ format!("{}: {}\n{}", series.name, chart.scale.exact(value, total), row.label) }</title>
+                <rect x={coord(x)} y={coord(bar_top)} width={coord(end - x)} height={coord(BAR_HEIGHT)}
+                    fill={series.swatch.fill} data-series={series.name} data-value={value.to_string()} />
+                if let Some(ink) = ink {
+                    <text class="value" x={coord((x + end) / 2.0)} y={coord(bar_top + BAR_HEIGHT / 2.0 + VALUE_FONT * 0.35)}
+                        text-anchor="middle" fill={ink}>{ short }</text>
+                }
+            </g>
+        }
+    });
+    html! {
+        <g class="row">
+            <text class="row-label" x={coord(place(0.0))} y={coord(top + FONT)}>{ &row.label }</text>
+            { for segments }
+        </g>
+    }
+}
+
+/// A value axis with grid lines across the plot, tick labels and its title.
+fn value_axis(ticks: &[f64], plot: &Plot, along: Along, title: &str) -> Html {
+    let axis_max = axis_end(ticks);
+    let lines = ticks.iter().map(|&tick| {
+        let fraction = tick / axis_max;
+        let (x1, y1, x2, y2, label_x, label_y, anchor) = match along {
+            Along::Bottom => {
+                let x = plot.left + plot.width() * fraction;
+                (x, plot.top, x, plot.bottom + 4.0, x, plot.bottom + 16.0, "middle")
+            }
+            Along::Left => {
+                let y = plot.bottom - plot.height() * fraction;
+                (plot.left - 4.0, y, plot.right, y, plot.left - 6.0, y + FONT * 0.35, "end")
+            }
+        };
+        html! {
+            <>
+                <line class="grid" x1={coord(x1)} y1={coord(y1)} x2={coord(x2)} y2={coord(y2)} />
+                <text class="tick" x={coord(label_x)} y={coord(label_y)} text-anchor={anchor}>{ tick_label(tick) }</text>
+            </>
+        }
+    });
+    let (title_x, title_y, turn) = match along {
+        Along::Bottom => (plot.left + plot.width() / 2.0, plot.bottom + 34.0, Turn::Level),
+        Along::Left => (FONT, plot.top + plot.height() / 2.0, Turn::By { degrees: -90.0, anchor: "middle" }),
+    };
+    html! {
+        <g class="axis">
+            { for lines }
+            { label(title, title_x, title_y, turn, "axis-title") }
+        </g>
+    }
+}
+
+/// A text at (`x`, `y`): level and centred there, or turned with one end or
+/// its middle there (so a turned label hangs away from the point it names).
+fn label(text: &str, x: f64, y: f64, turn: Turn, class: &'static str) -> Html {
+    match turn {
+        Turn::Level => html! { <text class={class} x={coord(x)} y={coord(y)} text-anchor="middle">{ text }</text> },
+        Turn::By { degrees, anchor } => {
+            // A turned baseline runs through the point, and the glyphs stand
+            // beside it: shifting by a third of the font centres them on it.
+            let x = x + FONT * 0.35;
+            html! {
+                <text class={class} x={coord(x)} y={coord(y)} text-anchor={anchor}
+                    transform={format!("rotate({degrees} {} {})", coord(x), coord(y))}>{ text }</text>
+            }
+        }
+    }
+}
+
+/// The heading, then the drawing and legend or the "no data" note.
+fn figure(frame: &Frame, drawing: Option<Html>) -> Html {
+    html! {
+        <figure class="chart" data-testid={frame.testid}>
+            <figcaption><h3 title={frame.explain}>{ frame.title }</h3></figcaption>
+            {
+                match drawing {
+                    Some(drawing) => drawing,
+                    None => html! { <p class="no-data">{ frame.empty }</p> },
+                }
+            }
+        </figure>
+    }
+}
+
+/// The `<svg>` element every chart draws in.
+fn svg(frame: &Frame, height: f64, summary: String, body: Html) -> Html {
+    html! {
+        <svg class="chart-drawing" viewBox={format!("0 0 {WIDTH} {}", coord(height))} width="100%"
+            role="img" aria-label={format!("{}. {summary}", frame.title)}>
+            <title>{ frame.title }</title>
+            { body }
+        </svg>
+    }
+}
+
+/// Colour swatches with names, optional values and hover explanations.
+fn legend<'a>(entries: impl IntoIterator<Item = (&'a Series, Option<String>)>) -> Html {
+    html! {
+        <ul class="legend">
+            { for entries.into_iter().map(|(series, value)| html! {
+                <li title={series.explain}>
+                    <span class="swatch" style={format!("background: {}", series.swatch.fill)}></span>
+                    { series.name }
+                    if let Some(value) = value {
+                        <span class="legend-value">{ value }</span>
+                    }
+                </li>
+            }) }
+        </ul>
+    }
+}
+
+/// The bar chart's numbers as one sentence per row, for screen readers.
+fn bar_chart_summary(chart: &BarChart, totals: &[f64]) -> String {
+    let rows = chart.rows.iter().zip(totals).map(|(row, &total)| {
+        let parts = chart
+            .series
+            .iter()
+            .zip(&row.values)
+            .map(|(series, &value)| format!("{} {}", series.name, chart.scale.exact(value, total)));
+        format!("{}: {}.", row.label, parts.collect::<Vec<_>>().join(", "))
+    });
+    rows.collect::<Vec<_>>().join(" ")
+}
+
+/// The histogram's numbers as one sentence, for screen readers.
+fn histogram_summary(chart: &Histogram, texts: &[String]) -> String {
+    let bars = chart.bars.iter().zip(texts).map(|(bar, text)| format!("{} {text}", bar.label));
+    format!("{}, {}: {}.", chart.x_axis, chart.y_axis, bars.collect::<Vec<_>>().join(", "))
+}
+
+/// Whether `text` fits in `width` SVG units at `font` size.
+fn fits(text: &str, width: f64, font: f64) -> bool {
+    text_width(text, font) <= width
+}
+
+/// The estimated width of the widest of `texts`.
+fn widest(texts: &[impl AsRef<str>], font: f64) -> f64 {
+    texts.iter().map(|text| text_width(text.as_ref(), font)).fold(0.0, f64::max)
+}
+
+/// The estimated width of `text` at `font` size.
+fn text_width(text: &str, font: f64) -> f64 {
+    text.chars().count() as f64 * font * GLYPH_WIDTH
+}
+
+/// A coordinate as an attribute value, to a tenth of a unit.
+fn coord(value: f64) -> String {
+    format!("{value:.1}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_ticks(max: f64, target: usize, expect: &[f64]) {
+        assert_eq!(nice_ticks(max, target), expect, "max {max}, {target} steps");
+    }
+
+    #[test]
+    fn ticks_are_round_and_reach_the_maximum() {
+        check_ticks(100.0, 5, &[0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+        check_ticks(47.3, 4, &[0.0, 20.0, 40.0, 60.0]);
+        check_ticks(240.5, 4, &[0.0, 100.0, 200.0, 300.0]);
+        check_ticks(8.0, 4, &[0.0, 2.0, 4.0, 6.0, 8.0]);
+        check_ticks(0.3, 4, &[0.0, 0.1, 0.2, 0.30000000000000004]);
+        check_ticks(1.0, 1, &[0.0, 1.0]);
+    }
+
+    #[test]
+    fn ticks_of_nothing_still_make_an_axis() {
+        check_ticks(0.0, 4, &[0.0, 1.0]);
+        check_ticks(f64::NAN, 4, &[0.0, 1.0]);
+        check_ticks(-3.0, 4, &[0.0, 1.0]);
+    }
+
+    #[test]
+    fn tick_labels_drop_trailing_zeros_and_float_noise() {
+        for (value, expect) in [(0.0, "0"), (20.0, "20"), (2.5, "2.5"), (0.1 + 0.2, "0.3"), (1e-7, "0")] {
+            assert_eq!(tick_label(value), expect);
+        }
+    }
+
+    #[test]
+    fn shares_fill_the_axis_and_values_keep_their_size() {
+        assert_eq!(BarScale::Shares.position(25.0, 100.0), 25.0);
+        assert_eq!(BarScale::Shares.position(3.0, 4.0), 75.0);
+        assert_eq!(BarScale::Shares.position(0.0, 0.0), 0.0, "an empty row is no NaN");
+        assert_eq!(BarScale::Values { unit: "cycles" }.position(3.0, 4.0), 3.0);
+        assert_eq!(BarScale::Shares.exact(491_520.0, 9_545_920.0), "5.1% (491,520)");
+        assert_eq!(BarScale::Values { unit: "cycles" }.exact(12.345, 0.0), "12.3 cycles");
+    }
+
+    #[test]
+    fn labels_fit_by_their_estimated_width() {
+        assert!(fits("81.9%", 40.0, VALUE_FONT));
+        assert!(!fits("81.9%", 20.0, VALUE_FONT));
+        assert!(fits("", 0.0, FONT));
+        assert_eq!(widest(&["0", "480–511"], 10.0), 7.0 * 10.0 * GLYPH_WIDTH);
+    }
+}

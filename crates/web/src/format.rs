@@ -1,0 +1,99 @@
+//! Number formats shared by the page's views, so one figure reads the same
+//! wherever it appears.
+
+/// What a figure that is not a number (NaN, infinite) shows instead.
+const NOT_A_NUMBER: &str = "–";
+
+/// A ratio (IPC, MPKI) with at least two decimals and at least three
+/// significant digits: `492.11`, `1.23`, `0.500`, `0.0123`.
+pub fn decimal(value: f64) -> String {
+    if !value.is_finite() {
+        return NOT_A_NUMBER.to_owned();
+    }
+    // Small values get more decimals so that three significant digits show,
+    // up to six, beyond which the value reads as zero anyway.
+    let magnitude = if value == 0.0 { 0 } else { value.abs().log10().floor() as i32 };
+    let decimals = (2 - magnitude).clamp(2, 6) as usize;
+    format!("{value:.decimals$}")
+}
+
+/// A count with thousands separators: `9,545,920`.
+pub fn count(value: u64) -> String {
+    let digits = value.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// A fraction (0 to 1) as a percentage with one decimal. Values that would
+/// round to 0% or 100% without being so say it (`<0.1%`, `>99.9%`), so a
+/// visible sliver never reads as nothing.
+pub fn share(fraction: f64) -> String {
+    let percent = fraction * 100.0;
+    if !percent.is_finite() {
+        NOT_A_NUMBER.to_owned()
+    } else if percent <= 0.0 {
+        "0%".to_owned()
+    } else if percent >= 100.0 {
+        "100%".to_owned()
+    } else if percent < 0.05 {
+        "<0.1%".to_owned()
+    } else if percent >= 99.95 {
+        ">99.9%".to_owned()
+    } else {
+        format!("{percent:.1}%")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_keep_three_significant_digits() {
+        for (value, expect) in [
+            (492.107_673, "492.11"),
+            (16.476_819, "16.48"),
+            (1.234, "1.23"),
+            (0.5, "0.500"),
+            (0.012_345, "0.0123"),
+            (0.0, "0.00"),
+            (-2.5, "-2.50"),
+            (1e-9, "0.000000"),
+            (f64::NAN, "–"),
+            (f64::INFINITY, "–"),
+        ] {
+            assert_eq!(decimal(value), expect, "{value}");
+        }
+    }
+
+    #[test]
+    fn counts_group_thousands() {
+        for (value, expect) in [(0, "0"), (999, "999"), (1_000, "1,000"), (29_831, "29,831"), (9_545_920, "9,545,920")]
+        {
+            assert_eq!(count(value), expect);
+        }
+        assert_eq!(count(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    #[test]
+    fn shares_never_round_a_sliver_away() {
+        for (fraction, expect) in [
+            (0.0, "0%"),
+            (0.000_1, "<0.1%"),
+            (0.000_5, "0.1%"),
+            (0.051_49, "5.1%"),
+            (0.818_545, "81.9%"),
+            (0.999_9, ">99.9%"),
+            (1.0, "100%"),
+            (f64::NAN, "–"),
+        ] {
+            assert_eq!(share(fraction), expect, "{fraction}");
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! One-sentence explanations of the metrics and parts the page shows, kept in
+//! one table so every view (the report, the animation, later panels) explains
+//! a term in the same words; views show them as hover text (`title`).
+
+/// Thread instructions per cycle.
+pub const IPC: &str =
+    "Thread instructions per core cycle: active lanes of every issued instruction, summed over all SMs.";
+/// Warp instructions per cycle.
+pub const WARP_IPC: &str =
+    "Warp instructions per core cycle, summed over all SMs: each issued instruction counts once.";
+/// The run's length.
+pub const CYCLES: &str = "Core cycles from the start of the run to the end of the last kernel.";
+/// Thread instructions.
+pub const THREAD_INSTS: &str = "Instructions counted once per active lane (thread) that executed them.";
+/// Warp instructions.
+pub const WARP_INSTS: &str = "Instructions counted once per warp that issued them.";
+/// The memory-stall share.
+pub const F_MEM: &str =
+    "Share of cycles with resident warps in which nothing issued because every warp waited on memory.";
+/// L2 misses per kilo-instruction.
+pub const L2_MPKI: &str = "L2 sector misses per 1,000 thread instructions.";
+/// Miss status holding registers.
+pub const MSHR: &str =
+    "Miss status holding registers: one per outstanding L1 miss line; when all are taken, further misses wait.";
+
+/// The issue-slot breakdown as a whole.
+pub const ISSUE_SLOTS: &str =
+    "What every warp scheduler did in every cycle: issue an instruction, or the reason it could not.";
+/// A scheduler issued.
+pub const ISSUED: &str = "The scheduler issued an instruction.";
+/// Stalled on memory.
+pub const STALL_MEMORY: &str = "Nothing issued: every warp waited on a memory result or on the memory pipeline.";
+/// Stalled on an arithmetic result.
+pub const STALL_DEPENDENCE: &str = "Nothing issued: the ready-looking warps waited on an arithmetic result.";
+/// Stalled at a barrier.
+pub const STALL_BARRIER: &str = "Nothing issued: warps waited at a barrier for the rest of their CTA.";
+/// Stalled on fetch.
+pub const STALL_FETCH: &str = "Nothing issued: the warps not waiting on memory had empty instruction buffers (fetch, decode or an instruction-cache miss).";
+/// Stalled on a busy unit.
+pub const STALL_STRUCTURAL: &str = "Nothing issued: a warp was ready but the unit it needs was busy.";
+/// No warp resident.
+pub const NO_WARP: &str = "No warp was resident on this scheduler.";
+
+/// Cache outcomes as a whole.
+pub const CACHE_OUTCOMES: &str =
+    "Every L1 data cache and L2 lookup by its outcome; a reservation fail is retried, so it counts again later.";
+/// A hit.
+pub const HIT: &str = "The sector was in the cache.";
+/// A hit on a pending fill.
+pub const HIT_RESERVED: &str =
+    "The sector's fill was already on its way: the access merged into the outstanding miss (an MSHR).";
+/// A line miss.
+pub const MISS: &str = "No line with this tag: the access went to the next level.";
+/// A sector miss.
+pub const SECTOR_MISS: &str = "The line was present but not this 32-byte sector: the sector went to the next level.";
+/// A reservation failure.
+pub const RESERVATION_FAIL: &str =
+    "The access could not proceed (no free MSHR, a full miss queue or every way reserved) and was retried.";
+
+/// The MSHR occupancy histogram as a whole.
+pub const MSHR_OCCUPANCY: &str = "How many L1 MSHR entries were in use, sampled every SM cycle: a histogram piled up at the right means misses waited for MSHRs.";
+
+/// The L1-miss latency breakdown as a whole.
+pub const MISS_LATENCY: &str =
+    "Where an L1 read miss spends its cycles on average, from the first attempt to the returned data.";
+/// Waiting for an MSHR.
+pub const MSHR_WAIT: &str = "From the first attempt until the request entered the crossbar: waiting for an MSHR or miss-queue slot, then in the miss queue.";
+/// In the network on chip.
+pub const NOC: &str = "In the request and reply crossbars between SMs and memory partitions, queueing and transfer.";
+/// In the memory partition.
+pub const L2_ACCESS: &str = "In the memory partition: the ROP pipeline, the L2 queues and the L2 access itself.";
+/// Waiting for DRAM.
+pub const DRAM_QUEUE: &str = "Waiting for DRAM: the L2-to-DRAM queue and the DRAM scheduler's queue.";
+/// DRAM service.
+pub const DRAM_SERVICE: &str = "DRAM service: the fixed DRAM latency, row commands and the data burst.";

@@ -1,0 +1,115 @@
+//! The report view in a real browser, on a report simulated there through
+//! `warplab-lab`: the IPC headline reads the report's IPC, the four charts are
+//! drawn, and the numbers on the bars (their `data-value`s) are the report's;
+//! an empty report shows "no data" notes instead of NaN bars.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use gloo::timers::future::sleep;
+use warplab_lab::{GenSpec, GpuConfig, SimOptions, SimReport, preset_config, simulate_generated};
+use warplab_web::{ReportView, ReportViewProps};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use web_sys::Element;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const CHARTS: [&str; 4] = ["issue-chart", "cache-chart", "mshr-chart", "latency-chart"];
+
+/// Simulates `spec` on the QV100 preset, in this wasm module.
+fn simulate(spec: &str) -> (GpuConfig, SimReport) {
+    let (_, config) = preset_config("QV100").expect("QV100 is a preset");
+    let spec: GenSpec = spec.parse().expect("a well-formed spec");
+    let report = simulate_generated(&config, SimOptions::default(), &spec).expect("the spec runs");
+    (config, report)
+}
+
+/// Mounts a report view on a new div and returns the div once it has rendered.
+async fn mount(report: SimReport) -> Element {
+    let document = gloo::utils::document();
+    let host = document.create_element("div").expect("a div can be created");
+    document.body().expect("the test page has a body").append_child(&host).expect("the div can be attached");
+    let props = ReportViewProps { report: Rc::new(report) };
+    yew::Renderer::<ReportView>::with_root_and_props(host.clone(), props).render();
+    // Yew renders on its scheduler, after this task yields.
+    for _ in 0..100 {
+        if host.query_selector("[data-testid=report]").ok().flatten().is_some() {
+            break;
+        }
+        sleep(Duration::from_millis(10)).await;
+    }
+    host
+}
+
+/// The elements under `host` that match `selector`.
+fn all(host: &Element, selector: &str) -> Vec<Element> {
+    let list = host.query_selector_all(selector).expect("a valid selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|node| wasm_bindgen::JsCast::dyn_into(node).ok())
+        .collect()
+}
+
+/// The `data-value`s of the elements under `host` that match `selector`.
+fn values(host: &Element, selector: &str) -> Vec<f64> {
+    let values = all(host, selector).into_iter().map(|element| element.get_attribute("data-value"));
+    values.map(|value| value.and_then(|text| text.parse().ok()).expect("a numeric data-value")).collect()
+}
+
+fn text(host: &Element, selector: &str) -> Option<String> {
+    host.query_selector(selector).ok().flatten().and_then(|element| element.text_content())
+}
+
+#[wasm_bindgen_test]
+async fn the_view_draws_the_simulated_reports_numbers() {
+    let (config, report) = simulate("vecadd:size=64");
+    let host = mount(report.clone()).await;
+
+    // IPC of 1 or more is written with two decimals.
+    assert!(report.ipc >= 1.0, "vecadd issues more than one thread instruction a cycle: {}", report.ipc);
+    assert_eq!(text(&host, "[data-testid=ipc]"), Some(format!("{:.2}", report.ipc)));
+    for chart in CHARTS {
+        let svg = host.query_selector(&format!("[data-testid={chart}] svg[role=img]")).ok().flatten();
+        let svg = svg.unwrap_or_else(|| panic!("{chart} has a drawing"));
+        assert!(svg.get_attribute("aria-label").is_some_and(|label| label.len() > 20), "{chart} is labelled");
+        assert_eq!(all(&host, &format!("[data-testid={chart}] .no-data")).len(), 0, "{chart} has data");
+    }
+
+    // Every scheduler of every SM did one thing each cycle.
+    let scheduler_cycles = u64::from(config.n_sms() * config.scheduling.schedulers_per_sm) * report.cycles;
+    let issue = values(&host, "[data-testid=issue-chart] rect[data-value]");
+    assert_eq!(issue.iter().sum::<f64>(), scheduler_cycles as f64, "segments {issue:?}");
+
+    // One bar per bucket (QV100's 512 MSHRs fill all of them), each its bucket's cycles.
+    let mshr = values(&host, "[data-testid=mshr-chart] rect[data-value]");
+    let buckets: Vec<f64> = report.mshr_occupancy.cycles.iter().map(|&cycles| cycles as f64).collect();
+    assert_eq!(report.mshr_occupancy.entries, 512);
+    assert_eq!(mshr, buckets);
+
+    // The latency bar adds up to the mean miss latency.
+    let latency = &report.latency_breakdown;
+    let mean = latency.total_cycles() as f64 / latency.misses as f64;
+    let drawn: f64 = values(&host, "[data-testid=latency-chart] rect[data-value]").iter().sum();
+    assert!((drawn - mean).abs() < 1e-6 * mean, "drawn {drawn}, mean {mean}");
+    assert_eq!(all(&host, "[data-testid=cache-chart] .row").len(), 4, "L1D and L2, reads and writes");
+}
+
+#[wasm_bindgen_test]
+async fn an_empty_report_says_so_instead_of_drawing() {
+    let (_, mut report) = simulate("vecadd:size=1");
+    report.cycles = 0;
+    report.issue_breakdown = Default::default();
+    report.l1d = Default::default();
+    report.l2 = Default::default();
+    report.latency_breakdown = Default::default();
+    report.mshr_occupancy.entries = 0;
+    report.diagnostics = vec!["kernel 1: nothing ran".to_owned()];
+    let host = mount(report).await;
+
+    for chart in CHARTS {
+        assert_eq!(all(&host, &format!("[data-testid={chart}] svg")).len(), 0, "{chart} draws nothing");
+        assert_eq!(all(&host, &format!("[data-testid={chart}] .no-data")).len(), 1, "{chart} says why");
+    }
+    assert!(!host.inner_html().contains("NaN"));
+    assert_eq!(text(&host, "[data-testid=report-diagnostics]").as_deref(), Some("kernel 1: nothing ran"));
+}
