@@ -1,7 +1,8 @@
 // Shared pieces of the end-to-end tests: a static server for dist/ that also
 // answers under a sub-path, and Debian's Chromium launched headless.
 import { createServer } from "node:http";
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { after, before } from "node:test";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -84,4 +85,20 @@ export async function waitForText(page, testid, expected) {
     [testid, expected],
     { timeout: 20_000 },
   );
+}
+
+// Serves dist/ and launches Chromium before a file's tests, and stops both
+// after them; the returned object's `server` and `browser` are set by then.
+export function serverAndBrowser() {
+  const shared = {};
+  before(async () => {
+    shared.server = await serveDist();
+    shared.browser = await launchChromium();
+    await mkdir(SCREENSHOTS, { recursive: true });
+  });
+  after(async () => {
+    await shared.browser?.close();
+    await shared.server?.close();
+  });
+  return shared;
 }

@@ -12,11 +12,14 @@ use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use crate::agent::{FileRef, RunControl, WorkerInput, WorkerOutput};
-use crate::components::{ConfigPanel, EventLog, Header, ReportView, RunPanel, WorkloadPanel};
+use crate::components::animation::Speed;
+use crate::components::{
+    Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, WorkloadPanel,
+};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{LabWorkerHandle, use_lab_worker};
-use crate::run_state::{RunAction, RunState};
+use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::state::{Action, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
@@ -79,9 +82,20 @@ pub fn App(props: &AppProps) -> Html {
             <ConfigPanel state={state.config.clone()} {on_preset} {on_files} />
             <RunPanel run={(*run).clone()} {ready} {on_run} {on_cancel}>
                 if run.latest.is_some() {
-                    <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
+                    { controls(&page, &run) }
                 }
             </RunPanel>
+            if run.snapshot.is_some() {
+                <section class="panel animation-panel" data-testid="animation-panel">
+                    <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
+                        { "The GPU, cycle by cycle" }
+                    </h2>
+                    <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
+                        timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
+                        on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
+                    <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
+                </section>
+            }
             if let Some(report) = &run.report {
                 <section class="panel report-panel">
                     <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }</h2>
@@ -89,6 +103,19 @@ pub fn App(props: &AppProps) -> Html {
                 </section>
             }
         </main>
+    }
+}
+
+/// Play, pause, step, speed and seek, wired to the worker.
+fn controls(page: &Page, run: &RunState) -> Html {
+    let send = |control: RunControl| page.callback(move |page, ()| page.control(control));
+    html! {
+        <AnimationControls playing={run.phase == RunPhase::Running} running={run.active()}
+            finished={run.phase == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.speed)}
+            on_play={send(RunControl::Resume)} on_pause={send(RunControl::Pause)}
+            on_step_cycle={send(RunControl::StepCycle)} on_step_event={send(RunControl::StepEvent)}
+            on_speed={page.callback(|page, speed: Speed| page.control(RunControl::Speed(speed.cycles_per_second())))}
+            on_seek={page.callback(|page, cycle| page.control(RunControl::Seek(cycle)))} />
     }
 }
 

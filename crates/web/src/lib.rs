@@ -29,4 +29,6 @@ mod run_state;
 mod state;
 
 pub use app::{App, AppProps};
+/// The GPU animation's components, and its layout and drawing for tests.
+pub use components::animation;
 pub use components::{ReportView, ReportViewProps};

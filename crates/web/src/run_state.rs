@@ -40,8 +40,10 @@ pub enum RunPhase {
 pub struct RunState {
     /// Where it stands.
     pub phase: RunPhase,
-    /// The newest update: progress and snapshot.
+    /// The newest update: progress (its snapshot is also in `snapshot`).
     pub latest: Option<Rc<RunUpdate>>,
+    /// The newest snapshot.
+    pub snapshot: Option<Rc<Snapshot>>,
     /// The snapshot before the newest (issue activity is the difference).
     pub previous: Option<Rc<Snapshot>>,
     /// (cycle, IPC so far), one point per update.
@@ -137,7 +139,7 @@ impl RunState {
             let excess = events.len().saturating_sub(LISTED_EVENTS);
             events.drain(..excess);
         }
-        self.previous = self.latest.as_ref().map(|latest| Rc::new((*latest.snapshot).clone()));
+        self.previous = self.snapshot.replace(Rc::new((*update.snapshot).clone()));
         self.speed = update.speed;
         self.watch = update.watch;
         self.latest = Some(Rc::new(update));

@@ -1,5 +1,6 @@
 //! The page's components, one per file.
 
+pub mod animation;
 mod chart;
 mod config_panel;
 mod drop_zone;
@@ -13,6 +14,7 @@ mod run_panel;
 mod status_line;
 mod workload_panel;
 
+pub use animation::{Animation, AnimationControls};
 pub use config_panel::ConfigPanel;
 pub use drop_zone::DropZone;
 pub use event_log::EventLog;

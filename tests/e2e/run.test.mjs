@@ -1,0 +1,129 @@
+// Watching the GPU end to end (issue 6): the timing model runs in the
+// worker on strided with gs = 32 on the MDM paper's Pascal GPU; the progress
+// bar advances and the MSHR view fills; pause, step a cycle and an event,
+// resume; the report appears at the end; a long run is cancelled; the page
+// stays responsive (no main-thread task over 50 ms while the worker runs).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openPage, SCREENSHOTS, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+
+// strided with gs = 32 on mdm-pascal-28sm, ready to run.
+async function stridedOnPascal() {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+  await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
+  await waitForText(page, "config-sms", "28");
+  await page.getByTestId("generator-select").selectOption("strided");
+  await waitForText(page, "workload-label", "strided");
+  await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
+  await waitForText(page, "workload-label", "strided:gs=32");
+  // Long tasks on the main thread from here on. A deliberate 80-ms task first
+  // shows the observer sees them (so an empty list means something).
+  await page.evaluate(async () => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+      type: "longtask",
+    });
+    await new Promise((done) =>
+      setTimeout(() => {
+        const start = performance.now();
+        while (performance.now() - start < 80);
+        done();
+      }),
+    );
+  });
+  await page.waitForFunction(() => window.longTasks.some((ms) => ms >= 80), null, { timeout: 5_000 });
+  await page.evaluate(() => (window.longTasks = []));
+  return { page, errors };
+}
+
+const progressValue = (page) => page.getByTestId("run-progress").evaluate((bar) => Number(bar.value));
+const cycle = async (page) => Number((await textOf(page, "animation-cycle")).replaceAll(",", ""));
+const status = (page) => textOf(page, "run-status");
+
+async function waitForStatus(page, word, timeout = 20_000) {
+  await page.waitForFunction(
+    (w) => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith(w),
+    word,
+    { timeout },
+  );
+}
+
+test("a run of strided gs = 32 on mdm-pascal-28sm: progress, MSHRs, pause, step, resume, report", async () => {
+  const { page, errors } = await stridedOnPascal();
+  await page.getByTestId("run").click();
+  await page.getByTestId("run-progress").waitFor({ timeout: 20_000 });
+  // The progress bar advances while the run goes on.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="run-progress"]').value) > 0, null, {
+    timeout: 30_000,
+  });
+  const early = await progressValue(page);
+  await page.waitForFunction((v) => Number(document.querySelector('[data-testid="run-progress"]').value) > v, early, {
+    timeout: 30_000,
+  });
+  // The memory-divergent kernel fills the L1 MSHRs.
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid="animation-mshrs"]')?.textContent.replaceAll(",", "")) > 0,
+    null,
+    { timeout: 30_000 },
+  );
+  await page.getByTestId("animation-panel").screenshot({ path: `${SCREENSHOTS}run-animation.png` });
+
+  await page.getByTestId("pause").click();
+  await waitForStatus(page, "paused");
+  const paused = await cycle(page);
+  await page.getByTestId("report").waitFor({ timeout: 20_000 });
+  await page.getByTestId("step-cycle").click();
+  await page.waitForFunction((c) => document.querySelector('[data-testid="run-status"]').textContent.includes(`cycle ${c + 1} `), paused);
+  assert.equal(await cycle(page), paused + 1, "one cycle");
+  await page.getByTestId("step-event").click();
+  // To the end of the cycle of the watched SM's next event.
+  await page.waitForFunction(
+    (c) => Number(document.querySelector('[data-testid="animation-cycle"]').textContent.replaceAll(",", "")) > c,
+    paused + 1,
+    { timeout: 20_000 },
+  );
+  await page.getByTestId("events").waitFor({ timeout: 20_000 });
+  assert.ok((await page.getByTestId("events").locator("li").count()) > 0);
+  // Hovering a warp explains it.
+  const canvas = page.getByTestId("animation-canvas");
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + 20, box.y + 20);
+  await page.getByTestId("animation-tooltip").waitFor({ state: "visible", timeout: 5_000 });
+  assert.match(await textOf(page, "animation-tooltip"), /SM 0/);
+  await page.screenshot({ path: `${SCREENSHOTS}run-paused.png`, fullPage: true });
+
+  // Resume: the run goes on to its end and the report shows its IPC.
+  await page.getByTestId("play").click();
+  await waitForStatus(page, "running");
+  await waitForStatus(page, "finished", 120_000);
+  assert.equal(await progressValue(page), Number(await page.getByTestId("run-progress").getAttribute("max")));
+  await page.getByTestId("ipc").waitFor({ timeout: 20_000 });
+  assert.ok(Number(await textOf(page, "ipc")) > 0);
+  await page.screenshot({ path: `${SCREENSHOTS}run-finished.png`, fullPage: true });
+  const longTasks = await page.evaluate(() => window.longTasks);
+  console.log(`# main-thread long tasks during the run (ms): ${JSON.stringify(longTasks)}`);
+  assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("cancel stops a long run", async () => {
+  const { page, errors } = await stridedOnPascal();
+  await page.getByTestId("run").click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="run-progress"]')?.value) > 0, null, {
+    timeout: 30_000,
+  });
+  await page.getByTestId("cancel").click();
+  await waitForStatus(page, "cancelled");
+  const stopped = await progressValue(page);
+  await page.waitForTimeout(1_000);
+  assert.equal(await progressValue(page), stopped, "no progress after cancel");
+  assert.ok(stopped < Number(await page.getByTestId("run-progress").getAttribute("max")), "it was stopped early");
+  await page.screenshot({ path: `${SCREENSHOTS}run-cancelled.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
