@@ -10,7 +10,9 @@
 
 use std::time::Duration;
 
-use warplab_lab::{Cycle, EventWindow, GpuConfig, SimOptions, Simulation, Until, WorkloadSource};
+use warplab_lab::{
+    Cycle, Event, EventKind, EventWindow, GpuConfig, Queue, SimOptions, Simulation, Until, WorkloadSource,
+};
 
 use crate::agent::{RunControl, RunStatus, RunUpdate, WorkerOutput};
 
@@ -122,7 +124,11 @@ impl WorkerRun {
     pub fn control(&mut self, control: RunControl) -> Vec<WorkerOutput> {
         match control {
             RunControl::Pause => self.playing = false,
-            RunControl::Resume => self.playing = true,
+            RunControl::Resume => {
+                self.playing = true;
+                self.record(!self.full_speed());
+                return self.outputs();
+            }
             RunControl::StepCycle => self.step(Until::from(Cycle(self.cycle() + 1))),
             RunControl::StepEvent => self.step(Until::events(1, Cycle(self.cycle() + EVENT_STEP_LIMIT))),
             RunControl::Seek(cycle) => {
@@ -165,6 +171,7 @@ impl WorkerRun {
         let batch = self.simulation.take_events();
         self.dropped_events += batch.dropped;
         let mut events = batch.events;
+        events.retain(|event| concerns(event, self.watch));
         if events.len() > RECENT_EVENTS {
             self.dropped_events += (events.len() - RECENT_EVENTS) as u64;
             events.drain(..events.len() - RECENT_EVENTS);
@@ -190,5 +197,17 @@ impl WorkerRun {
             outputs.push(WorkerOutput::RunReport(Box::new(self.simulation.report())));
         }
         outputs
+    }
+}
+
+/// Whether `event` belongs in the watched SM's list: its own events, and its
+/// requests in the crossbars and the L2. DRAM events are left out: an L2
+/// fill names its slice as its source, which cannot be told from an SM.
+fn concerns(event: &Event, sm: u32) -> bool {
+    match event.kind {
+        EventKind::Entered { queue, source, .. } | EventKind::Left { queue, source, .. } => {
+            queue != Queue::Dram && source == sm
+        }
+        _ => true,
     }
 }

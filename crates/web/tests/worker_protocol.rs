@@ -101,6 +101,8 @@ async fn pause_step_seek_and_finish_through_the_worker() {
     let native = simulate_generated(&config, SimOptions::default(), &spec).expect("simulates");
     assert_eq!(report.cycles, native.cycles, "pausing and stepping change no cycle");
     assert_eq!(finished.warp_insts, native.warp_insts);
+    assert_eq!(finished.dropped_events, sought.dropped_events, "nothing is recorded at full speed");
+    assert!(finished.events.is_empty());
 }
 
 #[wasm_bindgen_test]

@@ -242,6 +242,9 @@ impl Sm {
     /// cannot (`PENDING`: until one of its memory operations completes, which
     /// resets the warp's wait; `LDST_FREE`: until the LD/ST unit takes its next
     /// instruction, which wakes the warp).
+    // Inlined into the hot issue loop; `warp_state` (snapshots, events) calls
+    // it too, which otherwise makes it an out-of-line call on the batch path.
+    #[inline(always)]
     fn check(&self, w: usize, k: usize, now: u64, kernels: &[KernelView]) -> Result<(), (Stall, u64)> {
         let warp = &self.warps[w];
         if warp.at_barrier {
