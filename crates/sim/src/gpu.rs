@@ -217,10 +217,8 @@ impl Gpu {
             let mut finished = std::mem::take(&mut sm.finished_ctas);
             for (kernel, slot) in finished.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
-                if ctx.log.on_for(sm.id) {
-                    let (sm, cta) = (sm.id, cta_index(&self.runs, sm, slot));
-                    ctx.log.push(Event { cycle: now, kind: EventKind::CtaFinished { sm, kernel, cta, slot } });
-                }
+                let cta = || cta_index(&self.runs, sm, slot);
+                ctx.log.record_sm(sm.id, now, || EventKind::CtaFinished { sm: sm.id, kernel, cta: cta(), slot });
             }
             sm.finished_ctas = finished;
         }
@@ -425,11 +423,9 @@ impl Gpu {
                         self.sms[s].settle(now - 1, self.any_running, &mut self.mshr_histogram);
                         self.sms[s].launch_cta(slot, r as u32, needs);
                         self.next_sm = (s + 1) % n;
-                        if self.log.on_for(s as u32) {
-                            let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
-                            let cta = cta_index(&self.runs, &self.sms[s], slot);
-                            self.log.push(Event { cycle: now, kind: EventKind::CtaLaunched { sm, kernel, cta, slot } });
-                        }
+                        let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
+                        let cta = || cta_index(&self.runs, &self.sms[s], slot);
+                        self.log.record_sm(sm, now, || EventKind::CtaLaunched { sm, kernel, cta: cta(), slot });
                     }
                     Ok(false) => self.close_source(r),
                     Err(message) => {

@@ -286,12 +286,12 @@ impl Lab {
                 let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
                 return self.start_run(speed, watch, options).unwrap_or_else(|e| vec![WorkerOutput::RunFailed(e)]);
             }
-            WorkerInput::Control(RunControl::Cancel) => {
-                self.run = None;
-                WorkerOutput::RunCancelled
-            }
             WorkerInput::Control(control) => {
-                return self.run.as_mut().map_or_else(Vec::new, |run| run.control(control));
+                let outputs = self.run.as_mut().map_or_else(Vec::new, |run| run.control(control));
+                if control == RunControl::Cancel {
+                    self.run = None;
+                }
+                return outputs;
             }
         };
         vec![output]

@@ -1,6 +1,9 @@
-//! One-sentence explanations of the metrics and parts the page shows, kept in
-//! one table so every view (the report, the animation, later panels) explains
-//! a term in the same words; views show them as hover text (`title`).
+//! One-sentence explanations of the metrics the page shows, kept in one
+//! table so every view (the report, later panels) explains a term in the
+//! same words; views show them as hover text (`title`). The animation's
+//! parts (warp states, queues, bars) are explained by its own table,
+//! `components/animation/explain.rs`, which its tooltips compose into
+//! sentences about the part under the pointer.
 
 /// Thread instructions per cycle.
 pub const IPC: &str =

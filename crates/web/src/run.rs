@@ -47,6 +47,8 @@ pub struct WorkerRun {
     seek_to: Option<u64>,
     /// Full speed: cycles per slice, adapted to [`SLICE_BUDGET_MS`].
     slice_cycles: u64,
+    /// The SM whose events the simulation records, if any.
+    recording: Option<u32>,
     dropped_events: u64,
 }
 
@@ -68,9 +70,10 @@ impl WorkerRun {
             watch,
             seek_to: None,
             slice_cycles: 2_000,
+            recording: None,
             dropped_events: 0,
         };
-        run.record(!run.full_speed());
+        run.sync_recording();
         run
     }
 
@@ -88,10 +91,17 @@ impl WorkerRun {
         self.speed == 0 || self.seek_to.is_some()
     }
 
-    /// Records the watched SM's events, or nothing.
-    fn record(&mut self, on: bool) {
-        let window = EventWindow { cycles: 0..u64::MAX, sms: self.watch..self.watch + 1, max_events: HELD_EVENTS };
-        self.simulation.set_event_window(on.then_some(window));
+    /// Records the watched SM's events exactly while the run is paused (for
+    /// steps) or plays at a chosen speed; at full speed or seeking, nothing.
+    /// The window is set only when that changes, since setting it restarts
+    /// the comparison of warp states (every warp would be reported again).
+    fn sync_recording(&mut self) {
+        let wanted = (!self.playing || !self.full_speed()).then_some(self.watch);
+        if wanted != self.recording {
+            self.recording = wanted;
+            let window = wanted.map(|sm| EventWindow { cycles: 0..u64::MAX, sms: sm..sm + 1, max_events: HELD_EVENTS });
+            self.simulation.set_event_window(window);
+        }
     }
 
     /// Runs one slice and reports it.
@@ -105,7 +115,7 @@ impl WorkerRun {
             if self.seek_to.is_some_and(|t| self.simulation.progress().cycle.0 >= t) {
                 self.seek_to = None;
                 self.playing = false;
-                self.record(true);
+                self.sync_recording();
             }
         } else {
             let per_frame = (self.speed * FRAME.as_millis() as u64 / 1000).max(1);
@@ -124,34 +134,20 @@ impl WorkerRun {
     pub fn control(&mut self, control: RunControl) -> Vec<WorkerOutput> {
         match control {
             RunControl::Pause => self.playing = false,
-            RunControl::Resume => {
-                self.playing = true;
-                self.record(!self.full_speed());
-                return self.outputs();
-            }
+            RunControl::Resume => self.playing = true,
             RunControl::StepCycle => self.step(Until::from(Cycle(self.cycle() + 1))),
             RunControl::StepEvent => self.step(Until::events(1, Cycle(self.cycle() + EVENT_STEP_LIMIT))),
             RunControl::Seek(cycle) => {
                 self.seek_to = Some(cycle);
                 self.playing = true;
-                self.record(false);
-                return Vec::new();
             }
-            RunControl::Speed(speed) => {
-                self.speed = speed;
-                self.record(!self.full_speed());
-                return Vec::new();
-            }
-            RunControl::Watch(sm) => {
-                self.watch = sm;
-                self.record(!self.full_speed() || !self.playing);
-            }
+            RunControl::Speed(speed) => self.speed = speed,
+            RunControl::Watch(sm) => self.watch = sm,
             RunControl::Cancel => return vec![WorkerOutput::RunCancelled],
         }
-        if !self.playing {
-            self.record(true);
-        }
-        self.outputs()
+        self.sync_recording();
+        // A seek and a new speed show in the slices that follow.
+        if matches!(control, RunControl::Seek(_) | RunControl::Speed(_)) { Vec::new() } else { self.outputs() }
     }
 
     fn cycle(&self) -> u64 {
@@ -161,7 +157,7 @@ impl WorkerRun {
     fn step(&mut self, until: Until) {
         self.playing = false;
         self.seek_to = None;
-        self.record(true);
+        self.sync_recording();
         self.simulation.run_until(until);
     }
 

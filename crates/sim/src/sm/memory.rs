@@ -238,12 +238,12 @@ impl MemoryPipeline {
         self.last_cycle.retries[kind as usize] += 1;
     }
 
-    /// L1 MSHR entries in use.
     /// L1 MSHR entries.
     pub(crate) fn mshr_capacity(&self) -> usize {
         self.mshrs.capacity()
     }
 
+    /// L1 MSHR entries in use.
     pub(crate) fn mshrs_in_use(&self) -> usize {
         self.mshrs.in_use()
     }

@@ -2,8 +2,10 @@
 
 use std::rc::Rc;
 
-use warplab_lab::{Event, EventKind, Queue, WarpState};
+use warplab_lab::{Event, EventKind, Queue};
 use yew::prelude::*;
+
+use crate::components::animation::Term;
 
 /// Properties of [`EventLog`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -51,7 +53,8 @@ pub fn describe(event: &Event) -> String {
         EventKind::Issued { sm, scheduler, warp, pc, opcode } => {
             format!("SM {sm} scheduler {scheduler}: warp {warp} issued {opcode} (PC {pc:#x})")
         }
-        EventKind::WarpState { sm, warp, state } => format!("SM {sm}: warp {warp} {}", state_words(*state)),
+        // The legend's words for the state, so the list and the colours agree.
+        EventKind::WarpState { sm, warp, state } => format!("SM {sm}: warp {warp} now {}", Term::Warp(*state).name()),
         EventKind::MshrAllocated { sm, address } => format!("SM {sm}: L1 miss on {address:#x} took an MSHR entry"),
         EventKind::MshrFreed { sm, address } => format!("SM {sm}: data for {address:#x} arrived, MSHR entry freed"),
         EventKind::Entered { queue, request, address, .. } => {
@@ -62,19 +65,6 @@ pub fn describe(event: &Event) -> String {
         }
     };
     format!("cycle {}: {what}", event.cycle)
-}
-
-fn state_words(state: WarpState) -> &'static str {
-    match state {
-        WarpState::Empty => "retired; its slot is empty",
-        WarpState::Ready => "is ready to issue",
-        WarpState::Memory => "waits on memory",
-        WarpState::Dependence => "waits on an arithmetic result",
-        WarpState::Barrier => "waits at a barrier",
-        WarpState::Fetch => "waits for its next instruction to be fetched",
-        WarpState::Structural => "is ready but its unit is busy",
-        WarpState::Done => "ran its last instruction; its memory operations drain",
-    }
 }
 
 fn queue_words(queue: Queue) -> &'static str {
