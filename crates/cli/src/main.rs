@@ -7,6 +7,7 @@
 mod config_files;
 mod events;
 mod generated;
+mod predict;
 mod run;
 mod trace_files;
 
@@ -118,6 +119,27 @@ enum Command {
         #[arg(long, default_value_t = warplab_lab::EventWindow::DEFAULT_MAX_EVENTS, value_name = "N", requires = "events")]
         max_events: usize,
     },
+    /// Predict IPC with the analytical models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM) from one profile.
+    Predict {
+        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr or all.
+        #[arg(long, default_value = "all")]
+        model: String,
+        /// The GPU: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
+        #[arg(long, required = true, num_args = 1.., value_name = "CONFIG")]
+        config: Vec<PathBuf>,
+        /// A trace directory, its kernelslist.g, or one .traceg(.xz) file.
+        #[arg(long, required_unless_present = "generated", conflicts_with = "generated")]
+        trace: Option<PathBuf>,
+        /// A generated workload instead: KERNEL[:name=value,...], sized for --config.
+        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
+        generated: Option<String>,
+        /// Host-to-device copies fill the L2.
+        #[arg(long)]
+        memcpy_warms_l2: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Read, scale and write GPU configurations.
     Config {
         #[command(subcommand)]
@@ -176,6 +198,10 @@ fn main() -> ExitCode {
         Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
+        Command::Predict { model, config, trace, generated, memcpy_warms_l2, json } => {
+            let options = warplab_lab::ProfileOptions { memcpy_warms_l2 };
+            predict::predict(&predict::PredictArgs { config, trace, generated, model, options, json })
+        }
         Command::Run {
             config,
             trace,

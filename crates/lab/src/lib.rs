@@ -28,6 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod analytical;
 mod config;
 mod generated;
 mod memory_files;
@@ -35,6 +36,7 @@ mod samples;
 mod simulate;
 mod workload;
 
+pub use analytical::{predict, profile_generated, profile_trace};
 pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
 };
@@ -44,6 +46,9 @@ pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};
 pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
+pub use warplab_model::{
+    AnalyticalReport, CpiStack, KernelResult, Machine, ModelKind, Prediction, Profile, ProfileOptions, predict_model,
+};
 pub use warplab_sim::snapshot::{
     ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
 };

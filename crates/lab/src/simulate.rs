@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::io::BufRead;
 
 use warplab_config::GpuConfig;
-use warplab_kernels::{Command as GenCommand, GenSpec, Kernel};
+use warplab_kernels::{GenSpec, WorkloadCommands};
 use warplab_sim::source::{Command, KernelSource, WorkloadSource};
 use warplab_sim::{SimOptions, SimReport, simulate};
 use warplab_trace::{Cta, KernelHeader, KernelList, KernelReader, OpcodeTable};
@@ -102,9 +102,7 @@ impl KernelSource for TraceKernel {
 }
 
 /// A generated workload as the simulator's command stream.
-pub struct GeneratedWorkload {
-    commands: VecDeque<GenCommand>,
-}
+pub struct GeneratedWorkload(WorkloadCommands);
 
 impl GeneratedWorkload {
     /// The workload `spec` generates for `config`.
@@ -112,41 +110,13 @@ impl GeneratedWorkload {
     /// # Errors
     /// A spec that does not fit the generator or the config.
     pub fn new(spec: &GenSpec, config: &GpuConfig) -> Result<Self, LabError> {
-        Ok(Self { commands: generate(spec, config)?.commands.into_iter().collect() })
+        Ok(Self(generate(spec, config)?.into_source()))
     }
 }
 
 impl WorkloadSource for GeneratedWorkload {
     fn next_command(&mut self) -> Option<Result<Command, String>> {
-        Some(Ok(match self.commands.pop_front()? {
-            GenCommand::MemcpyHtoD { addr, bytes } => Command::MemcpyHtoD { address: addr, bytes },
-            GenCommand::Kernel(kernel) => Command::Kernel(Box::new(GeneratedKernel { kernel, next: 0 })),
-        }))
-    }
-}
-
-/// A generated kernel, its CTAs produced in launch order.
-struct GeneratedKernel {
-    kernel: Box<Kernel>,
-    next: u64,
-}
-
-impl KernelSource for GeneratedKernel {
-    fn header(&self) -> &KernelHeader {
-        self.kernel.header()
-    }
-
-    fn opcodes(&self) -> &OpcodeTable {
-        self.kernel.opcodes()
-    }
-
-    fn next_cta(&mut self, cta: &mut Cta) -> Result<bool, String> {
-        if self.next >= self.kernel.cta_count() {
-            return Ok(false);
-        }
-        self.kernel.fill_cta(self.next, cta);
-        self.next += 1;
-        Ok(true)
+        self.0.next_command()
     }
 }
 

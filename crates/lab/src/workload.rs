@@ -95,6 +95,9 @@ pub enum LabError {
         /// Why.
         reason: String,
     },
+    /// Reading the workload for the analytical models failed (the message
+    /// names file, line and field).
+    Profile(String),
 }
 
 impl fmt::Display for LabError {
@@ -109,6 +112,7 @@ impl fmt::Display for LabError {
             }
             LabError::Gen(error) => error.fmt(f),
             LabError::Write { file, reason } => write!(f, "{file}: cannot write: {reason}"),
+            LabError::Profile(message) => write!(f, "profiling the workload: {message}"),
         }
     }
 }

@@ -8,8 +8,9 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use warplab_config::cache::WriteAllocate;
-use warplab_config::{GpuConfig, NetworkMode};
+use warplab_config::GpuConfig;
 use warplab_lab::{GenSpec, SimOptions, SimReport, preset_config, read_config_dir, simulate_generated, simulate_trace};
+use warplab_uarch::latency::{IdleLatencies, in_core_cycles};
 
 fn preset(name: &str) -> GpuConfig {
     preset_config(name).unwrap().1
@@ -42,50 +43,6 @@ fn cycles_per_load(config: &GpuConfig, kernel: &str, size: u64) -> f64 {
     (long.cycles - short.cycles) as f64 / (size * 1024) as f64
 }
 
-/// Core cycles of `n` cycles of a clock at `khz`.
-fn in_core_cycles(config: &GpuConfig, n: f64, khz: u64) -> f64 {
-    n * config.clocks.core.khz() as f64 / khz as f64
-}
-
-/// L1 hit: one cycle from issue to the LD/ST unit, then the L1 latency.
-fn l1_hit_formula(config: &GpuConfig) -> f64 {
-    1.0 + f64::from(config.l1.l1_latency_cycles)
-}
-
-/// L2 hit: the L1 lookup, one cycle into the crossbar, the request crossing
-/// (a cycle to the grant plus one per flit, in icnt cycles; GPGPU-Sim's own
-/// crossbar moves a whole packet in one), the ROP pipeline, a cycle into the
-/// L2 queue and the access, a cycle to the reply crossbar, and the reply
-/// crossing.
-fn l2_hit_formula(config: &GpuConfig) -> f64 {
-    let flits = |bytes: u32| match config.interconnect.mode {
-        NetworkMode::LocalCrossbar => 1,
-        NetworkMode::BookSim => bytes.div_ceil(config.interconnect.effective_flit_size_bytes()),
-    };
-    let fetch = config.l1.dl1.as_ref().map_or(32, |c| if c.is_sectored() { 32 } else { c.line_size_bytes });
-    let request_flits = flits(8);
-    let reply_flits = flits(8 + fetch);
-    let icnt = config.clocks.icnt.khz();
-    let l2 = config.clocks.l2.khz();
-    l1_hit_formula(config)
-        + 1.0
-        + in_core_cycles(config, f64::from(1 + request_flits), icnt)
-        + f64::from(config.memory.l2_rop_latency_cycles)
-        + in_core_cycles(config, 2.0, l2)
-        + in_core_cycles(config, f64::from(1 + reply_flits), icnt)
-}
-
-/// DRAM with a row miss: the L2 path, the fixed DRAM latency, then precharge,
-/// activate, CAS latency and the data burst in DRAM cycles.
-fn dram_formula(config: &GpuConfig) -> f64 {
-    let t = config.dram.timing;
-    let burst = config.dram.burst_length / config.dram.data_command_freq_ratio;
-    let service = f64::from(t.t_rp + t.t_rcd + t.cl + burst);
-    l2_hit_formula(config)
-        + f64::from(config.memory.dram_latency_cycles)
-        + in_core_cycles(config, service, config.clocks.dram.khz())
-}
-
 fn assert_within(measured: f64, expected: f64, tolerance: f64, what: &str) {
     let error = (measured - expected).abs() / expected;
     assert!(
@@ -99,9 +56,10 @@ fn assert_within(measured: f64, expected: f64, tolerance: f64, what: &str) {
 fn pointer_chase_latencies_follow_the_config() {
     for name in ["QV100", "mdm-pascal-28sm"] {
         let config = preset(name);
-        assert_within(cycles_per_load(&config, "pchase-l1", 4), l1_hit_formula(&config), 0.02, &format!("{name} L1"));
-        assert_within(cycles_per_load(&config, "pchase-l2", 8), l2_hit_formula(&config), 0.02, &format!("{name} L2"));
-        assert_within(cycles_per_load(&config, "pchase-dram", 2), dram_formula(&config), 0.02, &format!("{name} DRAM"));
+        let idle = IdleLatencies::of(&config);
+        assert_within(cycles_per_load(&config, "pchase-l1", 4), idle.l1_hit, 0.02, &format!("{name} L1"));
+        assert_within(cycles_per_load(&config, "pchase-l2", 8), idle.l2_hit, 0.02, &format!("{name} L2"));
+        assert_within(cycles_per_load(&config, "pchase-dram", 2), idle.dram_row_miss, 0.02, &format!("{name} DRAM"));
     }
 }
 

@@ -1,13 +1,42 @@
-//! Analytical GPU performance models.
+//! Analytical GPU performance models: GPUMech's interval analysis (Huang et
+//! al., MICRO 2014) and the MDM memory-divergence model (Wang et al., MICRO
+//! 2020), with the ablations between them (GPUMech+, MDM-Queue, MDM-MSHR).
 //!
-//! This crate will hold the interval profile of a trace (GPUMech's interval
-//! analysis of a representative warp, miss rates from a functional cache pass)
-//! and the models built on it: GPUMech, GPUMech+, MDM-Queue, MDM-MSHR and MDM
-//! (Wang et al., MICRO 2020), each with its CPI stack. It arrives with the
-//! "Analytical IPC" issue.
+//! Two steps. [`profile`] reads a workload once for a per-SM configuration:
+//! every warp's interval profile (instructions issued between stalls, with
+//! the config's latencies), a functional pass of all warps through the L1s
+//! and the L2, and each kernel's representative warp. [`predict`] then
+//! evaluates the five models on that profile for a [`Machine`] — SM count,
+//! MSHRs, NoC and DRAM bandwidth, clock — in microseconds, so a sweep over
+//! thousands of configurations costs one profile.
 //!
-//! Central design decision: a trace is profiled once per per-SM configuration
-//! and the models are closed-form functions of that profile, so thousands of
-//! configurations can be evaluated per second. It never depends on
-//! `warplab-sim`: the models must stand on their own.
+//! ```
+//! use warplab_kernels::{GenSpec, generate};
+//! use warplab_model::{Machine, ModelKind, ProfileOptions, predict, profile};
+//!
+//! let config = warplab_config::preset("QV100").unwrap().config().unwrap();
+//! let spec: GenSpec = "vecadd:size=64".parse().unwrap();
+//! let workload = generate(&spec, &config).unwrap();
+//! let mut source = workload.into_source();
+//! let profile = profile(&config, &mut source, ProfileOptions::default()).unwrap();
+//! let report = predict(&profile, &Machine::of(&config));
+//! assert!(report.models[&ModelKind::Mdm].ipc > 0.0);
+//! ```
+//!
+//! It never depends on `warplab-sim`: the models stand on their own, and the
+//! timing model is only their yardstick (`docs/validation.md`).
 #![deny(missing_docs)]
+
+mod cache_pass;
+pub mod contention;
+mod interval;
+pub mod kmeans;
+pub mod machine;
+pub mod overlap;
+mod predict;
+mod profile;
+
+pub use interval::MAX_PROFILE_INTERVALS;
+pub use machine::{Latencies, Machine, SchedulerModel};
+pub use predict::{AnalyticalReport, CpiStack, KernelResult, ModelKind, Prediction, predict, predict_model};
+pub use profile::{CacheFigures, Interval, KernelProfile, Profile, ProfileOptions, profile};

@@ -40,14 +40,14 @@ mod gpu;
 pub mod interconnect;
 pub mod memory_partition;
 pub mod mshr;
-pub mod ops;
+pub use warplab_uarch::ops;
 pub mod report;
 mod report_builder;
 pub mod request;
 mod sm;
 pub mod snapshot;
 mod snapshot_builder;
-pub mod source;
+pub use warplab_trace::source;
 pub mod time;
 
 pub use events::{Event, EventBatch, EventKind, EventWindow, Queue};

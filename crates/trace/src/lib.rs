@@ -65,6 +65,7 @@ mod line;
 mod lines;
 mod opcode;
 mod reader;
+pub mod source;
 mod summary;
 mod writer;
 

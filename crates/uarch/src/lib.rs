@@ -32,6 +32,8 @@ pub mod address_map;
 pub mod cache;
 pub mod coalescer;
 pub mod dispatch;
+pub mod latency;
 pub mod occupancy;
+pub mod ops;
 pub mod set_index;
 pub mod shared_memory;

@@ -40,10 +40,6 @@ use crate::ops::{OpInfo, OpKind};
 use crate::report::{CacheReport, LatencyBreakdown};
 use crate::request::{Request, RequestId, RequestKind, Requests, Slab, Stamps, Waiter};
 
-/// Bytes of a local-memory window per thread that generic addresses resolve
-/// to local memory (above the kernel's local base).
-const LOCAL_WINDOW_BYTES: u64 = 1 << 32;
-
 /// A load (or atomic with a result) waiting for its accesses.
 #[derive(Debug, Clone, Copy, Default)]
 struct PendingLoad {
@@ -647,14 +643,8 @@ pub(crate) fn send_head(queue: &mut Fifo<RequestId>, source: u32, now: u64, ctx:
 /// The space a generic access resolves to, by its first address against the
 /// kernel's shared and local windows (Accel-Sim's rule).
 fn resolve_generic(cta: &warplab_trace::Cta, instruction: &Instruction, view: &KernelView) -> MemSpace {
-    let Some((_, address)) = cta.lane_addresses(instruction).next() else { return MemSpace::Global };
-    if view.shmem_base != 0 && address >= view.shmem_base && address < view.local_base.max(view.shmem_base + 1) {
-        MemSpace::Shared
-    } else if view.local_base != 0 && address >= view.local_base && address - view.local_base < LOCAL_WINDOW_BYTES {
-        MemSpace::Local
-    } else {
-        MemSpace::Global
-    }
+    let first = cta.lane_addresses(instruction).next().map(|(_, address)| address);
+    warplab_uarch::ops::resolve_generic(first, view.shmem_base, view.local_base)
 }
 
 /// Adds one L1 miss's latency, split into its parts, to the breakdown. The

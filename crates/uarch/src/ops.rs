@@ -1,10 +1,12 @@
-//! Per-kernel opcode facts the issue stage needs, decided once per opcode
-//! instead of once per instruction: which pipeline, its latency and
-//! initiation interval, and what kind of memory operation it is.
+//! Per-kernel opcode facts, decided once per opcode instead of once per
+//! instruction: which pipeline, its latency and initiation interval, and what
+//! kind of memory operation it is. The timing model's issue stage and the
+//! analytical models' interval profile read the same table, so both give an
+//! opcode the same latency.
 
+use crate::dispatch::{Pipe, dispatch};
 use warplab_config::{GpuConfig, UnitClass};
 use warplab_trace::{MemSpace, OpCategory, OpcodeTable};
-use warplab_uarch::dispatch::{Pipe, dispatch};
 
 /// The execution-unit classes an SM can have, as dense indices: the five
 /// fixed classes, then the eight specialized slots.
@@ -107,4 +109,23 @@ pub fn extend_op_table(table: &mut Vec<OpInfo>, opcodes: &OpcodeTable, config: &
         });
     }
     diagnostics
+}
+
+/// Bytes above the kernel's local base that generic addresses resolve to
+/// local memory.
+pub const LOCAL_WINDOW_BYTES: u64 = 1 << 32;
+
+/// The space a generic access goes to, from its first active lane's address
+/// and the kernel's shared and local windows (0 = the trace gave none):
+/// shared between the shared base and the local base, local within
+/// [`LOCAL_WINDOW_BYTES`] above the local base, global otherwise.
+pub fn resolve_generic(first_address: Option<u64>, shmem_base: u64, local_base: u64) -> MemSpace {
+    let Some(address) = first_address else { return MemSpace::Global };
+    if shmem_base != 0 && address >= shmem_base && address < local_base.max(shmem_base + 1) {
+        MemSpace::Shared
+    } else if local_base != 0 && address >= local_base && address - local_base < LOCAL_WINDOW_BYTES {
+        MemSpace::Local
+    } else {
+        MemSpace::Global
+    }
 }

@@ -1,13 +1,14 @@
-//! What the simulator reads: a workload as a sequence of commands, each kernel
-//! a stream of CTAs pulled in launch order.
+//! What the timing model and the analytical models read: a workload as a
+//! sequence of commands, each kernel a stream of CTAs pulled in launch order.
 //!
-//! The simulator never holds a whole kernel: like the trace reader, a kernel
-//! hands out one CTA at a time into a buffer the simulator owns and reuses, so
-//! a trace larger than memory simulates in memory bounded by the resident CTAs.
-//! `warplab-lab` implements these traits for trace directories (streaming
-//! `.traceg` files) and for generated workloads.
+//! Neither model holds a whole kernel: like the trace reader, a kernel hands
+//! out one CTA at a time into a buffer the caller owns and reuses, so a trace
+//! larger than memory is simulated or profiled in memory bounded by the
+//! resident CTAs. `warplab-lab` implements these traits for trace directories
+//! (streaming `.traceg` files) and for generated workloads. They live here, not
+//! in `warplab-sim`, because `warplab-model` must not depend on the simulator.
 
-use warplab_trace::{Cta, KernelHeader, OpcodeTable};
+use crate::{Cta, KernelHeader, OpcodeTable};
 
 /// One kernel launch as the simulator consumes it.
 pub trait KernelSource {

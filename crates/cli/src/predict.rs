@@ -1,0 +1,119 @@
+//! `warplab predict`: the analytical models (GPUMech, GPUMech+, MDM-Queue,
+//! MDM-MSHR, MDM) on a trace or a generated workload.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use warplab_lab::{AnalyticalReport, GpuConfig, ModelKind, Prediction, Profile, ProfileOptions};
+
+use crate::{config_files, generated, trace_files};
+
+/// Which models `--model` asks for.
+pub fn models(name: &str) -> Result<Vec<ModelKind>, String> {
+    if name.eq_ignore_ascii_case("all") {
+        return Ok(ModelKind::ALL.to_vec());
+    }
+    name.parse::<ModelKind>().map(|m| vec![m]).map_err(|e| format!("--model: {e}, or all"))
+}
+
+/// Profiles `--trace PATH` or `--gen SPEC` for `config`; the label names the workload.
+pub fn profile(
+    config: &GpuConfig,
+    trace: Option<&Path>,
+    spec: Option<&str>,
+    options: ProfileOptions,
+) -> Result<(String, Profile), String> {
+    match (trace, spec) {
+        (Some(path), _) => {
+            let (dir, list) = trace_files::list_of(path)?;
+            let mut open = trace_files::opener(&dir);
+            let profile = warplab_lab::profile_trace(config, &list, &mut open, options)
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            Ok((path.display().to_string(), profile))
+        }
+        (None, Some(spec)) => {
+            let spec = generated::spec(spec, None, &[])?;
+            let profile = warplab_lab::profile_generated(config, &spec, options).map_err(|e| e.to_string())?;
+            Ok((spec.to_string(), profile))
+        }
+        (None, None) => Err("give --trace PATH or --gen KERNEL".to_owned()),
+    }
+}
+
+/// What `warplab predict` was asked.
+pub struct PredictArgs {
+    pub config: Vec<PathBuf>,
+    pub trace: Option<PathBuf>,
+    pub generated: Option<String>,
+    pub model: String,
+    pub options: ProfileOptions,
+    pub json: bool,
+}
+
+/// Profiles, predicts and renders.
+pub fn predict(args: &PredictArgs) -> Result<String, String> {
+    let models = models(&args.model)?;
+    let (label, config) = config_files::load(&args.config)?;
+    let started = Instant::now();
+    let (workload, profile) = profile(&config, args.trace.as_deref(), args.generated.as_deref(), args.options)?;
+    let profiled = started.elapsed().as_secs_f64();
+    let mut report = warplab_lab::predict(&profile, &config);
+    report.models.retain(|model, _| models.contains(model));
+    for kernel in &mut report.kernels {
+        kernel.models.retain(|model, _| models.contains(model));
+    }
+    if args.json {
+        let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        value["profile_wall_s"] = serde_json::json!(profiled);
+        return serde_json::to_string_pretty(&value).map(|s| s + "\n").map_err(|e| e.to_string());
+    }
+    Ok(text(&label, &workload, &report, profiled))
+}
+
+fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) -> String {
+    let mut out = format!("{workload} on {config} (profiled in {profiled:.2} s)\n\n");
+    let _ = writeln!(
+        out,
+        "{:<10} {:>10} {:>9} {:>12} | CPI/SM {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "model", "IPC", "warp IPC", "cycles", "base", "issue", "mshr", "noc", "dram", "launch"
+    );
+    for (model, p) in &report.models {
+        let _ = writeln!(out, "{}", row(model.label(), p));
+    }
+    out.push_str("\nkernels:\n");
+    for k in &report.kernels {
+        let _ = writeln!(
+            out,
+            "  {} ({}): {}, DPKI {:.1}, W = {} warps/SM on {} SMs, {} wave(s), L1 miss {:.1}%, L2 miss {:.1}%",
+            k.id,
+            k.name,
+            if k.md {
+                format!("memory-divergent ({:.0}% of instructions)", 100.0 * k.md_share)
+            } else {
+                "not memory-divergent".to_owned()
+            },
+            k.dpki,
+            k.warps_per_sm,
+            k.active_sms,
+            k.waves,
+            100.0 * k.l1_miss_rate,
+            100.0 * k.l2_miss_rate
+        );
+        for (model, p) in &k.models {
+            let _ = writeln!(out, "    {}", row(model.label(), p));
+        }
+    }
+    for d in &report.diagnostics {
+        let _ = writeln!(out, "note: {d}");
+    }
+    out
+}
+
+fn row(label: &str, p: &Prediction) -> String {
+    let s = p.cpi_stack;
+    format!(
+        "{label:<10} {:>10.2} {:>9.3} {:>12.0} |        {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
+        p.ipc, p.warp_ipc, p.cycles, s.base, s.issue, s.mshr, s.noc, s.dram, s.launch
+    )
+}

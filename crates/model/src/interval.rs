@@ -1,0 +1,257 @@
+//! GPUMech's interval profile of one warp running alone: each instruction
+//! issues at `max(previous issue + 1/R, the cycle its sources are ready)`,
+//! and a gap in issue ends an interval, the gap being its stall.
+//!
+//! Latencies come from the config's opcode classes (the table the timing
+//! model's issue stage uses); every load through the L1 gets the L1 hit
+//! latency, shared-memory loads the shared-memory latency. The models later
+//! replace the L1 hit latency of an awaited load by what its misses cost.
+//!
+//! A warp's intervals depend only on its instruction sequence (opcodes and
+//! registers), not on its addresses, so warps that follow the same path
+//! through the code share one stored copy ([`Paths`]): the profile of a
+//! regular kernel stores a handful of paths however many warps it has.
+
+use rustc_hash::FxHashMap;
+use warplab_trace::{Cta, Instruction, MemSpace, Reg, WarpTrace};
+use warplab_uarch::ops::{OpInfo, OpKind, resolve_generic};
+
+/// Interval records a kernel's profile may hold (about 16 B each): a bound on
+/// the memory of a kernel whose warps all take different paths.
+pub const MAX_PROFILE_INTERVALS: usize = 8 << 20;
+
+/// Registers the trace form can name (`R0`–`R255` and the uniform ones).
+const N_REGS: usize = 1 << 16;
+
+/// One interval of a warp as profiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct RawInterval {
+    /// Warp instructions issued in the interval.
+    pub insts: u32,
+    /// Cycles from the interval's last issue to the next one, minus the
+    /// 1/R cycle the next issue would take anyway.
+    pub stall: u32,
+    /// One past this interval's last memory instruction in the path's list.
+    pub memops_end: u32,
+    /// The load (its per-kernel PC index + 1) the stall waits for; 0 when the
+    /// stall waits for an arithmetic result.
+    pub awaited: u32,
+}
+
+/// What the interval profile needs of the kernel being profiled.
+pub(crate) struct KernelContext<'a> {
+    /// Opcode facts, indexed by `OpcodeId`.
+    pub ops: &'a [OpInfo],
+    /// The L1 hit latency in core cycles (rounded to whole cycles).
+    pub l1_hit: u64,
+    /// The shared-memory latency.
+    pub shared: u64,
+    pub shmem_base: u64,
+    pub local_base: u64,
+}
+
+/// A memory instruction that goes through the L1 (global, local, constant,
+/// texture or atomic; shared memory does not), with its resolved space.
+pub(crate) fn l1_space(cta: &Cta, instruction: &Instruction, op: OpInfo, k: &KernelContext<'_>) -> Option<MemSpace> {
+    let space = match op.kind {
+        OpKind::Load(space) | OpKind::Store(space) | OpKind::Atomic(space) => space,
+        _ => return None,
+    };
+    let space = if space == MemSpace::Generic {
+        let first = cta.lane_addresses(instruction).next().map(|(_, address)| address);
+        resolve_generic(first, k.shmem_base, k.local_base)
+    } else {
+        space
+    };
+    (space != MemSpace::Shared && space != MemSpace::None).then_some(space)
+}
+
+/// When each register's value is ready, and which load wrote it.
+#[derive(Debug, Clone, Copy, Default)]
+struct RegState {
+    ready: u64,
+    /// PC index + 1 of the load that produces it, 0 for anything else.
+    load: u32,
+    /// The warp this entry belongs to; an older stamp means "ready at 0".
+    stamp: u32,
+}
+
+/// The single-warp timeline, reused for every warp (no allocation per warp
+/// once its buffers have grown).
+pub(crate) struct Timeline {
+    regs: Vec<RegState>,
+    stamp: u32,
+    /// The warp being profiled: its intervals and memory PCs.
+    pub intervals: Vec<RawInterval>,
+    pub memops: Vec<u32>,
+    /// Cycles from the first issue to one past the last.
+    pub cycles: u64,
+}
+
+impl Timeline {
+    pub fn new() -> Self {
+        Self { regs: vec![RegState::default(); N_REGS], stamp: 0, intervals: Vec::new(), memops: Vec::new(), cycles: 0 }
+    }
+
+    /// Profiles one warp. `pc_index` names a memory instruction's PC with a
+    /// dense per-kernel index.
+    pub fn profile_warp(
+        &mut self,
+        cta: &Cta,
+        warp: &WarpTrace,
+        k: &KernelContext<'_>,
+        pc_index: &mut impl FnMut(u32) -> u32,
+    ) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.regs.fill(RegState::default());
+            self.stamp = 1;
+        }
+        self.intervals.clear();
+        self.memops.clear();
+        let mut current = RawInterval { insts: 0, stall: 0, memops_end: 0, awaited: 0 };
+        let mut next_free = 0u64;
+        for instruction in cta.warp_instructions(warp) {
+            let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
+            let (ready, awaited) = self.sources_ready(instruction);
+            let issue = next_free.max(ready);
+            if issue > next_free && current.insts > 0 {
+                current.stall = (issue - next_free) as u32;
+                current.awaited = awaited;
+                current.memops_end = self.memops.len() as u32;
+                self.intervals.push(current);
+                current = RawInterval { insts: 0, stall: 0, memops_end: 0, awaited: 0 };
+            }
+            current.insts += 1;
+            let through_l1 = l1_space(cta, instruction, op, k);
+            let mut produced_by = 0;
+            let latency = match (op.kind, through_l1) {
+                (OpKind::Load(_) | OpKind::Atomic(_), Some(_)) => k.l1_hit,
+                (OpKind::Load(_) | OpKind::Atomic(_), None) => k.shared,
+                _ => u64::from(op.latency_cycles),
+            };
+            if through_l1.is_some() {
+                let index = pc_index(instruction.pc);
+                self.memops.push(index);
+                if matches!(op.kind, OpKind::Load(_) | OpKind::Atomic(_)) {
+                    produced_by = index + 1;
+                }
+            }
+            for dst in instruction.dsts() {
+                if *dst != Reg::RZ {
+                    self.regs[usize::from(dst.0)] =
+                        RegState { ready: issue + latency, load: produced_by, stamp: self.stamp };
+                }
+            }
+            next_free = issue + 1;
+        }
+        if current.insts > 0 {
+            current.memops_end = self.memops.len() as u32;
+            self.intervals.push(current);
+        }
+        self.cycles = next_free;
+    }
+
+    /// The cycle the last of `instruction`'s sources is ready, and the load
+    /// that produces that source (PC index + 1, or 0).
+    fn sources_ready(&self, instruction: &Instruction) -> (u64, u32) {
+        let mut latest = (0, 0);
+        for src in instruction.srcs() {
+            let state = self.regs[usize::from(src.0)];
+            if *src != Reg::RZ && state.stamp == self.stamp && state.ready > latest.0 {
+                latest = (state.ready, state.load);
+            }
+        }
+        latest
+    }
+}
+
+/// One distinct path: where its intervals and memory PCs are stored, and the
+/// warps that took it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Path {
+    pub first_interval: u32,
+    pub n_intervals: u32,
+    pub first_memop: u32,
+    pub n_memops: u32,
+    /// Single-warp cycles and warp instructions.
+    pub cycles: u64,
+    pub insts: u64,
+    /// Warps that took this path.
+    pub warps: u64,
+}
+
+/// The distinct paths of a kernel's warps.
+#[derive(Debug, Default)]
+pub(crate) struct Paths {
+    pub paths: Vec<Path>,
+    pub intervals: Vec<RawInterval>,
+    pub memops: Vec<u32>,
+    by_hash: FxHashMap<u64, Vec<u32>>,
+}
+
+impl Paths {
+    /// Counts the warp `timeline` just profiled, storing its path if new.
+    ///
+    /// # Errors
+    /// The kernel's distinct paths would exceed [`MAX_PROFILE_INTERVALS`].
+    pub fn add(&mut self, timeline: &Timeline) -> Result<(), String> {
+        let hash = path_hash(&timeline.intervals, &timeline.memops);
+        let candidates = self.by_hash.entry(hash).or_default();
+        for &id in candidates.iter() {
+            let path = &mut self.paths[id as usize];
+            let intervals = &self.intervals[path.first_interval as usize..][..path.n_intervals as usize];
+            let memops = &self.memops[path.first_memop as usize..][..path.n_memops as usize];
+            if intervals == timeline.intervals.as_slice() && memops == timeline.memops.as_slice() {
+                path.warps += 1;
+                return Ok(());
+            }
+        }
+        if self.intervals.len() + timeline.intervals.len() > MAX_PROFILE_INTERVALS {
+            return Err(format!(
+                "the kernel's warps take more distinct paths than the profile holds ({MAX_PROFILE_INTERVALS} intervals)"
+            ));
+        }
+        candidates.push(self.paths.len() as u32);
+        self.paths.push(Path {
+            first_interval: self.intervals.len() as u32,
+            n_intervals: timeline.intervals.len() as u32,
+            first_memop: self.memops.len() as u32,
+            n_memops: timeline.memops.len() as u32,
+            cycles: timeline.cycles,
+            insts: timeline.intervals.iter().map(|i| u64::from(i.insts)).sum(),
+            warps: 1,
+        });
+        self.intervals.extend_from_slice(&timeline.intervals);
+        self.memops.extend_from_slice(&timeline.memops);
+        Ok(())
+    }
+
+    /// The stored intervals and memory PCs of path `id`.
+    pub fn get(&self, id: usize) -> (&[RawInterval], &[u32]) {
+        let path = &self.paths[id];
+        (
+            &self.intervals[path.first_interval as usize..][..path.n_intervals as usize],
+            &self.memops[path.first_memop as usize..][..path.n_memops as usize],
+        )
+    }
+}
+
+/// FNV-1a over the path's fields: cheap, deterministic, and only a filter
+/// (equal hashes are compared in full).
+fn path_hash(intervals: &[RawInterval], memops: &[u32]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |word: u32| {
+        for byte in word.to_le_bytes() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for interval in intervals {
+        eat(interval.insts);
+        eat(interval.stall);
+        eat(interval.memops_end);
+        eat(interval.awaited);
+    }
+    memops.iter().for_each(|&pc| eat(pc));
+    hash
+}

@@ -1,0 +1,154 @@
+//! The GPU as the models see it: the handful of numbers the equations read,
+//! taken from a `GpuConfig`.
+//!
+//! A profile depends on the per-SM configuration (opcode latencies, the L1,
+//! occupancy); everything here can change without profiling again, which is
+//! what makes a sweep over SM count, MSHRs, bandwidth or clock cost
+//! microseconds per point.
+
+use serde::{Deserialize, Serialize};
+use warplab_config::GpuConfig;
+use warplab_config::cache::Allocation;
+use warplab_config::sm::SchedulerPolicy;
+use warplab_uarch::latency::IdleLatencies;
+
+/// Which multi-warp model GPUMech uses for the config's warp scheduler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SchedulerModel {
+    /// Loose or strict round robin: every ready warp issues in turn.
+    RoundRobin,
+    /// Greedy-then-oldest (and oldest-first): one warp issues until it stalls.
+    Gto,
+    /// Two-level: GTO over an active set of `active_warps` warps.
+    TwoLevel {
+        /// Warps in the active set.
+        active_warps: u32,
+    },
+    /// Static warp limiting: GTO over at most `warps` warps.
+    WarpLimiting {
+        /// Warps allowed to issue.
+        warps: u32,
+    },
+}
+
+impl SchedulerModel {
+    /// The model for a configured policy.
+    pub fn of(policy: &SchedulerPolicy) -> Self {
+        match *policy {
+            SchedulerPolicy::Lrr | SchedulerPolicy::Rrr => Self::RoundRobin,
+            SchedulerPolicy::Gto | SchedulerPolicy::OldestFirst => Self::Gto,
+            SchedulerPolicy::TwoLevelActive { active_warps, .. } => Self::TwoLevel { active_warps },
+            SchedulerPolicy::WarpLimiting { warps_to_limit, .. } => Self::WarpLimiting { warps: warps_to_limit },
+        }
+    }
+
+    /// Whether the GTO model applies, and over how many of a scheduler's
+    /// `warps` warps it overlaps.
+    pub(crate) fn overlapped_warps(self, warps: u32) -> (bool, u32) {
+        match self {
+            Self::RoundRobin => (false, warps),
+            Self::Gto => (true, warps),
+            Self::TwoLevel { active_warps: limit } | Self::WarpLimiting { warps: limit } => {
+                (true, warps.min(limit.max(1)))
+            }
+        }
+    }
+}
+
+/// No-contention latencies in core cycles (the MDM paper's notation).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Latencies {
+    /// An L1 hit: what the interval profile gives every load.
+    pub l1_hit: f64,
+    /// `L_minLLC`: a load that misses the L1 and hits the L2.
+    pub llc: f64,
+    /// `L_minDRAM`: what an L2 miss adds (DRAM latency and a row miss).
+    pub dram: f64,
+}
+
+/// The parameters of one GPU the models evaluate a profile on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    /// SMs (`#SMs`).
+    pub n_sms: u32,
+    /// Warp schedulers (sub-cores) per SM; each is modelled on its own.
+    pub schedulers_per_sm: u32,
+    /// `R`: warp instructions one scheduler issues per cycle. warplab's
+    /// schedulers issue one.
+    pub issue_rate: f64,
+    /// The multi-warp model.
+    pub scheduler: SchedulerModel,
+    /// `#MSHR`: L1 miss entries per SM (for a streaming L1, one per line, as
+    /// the timing model gives it).
+    pub l1_mshrs: u32,
+    /// A streaming L1 (thousands of MSHRs): MDM finds memory-divergent
+    /// intervals by NoC saturation instead of MSHR exhaustion.
+    pub streaming_l1: bool,
+    /// No-contention latencies.
+    pub latencies: Latencies,
+    /// `f`: the core clock in Hz.
+    pub core_hz: f64,
+    /// `B_NoC`: reply-network bandwidth in bytes per second.
+    pub noc_bytes_per_s: f64,
+    /// `B_DRAM`: DRAM bandwidth in bytes per second.
+    pub dram_bytes_per_s: f64,
+    /// Core cycles from a kernel's launch to its first CTA
+    /// (`-gpgpu_kernel_launch_latency`), charged to every kernel.
+    pub launch_cycles: f64,
+}
+
+impl Machine {
+    /// The machine `config` describes.
+    pub fn of(config: &GpuConfig) -> Self {
+        let idle = IdleLatencies::of(config);
+        let dl1 = config.l1.dl1.as_ref();
+        let streaming = dl1.is_none_or(|c| c.allocation == Allocation::Streaming);
+        // As the timing model: a streaming L1 has at least one MSHR per line;
+        // no L1 at all means nothing waits for L1 MSHRs.
+        let l1_mshrs = match dl1 {
+            Some(c) if streaming => c.mshr_entries.max(c.n_sets * c.assoc),
+            Some(c) => c.mshr_entries,
+            None => u32::MAX,
+        };
+        Self {
+            n_sms: config.n_sms(),
+            schedulers_per_sm: config.scheduling.schedulers_per_sm.max(1),
+            issue_rate: 1.0,
+            scheduler: SchedulerModel::of(&config.scheduling.policy),
+            l1_mshrs: l1_mshrs.max(1),
+            streaming_l1: streaming,
+            latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram: idle.dram_row_miss - idle.l2_hit },
+            core_hz: config.clocks.core.khz() as f64 * 1000.0,
+            noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
+            dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
+            launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
+        }
+    }
+
+    /// Core cycles to move `bytes` over the NoC at full bandwidth.
+    pub(crate) fn noc_cycles(&self, bytes: f64) -> f64 {
+        self.core_hz * bytes / self.noc_bytes_per_s.max(1.0)
+    }
+
+    /// Core cycles to move `bytes` to or from DRAM at full bandwidth.
+    pub(crate) fn dram_cycles(&self, bytes: f64) -> f64 {
+        self.core_hz * bytes / self.dram_bytes_per_s.max(1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_give_their_schedulers_and_mshrs() {
+        let qv100 = Machine::of(&warplab_config::preset("QV100").unwrap().config().unwrap());
+        assert_eq!(qv100.scheduler, SchedulerModel::RoundRobin);
+        assert_eq!((qv100.n_sms, qv100.schedulers_per_sm, qv100.l1_mshrs), (80, 4, 512));
+        assert!(!qv100.streaming_l1);
+        assert_eq!(qv100.latencies.l1_hit, 21.0);
+        let pascal = Machine::of(&warplab_config::preset("mdm-pascal-28sm").unwrap().config().unwrap());
+        assert_eq!(pascal.scheduler, SchedulerModel::Gto);
+        assert_eq!((pascal.n_sms, pascal.l1_mshrs), (28, 128));
+    }
+}

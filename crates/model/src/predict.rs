@@ -1,0 +1,516 @@
+//! The five models on a profile: GPUMech, GPUMech+, MDM-Queue, MDM-MSHR and
+//! MDM, each a choice of how MSHR waits and NoC/DRAM queueing are modelled on
+//! top of GPUMech's multi-warp interval model.
+//!
+//! Per kernel and per CTA wave, the representative warp's cycles are
+//! `Σ_i (C_i + S_i^MSHR + S_i^NoC + S_i^DRAM)`: `C_i` from the overlap model
+//! (its stall given the awaited load's no-contention latency
+//! `L_nocont = L_minLLC + LLC miss ratio · L_minDRAM`), the rest only on
+//! intervals that wait for a load that misses. An SM's IPC is `W · ΣI`
+//! over that; the GPU's is the active SMs' sum.
+//!
+//! | model     | MSHR wait                              | NoC queue | DRAM queue |
+//! |-----------|----------------------------------------|-----------|------------|
+//! | GPUMech   | batch average, `L = L_nocont`          | none      | M/D/1      |
+//! | GPUMech+  | batch average, `L` with queueing       | M/D/1     | M/D/1      |
+//! | MDM-Queue | batch average, `L` with queueing       | MDM       | MDM        |
+//! | MDM-MSHR  | MDM batching on MD intervals           | M/D/1     | M/D/1      |
+//! | MDM       | MDM batching on MD intervals           | MDM       | MDM        |
+//!
+//! An M/D/1 queue's arrival rate depends on the IPC it slows down, so those
+//! models solve for the wave's cycles `T` with `T = F(wait(T))` by bisection;
+//! every term is linear in the two waits, so each step is O(1).
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first, saturated};
+use crate::machine::Machine;
+use crate::overlap::{Span, overlapped_cycles};
+use crate::profile::{Interval, KernelProfile, Profile};
+
+/// One of the five analytical models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ModelKind {
+    /// GPUMech (Huang et al., MICRO 2014).
+    #[serde(rename = "gpumech")]
+    GpuMech,
+    /// GPUMech with a NoC queue and queue-aware MSHR waits.
+    #[serde(rename = "gpumech+")]
+    GpuMechPlus,
+    /// GPUMech+ with MDM's NoC/DRAM contention model.
+    #[serde(rename = "mdm-queue")]
+    MdmQueue,
+    /// GPUMech+ with MDM's MSHR batching model.
+    #[serde(rename = "mdm-mshr")]
+    MdmMshr,
+    /// MDM (Wang et al., MICRO 2020): both.
+    #[serde(rename = "mdm")]
+    Mdm,
+}
+
+impl ModelKind {
+    /// Every model, simplest first.
+    pub const ALL: [ModelKind; 5] = [Self::GpuMech, Self::GpuMechPlus, Self::MdmQueue, Self::MdmMshr, Self::Mdm];
+
+    /// The name the command line and the JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::GpuMech => "gpumech",
+            Self::GpuMechPlus => "gpumech+",
+            Self::MdmQueue => "mdm-queue",
+            Self::MdmMshr => "mdm-mshr",
+            Self::Mdm => "mdm",
+        }
+    }
+
+    /// The name as the papers write it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::GpuMech => "GPUMech",
+            Self::GpuMechPlus => "GPUMech+",
+            Self::MdmQueue => "MDM-Queue",
+            Self::MdmMshr => "MDM-MSHR",
+            Self::Mdm => "MDM",
+        }
+    }
+
+    fn mdm_batching(self) -> bool {
+        matches!(self, Self::MdmMshr | Self::Mdm)
+    }
+
+    fn mdm_queues(self) -> bool {
+        matches!(self, Self::MdmQueue | Self::Mdm)
+    }
+}
+
+impl fmt::Display for ModelKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ModelKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|m| m.name() == s.to_ascii_lowercase()).ok_or_else(|| {
+            let names: Vec<_> = Self::ALL.iter().map(|m| m.name()).collect();
+            format!("unknown model `{s}`; expected one of {}", names.join(", "))
+        })
+    }
+}
+
+/// Where the cycles go, in SM cycles per warp instruction (they add up to the
+/// SM's CPI).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct CpiStack {
+    /// Issuing itself: `1 / (R · schedulers)` per instruction when every
+    /// stall is hidden.
+    pub base: f64,
+    /// Issue and dependence stalls the other warps do not hide (arithmetic
+    /// latencies and the loads' no-contention latency).
+    pub issue: f64,
+    /// Waiting for an L1 MSHR.
+    pub mshr: f64,
+    /// Queueing on the NoC.
+    pub noc: f64,
+    /// Queueing at DRAM.
+    pub dram: f64,
+    /// The kernel launch latency the config charges to every kernel.
+    pub launch: f64,
+}
+
+impl CpiStack {
+    /// The SM's CPI: the terms' sum.
+    pub fn total(&self) -> f64 {
+        self.base + self.issue + self.mshr + self.noc + self.dram + self.launch
+    }
+
+    fn add_scaled(&mut self, terms: &Terms, factor: f64) {
+        self.base += terms.base * factor;
+        self.issue += terms.issue * factor;
+        self.mshr += terms.mshr * factor;
+        self.noc += terms.noc * factor;
+        self.dram += terms.dram * factor;
+    }
+
+    fn scaled(mut self, factor: f64) -> Self {
+        for term in [&mut self.base, &mut self.issue, &mut self.mshr, &mut self.noc, &mut self.dram, &mut self.launch] {
+            *term *= factor;
+        }
+        self
+    }
+}
+
+/// One model's answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// Thread instructions per cycle.
+    pub ipc: f64,
+    /// Warp instructions per cycle.
+    pub warp_ipc: f64,
+    /// Core cycles.
+    pub cycles: f64,
+    /// The CPI stack.
+    pub cpi_stack: CpiStack,
+}
+
+/// One kernel: what characterises it, and every model's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelResult {
+    /// Kernel name.
+    pub name: String,
+    /// Launch id.
+    pub id: u64,
+    /// Memory-divergent: some interval of the representative warp has more
+    /// read misses in flight per SM than the L1 has MSHRs (NoC saturation
+    /// with a streaming L1).
+    pub md: bool,
+    /// The share of the representative warp's instructions in MD intervals.
+    pub md_share: f64,
+    /// Divergent loads per 1,000 warp instructions.
+    pub dpki: f64,
+    /// Resident warps per SM in a full wave (`W`).
+    pub warps_per_sm: u32,
+    /// SMs with work in the first wave.
+    pub active_sms: u32,
+    /// CTA waves.
+    pub waves: u64,
+    /// L1 read miss rate (sectors) and L2 miss rate from the cache pass.
+    pub l1_miss_rate: f64,
+    /// L2 miss rate.
+    pub l2_miss_rate: f64,
+    /// Warp instructions.
+    pub warp_insts: u64,
+    /// Thread instructions.
+    pub thread_insts: u64,
+    /// Every model's prediction for this kernel.
+    pub models: BTreeMap<ModelKind, Prediction>,
+}
+
+/// Every model on a whole workload.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnalyticalReport {
+    /// Each model's figures for the workload (kernels' instructions and
+    /// cycles summed).
+    pub models: BTreeMap<ModelKind, Prediction>,
+    /// Per kernel.
+    pub kernels: Vec<KernelResult>,
+    /// What the profile reported.
+    pub diagnostics: Vec<String>,
+}
+
+/// Every model on `profile` for `machine`.
+pub fn predict(profile: &Profile, machine: &Machine) -> AnalyticalReport {
+    let kernels: Vec<KernelResult> = profile.kernels.iter().map(|k| kernel_result(k, machine)).collect();
+    let models = ModelKind::ALL
+        .into_iter()
+        .map(|model| (model, total(profile, kernels.iter().map(|k| k.models[&model]))))
+        .collect();
+    AnalyticalReport { models, kernels, diagnostics: profile.diagnostics.clone() }
+}
+
+/// One model on `profile` for `machine`: what a sweep evaluates per point.
+pub fn predict_model(profile: &Profile, machine: &Machine, model: ModelKind) -> Prediction {
+    total(profile, profile.kernels.iter().map(|k| predict_kernel(k, machine, model)))
+}
+
+/// A workload's figures from its kernels': instructions and cycles summed,
+/// the CPI stacks weighted by instructions.
+fn total(profile: &Profile, kernels: impl Iterator<Item = Prediction>) -> Prediction {
+    let mut out = Prediction::default();
+    let mut warp_insts = 0.0;
+    let mut thread_insts = 0.0;
+    let mut stack = CpiStack::default();
+    for (kernel, prediction) in profile.kernels.iter().zip(kernels) {
+        out.cycles += prediction.cycles;
+        warp_insts += kernel.warp_insts as f64;
+        thread_insts += kernel.thread_insts as f64;
+        let weighted = prediction.cpi_stack.scaled(kernel.warp_insts as f64);
+        stack = CpiStack {
+            base: stack.base + weighted.base,
+            issue: stack.issue + weighted.issue,
+            mshr: stack.mshr + weighted.mshr,
+            noc: stack.noc + weighted.noc,
+            dram: stack.dram + weighted.dram,
+            launch: stack.launch + weighted.launch,
+        };
+    }
+    if out.cycles > 0.0 {
+        out.ipc = thread_insts / out.cycles;
+        out.warp_ipc = warp_insts / out.cycles;
+    }
+    out.cpi_stack = stack.scaled(1.0 / warp_insts.max(1.0));
+    out
+}
+
+fn kernel_result(k: &KernelProfile, machine: &Machine) -> KernelResult {
+    let waves = waves(k, machine.n_sms);
+    let first = waves.first().copied().unwrap_or(Wave { count: 0.0, warps_per_sm: 0, active_sms: 0 });
+    let (md_insts, all_insts) = k.intervals.iter().fold((0.0, 0.0), |(md, all), interval| {
+        let insts = f64::from(interval.insts);
+        let divergent = memory(interval).is_some_and(|_| is_md(k, machine, interval, first));
+        (md + if divergent { insts } else { 0.0 }, all + insts)
+    });
+    let caches = k.caches;
+    KernelResult {
+        name: k.name.clone(),
+        id: k.id,
+        md: md_insts > 0.0,
+        md_share: if all_insts > 0.0 { md_insts / all_insts } else { 0.0 },
+        dpki: k.dpki(),
+        warps_per_sm: first.warps_per_sm,
+        active_sms: first.active_sms,
+        waves: waves.iter().map(|w| w.count as u64).sum(),
+        l1_miss_rate: caches.l1_read_misses as f64 / caches.l1_reads.max(1) as f64,
+        l2_miss_rate: caches.l2_misses as f64 / caches.l2_accesses.max(1) as f64,
+        warp_insts: k.warp_insts,
+        thread_insts: k.thread_insts,
+        models: ModelKind::ALL.into_iter().map(|m| (m, predict_kernel(k, machine, m))).collect(),
+    }
+}
+
+/// CTA waves of one shape: `count` waves with `warps_per_sm` warps on each of
+/// `active_sms` SMs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Wave {
+    count: f64,
+    warps_per_sm: u32,
+    active_sms: u32,
+}
+
+/// Full waves of `ctas_per_sm` CTAs on every SM, then a last partial wave
+/// whose busiest SM holds `⌈remaining / #SMs⌉` CTAs.
+fn waves(k: &KernelProfile, n_sms: u32) -> Vec<Wave> {
+    let n_sms = u64::from(n_sms.max(1));
+    let per_sm = u64::from(k.ctas_per_sm.max(1));
+    let per_wave = per_sm * n_sms;
+    let (full, rest) = (k.ctas / per_wave, k.ctas % per_wave);
+    let mut out = Vec::with_capacity(2);
+    let warps = |ctas: u64| u32::try_from(ctas * u64::from(k.warps_per_cta)).unwrap_or(u32::MAX);
+    if full > 0 {
+        out.push(Wave { count: full as f64, warps_per_sm: warps(per_sm), active_sms: n_sms as u32 });
+    }
+    if rest > 0 {
+        out.push(Wave { count: 1.0, warps_per_sm: warps(rest.div_ceil(n_sms)), active_sms: rest.min(n_sms) as u32 });
+    }
+    out
+}
+
+/// One model on one kernel.
+fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Prediction {
+    let rep_insts = k.representative_insts();
+    // The representative warp's time stands for the mean warp's.
+    let scale =
+        if rep_insts > 0 && k.warps > 0 { k.warp_insts as f64 / k.warps as f64 / rep_insts as f64 } else { 0.0 };
+    let mut cycles = machine.launch_cycles;
+    let mut stack = CpiStack::default();
+    let waves = waves(k, machine.n_sms);
+    for wave in &waves {
+        let terms = wave_terms(k, machine, model, *wave);
+        cycles += wave.count * terms.total() * scale;
+        stack.add_scaled(&terms, wave.count * scale * f64::from(wave.active_sms));
+    }
+    stack.launch = machine.launch_cycles * f64::from(waves.first().map_or(0, |w| w.active_sms));
+    let warp_insts = k.warp_insts as f64;
+    Prediction {
+        ipc: if cycles > 0.0 { k.thread_insts as f64 / cycles } else { 0.0 },
+        warp_ipc: if cycles > 0.0 { warp_insts / cycles } else { 0.0 },
+        cycles,
+        cpi_stack: stack.scaled(1.0 / warp_insts.max(1.0)),
+    }
+}
+
+/// The representative warp's cycles in one wave, by cause.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Terms {
+    base: f64,
+    issue: f64,
+    mshr: f64,
+    noc: f64,
+    dram: f64,
+}
+
+impl Terms {
+    fn total(&self) -> f64 {
+        self.base + self.issue + self.mshr + self.noc + self.dram
+    }
+}
+
+/// A term linear in the NoC and DRAM queue waits: `c + n·wq_noc + d·wq_dram`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Linear {
+    c: f64,
+    n: f64,
+    d: f64,
+}
+
+impl Linear {
+    fn at(self, wq_noc: f64, wq_dram: f64) -> f64 {
+        self.c + self.n * wq_noc + self.d * wq_dram
+    }
+
+    fn plus(self, o: Linear) -> Linear {
+        Linear { c: self.c + o.c, n: self.n + o.n, d: self.d + o.d }
+    }
+
+    fn times(self, k: f64) -> Linear {
+        Linear { c: self.c * k, n: self.n * k, d: self.d * k }
+    }
+}
+
+/// What the memory terms of one interval need: `(miss, llc_miss)` of the
+/// awaited load, for intervals that wait for a load that can miss.
+fn memory(interval: &Interval) -> Option<(f64, f64)> {
+    (interval.awaits_load && interval.miss > 0.0).then_some((interval.miss, interval.llc_miss))
+}
+
+/// `L_nocont` of an interval's awaited load.
+fn no_contention(machine: &Machine, llc_miss: f64) -> f64 {
+    machine.latencies.llc + llc_miss * machine.latencies.dram
+}
+
+/// Cycles one request occupies the NoC and DRAM at full bandwidth.
+fn service_cycles(k: &KernelProfile, machine: &Machine) -> (f64, f64) {
+    let caches = k.caches;
+    let noc = machine.noc_cycles(caches.reply_bytes_per_request.max(caches.request_bytes_per_request));
+    let dram = machine.dram_cycles(caches.dram_sectors_per_request * f64::from(warplab_uarch::cache::SECTOR_BYTES));
+    (noc, dram)
+}
+
+/// `M = min(M_read · W, #MSHR) + M_write · W`: the requests an SM has in
+/// flight during the interval.
+fn in_flight(interval: &Interval, machine: &Machine, warps_per_sm: f64) -> f64 {
+    (interval.m_read * warps_per_sm).min(f64::from(machine.l1_mshrs)) + interval.m_write * warps_per_sm
+}
+
+/// MDM's memory-divergence test for one interval.
+fn is_md(k: &KernelProfile, machine: &Machine, interval: &Interval, wave: Wave) -> bool {
+    let warps = f64::from(wave.warps_per_sm);
+    if machine.streaming_l1 {
+        let (noc, _) = service_cycles(k, machine);
+        let limit = machine.latencies.llc + machine.latencies.dram;
+        saturated(f64::from(wave.active_sms), in_flight(interval, machine, warps), noc, limit)
+    } else {
+        interval.m_read * warps > f64::from(machine.l1_mshrs)
+    }
+}
+
+/// The terms of one wave under `model`.
+fn wave_terms(k: &KernelProfile, machine: &Machine, model: ModelKind, wave: Wave) -> Terms {
+    let rate = machine.issue_rate;
+    let per_scheduler = wave.warps_per_sm.div_ceil(machine.schedulers_per_sm.max(1)).max(1);
+    let (gto, overlapped) = machine.scheduler.overlapped_warps(per_scheduler);
+    // With a limited active set the scheduler's warps take turns in groups.
+    let rounds = f64::from(per_scheduler) / f64::from(overlapped);
+    let l1_hit = machine.latencies.l1_hit;
+    let spans = k.intervals.iter().map(|i| {
+        let extra = memory(i).map_or(0.0, |(miss, llc)| miss * (no_contention(machine, llc) - l1_hit).max(0.0));
+        Span { insts: f64::from(i.insts), stall: f64::from(i.stall_cycles) + extra }
+    });
+    let total_insts: f64 = k.intervals.iter().map(|i| f64::from(i.insts)).sum();
+    let base = f64::from(overlapped) * total_insts / rate;
+    let overlap = overlapped_cycles(spans, f64::from(overlapped), rate, gto).max(base);
+    let [mshr, noc, dram] = memory_terms(k, machine, model, wave);
+    let (wq_noc, wq_dram) = solve_queues(k, machine, wave, rounds, overlap, mshr.plus(noc).plus(dram));
+    Terms {
+        base: rounds * base,
+        issue: rounds * (overlap - base),
+        mshr: rounds * mshr.at(wq_noc, wq_dram),
+        noc: rounds * noc.at(wq_noc, wq_dram),
+        dram: rounds * dram.at(wq_noc, wq_dram),
+    }
+}
+
+/// The MSHR, NoC and DRAM terms summed over the representative warp's
+/// memory intervals, as linear functions of the M/D/1 waits.
+fn memory_terms(k: &KernelProfile, machine: &Machine, model: ModelKind, wave: Wave) -> [Linear; 3] {
+    let warps = f64::from(wave.warps_per_sm);
+    let active = f64::from(wave.active_sms);
+    let mshrs = f64::from(machine.l1_mshrs);
+    let (noc_service, dram_service) = service_cycles(k, machine);
+    let saturation_limit = machine.latencies.llc + machine.latencies.dram;
+    let mut sums = [Linear::default(); 3];
+    for interval in &k.intervals {
+        let Some((_, llc_miss)) = memory(interval) else { continue };
+        let md = is_md(k, machine, interval, wave);
+        let requests = in_flight(interval, machine, warps);
+        let (noc, dram) = if model.mdm_queues() {
+            (
+                Linear { c: mdm_queue_delay(active, requests, noc_service, saturation_limit, md), ..Linear::default() },
+                Linear {
+                    c: mdm_queue_delay(active, requests, dram_service, saturation_limit, md),
+                    ..Linear::default()
+                },
+            )
+        } else {
+            // M/D/1: the warp's request waits the NoC queue's mean wait (GPUMech has none)
+            // and, if it misses the L2, the DRAM queue's.
+            let noc = if model == ModelKind::GpuMech { 0.0 } else { 1.0 };
+            (Linear { n: noc, ..Linear::default() }, Linear { d: llc_miss, ..Linear::default() })
+        };
+        let latency = Linear { c: no_contention(machine, llc_miss), ..Linear::default() };
+        // GPUMech's MSHR wait uses the bare latency; the others see the queues.
+        let loaded = if model == ModelKind::GpuMech { latency } else { latency.plus(noc).plus(dram) };
+        let mshr = if model.mdm_batching() {
+            if md { loaded.times(mshr_batches_beyond_first(interval.m_read * warps, mshrs)) } else { Linear::default() }
+        } else {
+            loaded.times(mshr_average_factor(interval.m_read * warps, mshrs))
+        };
+        sums = [sums[0].plus(mshr), sums[1].plus(noc), sums[2].plus(dram)];
+    }
+    sums
+}
+
+/// The M/D/1 waits `(wq_noc, wq_dram)` at the fixed point where the wave's
+/// cycles `T = rounds · (fixed + memory(wq))` produce the arrival rates that
+/// give those waits. `(0, 0)` when no term depends on them.
+fn solve_queues(
+    k: &KernelProfile,
+    machine: &Machine,
+    wave: Wave,
+    rounds: f64,
+    fixed: f64,
+    memory: Linear,
+) -> (f64, f64) {
+    if memory.n == 0.0 && memory.d == 0.0 {
+        return (0.0, 0.0);
+    }
+    let (noc_service, _) = service_cycles(k, machine);
+    let dram_sector_service = machine.dram_cycles(f64::from(warplab_uarch::cache::SECTOR_BYTES));
+    // Requests (and DRAM sectors) the wave sends, GPU-wide.
+    let requests_per_warp: f64 = k.intervals.iter().map(|i| i.m_read + i.m_write).sum();
+    let requests = f64::from(wave.active_sms) * f64::from(wave.warps_per_sm) * requests_per_warp;
+    let sectors = requests * k.caches.dram_sectors_per_request;
+    let noc_work = requests * noc_service;
+    let dram_work = sectors * dram_sector_service;
+    let waits = |t: f64| {
+        let wq =
+            |work: f64, service: f64| if work > 0.0 { md1_wait((work / t).min(1.0 - 1e-12), service) } else { 0.0 };
+        (wq(noc_work, noc_service), wq(dram_work, dram_sector_service))
+    };
+    // h(T) = rounds·(fixed + memory(waits(T))) − T falls as T grows; below
+    // the busiest link's work it is infinite.
+    let h = |t: f64| {
+        let (n, d) = waits(t);
+        rounds * (fixed + memory.at(n, d)) - t
+    };
+    let mut lo = noc_work.max(dram_work);
+    let mut hi = (rounds * (fixed + memory.c)).max(lo) * 2.0 + 1.0;
+    while h(hi) > 0.0 && hi < 1e18 {
+        lo = hi;
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if h(mid) > 0.0 { lo = mid } else { hi = mid }
+    }
+    waits(hi)
+}

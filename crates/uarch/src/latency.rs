@@ -1,0 +1,62 @@
+//! The latency of one memory access on an idle GPU, written from the config:
+//! what a pointer chase measures, and the `L_minLLC` / `L_minDRAM` the
+//! analytical models start from before they add contention.
+//!
+//! Every figure is in core cycles; clock domains other than the core's are
+//! converted by their frequency ratio, so the result is fractional. The path
+//! is the timing model's (docs/validation.md writes each step out, and
+//! `crates/lab/tests/timing_model.rs` checks the simulator against it).
+
+use warplab_config::GpuConfig;
+use warplab_config::NetworkMode;
+
+/// Bytes of a request's header on the interconnect (address and control).
+pub const PACKET_HEADER_BYTES: u32 = 8;
+
+/// Load-to-use latencies of an idle GPU, in core cycles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IdleLatencies {
+    /// An L1 hit: one cycle from issue to the LD/ST unit, then `-gpgpu_l1_latency`.
+    pub l1_hit: f64,
+    /// An L2 hit: the L1 lookup, a cycle into the crossbar, the request
+    /// crossing (a grant cycle plus one per flit, in icnt cycles; GPGPU-Sim's
+    /// own crossbar moves a packet in one), the ROP pipeline, a cycle into
+    /// the L2 queue and the access (two L2 cycles), and the reply crossing.
+    pub l2_hit: f64,
+    /// A DRAM access with a row miss: the L2 path, `-dram_latency`, then
+    /// precharge, activate, CAS latency and the data burst in DRAM cycles.
+    pub dram_row_miss: f64,
+}
+
+impl IdleLatencies {
+    /// The latencies `config` implies.
+    pub fn of(config: &GpuConfig) -> Self {
+        let flits = |bytes: u32| match config.interconnect.mode {
+            NetworkMode::LocalCrossbar => 1,
+            NetworkMode::BookSim => bytes.div_ceil(config.interconnect.effective_flit_size_bytes().max(1)),
+        };
+        let fetch = config.l1.dl1.as_ref().map_or(32, |c| if c.is_sectored() { 32 } else { c.line_size_bytes });
+        let request_flits = flits(PACKET_HEADER_BYTES);
+        let reply_flits = flits(PACKET_HEADER_BYTES + fetch);
+        let icnt = config.clocks.icnt.khz();
+        let l1_hit = 1.0 + f64::from(config.l1.l1_latency_cycles);
+        let l2_hit = l1_hit
+            + 1.0
+            + in_core_cycles(config, f64::from(1 + request_flits), icnt)
+            + f64::from(config.memory.l2_rop_latency_cycles)
+            + in_core_cycles(config, 2.0, config.clocks.l2.khz())
+            + in_core_cycles(config, f64::from(1 + reply_flits), icnt);
+        let t = config.dram.timing;
+        let burst = config.dram.burst_length / config.dram.data_command_freq_ratio.max(1);
+        let service = f64::from(t.t_rp + t.t_rcd + t.cl + burst);
+        let dram_row_miss = l2_hit
+            + f64::from(config.memory.dram_latency_cycles)
+            + in_core_cycles(config, service, config.clocks.dram.khz());
+        Self { l1_hit, l2_hit, dram_row_miss }
+    }
+}
+
+/// Core cycles of `n` cycles of a clock at `khz`.
+pub fn in_core_cycles(config: &GpuConfig, n: f64, khz: u64) -> f64 {
+    n * config.clocks.core.khz() as f64 / khz.max(1) as f64
+}
