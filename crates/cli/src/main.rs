@@ -6,6 +6,7 @@
 
 mod config_files;
 mod events;
+mod experiment_args;
 mod generated;
 mod predict;
 mod run;
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use experiment_args::ExperimentArgs;
 use warplab_lab::{WorkloadSummary, config_report};
 
 /// warplab: a GPU architecture lab (simulation, analytical and scale-model IPC).
@@ -85,18 +87,8 @@ enum Command {
     },
     /// Simulate a trace or a generated workload on a GPU with the cycle-level timing model.
     Run {
-        /// The GPU: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
-        #[arg(long, required = true, num_args = 1.., value_name = "CONFIG")]
-        config: Vec<PathBuf>,
-        /// A trace directory, its kernelslist.g, or one .traceg(.xz) file.
-        #[arg(long, required_unless_present = "generated", conflicts_with = "generated")]
-        trace: Option<PathBuf>,
-        /// A generated workload instead: KERNEL[:name=value,...], sized for --config.
-        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
-        generated: Option<String>,
-        /// Host-to-device copies fill the L2 (off by default, as Accel-Sim's reference figures assume).
-        #[arg(long)]
-        memcpy_warms_l2: bool,
+        #[command(flatten)]
+        experiment: ExperimentArgs,
         /// Stop after this many core cycles (0: run to the end).
         #[arg(long, default_value_t = 0, value_name = "CYCLES")]
         max_cycles: u64,
@@ -124,18 +116,8 @@ enum Command {
         /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr or all.
         #[arg(long, default_value = "all")]
         model: String,
-        /// The GPU: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
-        #[arg(long, required = true, num_args = 1.., value_name = "CONFIG")]
-        config: Vec<PathBuf>,
-        /// A trace directory, its kernelslist.g, or one .traceg(.xz) file.
-        #[arg(long, required_unless_present = "generated", conflicts_with = "generated")]
-        trace: Option<PathBuf>,
-        /// A generated workload instead: KERNEL[:name=value,...], sized for --config.
-        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
-        generated: Option<String>,
-        /// Host-to-device copies fill the L2.
-        #[arg(long)]
-        memcpy_warms_l2: bool,
+        #[command(flatten)]
+        experiment: ExperimentArgs,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -198,24 +180,13 @@ fn main() -> ExitCode {
         Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
-        Command::Predict { model, config, trace, generated, memcpy_warms_l2, json } => {
-            let options = warplab_lab::ProfileOptions { memcpy_warms_l2 };
-            predict::predict(&predict::PredictArgs { config, trace, generated, model, options, json })
-        }
-        Command::Run {
-            config,
-            trace,
-            generated,
-            memcpy_warms_l2,
-            max_cycles,
-            json,
-            events,
-            window,
-            sms,
-            snapshot_every,
-            max_events,
-        } => (|| {
-            let options = warplab_lab::SimOptions { memcpy_warms_l2, max_cycles, ..Default::default() };
+        Command::Predict { model, experiment, json } => predict::predict(&experiment, &model, json),
+        Command::Run { experiment, max_cycles, json, events, window, sms, snapshot_every, max_events } => (|| {
+            let options = warplab_lab::SimOptions {
+                memcpy_warms_l2: experiment.memcpy_warms_l2,
+                max_cycles,
+                ..Default::default()
+            };
             let events = match events {
                 Some(file) => Some(events::EventArgs {
                     file,
@@ -226,7 +197,7 @@ fn main() -> ExitCode {
                 }),
                 None => None,
             };
-            run::run(&run::RunArgs { config, trace, generated, options, json, events })
+            run::run(&run::RunArgs { experiment, options, json, events })
         })(),
     };
     match result {

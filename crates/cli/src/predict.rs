@@ -2,12 +2,13 @@
 //! MDM-MSHR, MDM) on a trace or a generated workload.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use warplab_lab::{AnalyticalReport, GpuConfig, ModelKind, Prediction, Profile, ProfileOptions};
 
-use crate::{config_files, generated, trace_files};
+use crate::experiment_args::ExperimentArgs;
+use crate::{generated, trace_files};
 
 /// Which models `--model` asks for.
 pub fn models(name: &str) -> Result<Vec<ModelKind>, String> {
@@ -41,29 +42,20 @@ pub fn profile(
     }
 }
 
-/// What `warplab predict` was asked.
-pub struct PredictArgs {
-    pub config: Vec<PathBuf>,
-    pub trace: Option<PathBuf>,
-    pub generated: Option<String>,
-    pub model: String,
-    pub options: ProfileOptions,
-    pub json: bool,
-}
-
-/// Profiles, predicts and renders.
-pub fn predict(args: &PredictArgs) -> Result<String, String> {
-    let models = models(&args.model)?;
-    let (label, config) = config_files::load(&args.config)?;
+/// Profiles, predicts and renders `models` (a name or `all`).
+pub fn predict(experiment: &ExperimentArgs, models_arg: &str, json: bool) -> Result<String, String> {
+    let models = models(models_arg)?;
+    let (label, config) = experiment.config()?;
     let started = Instant::now();
-    let (workload, profile) = profile(&config, args.trace.as_deref(), args.generated.as_deref(), args.options)?;
+    let options = ProfileOptions { memcpy_warms_l2: experiment.memcpy_warms_l2 };
+    let (workload, profile) = profile(&config, experiment.trace.as_deref(), experiment.generated.as_deref(), options)?;
     let profiled = started.elapsed().as_secs_f64();
     let mut report = warplab_lab::predict(&profile, &config);
     report.models.retain(|model, _| models.contains(model));
     for kernel in &mut report.kernels {
         kernel.models.retain(|model, _| models.contains(model));
     }
-    if args.json {
+    if json {
         let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         value["profile_wall_s"] = serde_json::json!(profiled);
         return serde_json::to_string_pretty(&value).map(|s| s + "\n").map_err(|e| e.to_string());

@@ -1,14 +1,14 @@
 //! `warplab run`: the timing model on a trace or a generated workload, with a
 //! progress bar for long runs and the wall-clock rates only the CLI can measure.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use warplab_lab::{Cycle, GeneratedWorkload, SimOptions, SimReport, Simulation, TraceWorkload};
 
 use crate::events::{EventArgs, EventFile};
-use crate::{config_files, generated, trace_files};
+use crate::experiment_args::ExperimentArgs;
+use crate::{generated, trace_files};
 
 /// Core cycles simulated between two looks at the clock.
 const SLICE_CYCLES: u64 = 20_000;
@@ -18,9 +18,7 @@ const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
 /// What to run.
 pub struct RunArgs {
-    pub config: Vec<PathBuf>,
-    pub trace: Option<PathBuf>,
-    pub generated: Option<String>,
+    pub experiment: ExperimentArgs,
     pub options: SimOptions,
     pub json: bool,
     /// Write the event stream of a window to a file.
@@ -29,9 +27,9 @@ pub struct RunArgs {
 
 /// Runs the simulation and renders the report.
 pub fn run(args: &RunArgs) -> Result<String, String> {
-    let (label, config) = config_files::load(&args.config)?;
+    let (label, config) = args.experiment.config()?;
     let started = Instant::now();
-    let (workload_label, report) = match (&args.trace, &args.generated) {
+    let (workload_label, report) = match (&args.experiment.trace, &args.experiment.generated) {
         (Some(path), _) => {
             let (dir, list) = trace_files::list_of(path)?;
             let mut open = trace_files::opener(&dir);

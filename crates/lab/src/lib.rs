@@ -31,6 +31,7 @@
 mod analytical;
 mod config;
 mod generated;
+mod knobs;
 mod memory_files;
 mod samples;
 mod simulate;
@@ -41,6 +42,7 @@ pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
 };
 pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
+pub use knobs::{CONFIG_KNOBS, ConfigKnob, apply_knob, apply_knobs, config_knob};
 pub use memory_files::{MemoryFiles, NamedFile};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};

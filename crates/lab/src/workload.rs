@@ -98,6 +98,8 @@ pub enum LabError {
     /// Reading the workload for the analytical models failed (the message
     /// names file, line and field).
     Profile(String),
+    /// A config knob that does not exist or a value it cannot take.
+    Knob(String),
 }
 
 impl fmt::Display for LabError {
@@ -113,6 +115,7 @@ impl fmt::Display for LabError {
             LabError::Gen(error) => error.fmt(f),
             LabError::Write { file, reason } => write!(f, "{file}: cannot write: {reason}"),
             LabError::Profile(message) => write!(f, "profiling the workload: {message}"),
+            LabError::Knob(message) => f.write_str(message),
         }
     }
 }

@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
 
-use warplab_config::cache::WriteAllocate;
 use warplab_config::GpuConfig;
+use warplab_config::cache::WriteAllocate;
 use warplab_lab::{GenSpec, SimOptions, SimReport, preset_config, read_config_dir, simulate_generated, simulate_trace};
 use warplab_uarch::latency::{IdleLatencies, in_core_cycles};
 
