@@ -7,7 +7,8 @@
 //! robin, one memory instruction per warp per turn, SMs in turn inside each
 //! round, so the caches see the mix of streams they would see in a run.
 //!
-//! What it measures is counted per memory instruction (per PC): how often a
+//! What it measures is counted per memory site (a PC at one ordinal among the
+//! warp's memory instructions, so each loop iteration apart): how often a
 //! warp's instance misses the L1, how many L1 miss requests it sends (one per
 //! sector fetched: the unit an L1 MSHR holds; one per line for a non-sectored
 //! L1), how many of those miss the L2, and whether it is a divergent load.
@@ -64,6 +65,9 @@ pub(crate) struct CachePass {
     skip_l1_for_global: bool,
     write_back_local: bool,
     l2: Vec<Cache>,
+    /// Sectors an L2 miss reads from DRAM: one for a sectored L2, the whole
+    /// line for one that is not.
+    l2_fetch_sectors: u64,
     address_map: AddressMap,
     accesses: Vec<SectorAccess>,
     now: u64,
@@ -83,6 +87,11 @@ impl CachePass {
                 matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
             }),
             l2: (0..address_map.n_sub_partitions()).map(|_| Cache::new(&config.memory.l2)).collect(),
+            l2_fetch_sectors: if config.memory.l2.is_sectored() {
+                1
+            } else {
+                u64::from(config.memory.l2.line_size_bytes / SECTOR_BYTES).max(1)
+            },
             address_map,
             accesses: Vec::with_capacity(64),
             now: 0,
@@ -245,7 +254,7 @@ impl CachePass {
             return false;
         }
         self.traffic.l2_misses += 1;
-        self.traffic.dram_sectors += 1;
+        self.traffic.dram_sectors += self.l2_fetch_sectors;
         let filled = self.l2[slice].fill_at(addr, index, now);
         self.write_back_l2(effect.eviction);
         self.write_back_l2(filled);
@@ -261,7 +270,7 @@ impl CachePass {
         self.write_back_l2(effect.eviction);
         if effect.fetch {
             self.traffic.l2_misses += 1;
-            self.traffic.dram_sectors += 1;
+            self.traffic.dram_sectors += self.l2_fetch_sectors;
             let filled = self.l2[slice].fill_at(addr, index, now);
             self.write_back_l2(filled);
         }
@@ -270,14 +279,18 @@ impl CachePass {
 
     fn write_back_l2(&mut self, eviction: Option<Eviction>) {
         if let Some(eviction) = eviction {
-            self.traffic.dram_sectors += u64::from(eviction.dirty_sectors.count_ones());
+            // A non-sectored line's one dirty bit stands for the whole line.
+            let per_bit = if self.l2_fetch_sectors > 1 { self.l2_fetch_sectors } else { 1 };
+            self.traffic.dram_sectors += u64::from(eviction.dirty_sectors.count_ones()) * per_bit;
         }
     }
 }
 
 /// A global load is divergent when its active lanes touch more 128-B lines
-/// than their accesses need if packed: `ceil(active lanes × width / 128)`.
+/// than their bytes need: `ceil(active lanes × width / 128)` packed, plus
+/// one, since a contiguous run that does not start on a line boundary
+/// straddles one more line without being divergent (`strided` with GS = 1).
 fn is_divergent(accesses: &[SectorAccess], instruction: &Instruction, access_bytes: u32) -> bool {
-    let needed = (u64::from(instruction.active_lanes()) * u64::from(access_bytes.max(1))).div_ceil(LINE_BYTES);
-    u64::from(lines_touched(accesses)) > needed.max(1)
+    let packed = (u64::from(instruction.active_lanes()) * u64::from(access_bytes.max(1))).div_ceil(LINE_BYTES);
+    u64::from(lines_touched(accesses)) > packed.max(1) + 1
 }

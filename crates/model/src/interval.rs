@@ -33,8 +33,8 @@ pub(crate) struct RawInterval {
     pub stall: u32,
     /// One past this interval's last memory instruction in the path's list.
     pub memops_end: u32,
-    /// The load (its per-kernel PC index + 1) the stall waits for; 0 when the
-    /// stall waits for an arithmetic result.
+    /// The load (its per-kernel site index + 1) the stall waits for; 0 when
+    /// the stall waits for an arithmetic result.
     pub awaited: u32,
 }
 
@@ -70,7 +70,7 @@ pub(crate) fn l1_space(cta: &Cta, instruction: &Instruction, op: OpInfo, k: &Ker
 #[derive(Debug, Clone, Copy, Default)]
 struct RegState {
     ready: u64,
-    /// PC index + 1 of the load that produces it, 0 for anything else.
+    /// Site index + 1 of the load that produces it, 0 for anything else.
     load: u32,
     /// The warp this entry belongs to; an older stamp means "ready at 0".
     stamp: u32,
@@ -93,14 +93,16 @@ impl Timeline {
         Self { regs: vec![RegState::default(); N_REGS], stamp: 0, intervals: Vec::new(), memops: Vec::new(), cycles: 0 }
     }
 
-    /// Profiles one warp. `pc_index` names a memory instruction's PC with a
-    /// dense per-kernel index.
+    /// Profiles one warp. `site_index` names a memory instruction by its PC
+    /// and its ordinal among the warp's memory instructions (a dense
+    /// per-kernel index): the cache pass measures each such site, so a loop's
+    /// first load, which misses, is told apart from its later ones, which hit.
     pub fn profile_warp(
         &mut self,
         cta: &Cta,
         warp: &WarpTrace,
         k: &KernelContext<'_>,
-        pc_index: &mut impl FnMut(u32) -> u32,
+        site_index: &mut impl FnMut(u32, u32) -> u32,
     ) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -131,7 +133,7 @@ impl Timeline {
                 _ => u64::from(op.latency_cycles),
             };
             if through_l1.is_some() {
-                let index = pc_index(instruction.pc);
+                let index = site_index(instruction.pc, self.memops.len() as u32);
                 self.memops.push(index);
                 if matches!(op.kind, OpKind::Load(_) | OpKind::Atomic(_)) {
                     produced_by = index + 1;

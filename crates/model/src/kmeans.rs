@@ -70,7 +70,7 @@ pub fn representative(points: &[Point]) -> Option<usize> {
 }
 
 fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
-    (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
+    (a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)
 }
 
 #[cfg(test)]

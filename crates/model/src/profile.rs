@@ -164,7 +164,9 @@ struct Profiler<'c> {
 #[derive(Default)]
 struct Tally {
     paths: Paths,
-    pcs: FxHashMap<u32, u32>,
+    /// Memory sites, `(PC, ordinal among the warp's memory instructions)`
+    /// packed in a `u64`, to their index in `pc_stats`.
+    sites: FxHashMap<u64, u32>,
     pc_stats: Vec<PcStats>,
     warp_insts: u64,
     thread_insts: u64,
@@ -250,11 +252,11 @@ impl<'c> Profiler<'c> {
     fn profile_warps(&mut self, n: usize, k: &KernelContext<'_>, tally: &mut Tally) -> Result<(), String> {
         for cta in &self.wave[..n] {
             for warp in &cta.warps {
-                let mut pc_index = |pc: u32| {
-                    let next = tally.pcs.len() as u32;
-                    *tally.pcs.entry(pc).or_insert(next)
+                let mut site_index = |pc: u32, ordinal: u32| {
+                    let next = tally.sites.len() as u32;
+                    *tally.sites.entry(site(pc, ordinal)).or_insert(next)
                 };
-                self.timeline.profile_warp(cta, warp, k, &mut pc_index);
+                self.timeline.profile_warp(cta, warp, k, &mut site_index);
                 tally.paths.add(&self.timeline)?;
                 tally.warps += 1;
                 let instructions = cta.warp_instructions(warp);
@@ -262,7 +264,7 @@ impl<'c> Profiler<'c> {
                 tally.thread_insts += instructions.iter().map(|i| u64::from(i.active_lanes())).sum::<u64>();
             }
         }
-        tally.pc_stats.resize(tally.pcs.len(), PcStats::default());
+        tally.pc_stats.resize(tally.sites.len(), PcStats::default());
         Ok(())
     }
 
@@ -279,13 +281,14 @@ impl<'c> Profiler<'c> {
     /// lines are still in the L1 when they come back to them.
     fn run_caches(&mut self, n: usize, k: &KernelContext<'_>, tally: &mut Tally) {
         let n_sms = self.config.n_sms().max(1) as usize;
-        // (CTA, warp, next instruction) for every warp of the wave, grouped by SM.
-        let mut cursors: Vec<(usize, usize, usize)> = Vec::new();
+        // (CTA, warp, next instruction, memory instructions done) for every
+        // warp of the wave, grouped by SM.
+        let mut cursors: Vec<(usize, usize, usize, u32)> = Vec::new();
         let mut sm_starts = Vec::with_capacity(n_sms + 1);
         for sm in 0..n_sms {
             sm_starts.push(cursors.len());
             for c in (sm..n).step_by(n_sms) {
-                cursors.extend((0..self.wave[c].warps.len()).map(|w| (c, w, 0)));
+                cursors.extend((0..self.wave[c].warps.len()).map(|w| (c, w, 0, 0)));
             }
         }
         sm_starts.push(cursors.len());
@@ -294,12 +297,19 @@ impl<'c> Profiler<'c> {
             live = 0;
             for sm in 0..n_sms {
                 let mut budget = u64::from(self.mshrs_per_sm);
-                for (c, w, next) in &mut cursors[sm_starts[sm]..sm_starts[sm + 1]] {
+                for (c, w, next, ordinal) in &mut cursors[sm_starts[sm]..sm_starts[sm + 1]] {
                     let cta = &self.wave[*c];
                     let instructions = cta.warp_instructions(&cta.warps[*w]);
                     if budget > 0 {
-                        budget =
-                            budget.saturating_sub(next_access(&mut self.cache, sm, cta, instructions, next, k, tally));
+                        budget = budget.saturating_sub(next_access(
+                            &mut self.cache,
+                            sm,
+                            cta,
+                            instructions,
+                            (next, ordinal),
+                            k,
+                            tally,
+                        ));
                     }
                     if *next < instructions.len() {
                         live += 1;
@@ -310,6 +320,11 @@ impl<'c> Profiler<'c> {
     }
 }
 
+/// A memory site's key: its PC and its ordinal in the warp.
+fn site(pc: u32, ordinal: u32) -> u64 {
+    (u64::from(pc) << 32) | u64::from(ordinal)
+}
+
 /// Runs a warp's next memory instruction through the caches; the read
 /// misses it sent.
 fn next_access(
@@ -317,7 +332,7 @@ fn next_access(
     sm: usize,
     cta: &Cta,
     instructions: &[warplab_trace::Instruction],
-    next: &mut usize,
+    (next, ordinal): (&mut usize, &mut u32),
     k: &KernelContext<'_>,
     tally: &mut Tally,
 ) -> u64 {
@@ -325,7 +340,8 @@ fn next_access(
         *next += 1;
         let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
         if let Some(space) = l1_space(cta, instruction, op, k) {
-            let stats = &mut tally.pc_stats[tally.pcs[&instruction.pc] as usize];
+            let stats = &mut tally.pc_stats[tally.sites[&site(instruction.pc, *ordinal)] as usize];
+            *ordinal += 1;
             let before = stats.read_requests;
             cache.access(sm, cta, instruction, op, space, stats);
             return stats.read_requests - before;

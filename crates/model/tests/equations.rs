@@ -1,0 +1,172 @@
+//! The models' equations on hand-built profiles, each figure worked out by
+//! hand in the comments: a two-interval warp, a memory-divergent interval
+//! with `W · M_read = 3 · #MSHR`, and a saturated NoC.
+
+use warplab_model::{
+    CacheFigures, Interval, KernelProfile, Latencies, Machine, ModelKind, Profile, SchedulerModel, predict,
+    predict_model,
+};
+
+/// A machine with round numbers: 1 GHz, one scheduler per SM, no launch
+/// latency, L1 hit 20, L_minLLC 100, L_minDRAM 100, and bandwidths so large
+/// that queueing is negligible unless a test lowers them.
+fn machine() -> Machine {
+    Machine {
+        n_sms: 1,
+        schedulers_per_sm: 1,
+        issue_rate: 1.0,
+        scheduler: SchedulerModel::Gto,
+        l1_mshrs: 32,
+        streaming_l1: false,
+        latencies: Latencies { l1_hit: 20.0, llc: 100.0, dram: 100.0 },
+        core_hz: 1e9,
+        noc_bytes_per_s: 1e18,
+        dram_bytes_per_s: 1e18,
+        launch_cycles: 0.0,
+    }
+}
+
+fn alu(insts: u32, stall_cycles: u32) -> Interval {
+    Interval { insts, stall_cycles, awaits_load: false, miss: 0.0, llc_miss: 0.0, m_read: 0.0, m_write: 0.0 }
+}
+
+/// A kernel of `ctas` one-warp CTAs, one CTA per SM at a time (so `W` = 1
+/// unless `ctas_per_sm` says otherwise), 32 threads per warp instruction.
+fn kernel(intervals: Vec<Interval>, ctas: u64, warps_per_cta: u32, ctas_per_sm: u32) -> Profile {
+    let warps = ctas * u64::from(warps_per_cta);
+    let per_warp: u64 = intervals.iter().map(|i| u64::from(i.insts)).sum();
+    let caches = CacheFigures {
+        reply_bytes_per_request: 32.0,
+        request_bytes_per_request: 8.0,
+        dram_sectors_per_request: 1.0,
+        ..CacheFigures::default()
+    };
+    Profile {
+        kernels: vec![KernelProfile {
+            name: "k".to_owned(),
+            id: 1,
+            ctas,
+            warps_per_cta,
+            ctas_per_sm,
+            warps,
+            warp_insts: warps * per_warp,
+            thread_insts: 32 * warps * per_warp,
+            divergent_loads: 0,
+            distinct_paths: 1,
+            intervals,
+            caches,
+        }],
+        profiled_sms: 1,
+        diagnostics: Vec::new(),
+    }
+}
+
+fn close(actual: f64, expected: f64) -> bool {
+    (actual - expected).abs() <= 1e-9 * expected.abs().max(1.0)
+}
+
+#[test]
+fn a_two_interval_warp_alone() {
+    // 4 instructions, a 20-cycle stall, 2 instructions, a 10-cycle stall:
+    // 36 cycles for 6 warp instructions, whatever the model (no memory).
+    let profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    for model in ModelKind::ALL {
+        let p = predict_model(&profile, &machine(), model);
+        assert!(close(p.cycles, 36.0), "{model}: {}", p.cycles);
+        assert!(close(p.warp_ipc, 6.0 / 36.0) && close(p.ipc, 32.0 * 6.0 / 36.0));
+        // Base: 6 issue slots; the 30 stall cycles are issue/dependence.
+        assert!(close(p.cpi_stack.base, 1.0) && close(p.cpi_stack.issue, 5.0), "{:?}", p.cpi_stack);
+    }
+}
+
+#[test]
+fn eight_warps_hide_the_stalls_up_to_the_issue_limit() {
+    // Eight warps on one GTO scheduler: p = 6/36, Ī = 3; interval 1: q = 1,
+    // X = 7·3 = 21, excess 1; interval 2: q = 1, X = 21, excess 11; Σ C_i =
+    // 24 + 1 + 12 + 11 = 48 for 8 · 6 = 48 instructions: issue-bound.
+    let profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 8, 1);
+    let p = predict_model(&profile, &machine(), ModelKind::GpuMech);
+    assert!(close(p.cycles, 48.0), "{}", p.cycles);
+    assert!(close(p.warp_ipc, 1.0));
+    // Round robin: p·[(W−1)(I−1) + max(0, W−1 − S)] = (1/6)(21) + (1/6)(7) = 4.67;
+    // Σ C_i = 36 + 4.67 = 40.67 < 48, so issue-bound too.
+    let rr = Machine { scheduler: SchedulerModel::RoundRobin, ..machine() };
+    assert!(close(predict_model(&profile, &rr, ModelKind::GpuMech).cycles, 48.0));
+}
+
+/// One interval that loads and waits: `m_read` requests per warp, all missing
+/// the L1 and hitting the L2, then a 20-cycle stall at L1-hit latency.
+fn divergent(m_read: f64) -> Interval {
+    Interval { insts: 1, stall_cycles: 20, awaits_load: true, miss: 1.0, llc_miss: 0.0, m_read, m_write: 0.0 }
+}
+
+#[test]
+fn a_divergent_interval_with_three_mshr_batches() {
+    // W = 4 warps, M_read = 24, #MSHR = 32: W · M_read = 96 = 3 · #MSHR.
+    let profile = kernel(vec![divergent(24.0)], 1, 4, 1);
+    let m = machine();
+    // The stall with the miss latency: 20 + (L_minLLC − L1 hit) = 100 = L_nocont.
+    // GTO, W = 4: p = 1/101, q = min(1, 100/101), X = q·3·1 < 100: no excess,
+    // so C = 101; base = 4, issue = 97.
+    // MDM: MD (96 > 32), S_MSHR = (⌈96/32⌉ − 1) · S_mem = 2 · 100 (queues ≈ 0).
+    let mdm = predict_model(&profile, &m, ModelKind::Mdm);
+    assert!((mdm.cycles - 301.0).abs() < 1e-3, "{}", mdm.cycles);
+    assert!((mdm.cpi_stack.mshr - 200.0 / 4.0).abs() < 1e-3, "{:?}", mdm.cpi_stack);
+    // GPUMech: the mean over j = 1..96 of 100·⌈j/32⌉, minus 100: 200 − 100 = 100.
+    let gpumech = predict_model(&profile, &m, ModelKind::GpuMech);
+    assert!((gpumech.cycles - 201.0).abs() < 1e-3, "{}", gpumech.cycles);
+    // With W · M_read ≤ #MSHR nobody waits for an MSHR.
+    let fits = kernel(vec![divergent(8.0)], 1, 4, 1);
+    assert!((predict_model(&fits, &m, ModelKind::Mdm).cycles - 101.0).abs() < 1e-3);
+    let report = predict(&profile, &m);
+    assert!(report.kernels[0].md && !predict(&fits, &m).kernels[0].md);
+}
+
+#[test]
+fn a_saturated_noc() {
+    // 10 SMs, each with W = 4 warps of one interval of M_read = 24 (96 > 32:
+    // MD), M = min(96, 32) = 32 requests per SM in flight.
+    // NoC: 32 B at 3.2 GB/s and 1 GHz = 10 cycles a request; the drain
+    // 10 SMs × 32 × 10 = 3,200 cycles > L_minLLC + L_minDRAM = 200: saturated,
+    // so MDM charges the whole drain, 3,200, and MDM-Queue likewise.
+    let profile = kernel(vec![divergent(24.0)], 10, 4, 1);
+    let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, ..machine() };
+    let queue = predict_model(&profile, &m, ModelKind::MdmQueue);
+    assert!((queue.cpi_stack.noc * 4.0 - 3200.0).abs() < 1e-6, "{:?}", queue.cpi_stack);
+    // MDM's S_mem = 100 + 3,200 (+ DRAM ≈ 0); two extra batches: 6,600.
+    let mdm = predict_model(&profile, &m, ModelKind::Mdm);
+    assert!((mdm.cycles - (101.0 + 3200.0 + 6600.0)).abs() < 1e-3, "{}", mdm.cycles);
+    // An unsaturated NoC (a tenth of the traffic): half the drain.
+    let light = Machine { noc_bytes_per_s: 3.2e11, ..m };
+    let half = predict_model(&profile, &light, ModelKind::MdmQueue);
+    assert!((half.cpi_stack.noc * 4.0 - 16.0).abs() < 1e-6, "{:?}", half.cpi_stack);
+}
+
+#[test]
+fn an_md1_queue_finds_its_fixed_point() {
+    // GPUMech+ on the saturated NoC above: the M/D/1 wait makes the wave
+    // slower, which lowers the arrival rate, until T = F(wait(T)). At the
+    // answer, utilization is below 1 and the equation holds.
+    let profile = kernel(vec![divergent(24.0)], 10, 4, 1);
+    let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, ..machine() };
+    let p = predict_model(&profile, &m, ModelKind::GpuMechPlus);
+    let work = 10.0 * 4.0 * 24.0 * 10.0; // requests × 10 cycles each
+    assert!(p.cycles > work, "utilization must stay below 1: {} vs {work}", p.cycles);
+    let rho = work / p.cycles;
+    let wait = rho * 10.0 / (2.0 * (1.0 - rho));
+    // T = C + noc + MSHR with L = 100 + wait: 101 + wait + (100 + wait)·g, g = 1 (E = 3·#MSHR).
+    assert!((p.cycles - (101.0 + wait + (100.0 + wait))).abs() < 1e-6 * p.cycles, "{} {wait}", p.cycles);
+}
+
+#[test]
+fn waves_and_active_sms() {
+    // 3 CTAs of 2 warps on 2 SMs holding 1 CTA each: a full wave (2 SMs)
+    // then a partial one (1 SM), each 36 cycles of the two-interval warp
+    // with W = 2 (GTO: p = 1/6, Ī = 3, q = 1: X = 3 → no excess: 36).
+    let profile = kernel(vec![alu(4, 20), alu(2, 10)], 3, 2, 1);
+    let m = Machine { n_sms: 2, ..machine() };
+    let p = predict_model(&profile, &m, ModelKind::Mdm);
+    assert!(close(p.cycles, 72.0), "{}", p.cycles);
+    let report = predict(&profile, &m);
+    assert_eq!((report.kernels[0].waves, report.kernels[0].active_sms, report.kernels[0].warps_per_sm), (2, 2, 2));
+}
