@@ -10,6 +10,8 @@ mod experiment_args;
 mod generated;
 mod predict;
 mod run;
+mod svg_chart;
+mod sweep;
 mod trace_files;
 
 use std::io::Write;
@@ -122,6 +124,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Evaluate the analytical models (and with --simulate the timing model) over a grid of config knob values;
+    /// write CSV and optionally an SVG chart.
+    Sweep {
+        #[command(flatten)]
+        experiment: ExperimentArgs,
+        /// A knob and its values, KNOB=v1,v2,... (repeatable; the points are every combination, the first
+        /// --vary varying slowest). Knobs: n_sms, l1_mshrs, noc_bw_scale, dram_bw_scale, core_clock_mhz.
+        #[arg(long, required = true, value_name = "KNOB=V1,V2,...")]
+        vary: Vec<String>,
+        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr or all.
+        #[arg(long, default_value = "all")]
+        model: String,
+        /// Also simulate every point with the timing model, adding simulated_ipc and <model>_err_pct columns.
+        #[arg(long)]
+        simulate: bool,
+        /// Write the results here as CSV.
+        #[arg(long, value_name = "FILE")]
+        csv: PathBuf,
+        /// Also draw IPC against the first varied knob as an SVG line chart.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
+    },
     /// Read, scale and write GPU configurations.
     Config {
         #[command(subcommand)]
@@ -181,6 +205,9 @@ fn main() -> ExitCode {
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
         Command::Predict { model, experiment, json } => predict::predict(&experiment, &model, json),
+        Command::Sweep { experiment, vary, model, simulate, csv, svg } => {
+            sweep::sweep(&sweep::SweepArgs { experiment, vary, model, simulate, csv, svg })
+        }
         Command::Run { experiment, max_cycles, json, events, window, sms, snapshot_every, max_events } => (|| {
             let options = warplab_lab::SimOptions {
                 memcpy_warms_l2: experiment.memcpy_warms_l2,

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use warplab_lab::{Cycle, GeneratedWorkload, SimOptions, SimReport, Simulation, TraceWorkload};
+use warplab_lab::{Cycle, GeneratedWorkload, GpuConfig, SimOptions, SimReport, Simulation, TraceWorkload};
 
 use crate::events::{EventArgs, EventFile};
 use crate::experiment_args::ExperimentArgs;
@@ -14,7 +14,7 @@ use crate::{generated, trace_files};
 const SLICE_CYCLES: u64 = 20_000;
 
 /// A run shows a progress bar once it has taken this long.
-const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+pub const PROGRESS_AFTER: Duration = Duration::from_secs(1);
 
 /// What to run.
 pub struct RunArgs {
@@ -52,6 +52,25 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
         return json(&report, wall_s);
     }
     Ok(text(&label, &workload_label, &report, wall_s))
+}
+
+/// The timing model on the experiment's workload for `config`, to the end
+/// and in one call (no slices, no events): what a sweep runs per point.
+pub fn simulate(config: &GpuConfig, experiment: &ExperimentArgs) -> Result<SimReport, String> {
+    let options = SimOptions { memcpy_warms_l2: experiment.memcpy_warms_l2, ..Default::default() };
+    match (&experiment.trace, &experiment.generated) {
+        (Some(path), _) => {
+            let (dir, list) = trace_files::list_of(path)?;
+            let mut open = trace_files::opener(&dir);
+            warplab_lab::simulate_trace(config, options, &list, &mut open)
+                .map_err(|e| format!("{}: {e}", dir.display()))
+        }
+        (None, Some(spec)) => {
+            let spec = generated::spec(spec, None, &[])?;
+            warplab_lab::simulate_generated(config, options, &spec).map_err(|e| e.to_string())
+        }
+        (None, None) => Err("give --trace PATH or --gen KERNEL".to_owned()),
+    }
 }
 
 /// Advances the simulation in slices, showing progress once the run is long

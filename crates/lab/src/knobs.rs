@@ -4,8 +4,10 @@
 //! appended and the files are read back, so every knobbed config went
 //! through the same validation as a file a user loaded.
 //!
-//! None of them changes what the analytical models profile (the per-SM
-//! configuration), so a sweep profiles once.
+//! Only `n_sms` and `l1_mshrs` change what the analytical models profile
+//! (the cache pass spreads a wave's CTAs over the SMs and admits as many
+//! misses per round as the L1 has MSHRs); bandwidths and clocks never do, so
+//! a sweep over those profiles once.
 
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;

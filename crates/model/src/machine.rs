@@ -2,9 +2,9 @@
 //! taken from a `GpuConfig`.
 //!
 //! A profile depends on the per-SM configuration (opcode latencies, the L1,
-//! occupancy); everything here can change without profiling again, which is
-//! what makes a sweep over SM count, MSHRs, bandwidth or clock cost
-//! microseconds per point.
+//! occupancy) and, through the cache pass, on the SM count and the L1's
+//! MSHRs; the bandwidths and clocks here can change without profiling again,
+//! which is what makes a sweep over them cost microseconds per point.
 
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
