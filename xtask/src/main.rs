@@ -5,11 +5,15 @@
 //! - `test`: every test (native, wasm-bindgen in headless Chromium, end-to-end,
 //!   clippy, rustfmt), ending with one `N passed, N failed` line.
 //! - `dist`: the static bundle in `dist/`, with the wasm sizes.
-//! - `bench [ARGS]`: the criterion benchmarks.
+//! - `bench [ARGS]`: the criterion benchmarks, then the browser sweep benchmark in headless Chromium.
 //! - `samples`: regenerate the generated sample traces in `sample-traces/`.
+//! - `validate-models`: the analytical models against the timing model on
+//!   the teaching kernels and the MSHR and SM-count sweeps, written into
+//!   `docs/validation.md` and `docs/validation-*.svg` (a recorded run, not a test).
 
 mod bench;
 mod dist;
+mod plot;
 mod samples;
 mod serve;
 mod shell;
@@ -17,10 +21,12 @@ mod test;
 #[cfg(test)]
 mod tidy;
 mod tools;
+mod validate_models;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples>";
+const USAGE: &str =
+    "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | validate-models>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -31,6 +37,7 @@ fn main() -> ExitCode {
         Some("dist") => dist::run(),
         Some("bench") => bench::run(rest),
         Some("samples") => samples::run(),
+        Some("validate-models") => validate_models::run(),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

@@ -1,0 +1,443 @@
+//! `cargo xtask validate-models`: the analytical models against the timing
+//! model, a recorded run (not part of `cargo xtask test`).
+//!
+//! It builds the release CLI and runs `warplab run --json` (simulated IPC)
+//! and `warplab predict --json` (the five models) for every teaching kernel
+//! on both configs, then the MDM paper's MSHR and SM-count sweeps over the
+//! memory-divergent kernels, two processes at a time. It writes the tables
+//! into `docs/validation.md` between the markers below (replacing what the
+//! previous run wrote) and one SVG plot per sweep into `docs/`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::plot::{Chart, Panel, Series};
+use crate::shell::{Result, command, exec, output, root, target_dir};
+
+/// The configs of the main table.
+const CONFIGS: [&str; 2] = ["mdm-pascal-28sm", "SM7_QV100"];
+
+/// The memory-divergent teaching kernels (the MDM paper's kind of workload).
+const DIVERGENT: [&str; 3] = ["strided:gs=32", "bfs", "spmv-csr"];
+/// The kernels that are not memory-divergent.
+const NON_DIVERGENT: [&str; 6] = ["vecadd", "strided:gs=1", "gemm-tiled", "stencil2d", "reduction", "histogram"];
+
+/// The models as `warplab predict --json` names them, and as the papers do.
+const MODELS: [(&str, &str); 5] = [
+    ("gpumech", "GPUMech"),
+    ("gpumech+", "GPUMech+"),
+    ("mdm-queue", "MDM-Queue"),
+    ("mdm-mshr", "MDM-MSHR"),
+    ("mdm", "MDM"),
+];
+
+/// The config the sweeps vary (the MDM paper's).
+const SWEEP_CONFIG: &str = "mdm-pascal-28sm";
+
+/// The sweeps: knob, its values, the axis label, the plot's file in `docs/`.
+const SWEEPS: [Sweep; 2] = [
+    Sweep {
+        knob: "l1_mshrs",
+        values: &[32, 64, 128, 256],
+        axis: "L1 MSHR entries per SM",
+        title: "MSHR entries",
+        file: "validation-mshr.svg",
+    },
+    Sweep { knob: "n_sms", values: &[7, 14, 28, 56], axis: "SMs", title: "SM count", file: "validation-sms.svg" },
+];
+
+/// The issue's accuracy goals: MDM's mean absolute error on each group.
+const MDM_GOAL_DIVERGENT: f64 = 25.0;
+const MDM_GOAL_NON_DIVERGENT: f64 = 20.0;
+
+const BEGIN: &str = "<!-- model-validation:begin -->";
+const END: &str = "<!-- model-validation:end -->";
+
+/// Workers: the machine has two cores.
+const PARALLEL: usize = 2;
+
+struct Sweep {
+    knob: &'static str,
+    values: &'static [u32],
+    axis: &'static str,
+    title: &'static str,
+    file: &'static str,
+}
+
+/// One workload on one config, with at most one knob set.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Case {
+    config: &'static str,
+    spec: &'static str,
+    knob: Option<(&'static str, u32)>,
+}
+
+impl Case {
+    fn plain(config: &'static str, spec: &'static str) -> Self {
+        Self { config, spec, knob: None }
+    }
+
+    fn describe(&self) -> String {
+        match self.knob {
+            Some((knob, value)) => format!("{} on {} with {knob}={value}", self.spec, self.config),
+            None => format!("{} on {}", self.spec, self.config),
+        }
+    }
+}
+
+/// What the two commands said about a case.
+#[derive(Debug, Clone, Default)]
+struct Outcome {
+    simulated: f64,
+    /// In the order of [`MODELS`].
+    models: [f64; 5],
+}
+
+impl Outcome {
+    /// Each model's signed error against the simulation, in percent.
+    fn errors(&self) -> [f64; 5] {
+        self.models.map(|ipc| signed_error(ipc, self.simulated))
+    }
+}
+
+/// The CLI command a job runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Run,
+    Predict,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Run => "run",
+            Self::Predict => "predict",
+        }
+    }
+}
+
+/// Builds the CLI, runs every case and writes the docs.
+pub fn run() -> Result<ExitCode> {
+    exec(&mut command("cargo", &["build", "--release", "-p", "warplab"]))?;
+    let cli = target_dir().join("release").join("warplab");
+    let cases = cases();
+    let jobs: Vec<(Case, Tool)> =
+        cases.iter().flat_map(|case| [(case.clone(), Tool::Run), (case.clone(), Tool::Predict)]).collect();
+    eprintln!("validate-models: {} cases, {} commands, {PARALLEL} at a time", cases.len(), jobs.len());
+    let results = run_all(&cli, &jobs)?;
+    let mut outcomes: BTreeMap<Case, Outcome> = BTreeMap::new();
+    for ((case, tool), value) in jobs.into_iter().zip(results) {
+        let outcome = outcomes.entry(case).or_default();
+        match tool {
+            Tool::Run => outcome.simulated = value[0],
+            Tool::Predict => outcome.models.copy_from_slice(&value),
+        }
+    }
+    let docs = root().join("docs");
+    let mut section = main_tables(&outcomes);
+    for sweep in &SWEEPS {
+        section += &sweep_tables(sweep, &outcomes);
+        let svg = sweep_chart(sweep, &outcomes).svg();
+        write(&docs.join(sweep.file), &svg)?;
+    }
+    let path = docs.join("validation.md");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    write(&path, &replace_between_markers(&text, &header()?, &section))?;
+    println!("validate-models: wrote docs/validation.md and {}", SWEEPS.map(|s| format!("docs/{}", s.file)).join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every case: each kernel on each config, then the sweeps (a sweep value
+/// equal to the config's own is still run with `--set`, so each sweep is
+/// self-contained).
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for config in CONFIGS {
+        cases.extend(DIVERGENT.iter().chain(&NON_DIVERGENT).map(|spec| Case::plain(config, spec)));
+    }
+    for sweep in &SWEEPS {
+        for spec in DIVERGENT {
+            cases.extend(sweep.values.iter().map(|&v| Case {
+                config: SWEEP_CONFIG,
+                spec,
+                knob: Some((sweep.knob, v)),
+            }));
+        }
+    }
+    cases
+}
+
+/// Runs `jobs` on [`PARALLEL`] threads, printing each as it finishes; each
+/// result is `[simulated IPC]` or the five models' IPCs.
+fn run_all(cli: &Path, jobs: &[(Case, Tool)]) -> Result<Vec<Vec<f64>>> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Vec<f64>>>>> = Mutex::new(vec![None; jobs.len()]);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..PARALLEL {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some((case, tool)) = jobs.get(index) else { break };
+                    let job_started = Instant::now();
+                    let result = run_one(cli, case, *tool);
+                    let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    let said = match &result {
+                        Ok(values) => {
+                            format!("IPC {}", values.iter().map(|v| format!("{v:.1}")).collect::<Vec<_>>().join(" "))
+                        }
+                        Err(error) => format!("FAILED: {error}"),
+                    };
+                    eprintln!(
+                        "[{finished}/{}] {} {}: {said} ({:.1} s; {:.0} s elapsed)",
+                        jobs.len(),
+                        tool.name(),
+                        case.describe(),
+                        job_started.elapsed().as_secs_f64(),
+                        started.elapsed().as_secs_f64()
+                    );
+                    results.lock().expect("no worker panicked")[index] = Some(result);
+                }
+            });
+        }
+    });
+    let results = results.into_inner().expect("no worker panicked");
+    let mut values = Vec::with_capacity(jobs.len());
+    let mut failures = Vec::new();
+    for ((case, tool), result) in jobs.iter().zip(results) {
+        match result.expect("every job ran") {
+            Ok(v) => values.push(v),
+            Err(error) => failures.push(format!("{} {}: {error}", tool.name(), case.describe())),
+        }
+    }
+    if failures.is_empty() { Ok(values) } else { Err(failures.join("\n")) }
+}
+
+/// One `warplab run` or `warplab predict`, parsed.
+fn run_one(cli: &Path, case: &Case, tool: Tool) -> Result<Vec<f64>> {
+    let set = case.knob.map(|(knob, value)| format!("{knob}={value}"));
+    let mut args = vec![tool.name(), "--config", case.config, "--gen", case.spec, "--json"];
+    if let Some(set) = &set {
+        args.extend(["--set", set.as_str()]);
+    }
+    let cli = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
+    let json = output(&mut command(cli, &args))?;
+    let value: serde_json::Value = serde_json::from_str(&json).map_err(|e| format!("reading its JSON: {e}"))?;
+    let number = |v: &serde_json::Value, what: &str| v.as_f64().ok_or_else(|| format!("its JSON has no number {what}"));
+    match tool {
+        Tool::Run => Ok(vec![number(&value["ipc"], "ipc")?]),
+        Tool::Predict => MODELS.iter().map(|(name, _)| number(&value["models"][name]["ipc"], name)).collect(),
+    }
+}
+
+fn signed_error(predicted: f64, simulated: f64) -> f64 {
+    if simulated > 0.0 { 100.0 * (predicted - simulated) / simulated } else { f64::NAN }
+}
+
+fn mean_abs(errors: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = errors.fold((0.0, 0), |(sum, n), e| (sum + e.abs(), n + 1));
+    if n > 0 { sum / f64::from(n) } else { f64::NAN }
+}
+
+/// The generated section's first lines: what wrote it, when, at which commit.
+fn header() -> Result<String> {
+    let date = output(&mut command("date", &["-u", "+%Y-%m-%d"]))?;
+    let commit = output(&mut command("git", &["describe", "--always", "--dirty"]))?;
+    Ok(format!(
+        "Written by `cargo xtask validate-models` on {} at commit {} (release CLI; `warplab run --json` for the simulated IPC, `warplab predict --json` for the models, generators at their default sizes).\n\
+         IPC is thread instructions per cycle; each model's error is signed, (model − simulated) / simulated.\n",
+        date.trim(),
+        commit.trim()
+    ))
+}
+
+fn model_header(first: &str) -> String {
+    let labels: Vec<_> = MODELS.iter().map(|(_, label)| *label).collect();
+    format!("| {first} | {} |\n|{}\n", labels.join(" | "), "---|".repeat(labels.len() + first.matches('|').count() + 1))
+}
+
+fn ipc_cells(outcome: &Outcome) -> String {
+    let cells: Vec<_> =
+        outcome.models.iter().zip(outcome.errors()).map(|(ipc, error)| format!("{ipc:.1} ({error:+.1}%)")).collect();
+    cells.join(" | ")
+}
+
+fn percent_cells(values: [f64; 5]) -> String {
+    values.map(|v| format!("{v:.1}%")).join(" | ")
+}
+
+/// Each model's mean absolute error over `cases`.
+fn mean_errors<'a>(cases: impl Iterator<Item = &'a Outcome> + Clone) -> [f64; 5] {
+    std::array::from_fn(|m| mean_abs(cases.clone().map(|o| o.errors()[m])))
+}
+
+fn outcome<'a>(outcomes: &'a BTreeMap<Case, Outcome>, case: &Case) -> &'a Outcome {
+    &outcomes[case]
+}
+
+/// The per-kernel table, the mean errors per group and config, and the goals.
+fn main_tables(outcomes: &BTreeMap<Case, Outcome>) -> String {
+    let groups: [(&str, &[&'static str]); 2] = [("divergent", &DIVERGENT), ("non-divergent", &NON_DIVERGENT)];
+    let mut out = String::from("\n### Every kernel on both configs\n\n");
+    out += &model_header("kernel | group | config | simulated IPC");
+    for (group, specs) in groups {
+        for config in CONFIGS {
+            for spec in specs.iter() {
+                let o = outcome(outcomes, &Case::plain(config, spec));
+                out += &format!("| `{spec}` | {group} | {config} | {:.1} | {} |\n", o.simulated, ipc_cells(o));
+            }
+        }
+    }
+    out += "\n### Mean absolute error per group and config\n\n";
+    out += &model_header("group | config");
+    let mut pooled = BTreeMap::new();
+    for (group, specs) in groups {
+        for config in CONFIGS {
+            let errors = mean_errors(specs.iter().map(|spec| outcome(outcomes, &Case::plain(config, spec))));
+            out += &format!("| {group} | {config} | {} |\n", percent_cells(errors));
+        }
+        let all = mean_errors(
+            CONFIGS.iter().flat_map(|config| specs.iter().map(|spec| outcome(outcomes, &Case::plain(config, spec)))),
+        );
+        out += &format!("| {group} | both | {} |\n", percent_cells(all));
+        pooled.insert(group, all);
+    }
+    out += &goals(&pooled, outcomes);
+    out
+}
+
+/// The issue's goals beside the measured values.
+fn goals(pooled: &BTreeMap<&str, [f64; 5]>, outcomes: &BTreeMap<Case, Outcome>) -> String {
+    let mdm = MODELS.iter().position(|(name, _)| *name == "mdm").expect("MDM is a model");
+    let gpumech = MODELS.iter().position(|(name, _)| *name == "gpumech").expect("GPUMech is a model");
+    let verdict = |met: bool| if met { "met" } else { "**missed**" };
+    let per_config = |specs: &[&'static str], model: usize| -> String {
+        CONFIGS
+            .iter()
+            .map(|config| {
+                let errors = mean_errors(specs.iter().map(|spec| outcome(outcomes, &Case::plain(config, spec))));
+                format!("{config} {:.1}%", errors[model])
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::from("\n### The goals\n\n| goal | measured (both configs; per config) | |\n|---|---|---|\n");
+    for (group, specs, goal) in [
+        ("divergent", &DIVERGENT[..], MDM_GOAL_DIVERGENT),
+        ("non-divergent", &NON_DIVERGENT[..], MDM_GOAL_NON_DIVERGENT),
+    ] {
+        let measured = pooled[group][mdm];
+        out += &format!(
+            "| MDM mean absolute error ≤ {goal:.0}% on the {group} group | {measured:.1}% ({}) | {} |\n",
+            per_config(specs, mdm),
+            verdict(measured <= goal)
+        );
+    }
+    let (g, m) = (pooled["divergent"][gpumech], pooled["divergent"][mdm]);
+    out += &format!(
+        "| GPUMech's error on the divergent group several times MDM's (the MDM paper: 298% against 18%, 16.6×) | GPUMech {g:.1}%, MDM {m:.1}%: {:.1}× ({}; {}) | {} |\n",
+        g / m,
+        per_config(&DIVERGENT, gpumech),
+        per_config(&DIVERGENT, mdm),
+        verdict(g >= 3.0 * m)
+    );
+    out += "\n\"Several times\" is read as at least 3×.\n";
+    out
+}
+
+/// A sweep's tables: every point, then the mean absolute error per value.
+fn sweep_tables(sweep: &Sweep, outcomes: &BTreeMap<Case, Outcome>) -> String {
+    let case = |spec, value| Case { config: SWEEP_CONFIG, spec, knob: Some((sweep.knob, value)) };
+    let mut out = format!(
+        "\n### Sweep: {} on {SWEEP_CONFIG} (`--set {}=N`), divergent kernels\n\n![IPC against {}, simulated and each model]({})\n\n",
+        sweep.title, sweep.knob, sweep.axis, sweep.file
+    );
+    out += &model_header(&format!("kernel | {} | simulated IPC", sweep.knob));
+    for spec in DIVERGENT {
+        for &value in sweep.values {
+            let o = outcome(outcomes, &case(spec, value));
+            out += &format!("| `{spec}` | {value} | {:.1} | {} |\n", o.simulated, ipc_cells(o));
+        }
+    }
+    out += &format!("\nMean absolute error over the three kernels:\n\n{}", model_header(sweep.knob));
+    for &value in sweep.values {
+        let errors = mean_errors(DIVERGENT.iter().map(|spec| outcome(outcomes, &case(spec, value))));
+        out += &format!("| {value} | {} |\n", percent_cells(errors));
+    }
+    out
+}
+
+/// IPC against the knob, one panel per divergent kernel.
+fn sweep_chart(sweep: &Sweep, outcomes: &BTreeMap<Case, Outcome>) -> Chart {
+    let panels = DIVERGENT
+        .iter()
+        .map(|&spec| {
+            let points = |pick: &dyn Fn(&Outcome) -> f64| -> Vec<(f64, f64)> {
+                let at = |v: u32| outcome(outcomes, &Case { config: SWEEP_CONFIG, spec, knob: Some((sweep.knob, v)) });
+                sweep.values.iter().map(|&v| (f64::from(v), pick(at(v)))).collect()
+            };
+            let mut series = vec![Series { label: "simulated".to_owned(), points: points(&|o| o.simulated) }];
+            for (m, (_, label)) in MODELS.iter().enumerate() {
+                series.push(Series { label: (*label).to_owned(), points: points(&|o| o.models[m]) });
+            }
+            Panel { title: spec.to_owned(), series }
+        })
+        .collect();
+    Chart {
+        title: format!("{} on {SWEEP_CONFIG}: simulated IPC and the five models", sweep.title),
+        x_label: sweep.axis.to_owned(),
+        y_label: "IPC (thread instructions per cycle)".to_owned(),
+        x_values: sweep.values.iter().map(|&v| f64::from(v)).collect(),
+        panels,
+    }
+}
+
+/// `text` with what lies between the markers replaced by `header` and
+/// `section`; a text without the markers gets them, and a heading, at its end.
+fn replace_between_markers(text: &str, header: &str, section: &str) -> String {
+    let generated = format!("{BEGIN}\n{header}{section}{END}");
+    match (text.find(BEGIN), text.find(END)) {
+        (Some(begin), Some(end)) if begin < end => format!("{}{generated}{}", &text[..begin], &text[end + END.len()..]),
+        _ => format!("{}\n\n## The analytical models against the timing model\n\n{generated}\n", text.trim_end()),
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_section_between_the_markers_is_replaced_and_the_rest_kept() {
+        let fresh = replace_between_markers("# Validation\n\ntext\n", "h\n", "s\n");
+        assert_eq!(
+            fresh,
+            format!(
+                "# Validation\n\ntext\n\n## The analytical models against the timing model\n\n{BEGIN}\nh\ns\n{END}\n"
+            )
+        );
+        let again = replace_between_markers(&format!("{fresh}after\n"), "h2\n", "t\n");
+        assert_eq!(
+            again,
+            format!(
+                "# Validation\n\ntext\n\n## The analytical models against the timing model\n\n{BEGIN}\nh2\nt\n{END}\nafter\n"
+            )
+        );
+    }
+
+    #[test]
+    fn errors_are_signed_and_means_absolute() {
+        assert_eq!(signed_error(110.0, 100.0), 10.0);
+        assert_eq!(signed_error(50.0, 100.0), -50.0);
+        assert_eq!(mean_abs([10.0, -30.0].into_iter()), 20.0);
+        assert_eq!(model_header("a | b").lines().nth(1), Some("|---|---|---|---|---|---|---|"));
+    }
+}
