@@ -102,3 +102,36 @@ export function serverAndBrowser() {
   });
   return shared;
 }
+
+// A page with strided gs = 32 on mdm-pascal-28sm loaded (the MDM paper's
+// memory-divergent kernel on its GPU), watching for main-thread long tasks
+// from here on in `window.longTasks`.
+export async function openStridedOnPascal(shared) {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+  await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
+  await waitForText(page, "config-sms", "28");
+  await page.getByTestId("generator-select").selectOption("strided");
+  await waitForText(page, "workload-label", "strided");
+  await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
+  await waitForText(page, "workload-label", "strided:gs=32");
+  // Long tasks on the main thread from here on. A deliberate 80-ms task first
+  // shows the observer sees them (so an empty list means something).
+  await page.evaluate(async () => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
+      type: "longtask",
+    });
+    await new Promise((done) =>
+      setTimeout(() => {
+        const start = performance.now();
+        while (performance.now() - start < 80);
+        done();
+      }),
+    );
+  });
+  await page.waitForFunction(() => window.longTasks.some((ms) => ms >= 80), null, { timeout: 5_000 });
+  await page.evaluate(() => (window.longTasks = []));
+  return { page, errors };
+}

@@ -5,40 +5,11 @@
 // stays responsive (no main-thread task over 50 ms while the worker runs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage, SCREENSHOTS, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
+import { openStridedOnPascal, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
 
 const shared = serverAndBrowser();
 
-// strided with gs = 32 on mdm-pascal-28sm, ready to run.
-async function stridedOnPascal() {
-  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
-  await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
-  await waitForText(page, "config-sms", "28");
-  await page.getByTestId("generator-select").selectOption("strided");
-  await waitForText(page, "workload-label", "strided");
-  await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
-  await waitForText(page, "workload-label", "strided:gs=32");
-  // Long tasks on the main thread from here on. A deliberate 80-ms task first
-  // shows the observer sees them (so an empty list means something).
-  await page.evaluate(async () => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
-      type: "longtask",
-    });
-    await new Promise((done) =>
-      setTimeout(() => {
-        const start = performance.now();
-        while (performance.now() - start < 80);
-        done();
-      }),
-    );
-  });
-  await page.waitForFunction(() => window.longTasks.some((ms) => ms >= 80), null, { timeout: 5_000 });
-  await page.evaluate(() => (window.longTasks = []));
-  return { page, errors };
-}
+const stridedOnPascal = () => openStridedOnPascal(shared);
 
 const progressValue = (page) => page.getByTestId("run-progress").evaluate((bar) => Number(bar.value));
 const cycle = async (page) => Number((await textOf(page, "animation-cycle")).replaceAll(",", ""));

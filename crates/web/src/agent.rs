@@ -10,6 +10,11 @@
 //! Generated workloads are made here too, sized for the last config that
 //! loaded (the default preset until one does): the worker keeps that
 //! `GpuConfig` between inputs.
+//!
+//! The analytical models run here as well ([`crate::analysis`]): `Analyze`
+//! profiles the loaded workload once and keeps the profile until the
+//! workload or the config changes, so each `Predict` (a slider moved) only
+//! re-evaluates the five models.
 
 use std::io::{BufReader, Read};
 
@@ -21,12 +26,14 @@ use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::{
-    ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, SimOptions, SimReport, Snapshot,
-    TraceWorkload, WorkloadSource, WorkloadSummary, config_report, default_config, generate, kernel_files,
-    preset_config, read_config_files, summarize_generated, summarize_trace,
+    AnalyticalReport, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile, ProfileOptions,
+    SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary, config_report, default_config,
+    generate, kernel_files, predict, preset_config, profile_generated, profile_trace, read_config_files,
+    summarize_generated, summarize_trace,
 };
 use web_sys::Blob;
 
+use crate::analysis::{knob_base, predict_with_knobs};
 use crate::blob_reader::BlobReader;
 use crate::fetch::{fetch_blob, fetch_bytes};
 use crate::run::WorkerRun;
@@ -89,6 +96,22 @@ pub enum WorkerInput {
     },
     /// Pause, step, seek, change speed or cancel the run in progress.
     Control(RunControl),
+    /// Profile the workload loaded last on the config loaded last (or reuse
+    /// the profile kept from the last `Analyze`) and evaluate every
+    /// analytical model; answered by [`WorkerOutput::Analyzed`] or
+    /// [`WorkerOutput::AnalysisFailed`].
+    Analyze {
+        /// Host-to-device copies fill the L2.
+        memcpy_warms_l2: bool,
+    },
+    /// Re-evaluate every model on the kept profile for the loaded config with
+    /// these knobs set (see `warplab_lab::CONFIG_KNOBS`), without profiling
+    /// again; answered by [`WorkerOutput::Predicted`] or
+    /// [`WorkerOutput::AnalysisFailed`].
+    Predict {
+        /// `(knob name, value)` pairs, applied in order.
+        knobs: Vec<(String, f64)>,
+    },
 }
 
 /// What the page can do to a run in progress, between two slices.
@@ -148,13 +171,48 @@ pub struct RunUpdate {
     pub watch: u32,
 }
 
+/// A kind of request of which only the newest matters: the page keeps one of
+/// each lane at the worker and lets only the newest wait (see
+/// `hooks/use_lab_worker.rs`), so a dragged slider never queues work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// Loading or generating a workload.
+    Workload,
+    /// Analyzing the workload or re-evaluating the models for new knobs.
+    Analysis,
+}
+
 impl WorkerInput {
-    /// Whether the input asks for a workload (answered by
-    /// [`WorkerOutput::Workload`] or [`WorkerOutput::WorkloadFailed`]) rather
-    /// than a config.
-    pub fn is_workload(&self) -> bool {
-        matches!(self, Self::LoadSample { .. } | Self::LoadTraceFiles { .. } | Self::Generate { .. })
+    /// The lane of an input whose older answers the page can do without;
+    /// `None` for configs, runs and controls, which are all sent and answered.
+    pub fn lane(&self) -> Option<Lane> {
+        match self {
+            Self::LoadSample { .. } | Self::LoadTraceFiles { .. } | Self::Generate { .. } => Some(Lane::Workload),
+            Self::Analyze { .. } | Self::Predict { .. } => Some(Lane::Analysis),
+            Self::LoadPreset { .. } | Self::LoadConfigFiles { .. } | Self::Run { .. } | Self::Control(_) => None,
+        }
     }
+}
+
+/// The analytical models on the loaded workload and config, with the
+/// config's values of the knobs the page's sliders move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// Every model's figures, per kernel and for the workload.
+    pub report: AnalyticalReport,
+    /// The loaded config's knob values.
+    pub base: KnobBase,
+}
+
+/// The loaded config's values of the slider knobs, and what bounds them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnobBase {
+    /// SMs.
+    pub n_sms: u32,
+    /// SMs per cluster: `n_sms` moves in steps of it.
+    pub cores_per_cluster: u32,
+    /// L1 data-cache MSHR entries per SM; `None` without an L1 data cache.
+    pub l1_mshrs: Option<u32>,
 }
 
 /// What the worker answers.
@@ -177,13 +235,28 @@ pub enum WorkerOutput {
     RunFailed(String),
     /// The run was cancelled.
     RunCancelled,
+    /// The answer to `Analyze`.
+    Analyzed(Box<Analysis>),
+    /// The answer to `Predict`: every model for the config with the knobs set.
+    Predicted(Box<AnalyticalReport>),
+    /// `Analyze` or `Predict` failed: no workload yet, a trace that cannot be
+    /// read, or a knob value the config cannot take (the message names the knob).
+    AnalysisFailed(String),
 }
 
 impl WorkerOutput {
-    /// Whether the output answers a workload input (see
-    /// [`WorkerInput::is_workload`]).
-    pub fn is_workload(&self) -> bool {
-        matches!(self, Self::Workload(_) | Self::WorkloadFailed(_))
+    /// The lane of the input this output answers (see [`WorkerInput::lane`]).
+    pub fn lane(&self) -> Option<Lane> {
+        match self {
+            Self::Workload(_) | Self::WorkloadFailed(_) => Some(Lane::Workload),
+            Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
+            Self::Config(_)
+            | Self::ConfigFailed(_)
+            | Self::RunUpdated(_)
+            | Self::RunReport(_)
+            | Self::RunFailed(_)
+            | Self::RunCancelled => None,
+        }
     }
 }
 
@@ -259,7 +332,13 @@ struct Lab {
     /// The workload loaded last and its warp instructions.
     workload: Option<(Loaded, u64)>,
     run: Option<WorkerRun>,
+    /// The profile of `workload` on `gpu` made by the last `Analyze`, with
+    /// its options; dropped when either changes.
+    profile: Option<(ProfileOptions, Profile)>,
 }
+
+/// What `Analyze` and `Predict` say before a workload has loaded.
+const NO_WORKLOAD: &str = "no workload has loaded yet: pick a sample, a generator or trace files";
 
 impl Lab {
     async fn answer(&mut self, input: WorkerInput) -> Vec<WorkerOutput> {
@@ -276,7 +355,7 @@ impl Lab {
             WorkerInput::Generate { spec } => {
                 let summary = self.generate(&spec);
                 if let Ok(summary) = &summary {
-                    self.workload = Some((Loaded::Generated(spec), summary.totals.warp_insts));
+                    self.keep_workload(Loaded::Generated(spec), summary.totals.warp_insts);
                 }
                 workload(summary)
             }
@@ -293,6 +372,14 @@ impl Lab {
                 }
                 return outputs;
             }
+            WorkerInput::Analyze { memcpy_warms_l2 } => {
+                let analysis = self.analyze(ProfileOptions { memcpy_warms_l2 });
+                analysis.map_or_else(WorkerOutput::AnalysisFailed, |a| WorkerOutput::Analyzed(Box::new(a)))
+            }
+            WorkerInput::Predict { knobs } => {
+                let report = self.predict(&knobs);
+                report.map_or_else(WorkerOutput::AnalysisFailed, |r| WorkerOutput::Predicted(Box::new(r)))
+            }
         };
         vec![output]
     }
@@ -300,17 +387,41 @@ impl Lab {
     /// Keeps a trace that loaded for runs; answers with its summary.
     fn keep_trace(&mut self, loaded: Result<TraceFiles, String>) -> WorkerOutput {
         workload(loaded.map(|TraceFiles { summary, list, blobs }| {
-            self.workload = Some((Loaded::Trace { list, blobs }, summary.totals.warp_insts));
+            self.keep_workload(Loaded::Trace { list, blobs }, summary.totals.warp_insts);
             summary
         }))
+    }
+
+    /// Keeps a workload that loaded; the profile of the previous one goes.
+    fn keep_workload(&mut self, loaded: Loaded, warp_insts: u64) {
+        self.workload = Some((loaded, warp_insts));
+        self.profile = None;
+    }
+
+    /// Every model on the loaded workload and config, profiling only when
+    /// no profile with these options is kept.
+    fn analyze(&mut self, options: ProfileOptions) -> Result<Analysis, String> {
+        self.gpu_or_default()?;
+        let (Some(gpu), Some((loaded, _))) = (&self.gpu, &self.workload) else { return Err(NO_WORKLOAD.to_owned()) };
+        if self.profile.as_ref().is_none_or(|(kept, _)| *kept != options) {
+            self.profile = Some((options, profile_loaded(gpu, loaded, options)?));
+        }
+        let (_, profile) = self.profile.as_ref().ok_or(NO_WORKLOAD)?;
+        Ok(Analysis { report: predict(profile, gpu), base: knob_base(gpu) })
+    }
+
+    /// Every model on the kept profile, for the loaded config with `knobs` set.
+    fn predict(&self, knobs: &[(String, f64)]) -> Result<AnalyticalReport, String> {
+        match (&self.gpu, &self.profile) {
+            (Some(gpu), Some((_, profile))) => predict_with_knobs(profile, gpu, knobs),
+            _ => Err("nothing analyzed yet: the models are evaluated once the workload has been analyzed".to_owned()),
+        }
     }
 
     /// Starts a run of the workload loaded last, and its first slice.
     fn start_run(&mut self, speed: u64, watch: u32, options: SimOptions) -> Result<Vec<WorkerOutput>, String> {
         let gpu = self.gpu_or_default()?.clone();
-        let Some((loaded, total)) = &self.workload else {
-            return Err("no workload has loaded yet: pick a sample, a generator or trace files".to_owned());
-        };
+        let Some((loaded, total)) = &self.workload else { return Err(NO_WORKLOAD.to_owned()) };
         let workload: Box<dyn WorkloadSource> = match loaded {
             Loaded::Generated(spec) => Box::new(GeneratedWorkload::new(spec, &gpu).map_err(|e| e.to_string())?),
             Loaded::Trace { list, blobs } => {
@@ -338,6 +449,7 @@ impl Lab {
         match result {
             Ok((report, gpu)) => {
                 self.gpu = Some(gpu);
+                self.profile = None;
                 WorkerOutput::Config(Box::new(report))
             }
             Err(message) => WorkerOutput::ConfigFailed(message),
@@ -365,6 +477,16 @@ fn check_size(spec: &GenSpec, gpu: &GpuConfig) -> Result<(), String> {
          `warplab info --gen {}` summarizes it natively",
         workload.name, workload.name
     ))
+}
+
+/// Profiles the loaded workload on `gpu`: a generated one regenerated from
+/// its spec, a trace streamed from its blobs again.
+fn profile_loaded(gpu: &GpuConfig, loaded: &Loaded, options: ProfileOptions) -> Result<Profile, String> {
+    let profile = match loaded {
+        Loaded::Generated(spec) => profile_generated(gpu, spec, options),
+        Loaded::Trace { list, blobs } => profile_trace(gpu, list, &mut *blob_opener(blobs.clone()), options),
+    };
+    profile.map_err(|e| e.to_string())
 }
 
 fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {

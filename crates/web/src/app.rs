@@ -12,18 +12,23 @@ use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use crate::agent::{FileRef, RunControl, WorkerInput, WorkerOutput};
+use crate::analysis_state::{AnalysisAction, AnalysisState};
 use crate::components::animation::Speed;
 use crate::components::{
-    Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, WorkloadPanel,
 };
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{LabWorkerHandle, use_lab_worker};
 use crate::run_state::{RunAction, RunPhase, RunState};
-use crate::state::{Action, State, WorkloadChoice};
+use crate::state::{Action, Experiment, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
 const GENERATOR_DEBOUNCE: Duration = Duration::from_millis(250);
+
+/// Whether host-to-device copies warm the L2, in runs and analyses alike, so
+/// the two compare (the page has no switch for it yet).
+const MEMCPY_WARMS_L2: bool = false;
 
 /// Properties of [`App`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -47,7 +52,8 @@ struct OpenFiles {
 pub fn App(props: &AppProps) -> Html {
     let state = use_reducer(State::default);
     let run = use_reducer(RunState::default);
-    let outputs = on_output(state.dispatcher(), run.dispatcher());
+    let analysis = use_reducer(AnalysisState::default);
+    let outputs = on_output(state.dispatcher(), run.dispatcher(), analysis.dispatcher());
     let worker = use_lab_worker(format!("{}worker.js", props.asset_base).into(), outputs);
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
@@ -58,21 +64,20 @@ pub fn App(props: &AppProps) -> Html {
         edits: (*edits).clone(),
         open_files,
         run: run.dispatcher(),
+        analysis: analysis.dispatcher(),
     };
     use_default_experiment(&page, state.choice.clone());
     use_regenerate_for_new_config(&page, &state);
+    use_analysis_of_each_experiment(&page, &state);
 
     let on_sample = page.callback(|page, name: String| page.load_sample(&name));
     let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
     let on_preset = page.callback(|page, name: String| page.load_preset(name));
     let on_files = page.callback(|page, list: Option<FileList>| page.open_picked(list));
-    let (speed, watch) = (run.speed, run.watch);
-    let on_run = page.callback(move |page, ()| page.start_run(speed, watch));
+    let (speed, watch, ready) = (run.speed, run.watch, state.ready());
+    let on_run = page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, e)));
     let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
-    let ready = state.workload.current.is_some()
-        && state.config.current.is_some()
-        && state.workload.loading.is_none()
-        && state.config.loading.is_none();
+    let ready = ready.is_some();
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     html! {
         <main class="warplab">
@@ -102,7 +107,22 @@ pub fn App(props: &AppProps) -> Html {
                     <ReportView report={report.clone()} />
                 </section>
             }
+            { analytical_panel(&page, &analysis, &run, state.ready()) }
         </main>
+    }
+}
+
+/// The analytical panel, with the finished run of the same workload and
+/// config to compare with, and its sliders wired to the worker.
+fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, ready: Option<Experiment>) -> Html {
+    let same_experiment =
+        run.phase == RunPhase::Finished && run.experiment.is_some_and(|e| Some(e) == analysis.experiment);
+    let simulated_ipc = run.report.as_ref().filter(|_| same_experiment).map(|report| report.ipc);
+    let stale = analysis.experiment.is_some() && analysis.experiment != ready;
+    let on_knobs = page.callback(|page, knobs| page.predict(knobs));
+    let on_reset = page.callback(|page, ()| page.predict(Vec::new()));
+    html! {
+        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} />
     }
 }
 
@@ -147,8 +167,27 @@ fn use_regenerate_for_new_config(page: &Page, state: &State) {
     });
 }
 
-/// Routes each worker answer to the page state or the run state.
-fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunState>) -> Callback<WorkerOutput> {
+/// Analyzes each workload and config once both have loaded, unless the
+/// workload is about to be generated again for a config that just loaded.
+#[hook]
+fn use_analysis_of_each_experiment(page: &Page, state: &State) {
+    let page = page.clone();
+    let resized = state.choice.spec().is_some_and(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config));
+    let awaiting_regeneration = resized && state.workload_sized_for != state.config_loads;
+    let experiment = state.ready().filter(|_| !awaiting_regeneration);
+    use_effect_with(experiment, move |experiment| {
+        if let Some(experiment) = *experiment {
+            page.analyze(experiment);
+        }
+    });
+}
+
+/// Routes each worker answer to the page, run or analysis state.
+fn on_output(
+    state: UseReducerDispatcher<State>,
+    run: UseReducerDispatcher<RunState>,
+    analysis: UseReducerDispatcher<AnalysisState>,
+) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::Workload(summary) => state.dispatch(Action::WorkloadLoaded(summary)),
         WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
@@ -158,6 +197,9 @@ fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunSt
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
         WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
         WorkerOutput::RunCancelled => run.dispatch(RunAction::Cancelled),
+        WorkerOutput::Analyzed(result) => analysis.dispatch(AnalysisAction::Analyzed(result)),
+        WorkerOutput::Predicted(report) => analysis.dispatch(AnalysisAction::Predicted(report)),
+        WorkerOutput::AnalysisFailed(message) => analysis.dispatch(AnalysisAction::Failed(message)),
     })
 }
 
@@ -173,6 +215,7 @@ struct Page {
     edits: Rc<Cell<u64>>,
     open_files: Rc<RefCell<OpenFiles>>,
     run: UseReducerDispatcher<RunState>,
+    analysis: UseReducerDispatcher<AnalysisState>,
 }
 
 impl Page {
@@ -182,9 +225,22 @@ impl Page {
     }
 
     /// Simulates the loaded workload in the worker.
-    fn start_run(&self, speed: u64, watch: u32) {
-        self.run.dispatch(RunAction::Requested);
-        self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: false });
+    fn start_run(&self, speed: u64, watch: u32, experiment: Experiment) {
+        self.run.dispatch(RunAction::Requested(experiment));
+        self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: MEMCPY_WARMS_L2 });
+    }
+
+    /// Profiles the loaded workload and evaluates the models in the worker.
+    fn analyze(&self, experiment: Experiment) {
+        self.analysis.dispatch(AnalysisAction::Requested(experiment));
+        self.worker.send(WorkerInput::Analyze { memcpy_warms_l2: MEMCPY_WARMS_L2 });
+    }
+
+    /// Re-evaluates the models for the loaded config with `knobs` set; a
+    /// request still waiting is replaced (see `use_lab_worker`).
+    fn predict(&self, knobs: Vec<(String, f64)>) {
+        self.analysis.dispatch(AnalysisAction::KnobsSet(knobs.clone()));
+        self.worker.send(WorkerInput::Predict { knobs });
     }
 
     /// Pauses, steps, seeks, changes the speed of or cancels the run.

@@ -50,6 +50,17 @@ pub fn share(fraction: f64) -> String {
     }
 }
 
+/// A signed percentage with one decimal, e.g. a model's error against the
+/// simulation: `+12.3%`, `-4.0%`, `0.0%`.
+pub fn signed_percent(percent: f64) -> String {
+    if !percent.is_finite() {
+        return NOT_A_NUMBER.to_owned();
+    }
+    // Rounded first, so -0.04 reads as 0.0% rather than -0.0%.
+    let rounded = (percent * 10.0).round() / 10.0;
+    if rounded == 0.0 { "0.0%".to_owned() } else { format!("{rounded:+.1}%") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +105,15 @@ mod tests {
             (f64::NAN, "–"),
         ] {
             assert_eq!(share(fraction), expect, "{fraction}");
+        }
+    }
+
+    #[test]
+    fn signed_percents_show_their_sign() {
+        for (percent, expect) in
+            [(12.34, "+12.3%"), (-4.0, "-4.0%"), (0.04, "0.0%"), (-0.04, "0.0%"), (-0.05, "-0.1%"), (f64::NAN, "–")]
+        {
+            assert_eq!(signed_percent(percent), expect, "{percent}");
         }
     }
 }

@@ -1,6 +1,6 @@
 //! One-sentence explanations of the metrics the page shows, kept in one
-//! table so every view (the report, later panels) explains a term in the
-//! same words; views show them as hover text (`title`). The animation's
+//! table so every view (the report, the analytical panel) explains a term in
+//! the same words; views show them as hover text (`title`). The animation's
 //! parts (warp states, queues, bars) are explained by its own table,
 //! `components/animation/explain.rs`, which its tooltips compose into
 //! sentences about the part under the pointer.
@@ -76,3 +76,53 @@ pub const L2_ACCESS: &str = "In the memory partition: the ROP pipeline, the L2 q
 pub const DRAM_QUEUE: &str = "Waiting for DRAM: the L2-to-DRAM queue and the DRAM scheduler's queue.";
 /// DRAM service.
 pub const DRAM_SERVICE: &str = "DRAM service: the fixed DRAM latency, row commands and the data burst.";
+
+/// The analytical panel as a whole.
+pub const ANALYTICAL: &str = "Five analytical models predict the IPC from one profile of the workload (a representative warp's intervals and a functional cache pass), in a fraction of the simulation's time.";
+/// GPUMech.
+pub const MODEL_GPUMECH: &str = "GPUMech (Huang et al., MICRO 2014): a multi-warp interval model; MSHR waits with the bare memory latency, DRAM queueing as an M/D/1 queue, no NoC queue.";
+/// GPUMech+.
+pub const MODEL_GPUMECH_PLUS: &str =
+    "GPUMech+: GPUMech with an M/D/1 queue on the NoC, and MSHR waits that include the queueing.";
+/// MDM-Queue.
+pub const MODEL_MDM_QUEUE: &str =
+    "MDM-Queue: GPUMech+ with MDM's NoC and DRAM contention model in place of the M/D/1 queues.";
+/// MDM-MSHR.
+pub const MODEL_MDM_MSHR: &str = "MDM-MSHR: GPUMech+ with MDM's MSHR model: requests beyond the MSHRs wait in batches, on memory-divergent intervals only.";
+/// MDM.
+pub const MODEL_MDM: &str =
+    "MDM (Wang et al., MICRO 2020): MDM's MSHR batching and its NoC/DRAM contention model together.";
+/// A model's error.
+pub const MODEL_ERROR: &str = "The model's error against the timing model's IPC for the same workload and config: 100 × (model − simulated) / simulated; positive means the model is optimistic.";
+
+/// The CPI stack as a whole.
+pub const CPI_STACK: &str =
+    "Where each model says an SM's cycles go, per warp instruction: the parts add up to the model's CPI.";
+/// The base CPI term.
+pub const CPI_BASE: &str = "Issuing itself: the cycles per instruction when every stall is hidden by other warps.";
+/// The issue CPI term.
+pub const CPI_ISSUE: &str = "Issue and dependence stalls the other warps do not hide: arithmetic latencies and the loads' latency without contention.";
+/// The MSHR CPI term.
+pub const CPI_MSHR: &str = "Waiting for an L1 MSHR: misses beyond the MSHRs wait for earlier ones to return.";
+/// The NoC CPI term.
+pub const CPI_NOC: &str = "Queueing in the interconnect (NoC) between the SMs and the memory partitions.";
+/// The DRAM CPI term.
+pub const CPI_DRAM: &str = "Queueing at DRAM for the requests that miss the L2.";
+/// The launch CPI term.
+pub const CPI_LAUNCH: &str =
+    "The kernel launch latency the config charges to every kernel, spread over its instructions.";
+
+/// Memory divergence.
+pub const MD: &str = "Memory-divergent (MD): some interval has more read misses in flight per SM than the L1 has MSHRs (or, with a streaming L1, saturates the NoC); the share is of the representative warp's instructions in such intervals. NMD: none.";
+/// Divergent loads per kilo-instruction.
+pub const DPKI: &str = "Divergent loads per 1,000 warp instructions: global loads whose lanes touch more 128-byte lines than their data needs.";
+/// Resident warps per SM.
+pub const WARPS_PER_SM: &str = "W: warps resident on an SM in a full wave of CTAs.";
+/// CTA waves.
+pub const WAVES: &str = "Waves: how many rounds of CTAs the grid takes when every SM holds as many as fit.";
+/// The L1 miss rate.
+pub const L1_MISS_RATE: &str = "Share of L1 read sectors that missed, from the profile's functional cache pass.";
+/// The L2 miss rate.
+pub const L2_MISS_RATE: &str = "Share of L2 accesses that missed, from the profile's functional cache pass.";
+/// The config knobs.
+pub const CONFIG_KNOBS: &str = "Change the GPU for the analytical models only: each move re-evaluates the five models on the same profile, in well under a millisecond.";

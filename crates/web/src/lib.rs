@@ -16,6 +16,8 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod agent;
+mod analysis;
+mod analysis_state;
 mod app;
 mod blob_reader;
 mod components;
@@ -28,7 +30,8 @@ mod run;
 mod run_state;
 mod state;
 
+pub use analysis_state::AnalysisState;
 pub use app::{App, AppProps};
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
-pub use components::{ReportView, ReportViewProps};
+pub use components::{AnalyticalPanel, AnalyticalPanelProps, ReportView, ReportViewProps};

@@ -9,6 +9,7 @@ use warplab_lab::{Event, SimReport, Snapshot};
 use yew::Reducible;
 
 use crate::agent::{RunStatus, RunUpdate};
+use crate::state::Experiment;
 
 /// The most points the IPC timeline keeps; past it every other point is
 /// dropped, so a long run costs a bounded chart.
@@ -58,6 +59,8 @@ pub struct RunState {
     pub speed: u64,
     /// The SM whose events are listed.
     pub watch: u32,
+    /// The workload and config the run simulates.
+    pub experiment: Option<Experiment>,
 }
 
 impl RunState {
@@ -70,8 +73,8 @@ impl RunState {
 /// What changes the run's state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunAction {
-    /// The user asked for a run.
-    Requested,
+    /// The user asked for a run of this workload and config.
+    Requested(Experiment),
     /// The worker reports progress.
     Updated(Box<RunUpdate>),
     /// The worker sent the report so far.
@@ -92,8 +95,14 @@ impl Reducible for RunState {
     fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            RunAction::Requested => {
-                next = RunState { phase: RunPhase::Starting, speed: self.speed, watch: self.watch, ..Self::default() };
+            RunAction::Requested(experiment) => {
+                next = RunState {
+                    phase: RunPhase::Starting,
+                    speed: self.speed,
+                    watch: self.watch,
+                    experiment: Some(experiment),
+                    ..Self::default()
+                };
             }
             RunAction::Updated(update) => next.update(*update),
             RunAction::Reported(report) => next.report = Some(Rc::new(*report)),
@@ -180,7 +189,7 @@ mod tests {
 
     #[test]
     fn updates_grow_a_bounded_timeline_and_event_list() {
-        let mut state = Rc::new(RunState::default()).reduce(RunAction::Requested);
+        let mut state = Rc::new(RunState::default()).reduce(RunAction::Requested(Experiment::default()));
         assert_eq!(state.phase, RunPhase::Starting);
         for cycle in 1..=(TIMELINE_POINTS as u64 + 1) {
             state = state.reduce(update(cycle, RunStatus::Running));
@@ -197,11 +206,13 @@ mod tests {
 
     #[test]
     fn a_cancelled_run_ignores_late_updates_and_a_new_run_starts_afresh() {
-        let state = Rc::new(RunState::default()).reduce(RunAction::Requested).reduce(update(10, RunStatus::Running));
+        let state = Rc::new(RunState::default())
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(update(10, RunStatus::Running));
         let state = state.reduce(RunAction::Cancelled).reduce(update(20, RunStatus::Running));
         assert_eq!(state.phase, RunPhase::Cancelled);
         assert_eq!(state.latest.as_ref().map(|u| u.cycle), Some(10));
-        let state = state.reduce(RunAction::SpeedChosen(200)).reduce(RunAction::Requested);
+        let state = state.reduce(RunAction::SpeedChosen(200)).reduce(RunAction::Requested(Experiment::default()));
         assert_eq!((state.phase, state.speed, state.timeline.len()), (RunPhase::Starting, 200, 0));
     }
 }

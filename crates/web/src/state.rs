@@ -79,6 +79,17 @@ impl WorkloadChoice {
     }
 }
 
+/// Which workload and config something was computed for: the counts of
+/// loads that had happened, so a run and an analysis of the same experiment
+/// can be compared, and a stale one told apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Experiment {
+    /// Workloads loaded so far.
+    pub workload: u64,
+    /// Configs loaded so far.
+    pub config: u64,
+}
+
 /// Everything the page shows.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
@@ -92,6 +103,21 @@ pub struct State {
     /// How many configs have loaded: when it changes, workloads sized for the
     /// config are generated again.
     pub config_loads: u64,
+    /// How many workloads have loaded.
+    pub workload_loads: u64,
+    /// `config_loads` when the current workload loaded: a generated workload
+    /// sized for the config is stale while this lags behind.
+    pub workload_sized_for: u64,
+}
+
+impl State {
+    /// The loaded workload and config, once both have loaded and nothing is
+    /// loading (what a run or an analysis uses).
+    pub fn ready(&self) -> Option<Experiment> {
+        let loaded = self.workload.current.is_some() && self.config.current.is_some();
+        let idle = self.workload.loading.is_none() && self.config.loading.is_none();
+        (loaded && idle).then_some(Experiment { workload: self.workload_loads, config: self.config_loads })
+    }
 }
 
 /// The changes the page can make to its state.
@@ -124,7 +150,11 @@ impl Reducible for State {
                 next.workload.request(choice.activity());
                 next.choice = choice;
             }
-            Action::WorkloadLoaded(summary) => next.workload.loaded(summary),
+            Action::WorkloadLoaded(summary) => {
+                next.workload.loaded(summary);
+                next.workload_loads += 1;
+                next.workload_sized_for = next.config_loads;
+            }
             Action::WorkloadFailed(message) => next.workload.failed(message),
             Action::ConfigRequested(label) => next.config.request(format!("Reading {label}")),
             Action::ConfigLoaded(report) => {
@@ -159,6 +189,20 @@ mod tests {
         assert_eq!(state.workload.loading, None);
         let state = state.reduce(Action::WorkloadRequested(sample("again")));
         assert_eq!(state.workload.error, None, "a new load clears the old error");
+    }
+
+    #[test]
+    fn an_experiment_is_ready_when_both_halves_loaded_and_nothing_loads() {
+        let state = Rc::new(State::default()).reduce(Action::WorkloadLoaded(WorkloadSummary::default()));
+        assert_eq!(state.ready(), None, "no config yet");
+        let gpu = warplab_lab::preset_config("QV100").expect("a preset").1;
+        let state = state.reduce(Action::ConfigLoaded(Box::new(warplab_lab::config_report("QV100", &gpu, Vec::new()))));
+        assert_eq!(state.ready(), Some(Experiment { workload: 1, config: 1 }));
+        assert_eq!(state.workload_sized_for, 0, "the workload came before the config");
+        let state = state.reduce(Action::WorkloadRequested(sample("next")));
+        assert_eq!(state.ready(), None, "a workload is loading");
+        let state = state.reduce(Action::WorkloadLoaded(WorkloadSummary::default()));
+        assert_eq!((state.ready(), state.workload_sized_for), (Some(Experiment { workload: 2, config: 1 }), 1));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! drawn, and the numbers on the bars (their `data-value`s) are the report's;
 //! an empty report shows "no data" notes instead of NaN bars.
 
-use std::rc::Rc;
-use std::time::Duration;
+mod common;
 
-use gloo::timers::future::sleep;
+use std::rc::Rc;
+
+use common::{all, text, values};
 use warplab_lab::{GenSpec, GpuConfig, SimOptions, SimReport, preset_config, simulate_generated};
 use warplab_web::{ReportView, ReportViewProps};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -26,38 +27,7 @@ fn simulate(spec: &str) -> (GpuConfig, SimReport) {
 
 /// Mounts a report view on a new div and returns the div once it has rendered.
 async fn mount(report: SimReport) -> Element {
-    let document = gloo::utils::document();
-    let host = document.create_element("div").expect("a div can be created");
-    document.body().expect("the test page has a body").append_child(&host).expect("the div can be attached");
-    let props = ReportViewProps { report: Rc::new(report) };
-    yew::Renderer::<ReportView>::with_root_and_props(host.clone(), props).render();
-    // Yew renders on its scheduler, after this task yields.
-    for _ in 0..100 {
-        if host.query_selector("[data-testid=report]").ok().flatten().is_some() {
-            break;
-        }
-        sleep(Duration::from_millis(10)).await;
-    }
-    host
-}
-
-/// The elements under `host` that match `selector`.
-fn all(host: &Element, selector: &str) -> Vec<Element> {
-    let list = host.query_selector_all(selector).expect("a valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|node| wasm_bindgen::JsCast::dyn_into(node).ok())
-        .collect()
-}
-
-/// The `data-value`s of the elements under `host` that match `selector`.
-fn values(host: &Element, selector: &str) -> Vec<f64> {
-    let values = all(host, selector).into_iter().map(|element| element.get_attribute("data-value"));
-    values.map(|value| value.and_then(|text| text.parse().ok()).expect("a numeric data-value")).collect()
-}
-
-fn text(host: &Element, selector: &str) -> Option<String> {
-    host.query_selector(selector).ok().flatten().and_then(|element| element.text_content())
+    common::mount::<ReportView>(ReportViewProps { report: Rc::new(report) }, "[data-testid=report]").await
 }
 
 #[wasm_bindgen_test]

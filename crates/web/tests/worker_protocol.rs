@@ -2,7 +2,9 @@
 //! reports, pause holds it, a step moves exactly one cycle, an event step
 //! stops at the watched SM's next event, a seek pauses at its cycle, the
 //! finished run's report is the one the native simulator gives, and cancel
-//! stops a run.
+//! stops a run. The analytical models (issue 7): `Analyze` gives five models,
+//! `Predict` re-evaluates them for new knobs without profiling again, a bad
+//! knob is an error that names it, and a new config drops the profile.
 //!
 //! The worker is served from `test-dist/` (see `tests/app.rs`).
 
@@ -12,8 +14,8 @@ use futures::StreamExt;
 use gloo::timers::future::sleep;
 use gloo_worker::Spawnable;
 use gloo_worker::reactor::ReactorBridge;
-use warplab_lab::{GenSpec, SimOptions, simulate_generated};
-use warplab_web::agent::{LabReactor, RunControl, RunStatus, RunUpdate, WorkerInput, WorkerOutput};
+use warplab_lab::{AnalyticalReport, GenSpec, ModelKind, SimOptions, simulate_generated};
+use warplab_web::agent::{Analysis, LabReactor, RunControl, RunStatus, RunUpdate, WorkerInput, WorkerOutput};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -129,4 +131,83 @@ async fn cancel_stops_a_long_run() {
     futures::pin_mut!(quiet);
     let after = futures::future::select(bridge.next(), quiet).await;
     assert!(matches!(after, futures::future::Either::Right(_)), "controls without a run are ignored");
+}
+
+/// Asks for `input` and returns the answer (which must be of the analysis lane).
+async fn ask(bridge: &mut ReactorBridge<LabReactor>, input: WorkerInput) -> WorkerOutput {
+    let what = format!("{input:?}");
+    bridge.send_input(input);
+    next(bridge, &what).await
+}
+
+async fn analyzed(bridge: &mut ReactorBridge<LabReactor>) -> Analysis {
+    match ask(bridge, WorkerInput::Analyze { memcpy_warms_l2: false }).await {
+        WorkerOutput::Analyzed(analysis) => *analysis,
+        other => panic!("no analysis: {other:?}"),
+    }
+}
+
+async fn predicted(bridge: &mut ReactorBridge<LabReactor>, knobs: &[(&str, f64)]) -> Result<AnalyticalReport, String> {
+    let knobs = knobs.iter().map(|&(name, value)| (name.to_owned(), value)).collect();
+    match ask(bridge, WorkerInput::Predict { knobs }).await {
+        WorkerOutput::Predicted(report) => Ok(*report),
+        WorkerOutput::AnalysisFailed(message) => Err(message),
+        other => panic!("not an answer to Predict: {other:?}"),
+    }
+}
+
+fn mdm_ipc(report: &AnalyticalReport) -> f64 {
+    report.models[&ModelKind::Mdm].ipc
+}
+
+#[wasm_bindgen_test]
+async fn the_default_workload_is_analyzed_by_five_models() {
+    let mut bridge = spawn();
+    // The page's default experiment: vecadd as generated, on the default preset.
+    bridge.send_input(WorkerInput::Generate { spec: GenSpec::new("vecadd") });
+    assert!(matches!(next(&mut bridge, "workload").await, WorkerOutput::Workload(_)));
+    let analysis = analyzed(&mut bridge).await;
+    assert_eq!(analysis.report.models.keys().copied().collect::<Vec<_>>(), ModelKind::ALL);
+    assert!(analysis.report.models.values().all(|p| p.ipc > 0.0), "{:?}", analysis.report.models);
+    assert_eq!(analysis.report.kernels.len(), 1);
+    let default = warplab_lab::default_config().expect("a default preset").1;
+    assert_eq!(analysis.base.n_sms, default.n_sms());
+}
+
+#[wasm_bindgen_test]
+async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
+    let mut bridge = spawn();
+    assert!(matches!(
+        ask(&mut bridge, WorkerInput::LoadPreset { name: "mdm-pascal-28sm".into() }).await,
+        WorkerOutput::Config(_)
+    ));
+    let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
+    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(_)));
+    assert_eq!(predicted(&mut bridge, &[]).await.err().map(|e| e.contains("nothing analyzed")), Some(true));
+    let analysis = analyzed(&mut bridge).await;
+    assert_eq!(analysis.base.l1_mshrs, Some(128));
+
+    let few = predicted(&mut bridge, &[("l1_mshrs", 32.0)]).await.expect("32 MSHRs");
+    let many = predicted(&mut bridge, &[("l1_mshrs", 256.0)]).await.expect("256 MSHRs");
+    // MDM moves both ways with the MSHRs (more of them also queue more requests
+    // in the NoC); here 32 give about 80 and 256 about 64.
+    let (ipc_few, ipc_many) = (mdm_ipc(&few), mdm_ipc(&many));
+    assert!((ipc_few - ipc_many).abs() > 0.01 * ipc_many, "the MSHRs move MDM: {ipc_few} vs {ipc_many}");
+    assert_ne!(few.models[&ModelKind::GpuMech], many.models[&ModelKind::GpuMech]);
+    assert_eq!(predicted(&mut bridge, &[]).await.as_ref(), Ok(&analysis.report), "no knobs: the analysis itself");
+
+    let bad = predicted(&mut bridge, &[("l1_mshrs", 2.5)]).await.expect_err("a fraction of an MSHR");
+    assert!(bad.starts_with("l1_mshrs = 2.5: "), "{bad}");
+    let bad = predicted(&mut bridge, &[("n_sms", 5000.0)]).await.expect_err("too many SMs");
+    assert!(bad.starts_with("n_sms = 5000: "), "{bad}");
+    let again = predicted(&mut bridge, &[("l1_mshrs", 32.0)]).await;
+    assert_eq!(again.as_ref(), Ok(&few), "the worker still answers, with the same figures");
+
+    // A new config drops the profile: the models wait for a new analysis.
+    assert!(matches!(
+        ask(&mut bridge, WorkerInput::LoadPreset { name: "QV100".into() }).await,
+        WorkerOutput::Config(_)
+    ));
+    assert!(predicted(&mut bridge, &[]).await.is_err_and(|e| e.contains("nothing analyzed")));
+    assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(512));
 }

@@ -97,6 +97,8 @@ pub enum BarScale {
     Values {
         /// The values' unit, e.g. `cycles`.
         unit: &'static str,
+        /// Decimals written: 1 for cycles, 2 for a CPI below one.
+        decimals: usize,
     },
 }
 
@@ -263,7 +265,7 @@ impl BarScale {
     fn short(self, value: f64, total: f64) -> String {
         match self {
             BarScale::Shares => format::share(value / total),
-            BarScale::Values { .. } => format!("{value:.1}"),
+            BarScale::Values { decimals, .. } => format!("{value:.decimals$}"),
         }
     }
 
@@ -271,7 +273,7 @@ impl BarScale {
     fn exact(self, value: f64, total: f64) -> String {
         match self {
             BarScale::Shares => format!("{} ({})", format::share(value / total), format::count(value as u64)),
-            BarScale::Values { unit } => format!("{value:.1} {unit}"),
+            BarScale::Values { unit, decimals } => format!("{value:.decimals$} {unit}"),
         }
     }
 }
@@ -562,9 +564,10 @@ mod tests {
         assert_eq!(BarScale::Shares.position(25.0, 100.0), 25.0);
         assert_eq!(BarScale::Shares.position(3.0, 4.0), 75.0);
         assert_eq!(BarScale::Shares.position(0.0, 0.0), 0.0, "an empty row is no NaN");
-        assert_eq!(BarScale::Values { unit: "cycles" }.position(3.0, 4.0), 3.0);
+        assert_eq!(BarScale::Values { unit: "cycles", decimals: 1 }.position(3.0, 4.0), 3.0);
         assert_eq!(BarScale::Shares.exact(491_520.0, 9_545_920.0), "5.1% (491,520)");
-        assert_eq!(BarScale::Values { unit: "cycles" }.exact(12.345, 0.0), "12.3 cycles");
+        assert_eq!(BarScale::Values { unit: "cycles", decimals: 1 }.exact(12.345, 0.0), "12.3 cycles");
+        assert_eq!(BarScale::Values { unit: "CPI", decimals: 2 }.short(0.254, 0.0), "0.25");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! logarithmic slider, so both ends and every power of two are in reach; the
 //! number field sets any exact value.
 
+use std::str::FromStr;
+
 use warplab_lab::Knob;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -31,8 +33,8 @@ pub struct KnobSliderProps {
 #[component]
 pub fn KnobSlider(props: &KnobSliderProps) -> Html {
     let knob = props.knob;
-    let on_slide = value_callback(&props.on_change, move |position| from_position(&knob, position));
-    let on_type = value_callback(&props.on_change, |value| value);
+    let on_slide = number_callback(&props.on_change, move |position: u64| Some(from_position(&knob, position)));
+    let on_type = number_callback(&props.on_change, Some::<u64>);
     let id = format!("knob-{}", knob.name);
     let help_id = format!("{id}-help");
     html! {
@@ -49,14 +51,18 @@ pub fn KnobSlider(props: &KnobSliderProps) -> Html {
     }
 }
 
-/// Reads a whole number from an input and emits `map` of it; anything else
-/// (an empty or half-typed field) is ignored until it is a number.
-fn value_callback(on_change: &Callback<u64>, map: impl Fn(u64) -> u64 + 'static) -> Callback<InputEvent> {
+/// Reads a number from an input and emits what `map` makes of it; anything
+/// else (an empty or half-typed field), or a number `map` refuses, is ignored
+/// until the field holds one it takes. Shared by every slider's two inputs.
+pub fn number_callback<T: FromStr, U: 'static>(
+    on_change: &Callback<U>,
+    map: impl Fn(T) -> Option<U> + 'static,
+) -> Callback<InputEvent> {
     let on_change = on_change.clone();
     Callback::from(move |event: InputEvent| {
         let input: HtmlInputElement = event.target_unchecked_into();
-        if let Ok(number) = input.value().trim().parse::<u64>() {
-            on_change.emit(map(number));
+        if let Some(value) = input.value().trim().parse::<T>().ok().and_then(&map) {
+            on_change.emit(value);
         }
     })
 }

@@ -1,7 +1,9 @@
 //! The page's components, one per file.
 
+mod analytical_panel;
 pub mod animation;
 mod chart;
+mod config_knob_slider;
 mod config_panel;
 mod drop_zone;
 mod event_log;
@@ -14,6 +16,7 @@ mod run_panel;
 mod status_line;
 mod workload_panel;
 
+pub use analytical_panel::{AnalyticalPanel, AnalyticalPanelProps};
 pub use animation::{Animation, AnimationControls};
 pub use config_panel::ConfigPanel;
 pub use drop_zone::DropZone;

@@ -213,7 +213,7 @@ fn latency_chart(report: &SimReport) -> BarChart<'static> {
         },
         series: &LATENCY_SERIES,
         rows: vec![BarRow { label, values: means.to_vec() }],
-        scale: BarScale::Values { unit: "cycles" },
+        scale: BarScale::Values { unit: "cycles", decimals: 1 },
         axis: "mean cycles per L1 read miss",
     }
 }

@@ -1,17 +1,18 @@
 //! `use_lab_worker`: one worker per mounted page, with a handle to send it
 //! inputs and a callback for its outputs.
 //!
-//! Workload inputs are serialized here: one is at the worker at a time, and
-//! of those asked for meanwhile only the newest waits. A slider dragged
-//! across many values so costs at most two generations, and the page only
-//! ever sees the answer to the workload it asked for last.
+//! Inputs of a [`Lane`] (workloads; analyses and predictions) are
+//! serialized here: one per lane is at the worker at a time, and of those
+//! asked for meanwhile only the newest waits. A slider dragged across many
+//! values so costs at most two generations (or two model evaluations), and
+//! the page only ever sees the answer to the input of a lane it sent last.
 
 use futures::channel::mpsc;
 use futures::{StreamExt, select};
 use gloo_worker::Spawnable;
 use yew::prelude::*;
 
-use crate::agent::{LabReactor, WorkerInput, WorkerOutput};
+use crate::agent::{LabReactor, Lane, WorkerInput, WorkerOutput};
 
 /// Sends inputs to the page's worker. Cloning it shares the same worker.
 #[derive(Debug, Clone)]
@@ -54,15 +55,15 @@ async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInpu
     // the worker's script. Without it gloo-worker would start the worker from a
     // blob: URL, against which the worker's relative fetches cannot resolve.
     let mut bridge = LabReactor::spawner().as_module(true).with_loader(true).spawn(&worker_url);
-    let mut workloads = WorkloadQueue::default();
+    let mut lanes = Lanes::default();
     loop {
         select! {
             input = inputs.next() => match input {
-                Some(input) => workloads.ask(input).into_iter().for_each(|input| bridge.send_input(input)),
+                Some(input) => lanes.ask(input).into_iter().for_each(|input| bridge.send_input(input)),
                 None => break,
             },
             output = bridge.next() => match output {
-                Some(output) => match workloads.answered(output) {
+                Some(output) => match lanes.answered(output) {
                     Answered::Deliver(output) => on_output.emit(output),
                     Answered::Superseded(next) => bridge.send_input(next),
                 },
@@ -72,9 +73,17 @@ async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInpu
     }
 }
 
-/// The workload input at the worker, and the newest one asked for since.
+/// Per lane: whether an input is at the worker, and the newest one asked
+/// for since.
 #[derive(Debug, Default)]
-struct WorkloadQueue {
+struct Lanes {
+    workload: LaneQueue,
+    analysis: LaneQueue,
+}
+
+/// One lane's input at the worker and the one waiting.
+#[derive(Debug, Default)]
+struct LaneQueue {
     busy: bool,
     next: Option<WorkerInput>,
 }
@@ -84,33 +93,39 @@ struct WorkloadQueue {
 enum Answered {
     /// Hand it to the page.
     Deliver(WorkerOutput),
-    /// Drop it: the page has asked for another workload since, sent now.
+    /// Drop it: the page has asked for another input of its lane since, sent now.
     Superseded(WorkerInput),
 }
 
-impl WorkloadQueue {
-    /// The input to send now, if any: config inputs at once, a workload input
-    /// when no other is at the worker (else it waits, replacing any waiting).
-    fn ask(&mut self, input: WorkerInput) -> Option<WorkerInput> {
-        if !input.is_workload() {
-            return Some(input);
+impl Lanes {
+    fn queue(&mut self, lane: Lane) -> &mut LaneQueue {
+        match lane {
+            Lane::Workload => &mut self.workload,
+            Lane::Analysis => &mut self.analysis,
         }
-        if self.busy {
-            self.next = Some(input);
+    }
+
+    /// The input to send now, if any: inputs of no lane at once, an input of
+    /// a lane when no other of it is at the worker (else it waits, replacing
+    /// any waiting).
+    fn ask(&mut self, input: WorkerInput) -> Option<WorkerInput> {
+        let Some(lane) = input.lane() else { return Some(input) };
+        let queue = self.queue(lane);
+        if queue.busy {
+            queue.next = Some(input);
             return None;
         }
-        self.busy = true;
+        queue.busy = true;
         Some(input)
     }
 
     fn answered(&mut self, output: WorkerOutput) -> Answered {
-        if !output.is_workload() {
-            return Answered::Deliver(output);
-        }
-        match self.next.take() {
+        let Some(lane) = output.lane() else { return Answered::Deliver(output) };
+        let queue = self.queue(lane);
+        match queue.next.take() {
             Some(next) => Answered::Superseded(next),
             None => {
-                self.busy = false;
+                queue.busy = false;
                 Answered::Deliver(output)
             }
         }
@@ -133,7 +148,7 @@ mod tests {
 
     #[test]
     fn only_the_newest_waiting_workload_is_asked_for() {
-        let mut queue = WorkloadQueue::default();
+        let mut queue = Lanes::default();
         assert_eq!(queue.ask(generate("a")), Some(generate("a")));
         assert_eq!(queue.ask(generate("b")), None, "waits for a's answer");
         let preset = WorkerInput::LoadPreset { name: "QV100".into() };
@@ -146,5 +161,31 @@ mod tests {
         assert_eq!(queue.answered(failed("a")), Answered::Superseded(generate("c")));
         assert_eq!(queue.answered(failed("c")), Answered::Deliver(failed("c")));
         assert_eq!(queue.ask(generate("d")), Some(generate("d")), "the worker is free again");
+    }
+
+    fn predict(mshrs: f64) -> WorkerInput {
+        WorkerInput::Predict { knobs: vec![("l1_mshrs".to_owned(), mshrs)] }
+    }
+
+    fn predicted() -> WorkerOutput {
+        WorkerOutput::Predicted(Box::default())
+    }
+
+    #[test]
+    fn a_dragged_slider_keeps_one_prediction_at_the_worker_and_one_waiting() {
+        let mut lanes = Lanes::default();
+        assert_eq!(lanes.ask(predict(8.0)), Some(predict(8.0)));
+        assert_eq!(lanes.ask(generate("a")), Some(generate("a")), "workloads have their own lane");
+        for mshrs in [16.0, 32.0, 64.0] {
+            assert_eq!(lanes.ask(predict(mshrs)), None, "waits for the first answer");
+        }
+        assert_eq!(lanes.answered(failed("a")), Answered::Deliver(failed("a")));
+        assert_eq!(lanes.answered(predicted()), Answered::Superseded(predict(64.0)), "only the newest is sent");
+        assert_eq!(lanes.answered(predicted()), Answered::Deliver(predicted()));
+        let analyze = WorkerInput::Analyze { memcpy_warms_l2: false };
+        assert_eq!(lanes.ask(analyze.clone()), Some(analyze), "the lane is free again");
+        assert_eq!(lanes.ask(predict(1.0)), None);
+        let failure = WorkerOutput::AnalysisFailed("no workload".into());
+        assert_eq!(lanes.answered(failure), Answered::Superseded(predict(1.0)));
     }
 }

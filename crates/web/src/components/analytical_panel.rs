@@ -1,0 +1,105 @@
+//! The analytical panel: the five models' IPC beside the simulated one with
+//! their errors, their CPI stacks as stacked bars, the per-kernel
+//! characterisation (memory divergence, DPKI, occupancy, miss rates), and
+//! sliders for the config knobs that re-evaluate the models at once.
+//!
+//! The panel renders what it is given: the analysis and the figures shown
+//! live in [`AnalysisState`], and moving a slider hands the knob up for the
+//! page to send to the worker. Its parts are one file each under
+//! `analytical_panel/`.
+
+mod cpi_chart;
+mod kernel_table;
+mod knobs;
+mod model_table;
+
+use yew::prelude::*;
+
+use crate::analysis_state::AnalysisState;
+use crate::components::chart;
+use crate::glossary;
+
+/// Properties of [`AnalyticalPanel`].
+#[derive(Debug, Clone, Properties)]
+pub struct AnalyticalPanelProps {
+    /// The analysis, the figures shown and the knobs set.
+    pub state: AnalysisState,
+    /// The IPC of a finished simulation of the same workload and config, if any.
+    #[prop_or_default]
+    pub simulated_ipc: Option<f64>,
+    /// Whether the figures are for a workload or config that has since changed.
+    #[prop_or_default]
+    pub stale: bool,
+    /// A slider moved: the knobs now set away from the config's values (what
+    /// `Predict` carries). Only the props' other fields decide whether the
+    /// panel is drawn again, so a page re-rendered for a run's progress can
+    /// pass fresh callbacks without redrawing it.
+    pub on_knobs: Callback<Vec<(String, f64)>>,
+    /// Reset was pressed: every knob back to the loaded config's value.
+    pub on_reset: Callback<()>,
+}
+
+impl PartialEq for AnalyticalPanelProps {
+    /// The data, not the callbacks: the page makes new callbacks on every
+    /// render (many a second while a run plays), and they only ever send the
+    /// panel's own figures and knobs to the same worker.
+    fn eq(&self, other: &Self) -> bool {
+        (&self.state, self.simulated_ipc, self.stale) == (&other.state, other.simulated_ipc, other.stale)
+    }
+}
+
+/// Shows the analytical models.
+#[component]
+pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
+    let state = &props.state;
+    let figures = state.analysis.as_ref().zip(state.shown.as_ref());
+    // Errors compare like with like: the simulated config, no knob moved.
+    let simulated = props.simulated_ipc.filter(|_| state.at_base());
+    html! {
+        <section class="panel analytical-panel" data-testid="analytical-panel">
+            <h2 title={glossary::ANALYTICAL}>{ "Analytical models" }</h2>
+            { status(props) }
+            if let Some((analysis, report)) = figures {
+                <div class="analytical-results">
+                    { model_table::model_table(report, props.simulated_ipc, simulated.is_some()) }
+                    { chart::bar_chart(&cpi_chart::cpi_chart(report)) }
+                </div>
+                { knobs::knob_sliders(&analysis.base, state, &props.on_knobs, &props.on_reset) }
+                { kernel_table::kernel_table(&report.kernels) }
+                if !report.diagnostics.is_empty() {
+                    <ul class="diagnostics" data-testid="analysis-diagnostics">
+                        { for report.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }
+                    </ul>
+                }
+            }
+        </section>
+    }
+}
+
+/// What the worker is doing, why the last request failed, and whether the
+/// figures are out of date.
+fn status(props: &AnalyticalPanelProps) -> Html {
+    let state = &props.state;
+    let activity = if state.analyzing.is_some() {
+        Some("Profiling the workload and evaluating the models…")
+    } else if state.analysis.is_none() && state.error.is_none() {
+        Some("The models run once a workload and a config have loaded.")
+    } else {
+        None
+    };
+    html! {
+        <>
+            if let Some(activity) = activity {
+                <p class="status" data-testid="analysis-status">{ activity }</p>
+            }
+            if let Some(error) = &state.error {
+                <p class="error" role="alert" data-testid="analysis-error">{ error }</p>
+            }
+            if props.stale && state.analyzing.is_none() && state.analysis.is_some() {
+                <p class="hint" data-testid="analysis-stale">
+                    { "These figures are for the previous workload or config." }
+                </p>
+            }
+        </>
+    }
+}

@@ -1,0 +1,91 @@
+//! Each model's IPC, warp IPC and cycles, and its error against the
+//! simulated IPC when a finished run of the same workload and config exists.
+
+use warplab_lab::{AnalyticalReport, ModelKind};
+use yew::prelude::*;
+
+use crate::format;
+use crate::glossary;
+
+/// One row per model, then the simulated IPC.
+///
+/// `simulated` is a finished run's IPC; `comparable` says the figures are
+/// for the config it simulated (no knob moved), so errors mean something.
+pub fn model_table(report: &AnalyticalReport, simulated: Option<f64>, comparable: bool) -> Html {
+    let reference = simulated.filter(|&ipc| comparable && ipc > 0.0);
+    let rows = ModelKind::ALL.into_iter().filter_map(|model| Some((model, report.models.get(&model)?)));
+    html! {
+        <div class="table-scroll">
+            <table class="kernels models" data-testid="model-table">
+                <thead>
+                    <tr>
+                        <th>{ "model" }</th>
+                        <th class="num" title={glossary::IPC}>{ "IPC" }</th>
+                        <th class="num optional" title={glossary::WARP_IPC}>{ "warp IPC" }</th>
+                        <th class="num optional" title={glossary::CYCLES}>{ "cycles" }</th>
+                        <th class="num" title={glossary::MODEL_ERROR}>{ "vs simulated" }</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    { for rows.map(|(model, p)| html! {
+                        <tr>
+                            <th scope="row" title={explain(model)}>{ model.label() }</th>
+                            <td class="num ipc" data-testid={format!("model-ipc-{}", model.name())}
+                                data-value={p.ipc.to_string()}>{ format::decimal(p.ipc) }</td>
+                            <td class="num optional">{ format::decimal(p.warp_ipc) }</td>
+                            <td class="num optional">{ format::count(p.cycles.round().max(0.0) as u64) }</td>
+                            { error_cell(model, p.ipc, reference) }
+                        </tr>
+                    }) }
+                    { simulated_row(simulated, comparable) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The model's signed error against `reference`, or why there is none.
+fn error_cell(model: ModelKind, ipc: f64, reference: Option<f64>) -> Html {
+    let testid = format!("model-error-{}", model.name());
+    match reference {
+        Some(simulated) => {
+            let error = 100.0 * (ipc - simulated) / simulated;
+            let class = if error.abs() <= 10.0 { "num error-small" } else { "num error-large" };
+            html! {
+                <td class={class} data-testid={testid} data-value={error.to_string()}>{ format::signed_percent(error) }</td>
+            }
+        }
+        None => html! { <td class="num muted" data-testid={testid}>{ "–" }</td> },
+    }
+}
+
+/// The timing model's IPC, or what to do to get one.
+fn simulated_row(simulated: Option<f64>, comparable: bool) -> Html {
+    let note = match (simulated, comparable) {
+        (None, _) => "Run the simulation to compare.",
+        (Some(_), false) => "For the loaded config; the knobs moved.",
+        (Some(_), true) => "The timing model, same workload and config.",
+    };
+    html! {
+        <tr class="simulated">
+            <th scope="row" title={glossary::IPC}>{ "simulated" }</th>
+            if let Some(ipc) = simulated {
+                <td class="num ipc" data-testid="simulated-ipc" data-value={ipc.to_string()}>{ format::decimal(ipc) }</td>
+            } else {
+                <td class="num muted">{ "–" }</td>
+            }
+            <td class="hint" colspan="3">{ note }</td>
+        </tr>
+    }
+}
+
+/// The model's one-line description, for hovering its name.
+fn explain(model: ModelKind) -> &'static str {
+    match model {
+        ModelKind::GpuMech => glossary::MODEL_GPUMECH,
+        ModelKind::GpuMechPlus => glossary::MODEL_GPUMECH_PLUS,
+        ModelKind::MdmQueue => glossary::MODEL_MDM_QUEUE,
+        ModelKind::MdmMshr => glossary::MODEL_MDM_MSHR,
+        ModelKind::Mdm => glossary::MODEL_MDM,
+    }
+}

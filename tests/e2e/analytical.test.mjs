@@ -1,0 +1,117 @@
+// The analytical panel end to end (issue 7): the default experiment is
+// analyzed as soon as it loads; on strided gs = 32 on mdm-pascal-28sm the
+// MSHR slider moves MDM's IPC at once (a dragged slider settles on its last
+// value, and no main-thread task takes over 50 ms); after a run of the same
+// workload and config each model shows its error against the simulated IPC.
+// Screenshots at 1280 × 800 and on a 390-px-wide phone.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openPage, openStridedOnPascal, SCREENSHOTS, serverAndBrowser, waitForText } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm"];
+
+const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
+
+// Waits until the panel shows all five models for the loaded workload and
+// config: positive IPCs, no analysis under way, nothing stale.
+async function waitForAnalysis(page) {
+  await page.waitForFunction(
+    (models) =>
+      !document.querySelector('[data-testid="analysis-status"]') &&
+      !document.querySelector('[data-testid="analysis-stale"]') &&
+      models.every((m) => Number(document.querySelector(`[data-testid="model-ipc-${m}"]`)?.dataset.value) > 0),
+    MODELS,
+    { timeout: 60_000 },
+  );
+}
+
+// Waits until the input's value is `expected`.
+async function waitForValue(page, testid, expected) {
+  await page.waitForFunction(
+    ([id, value]) => document.querySelector(`[data-testid="${id}"]`)?.value === value,
+    [testid, expected],
+    { timeout: 10_000 },
+  );
+}
+
+// Waits until MDM's IPC differs from `old`, and returns it.
+async function mdmChangedFrom(page, old) {
+  await page.waitForFunction(
+    (v) => Number(document.querySelector('[data-testid="model-ipc-mdm"]').dataset.value) !== v,
+    old,
+    { timeout: 10_000 },
+  );
+  return dataValue(page, "model-ipc-mdm");
+}
+
+test("the default experiment is analyzed as soon as it loads", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await waitForAnalysis(page);
+  assert.equal(await page.getByTestId("cpi-chart").locator(".row").count(), 5, "one CPI stack per model");
+  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 6);
+  assert.equal(await page.getByTestId("analytical-kernels").locator("tbody tr").count(), 1, "vecadd has one kernel");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("strided gs = 32 on mdm-pascal-28sm: the MSHR slider moves MDM, then a run gives the errors", async () => {
+  const { page, errors } = await openStridedOnPascal(shared);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await waitForAnalysis(page);
+  const mshrs = page.getByTestId("config-knob-l1_mshrs");
+  assert.equal(await page.getByTestId("config-knob-l1_mshrs-value").inputValue(), "128", "the config's MSHRs");
+  const base = await dataValue(page, "model-ipc-mdm");
+
+  await mshrs.fill("0"); // 8 MSHRs, the slider's first stop
+  const few = await mdmChangedFrom(page, base);
+  assert.ok(few < base, `starved of MSHRs, MDM's IPC drops: ${few} vs ${base}`);
+  assert.equal(await page.getByTestId("config-knob-l1_mshrs-value").inputValue(), "8");
+  // Dragged up to 256 MSHRs (quarter-octave stops): every stop on the way is
+  // sent at once, and the figures settle on the last: the same as 256 set
+  // directly.
+  for (let position = 1; position <= 20; position++) await mshrs.fill(String(position));
+  await waitForValue(page, "config-knob-l1_mshrs-value", "256");
+  await page.waitForTimeout(500);
+  const dragged = await dataValue(page, "model-ipc-mdm");
+  assert.notEqual(dragged, few);
+  await mshrs.fill("0");
+  assert.equal(await mdmChangedFrom(page, dragged), few);
+  await mshrs.fill("20");
+  assert.equal(await mdmChangedFrom(page, few), dragged, "the drag settled on 256 MSHRs");
+  assert.match(await page.getByTestId("knobs-note").textContent(), /simulated IPC stays the loaded config's/);
+  const longTasks = await page.evaluate(() => window.longTasks);
+  console.log(`# main-thread long tasks while analyzing and sliding (ms): ${JSON.stringify(longTasks)}`);
+  assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
+
+  // Back to the config, a size that simulates quickly, and a run: errors appear.
+  await page.getByTestId("reset-knobs").click();
+  await mdmChangedFrom(page, dragged);
+  await page.getByTestId("knob-size-value").fill("28");
+  await waitForText(page, "workload-label", "strided:size=28,gs=32");
+  await waitForAnalysis(page);
+  await page.getByTestId("run").click();
+  await page.waitForFunction(
+    (models) => models.every((m) => document.querySelector(`[data-testid="model-error-${m}"]`)?.dataset.value),
+    MODELS,
+    { timeout: 120_000 },
+  );
+  const simulated = await dataValue(page, "simulated-ipc");
+  const mdm = await dataValue(page, "model-ipc-mdm");
+  assert.ok(Math.abs((await dataValue(page, "model-error-mdm")) - (100 * (mdm - simulated)) / simulated) < 1e-9);
+  const panel = page.getByTestId("analytical-panel");
+  await panel.evaluate((element) => element.scrollIntoView({ block: "start" }));
+  await page.screenshot({ path: `${SCREENSHOTS}analytical.png` });
+  await panel.screenshot({ path: `${SCREENSHOTS}analytical-panel.png` });
+
+  // A phone: the panel fits its width.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `nothing widens the page beyond the phone's screen: ${overflow} px`);
+  const box = await panel.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `the panel fits a phone: ${JSON.stringify(box)}`);
+  await panel.screenshot({ path: `${SCREENSHOTS}analytical-phone.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
