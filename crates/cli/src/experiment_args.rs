@@ -1,12 +1,13 @@
 //! The arguments every modelling command shares: the GPU (a config and knob
 //! settings) and the workload (a trace or a generator spec).
 
+use std::fmt::Display;
 use std::path::PathBuf;
 
 use clap::Args;
-use warplab_lab::GpuConfig;
+use warplab_lab::{GenSpec, GeneratedWorkload, GpuConfig, TraceWorkload, WorkloadSource};
 
-use crate::config_files;
+use crate::{config_files, generated, trace_files};
 
 /// `--config`, `--set`, `--trace` / `--gen` and `--memcpy-warms-l2`.
 #[derive(Debug, Clone, Args)]
@@ -38,6 +39,57 @@ impl ExperimentArgs {
             label.push_str(&format!(" {name}={value}"));
         }
         Ok((label, config))
+    }
+
+    /// The workload `--trace` or `--gen` names, resolved once (a trace's
+    /// `kernelslist.g` is read here, not per run).
+    pub fn workload(&self) -> Result<Workload, String> {
+        match (&self.trace, &self.generated) {
+            (Some(path), _) => {
+                let (dir, list) = trace_files::list_of(path)?;
+                Ok(Workload::Trace { label: path.display().to_string(), dir, list })
+            }
+            (None, Some(spec)) => Ok(Workload::Generated(generated::spec(spec, None, &[])?)),
+            (None, None) => Err("give --trace PATH or --gen KERNEL".to_owned()),
+        }
+    }
+}
+
+/// An experiment's workload: a trace directory with its `kernelslist.g`
+/// text, or a generator spec.
+pub enum Workload {
+    /// A trace; `label` is the path as given.
+    Trace { label: String, dir: PathBuf, list: String },
+    /// A generated workload.
+    Generated(GenSpec),
+}
+
+impl Workload {
+    /// The workload as given on the command line.
+    pub fn label(&self) -> String {
+        match self {
+            Workload::Trace { label, .. } => label.clone(),
+            Workload::Generated(spec) => spec.to_string(),
+        }
+    }
+
+    /// A fresh command stream for the simulator or the profiler; a trace's
+    /// kernel files are opened as they are reached.
+    pub fn source(&self, config: &GpuConfig) -> Result<Box<dyn WorkloadSource>, String> {
+        Ok(match self {
+            Workload::Trace { dir, list, .. } => {
+                Box::new(TraceWorkload::owning(list, Box::new(trace_files::opener(dir))).map_err(|e| self.context(e))?)
+            }
+            Workload::Generated(spec) => Box::new(GeneratedWorkload::new(spec, config).map_err(|e| self.context(e))?),
+        })
+    }
+
+    /// An error met reading the workload, a trace's with its directory in front.
+    pub fn context(&self, error: impl Display) -> String {
+        match self {
+            Workload::Trace { dir, .. } => format!("{}: {error}", dir.display()),
+            Workload::Generated(_) => error.to_string(),
+        }
     }
 }
 

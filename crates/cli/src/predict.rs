@@ -2,13 +2,11 @@
 //! MDM-MSHR, MDM) on a trace or a generated workload.
 
 use std::fmt::Write as _;
-use std::path::Path;
 use std::time::Instant;
 
 use warplab_lab::{AnalyticalReport, GpuConfig, ModelKind, Prediction, Profile, ProfileOptions};
 
-use crate::experiment_args::ExperimentArgs;
-use crate::{generated, trace_files};
+use crate::experiment_args::{ExperimentArgs, Workload};
 
 /// Which models `--model` asks for.
 pub fn models(name: &str) -> Result<Vec<ModelKind>, String> {
@@ -18,28 +16,9 @@ pub fn models(name: &str) -> Result<Vec<ModelKind>, String> {
     name.parse::<ModelKind>().map(|m| vec![m]).map_err(|e| format!("--model: {e}, or all"))
 }
 
-/// Profiles `--trace PATH` or `--gen SPEC` for `config`; the label names the workload.
-pub fn profile(
-    config: &GpuConfig,
-    trace: Option<&Path>,
-    spec: Option<&str>,
-    options: ProfileOptions,
-) -> Result<(String, Profile), String> {
-    match (trace, spec) {
-        (Some(path), _) => {
-            let (dir, list) = trace_files::list_of(path)?;
-            let mut open = trace_files::opener(&dir);
-            let profile = warplab_lab::profile_trace(config, &list, &mut open, options)
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
-            Ok((path.display().to_string(), profile))
-        }
-        (None, Some(spec)) => {
-            let spec = generated::spec(spec, None, &[])?;
-            let profile = warplab_lab::profile_generated(config, &spec, options).map_err(|e| e.to_string())?;
-            Ok((spec.to_string(), profile))
-        }
-        (None, None) => Err("give --trace PATH or --gen KERNEL".to_owned()),
-    }
+/// Profiles `workload` for `config`.
+pub fn profile(config: &GpuConfig, workload: &Workload, options: ProfileOptions) -> Result<Profile, String> {
+    warplab_lab::profile_workload(config, &mut *workload.source(config)?, options).map_err(|e| workload.context(e))
 }
 
 /// Profiles, predicts and renders `models` (a name or `all`).
@@ -48,7 +27,8 @@ pub fn predict(experiment: &ExperimentArgs, models_arg: &str, json: bool) -> Res
     let (label, config) = experiment.config()?;
     let started = Instant::now();
     let options = ProfileOptions { memcpy_warms_l2: experiment.memcpy_warms_l2 };
-    let (workload, profile) = profile(&config, experiment.trace.as_deref(), experiment.generated.as_deref(), options)?;
+    let workload = experiment.workload()?;
+    let profile = profile(&config, &workload, options)?;
     let profiled = started.elapsed().as_secs_f64();
     let mut report = warplab_lab::predict(&profile, &config);
     report.models.retain(|model, _| models.contains(model));
@@ -60,7 +40,7 @@ pub fn predict(experiment: &ExperimentArgs, models_arg: &str, json: bool) -> Res
         value["profile_wall_s"] = serde_json::json!(profiled);
         return serde_json::to_string_pretty(&value).map(|s| s + "\n").map_err(|e| e.to_string());
     }
-    Ok(text(&label, &workload, &report, profiled))
+    Ok(text(&label, &workload.label(), &report, profiled))
 }
 
 fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) -> String {

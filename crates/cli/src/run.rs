@@ -4,11 +4,10 @@
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use warplab_lab::{Cycle, GeneratedWorkload, GpuConfig, SimOptions, SimReport, Simulation, TraceWorkload};
+use warplab_lab::{Cycle, GpuConfig, SimOptions, SimReport, Simulation};
 
 use crate::events::{EventArgs, EventFile};
-use crate::experiment_args::ExperimentArgs;
-use crate::{generated, trace_files};
+use crate::experiment_args::{ExperimentArgs, Workload};
 
 /// Core cycles simulated between two looks at the clock.
 const SLICE_CYCLES: u64 = 20_000;
@@ -29,24 +28,11 @@ pub struct RunArgs {
 pub fn run(args: &RunArgs) -> Result<String, String> {
     let (label, config) = args.experiment.config()?;
     let started = Instant::now();
-    let (workload_label, report) = match (&args.experiment.trace, &args.experiment.generated) {
-        (Some(path), _) => {
-            let (dir, list) = trace_files::list_of(path)?;
-            let mut open = trace_files::opener(&dir);
-            let mut workload = TraceWorkload::new(&list, &mut open).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let label_of_workload = path.display().to_string();
-            let simulation = Simulation::new(&config, args.options, &mut workload);
-            let report = drive(simulation, started, args.events.as_ref(), [&label, &label_of_workload])?;
-            (label_of_workload, report)
-        }
-        (None, Some(spec)) => {
-            let spec = generated::spec(spec, None, &[])?;
-            let mut workload = GeneratedWorkload::new(&spec, &config).map_err(|e| e.to_string())?;
-            let simulation = Simulation::new(&config, args.options, &mut workload);
-            (spec.to_string(), drive(simulation, started, args.events.as_ref(), [&label, &spec.to_string()])?)
-        }
-        (None, None) => return Err("give --trace PATH or --gen KERNEL".to_owned()),
-    };
+    let workload = args.experiment.workload()?;
+    let workload_label = workload.label();
+    let mut source = workload.source(&config)?;
+    let simulation = Simulation::new(&config, args.options, &mut *source);
+    let report = drive(simulation, started, args.events.as_ref(), [&label, &workload_label])?;
     let wall_s = started.elapsed().as_secs_f64();
     if args.json {
         return json(&report, wall_s);
@@ -54,23 +40,11 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
     Ok(text(&label, &workload_label, &report, wall_s))
 }
 
-/// The timing model on the experiment's workload for `config`, to the end
-/// and in one call (no slices, no events): what a sweep runs per point.
-pub fn simulate(config: &GpuConfig, experiment: &ExperimentArgs) -> Result<SimReport, String> {
-    let options = SimOptions { memcpy_warms_l2: experiment.memcpy_warms_l2, ..Default::default() };
-    match (&experiment.trace, &experiment.generated) {
-        (Some(path), _) => {
-            let (dir, list) = trace_files::list_of(path)?;
-            let mut open = trace_files::opener(&dir);
-            warplab_lab::simulate_trace(config, options, &list, &mut open)
-                .map_err(|e| format!("{}: {e}", dir.display()))
-        }
-        (None, Some(spec)) => {
-            let spec = generated::spec(spec, None, &[])?;
-            warplab_lab::simulate_generated(config, options, &spec).map_err(|e| e.to_string())
-        }
-        (None, None) => Err("give --trace PATH or --gen KERNEL".to_owned()),
-    }
+/// The timing model on `workload` for `config`, to the end and in one call
+/// (no slices, no events): what a sweep runs per point.
+pub fn simulate(config: &GpuConfig, workload: &Workload, memcpy_warms_l2: bool) -> Result<SimReport, String> {
+    let options = SimOptions { memcpy_warms_l2, ..Default::default() };
+    Ok(warplab_lab::simulate_workload(config, options, &mut *workload.source(config)?))
 }
 
 /// Advances the simulation in slices, showing progress once the run is long

@@ -186,7 +186,7 @@ fn evaluate(
     let experiment = &args.experiment;
     let options = ProfileOptions { memcpy_warms_l2: experiment.memcpy_warms_l2 };
     let mut profiles: HashMap<(u32, u32), Profile> = HashMap::new();
-    let mut workload = String::new();
+    let workload = experiment.workload()?;
     let mut progress = Progress::new(point_count(axes));
     let mut rows = Vec::with_capacity(point_count(axes));
     for index in 0..point_count(axes) {
@@ -198,21 +198,20 @@ fn evaluate(
         // the knobs that reach the profile: see the module doc.
         let profile = match profiles.entry((machine.n_sms, machine.l1_mshrs)) {
             Entry::Occupied(entry) => entry.into_mut(),
-            Entry::Vacant(entry) => {
-                let (label, profile) =
-                    predict::profile(&knobbed, experiment.trace.as_deref(), experiment.generated.as_deref(), options)?;
-                workload = label;
-                entry.insert(profile)
-            }
+            Entry::Vacant(entry) => entry.insert(predict::profile(&knobbed, &workload, options)?),
         };
         let ipc = models.iter().map(|&m| warplab_lab::predict_model(profile, &machine, m).ipc).collect();
-        let simulated = if args.simulate { Some(run::simulate(&knobbed, experiment)?.ipc) } else { None };
+        let simulated = if args.simulate {
+            Some(run::simulate(&knobbed, &workload, experiment.memcpy_warms_l2)?.ipc)
+        } else {
+            None
+        };
         rows.push(Row { point, ipc, simulated });
         progress.step(index + 1);
     }
     drop(progress);
     let knobs = axes.iter().map(|a| a.knob).collect();
-    Ok(Sweep { config, workload, knobs, models, rows, profiles: profiles.len() })
+    Ok(Sweep { config, workload: workload.label(), knobs, models, rows, profiles: profiles.len() })
 }
 
 /// A progress bar on a terminal once the sweep has taken a second.

@@ -205,6 +205,17 @@ impl CacheConfig {
         self.kind == CacheKind::Sectored
     }
 
+    /// Whether the allocation policy is streaming (`s`).
+    pub fn is_streaming(&self) -> bool {
+        self.allocation == Allocation::Streaming
+    }
+
+    /// The MSHR entries the cache really has: the string's count, or for a
+    /// streaming cache at least one per line, as GPGPU-Sim sizes it.
+    pub fn mshrs_in_use(&self) -> u32 {
+        if self.is_streaming() { self.mshr_entries.max(self.n_sets * self.assoc) } else { self.mshr_entries }
+    }
+
     fn resolve_port(mut self) -> Self {
         if self.data_port_width_bytes == 0 {
             self.data_port_width_bytes = self.line_size_bytes;

@@ -37,7 +37,7 @@ mod samples;
 mod simulate;
 mod workload;
 
-pub use analytical::{predict, profile_generated, profile_trace};
+pub use analytical::{predict, profile_generated, profile_trace, profile_workload};
 pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
 };
@@ -51,6 +51,8 @@ pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, genera
 pub use warplab_model::{
     AnalyticalReport, CpiStack, KernelResult, Machine, ModelKind, Prediction, Profile, ProfileOptions, predict_model,
 };
+/// Simulates any command stream (a trace, a generated workload) to its end.
+pub use warplab_sim::simulate as simulate_workload;
 pub use warplab_sim::snapshot::{
     ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
 };

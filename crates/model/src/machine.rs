@@ -8,7 +8,6 @@
 
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
-use warplab_config::cache::Allocation;
 use warplab_config::sm::SchedulerPolicy;
 use warplab_uarch::latency::IdleLatencies;
 
@@ -102,14 +101,9 @@ impl Machine {
     pub fn of(config: &GpuConfig) -> Self {
         let idle = IdleLatencies::of(config);
         let dl1 = config.l1.dl1.as_ref();
-        let streaming = dl1.is_none_or(|c| c.allocation == Allocation::Streaming);
-        // As the timing model: a streaming L1 has at least one MSHR per line;
-        // no L1 at all means nothing waits for L1 MSHRs.
-        let l1_mshrs = match dl1 {
-            Some(c) if streaming => c.mshr_entries.max(c.n_sets * c.assoc),
-            Some(c) => c.mshr_entries,
-            None => u32::MAX,
-        };
+        let streaming = dl1.is_none_or(warplab_config::CacheConfig::is_streaming);
+        // No L1 at all means nothing waits for L1 MSHRs.
+        let l1_mshrs = dl1.map_or(u32::MAX, warplab_config::CacheConfig::mshrs_in_use);
         Self {
             n_sms: config.n_sms(),
             schedulers_per_sm: config.scheduling.schedulers_per_sm.max(1),

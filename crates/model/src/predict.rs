@@ -125,24 +125,28 @@ pub struct CpiStack {
 }
 
 impl CpiStack {
+    /// The terms: base, issue, mshr, noc, dram, launch.
+    pub fn terms(&self) -> [f64; 6] {
+        [self.base, self.issue, self.mshr, self.noc, self.dram, self.launch]
+    }
+
+    fn from_terms([base, issue, mshr, noc, dram, launch]: [f64; 6]) -> Self {
+        Self { base, issue, mshr, noc, dram, launch }
+    }
+
     /// The SM's CPI: the terms' sum.
     pub fn total(&self) -> f64 {
-        self.base + self.issue + self.mshr + self.noc + self.dram + self.launch
+        self.terms().iter().sum()
     }
 
-    fn add_scaled(&mut self, terms: &Terms, factor: f64) {
-        self.base += terms.base * factor;
-        self.issue += terms.issue * factor;
-        self.mshr += terms.mshr * factor;
-        self.noc += terms.noc * factor;
-        self.dram += terms.dram * factor;
+    /// `self + other · factor`, term by term.
+    fn plus_scaled(&self, other: &CpiStack, factor: f64) -> Self {
+        let (a, b) = (self.terms(), other.terms());
+        Self::from_terms(std::array::from_fn(|i| a[i] + b[i] * factor))
     }
 
-    fn scaled(mut self, factor: f64) -> Self {
-        for term in [&mut self.base, &mut self.issue, &mut self.mshr, &mut self.noc, &mut self.dram, &mut self.launch] {
-            *term *= factor;
-        }
-        self
+    fn scaled(&self, factor: f64) -> Self {
+        Self::default().plus_scaled(self, factor)
     }
 }
 
@@ -230,15 +234,7 @@ fn total(profile: &Profile, kernels: impl Iterator<Item = Prediction>) -> Predic
         out.cycles += prediction.cycles;
         warp_insts += kernel.warp_insts as f64;
         thread_insts += kernel.thread_insts as f64;
-        let weighted = prediction.cpi_stack.scaled(kernel.warp_insts as f64);
-        stack = CpiStack {
-            base: stack.base + weighted.base,
-            issue: stack.issue + weighted.issue,
-            mshr: stack.mshr + weighted.mshr,
-            noc: stack.noc + weighted.noc,
-            dram: stack.dram + weighted.dram,
-            launch: stack.launch + weighted.launch,
-        };
+        stack = stack.plus_scaled(&prediction.cpi_stack, kernel.warp_insts as f64);
     }
     if out.cycles > 0.0 {
         out.ipc = thread_insts / out.cycles;
@@ -251,9 +247,10 @@ fn total(profile: &Profile, kernels: impl Iterator<Item = Prediction>) -> Predic
 fn kernel_result(k: &KernelProfile, machine: &Machine) -> KernelResult {
     let waves = waves(k, machine.n_sms);
     let first = waves.first().copied().unwrap_or(Wave { count: 0.0, warps_per_sm: 0, active_sms: 0 });
+    let (noc_service, _) = service_cycles(k, machine);
     let (md_insts, all_insts) = k.intervals.iter().fold((0.0, 0.0), |(md, all), interval| {
         let insts = f64::from(interval.insts);
-        let divergent = memory(interval).is_some_and(|_| is_md(k, machine, interval, first));
+        let divergent = memory(interval).is_some_and(|_| is_md(machine, noc_service, interval, first));
         (md + if divergent { insts } else { 0.0 }, all + insts)
     });
     let caches = k.caches;
@@ -313,7 +310,7 @@ fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Pre
     for wave in &waves {
         let terms = wave_terms(k, machine, model, *wave);
         cycles += wave.count * terms.total() * scale;
-        stack.add_scaled(&terms, wave.count * scale * f64::from(wave.active_sms));
+        stack = stack.plus_scaled(&terms.as_stack(), wave.count * scale * f64::from(wave.active_sms));
     }
     stack.launch = machine.launch_cycles * f64::from(waves.first().map_or(0, |w| w.active_sms));
     let warp_insts = k.warp_insts as f64;
@@ -336,8 +333,12 @@ struct Terms {
 }
 
 impl Terms {
+    fn as_stack(&self) -> CpiStack {
+        CpiStack { base: self.base, issue: self.issue, mshr: self.mshr, noc: self.noc, dram: self.dram, launch: 0.0 }
+    }
+
     fn total(&self) -> f64 {
-        self.base + self.issue + self.mshr + self.noc + self.dram
+        self.as_stack().total()
     }
 }
 
@@ -389,12 +390,11 @@ fn in_flight(interval: &Interval, machine: &Machine, warps_per_sm: f64) -> f64 {
 }
 
 /// MDM's memory-divergence test for one interval.
-fn is_md(k: &KernelProfile, machine: &Machine, interval: &Interval, wave: Wave) -> bool {
+fn is_md(machine: &Machine, noc_service: f64, interval: &Interval, wave: Wave) -> bool {
     let warps = f64::from(wave.warps_per_sm);
     if machine.streaming_l1 {
-        let (noc, _) = service_cycles(k, machine);
         let limit = machine.latencies.llc + machine.latencies.dram;
-        saturated(f64::from(wave.active_sms), in_flight(interval, machine, warps), noc, limit)
+        saturated(f64::from(wave.active_sms), in_flight(interval, machine, warps), noc_service, limit)
     } else {
         interval.m_read * warps > f64::from(machine.l1_mshrs)
     }
@@ -437,7 +437,7 @@ fn memory_terms(k: &KernelProfile, machine: &Machine, model: ModelKind, wave: Wa
     let mut sums = [Linear::default(); 3];
     for interval in &k.intervals {
         let Some((_, llc_miss)) = memory(interval) else { continue };
-        let md = is_md(k, machine, interval, wave);
+        let md = is_md(machine, noc_service, interval, wave);
         let requests = in_flight(interval, machine, warps);
         let (noc, dram) = if model.mdm_queues() {
             (

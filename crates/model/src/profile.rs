@@ -181,7 +181,7 @@ impl<'c> Profiler<'c> {
             timeline: Timeline::new(),
             wave: Vec::new(),
             l1_hit: IdleLatencies::of(config).l1_hit.round() as u64,
-            mshrs_per_sm: crate::Machine::of(config).l1_mshrs,
+            mshrs_per_sm: config.l1.dl1.as_ref().map_or(u32::MAX, warplab_config::CacheConfig::mshrs_in_use),
         }
     }
 

@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 use warplab_lab::{
     AnalyticalReport, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile, ProfileOptions,
     SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary, config_report, default_config,
-    generate, kernel_files, predict, preset_config, profile_generated, profile_trace, read_config_files,
-    summarize_generated, summarize_trace,
+    generate, kernel_files, predict, preset_config, profile_workload, read_config_files, summarize_generated,
+    summarize_trace,
 };
 use web_sys::Blob;
 
@@ -323,6 +323,20 @@ enum Loaded {
     },
 }
 
+impl Loaded {
+    /// The workload as the command stream the simulator and the profiler
+    /// read: a generated one regenerated from its spec for `gpu`, a trace
+    /// streamed from its blobs again.
+    fn source(&self, gpu: &GpuConfig) -> Result<Box<dyn WorkloadSource>, String> {
+        Ok(match self {
+            Loaded::Generated(spec) => Box::new(GeneratedWorkload::new(spec, gpu).map_err(|e| e.to_string())?),
+            Loaded::Trace { list, blobs } => {
+                Box::new(TraceWorkload::owning(list, blob_opener(blobs.clone())).map_err(|e| e.to_string())?)
+            }
+        })
+    }
+}
+
 /// What the worker keeps between inputs.
 #[derive(Default)]
 struct Lab {
@@ -422,12 +436,7 @@ impl Lab {
     fn start_run(&mut self, speed: u64, watch: u32, options: SimOptions) -> Result<Vec<WorkerOutput>, String> {
         let gpu = self.gpu_or_default()?.clone();
         let Some((loaded, total)) = &self.workload else { return Err(NO_WORKLOAD.to_owned()) };
-        let workload: Box<dyn WorkloadSource> = match loaded {
-            Loaded::Generated(spec) => Box::new(GeneratedWorkload::new(spec, &gpu).map_err(|e| e.to_string())?),
-            Loaded::Trace { list, blobs } => {
-                Box::new(TraceWorkload::owning(list, blob_opener(blobs.clone())).map_err(|e| e.to_string())?)
-            }
-        };
+        let workload = loaded.source(&gpu)?;
         let watch = watch.min(gpu.n_sms().saturating_sub(1));
         let mut run = WorkerRun::new(&gpu, options, workload, *total, speed, watch);
         let outputs = run.advance(now_ms);
@@ -479,14 +488,9 @@ fn check_size(spec: &GenSpec, gpu: &GpuConfig) -> Result<(), String> {
     ))
 }
 
-/// Profiles the loaded workload on `gpu`: a generated one regenerated from
-/// its spec, a trace streamed from its blobs again.
+/// Profiles the loaded workload on `gpu`.
 fn profile_loaded(gpu: &GpuConfig, loaded: &Loaded, options: ProfileOptions) -> Result<Profile, String> {
-    let profile = match loaded {
-        Loaded::Generated(spec) => profile_generated(gpu, spec, options),
-        Loaded::Trace { list, blobs } => profile_trace(gpu, list, &mut *blob_opener(blobs.clone()), options),
-    };
-    profile.map_err(|e| e.to_string())
+    profile_workload(gpu, &mut *loaded.source(gpu)?, options).map_err(|e| e.to_string())
 }
 
 fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {

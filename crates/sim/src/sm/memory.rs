@@ -26,7 +26,7 @@
 use std::collections::VecDeque;
 
 use warplab_config::GpuConfig;
-use warplab_config::cache::{Allocation, WritePolicy};
+use warplab_config::cache::WritePolicy;
 use warplab_trace::{Instruction, MemSpace, Reg};
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 use warplab_uarch::coalescer::{SectorAccess, coalesce};
@@ -143,9 +143,7 @@ impl MemoryPipeline {
     pub(crate) fn new(config: &GpuConfig) -> Self {
         let dl1 = config.l1.dl1.as_ref();
         let (entries, merge, miss_queue) =
-            dl1.map_or((64, 8, 8), |c| (c.mshr_entries, c.mshr_max_merge, c.miss_queue_entries));
-        let streaming = dl1.is_some_and(|c| c.allocation == Allocation::Streaming);
-        let entries = if streaming { entries.max(dl1.map_or(0, |c| c.n_sets * c.assoc)) } else { entries };
+            dl1.map_or((64, 8, 8), |c| (c.mshrs_in_use(), c.mshr_max_merge, c.miss_queue_entries));
         // GPGPU-Sim banks the L1 only behind a latency queue (`-gpgpu_l1_latency` > 0).
         let n_banks = if config.l1.l1_latency_cycles > 0 { config.l1.l1_banks.max(1) } else { 1 };
         Self {

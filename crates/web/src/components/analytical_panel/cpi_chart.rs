@@ -40,10 +40,11 @@ pub fn cpi_chart(report: &AnalyticalReport) -> BarChart<'static> {
     }
 }
 
-/// The stack's terms in the order of [`CPI_SERIES`]; a negative or NaN term
-/// (which no model should give) is drawn as nothing rather than bending the bar.
+/// The stack's terms in the order of [`CPI_SERIES`] (`CpiStack::terms`'); a
+/// negative or NaN term (which no model should give) is drawn as nothing
+/// rather than bending the bar.
 fn terms(stack: &CpiStack) -> [f64; 6] {
-    [stack.base, stack.issue, stack.mshr, stack.noc, stack.dram, stack.launch].map(|t| if t > 0.0 { t } else { 0.0 })
+    stack.terms().map(|t| if t > 0.0 { t } else { 0.0 })
 }
 
 #[cfg(test)]
