@@ -1,13 +1,27 @@
 //! Scale-model prediction: a large GPU's performance predicted from two small,
 //! proportionally scaled-down GPUs (SeyyedAghaei, Naderan-Tahan and Eeckhout,
-//! HPCA 2024).
+//! "GPU Scale-Model Simulation", HPCA 2024).
 //!
-//! This crate will build the scale models from a target config, simulate them,
-//! compute the LLC miss-rate curve in one pass over the trace, detect the miss
-//! rate cliff, extrapolate, and fit the proportional, linear, power-law and
-//! logarithmic baselines. It arrives with the "Scale-model prediction" issue.
+//! - [`predictor`]: the predictor proper, a pure function of its published
+//!   inputs (IPC of two scale models, the LLC MPKI at every size, f_mem), with
+//!   the reference tool's compounding rule and the paper's printed rule, and
+//!   the proportional, linear, power-law and logarithmic baselines
+//!   ([`baselines`]); [`cliff`] finds the miss-rate cliff.
+//! - [`table`]: published data as a CSV, predicted and summarized per method.
 //!
-//! Central design decision: the predictor is a pure function of its published
-//! inputs (IPC of two scale models, the MPKI curve, f_mem), so it can be checked
-//! row by row against the paper's reference tool before any simulation feeds it.
+//! Central design decision: the predictor takes numbers, not simulations, so
+//! it is checked row by row against the paper's reference tool
+//! (`tests/reference.rs`) before any simulation feeds it.
 #![deny(missing_docs)]
+
+pub mod baselines;
+pub mod cliff;
+mod error;
+pub mod fuzzing;
+pub mod predictor;
+pub mod table;
+
+pub use cliff::Cliff;
+pub use error::ScaleError;
+pub use predictor::{Curve, Inputs, MAX_SIZES, Method, Prediction, Role, Rule, predict};
+pub use table::{Benchmark, PredictionRow, SummaryRow, Table, TableError, TableReport, Units};

@@ -1,0 +1,306 @@
+//! The scale-model predictor (SeyyedAghaei et al., HPCA 2024): a big GPU's
+//! IPC from two proportionally scaled-down ones, their LLC miss-rate curve and
+//! f_mem, beside the four baselines. A pure function of published inputs, so
+//! it is checked row by row against the paper's reference tool.
+//!
+//! Two rules, both on the correction factor the two scale models measure
+//! (how far doubling the system falls short of doubling IPC):
+//! - [`Rule::Reference`], the rule of the tool that produced the published
+//!   errors (the default): `b = (IPC_L − 2·IPC_S) / IPC_L`, `cf = 1 + b`; each
+//!   doubling `IPC ← IPC · 2 · cf`, then `cf ← cf · (1 + b)`, so the shortfall
+//!   compounds; at the cliff `IPC ← IPC · 2 · cf / (1 − f_mem)` and `cf`
+//!   restarts at `1 + b`.
+//! - [`Rule::Paper`], the single correction the paper prints:
+//!   `C = (IPC_L / IPC_S) / (L / S)`; before the cliff `IPC_T = IPC_L · T/L · C`;
+//!   at the cliff K `IPC_K = IPC_L · K/L / (1 − f_mem)`; after it
+//!   `IPC_T = IPC_K · T/K · C`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::baselines;
+use crate::cliff::{self, Cliff};
+use crate::error::ScaleError;
+
+/// At most this many sizes (S to S·2^15): a limit on input, not on the method.
+pub const MAX_SIZES: usize = 16;
+
+/// A prediction method, with the reference tool's label.
+/// Its serialized form is the label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// The scale-model rule (reference or paper).
+    #[serde(rename = "Scale-Model")]
+    ScaleModel,
+    /// `a · x^b` through the scale models.
+    PowerLaw,
+    /// A straight line through the scale models.
+    Linear,
+    /// `c + d · ln x` through the scale models.
+    Logarithmic,
+    /// `IPC_S · x / S`.
+    Proportional,
+}
+
+impl Method {
+    /// Every method, the scale model first.
+    pub const ALL: [Self; 5] = [Self::ScaleModel, Self::PowerLaw, Self::Linear, Self::Logarithmic, Self::Proportional];
+
+    /// The label the reference tool and its CSV use.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::ScaleModel => "Scale-Model",
+            Self::PowerLaw => "PowerLaw",
+            Self::Linear => "Linear",
+            Self::Logarithmic => "Logarithmic",
+            Self::Proportional => "Proportional",
+        }
+    }
+
+    /// The method with this label.
+    pub fn from_label(label: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.label() == label)
+    }
+}
+
+/// Which scale-model rule extrapolates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// The reference tool's compounding rule (reproduces the published table).
+    #[default]
+    Reference,
+    /// The single correction factor the paper prints.
+    Paper,
+}
+
+impl Rule {
+    /// `reference` or `paper`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Reference => "reference",
+            Self::Paper => "paper",
+        }
+    }
+
+    /// The rule named `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Reference, Self::Paper].into_iter().find(|r| r.name() == name)
+    }
+}
+
+/// What a size is in the series; serialized as the reference CSV spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// One of the two simulated scale models.
+    ScaleModel,
+    /// Between the scale models and the largest size.
+    Intermediate,
+    /// The largest size.
+    Target,
+}
+
+impl Role {
+    /// The reference CSV's spelling.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::ScaleModel => "scale_model",
+            Self::Intermediate => "intermediate",
+            Self::Target => "target",
+        }
+    }
+
+    /// The role of size `index` in a series of `n`.
+    pub fn of(index: usize, n: usize) -> Self {
+        match index {
+            0 | 1 => Self::ScaleModel,
+            i if i + 1 == n => Self::Target,
+            _ => Self::Intermediate,
+        }
+    }
+}
+
+/// The predictor's inputs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Inputs {
+    /// System sizes (SMs or chiplets), each double the last; the first two are the scale models.
+    pub sizes: Vec<u32>,
+    /// IPC of the two scale models.
+    pub ipc: [f64; 2],
+    /// LLC MPKI at every size (DESIGN §2a unit).
+    pub mpki: Vec<f64>,
+    /// f_mem of the larger scale model, a fraction; needed only at a cliff.
+    pub f_mem: Option<f64>,
+}
+
+impl Inputs {
+    /// Inputs whose sizes are `smallest` doubled once per MPKI value.
+    ///
+    /// # Errors
+    /// As [`predict`], and sizes past `u32`.
+    pub fn doubling(smallest: u32, ipc: [f64; 2], mpki: Vec<f64>, f_mem: Option<f64>) -> Result<Self, ScaleError> {
+        if mpki.len() > MAX_SIZES {
+            return Err(ScaleError::TooManySizes { given: mpki.len() });
+        }
+        let sizes = (0..mpki.len() as u32).map(|k| smallest.saturating_mul(1 << k)).collect();
+        let inputs = Self { sizes, ipc, mpki, f_mem };
+        inputs.check()?;
+        Ok(inputs)
+    }
+
+    fn check(&self) -> Result<(), ScaleError> {
+        let sizes = &self.sizes;
+        if sizes.len() < 2 {
+            return Err(ScaleError::TooFewSizes { given: sizes.len() });
+        }
+        if sizes.len() > MAX_SIZES {
+            return Err(ScaleError::TooManySizes { given: sizes.len() });
+        }
+        if sizes[0] == 0 {
+            return Err(ScaleError::ZeroSize);
+        }
+        if let Some(w) = sizes.windows(2).find(|w| u64::from(w[1]) != 2 * u64::from(w[0])) {
+            return Err(ScaleError::NotDoubling { previous: w[0], size: w[1] });
+        }
+        if self.mpki.len() != sizes.len() {
+            return Err(ScaleError::MpkiCount { sizes: sizes.len(), mpki: self.mpki.len() });
+        }
+        if let Some((&size, &value)) = sizes.iter().zip(&self.mpki).find(|(_, m)| !(m.is_finite() && **m >= 0.0)) {
+            return Err(ScaleError::BadMpki { size, value });
+        }
+        if let Some((&size, &value)) = sizes.iter().zip(&self.ipc).find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
+            return Err(ScaleError::BadIpc { size, value });
+        }
+        match self.f_mem {
+            Some(value) if !(0.0..1.0).contains(&value) => Err(ScaleError::BadFmem { value }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// One method's IPC at every size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// The method.
+    pub method: Method,
+    /// IPC at each size of [`Prediction::sizes`].
+    pub ipc: Vec<f64>,
+}
+
+/// The predictions of every method at every size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// The sizes, smallest first.
+    pub sizes: Vec<u32>,
+    /// The scale-model rule used.
+    pub rule: Rule,
+    /// The cliff the MPKI series shows, if any.
+    pub cliff: Option<Cliff>,
+    /// The f_mem the cliff formula used (when there is a cliff).
+    pub f_mem: Option<f64>,
+    /// `b = (IPC_L − 2·IPC_S) / IPC_L`: the shortfall of the second scale model against doubling.
+    pub shortfall: f64,
+    /// One curve per method, in [`Method::ALL`] order.
+    pub curves: Vec<Curve>,
+}
+
+impl Prediction {
+    /// `method`'s IPC at `size`.
+    pub fn ipc(&self, method: Method, size: u32) -> Option<f64> {
+        let index = self.sizes.iter().position(|&s| s == size)?;
+        self.curves.iter().find(|c| c.method == method).map(|c| c.ipc[index])
+    }
+
+    /// The largest size: the target.
+    pub fn target(&self) -> u32 {
+        self.sizes.last().copied().unwrap_or(0)
+    }
+}
+
+/// Predicts every size of `inputs` with every method.
+///
+/// # Errors
+/// Fewer than two sizes, sizes that do not double, an MPKI count that does
+/// not match, a negative MPKI or a zero one where the cliff test divides by
+/// it, a scale-model IPC that is not positive, f_mem outside [0, 1), or a
+/// cliff without f_mem.
+pub fn predict(inputs: &Inputs, rule: Rule) -> Result<Prediction, ScaleError> {
+    inputs.check()?;
+    let cliff = cliff::detect(&inputs.sizes, &inputs.mpki)?;
+    let f_mem = match cliff {
+        Some(c) => Some(inputs.f_mem.ok_or(ScaleError::MissingFmem { from: c.from, to: c.to })?),
+        None => None,
+    };
+    let [ipc_s, ipc_l] = inputs.ipc;
+    let small = (f64::from(inputs.sizes[0]), ipc_s);
+    let large = (f64::from(inputs.sizes[1]), ipc_l);
+    let scale_model = match rule {
+        Rule::Reference => reference_rule(inputs, cliff, f_mem.unwrap_or(0.0)),
+        Rule::Paper => paper_rule(inputs, cliff, f_mem.unwrap_or(0.0)),
+    };
+    // The fitted baselines reproduce both inputs exactly, as the tool's lists do.
+    let fitted = |f: fn((f64, f64), (f64, f64), f64) -> f64| -> Vec<f64> {
+        inputs
+            .sizes
+            .iter()
+            .enumerate()
+            .map(|(k, &x)| if k < 2 { inputs.ipc[k] } else { f(small, large, f64::from(x)) })
+            .collect()
+    };
+    let curves = Method::ALL
+        .into_iter()
+        .map(|method| {
+            let ipc = match method {
+                Method::ScaleModel => scale_model.clone(),
+                Method::PowerLaw => fitted(baselines::power_law),
+                Method::Linear => fitted(baselines::linear),
+                Method::Logarithmic => fitted(baselines::logarithmic),
+                Method::Proportional => {
+                    inputs.sizes.iter().map(|&x| baselines::proportional(small, f64::from(x))).collect()
+                }
+            };
+            Curve { method, ipc }
+        })
+        .collect();
+    Ok(Prediction { sizes: inputs.sizes.clone(), rule, cliff, f_mem, shortfall: shortfall(inputs.ipc), curves })
+}
+
+/// `b`: how far the second scale model falls short of twice the first, as a
+/// fraction of its IPC (negative when it scales super-linearly).
+fn shortfall([ipc_s, ipc_l]: [f64; 2]) -> f64 {
+    (ipc_l - 2.0 * ipc_s) / ipc_l
+}
+
+fn reference_rule(inputs: &Inputs, cliff: Option<Cliff>, f_mem: f64) -> Vec<f64> {
+    let b = shortfall(inputs.ipc);
+    let mut cf = 1.0 + b;
+    let mut out = inputs.ipc.to_vec();
+    for k in 2..inputs.sizes.len() {
+        let previous = out[k - 1];
+        if cliff.is_some_and(|c| c.index == k) {
+            out.push(previous * 2.0 * cf * (1.0 / (1.0 - f_mem)));
+            cf = 1.0 + b;
+        } else {
+            out.push(previous * 2.0 * cf);
+            cf += cf * b;
+        }
+    }
+    out
+}
+
+fn paper_rule(inputs: &Inputs, cliff: Option<Cliff>, f_mem: f64) -> Vec<f64> {
+    let [ipc_s, ipc_l] = inputs.ipc;
+    let (s, l) = (f64::from(inputs.sizes[0]), f64::from(inputs.sizes[1]));
+    let c = (ipc_l / ipc_s) / (l / s);
+    let mut out = inputs.ipc.to_vec();
+    for k in 2..inputs.sizes.len() {
+        let t = f64::from(inputs.sizes[k]);
+        let ipc = match cliff {
+            Some(cl) if k == cl.index => ipc_l * t / l / (1.0 - f_mem),
+            Some(cl) if k > cl.index => out[cl.index] * t / f64::from(cl.to) * c,
+            _ => ipc_l * t / l * c,
+        };
+        out.push(ipc);
+    }
+    out
+}
