@@ -10,6 +10,7 @@ mod experiment_args;
 mod generated;
 mod predict;
 mod run;
+mod scale;
 mod svg_chart;
 mod sweep;
 mod trace_files;
@@ -146,10 +147,52 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
     },
+    /// Predict a big GPU's IPC from two proportionally scaled-down ones (scale-model simulation).
+    Scale {
+        #[command(subcommand)]
+        command: ScaleCommand,
+    },
     /// Read, scale and write GPU configurations.
     Config {
         #[command(subcommand)]
         command: ConfigCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum ScaleCommand {
+    /// Predict from numbers: the two scale models' IPC and the LLC MPKI at every size.
+    Predict {
+        /// IPC of the two scale models (S and 2S SMs): S,L.
+        #[arg(long, value_name = "S,L")]
+        ipc: String,
+        /// LLC misses per 1,000 thread instructions at every size, smallest first: a,b,c,...
+        #[arg(long, value_name = "A,B,...")]
+        mpki: String,
+        /// SMs (or chiplets) of the smallest scale model; each further size doubles.
+        #[arg(long, value_name = "S")]
+        smallest: u32,
+        /// f_mem of the larger scale model, a fraction in [0, 1); needed when there is a cliff.
+        #[arg(long, value_name = "FRACTION")]
+        fmem: Option<f64>,
+        /// The scale-model rule: reference (the published tool's compounding rule) or paper (as printed).
+        #[arg(long, default_value = "reference")]
+        rule: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Predict every benchmark of a CSV (benchmark, num_sms or num_chiplets, ipc, mpki, optional fmem_pct)
+    /// with every method, and the mean/max error per method and size.
+    Table {
+        /// The CSV; its smallest size is the smallest scale model.
+        csv: PathBuf,
+        /// The scale-model rule: reference or paper.
+        #[arg(long, default_value = "reference")]
+        rule: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -204,6 +247,7 @@ fn main() -> ExitCode {
         Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),
         Command::Convert { trace, output, xz } => trace_files::convert(&trace, &output, xz).map(|()| String::new()),
         Command::Config { command } => run_config(command),
+        Command::Scale { command } => run_scale(command),
         Command::Predict { model, experiment, json } => predict::predict(&experiment, &model, json),
         Command::Sweep { experiment, vary, model, simulate, csv, svg } => {
             sweep::sweep(&sweep::SweepArgs { experiment, vary, model, simulate, csv, svg })
@@ -252,6 +296,15 @@ fn info(path: Option<PathBuf>, spec: Option<String>, for_config: &[PathBuf], jso
         (None, None) => return Err("give a trace, a config or --gen KERNEL".to_owned()),
     };
     render_info(&summary, json)
+}
+
+fn run_scale(command: ScaleCommand) -> Result<String, String> {
+    match command {
+        ScaleCommand::Predict { ipc, mpki, smallest, fmem, rule, json } => {
+            scale::predict(&ipc, &mpki, smallest, fmem, &rule, json)
+        }
+        ScaleCommand::Table { csv, rule, json } => scale::table(&csv, &rule, json),
+    }
 }
 
 fn run_config(command: ConfigCommand) -> Result<String, String> {

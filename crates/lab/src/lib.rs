@@ -34,6 +34,7 @@ mod generated;
 mod knobs;
 mod memory_files;
 mod samples;
+pub mod scale;
 mod simulate;
 mod workload;
 

@@ -18,10 +18,12 @@ pub mod baselines;
 pub mod cliff;
 mod error;
 pub mod fuzzing;
+pub mod plan;
 pub mod predictor;
 pub mod table;
 
 pub use cliff::Cliff;
 pub use error::ScaleError;
+pub use plan::{PlanError, ScalePlan, SizeConfig, workable_pairs};
 pub use predictor::{Curve, Inputs, MAX_SIZES, Method, Prediction, Role, Rule, predict};
 pub use table::{Benchmark, PredictionRow, SummaryRow, Table, TableError, TableReport, Units};

@@ -1,0 +1,76 @@
+//! `warplab scale predict` and `warplab scale table`: the published table's
+//! figures through the command line, the JSON's shape, and one-line errors.
+
+mod common;
+
+use common::{json, warplab};
+
+const TABLE: &str = "crates/scale/test_data/single_strong_scaling.csv";
+const DCT_MPKI: &str = "6.166853365,6.178722328,6.162565976,5.524311167,0.1004975147";
+
+/// `scale predict` on dct's published inputs, with `extra` flags, as JSON.
+fn predict_dct(extra: &[&str]) -> serde_json::Value {
+    let ipc = ["--ipc", "112.7412,226.4367", "--smallest", "8", "--fmem", "0.52", "--json"];
+    json(&[&["scale", "predict", "--mpki", DCT_MPKI], &ipc[..], extra].concat())
+}
+
+#[test]
+fn predict_reproduces_the_reference_tool_on_dct() {
+    let out = predict_dct(&[]);
+    assert_eq!(out["sizes"], serde_json::json!([8, 16, 32, 64, 128]));
+    assert_eq!(out["cliff"]["to"], 128);
+    let scale_model = &out["curves"][0];
+    assert_eq!(scale_model["method"], "Scale-Model");
+    let at_128 = scale_model["ipc"][4].as_f64().expect("a number");
+    assert!((at_128 - 3870.386124).abs() < 1e-3, "{at_128}");
+    // The paper's rule at the cliff: IPC_L · 128/16 / (1 − f_mem).
+    let paper = predict_dct(&["--rule", "paper"]);
+    assert!((paper["curves"][0]["ipc"][4].as_f64().expect("a number") - 226.4367 * 8.0 / 0.48).abs() < 1e-6);
+}
+
+#[test]
+fn predict_refuses_edge_cases_in_one_line() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--ipc", "100", "--mpki", "1,1,1"], "--ipc: give the two scale models' IPC, S,L (got 1 values)"),
+        (&["--ipc", "100,0", "--mpki", "1,1,1"], "the IPC at 16 is 0; it must be a number > 0"),
+        (&["--ipc", "100,190", "--mpki", "1"], "need at least two system sizes (the two scale models), got 1"),
+        (&["--ipc", "100,190", "--mpki", "1,1,1", "--fmem", "1"], "f_mem is 1; it must be a fraction in [0, 1)"),
+        (
+            &["--ipc", "112.7412,226.4367", "--mpki", DCT_MPKI],
+            "a cliff is expected from 64 to 128: the cliff formula needs f_mem of the larger scale model",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, _, stderr) = warplab(&[&["scale", "predict", "--smallest", "8"], args].concat());
+        assert_eq!((code, stderr.trim()), (2, format!("error: {message}").as_str()), "{args:?}");
+    }
+}
+
+#[test]
+fn table_prints_the_published_summary() {
+    let (code, stdout, stderr) = warplab(&["scale", "table", TABLE]);
+    assert_eq!(code, 0, "{stderr}");
+    let last = stdout.lines().last().expect("a summary line");
+    assert!(
+        last.starts_with("   128     3.23 / 8.25    8.88 / 54.18   12.31 / 54.59   69.27 / 85.83   15.28 / 54.95"),
+        "{last}"
+    );
+    let out = json(&["scale", "table", TABLE, "--json"]);
+    assert_eq!(out["predictions"].as_array().map(Vec::len), Some(400));
+    let keys: Vec<&String> = out["predictions"][0].as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["abs_err_pct", "actual_ipc", "benchmark", "model", "predicted_ipc", "role", "units"]);
+    let summary = &out["summary"].as_array().expect("array")[10];
+    assert_eq!((summary["model"].as_str(), summary["target_units"].as_u64()), (Some("Scale-Model"), Some(128)));
+}
+
+#[test]
+fn table_errors_name_the_file_and_line() {
+    let (code, _, stderr) = warplab(&["scale", "table", "crates/scale/test_data/README.md"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: crates/scale/test_data/README.md:1: header: no `num_sms` or `num_chiplets` column"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = warplab(&["scale", "table", "no-such.csv"]);
+    assert_eq!((code, stderr.starts_with("error: no-such.csv: ")), (2, true), "{stderr}");
+}

@@ -1,0 +1,145 @@
+//! Which GPUs a scale-model run simulates: the target's proportional scale
+//! models (`GpuConfig::scale_shared`: SMs, LLC slices, NoC and DRAM bandwidth
+//! divided by the factor, every per-SM resource kept), one per size of the
+//! doubling series from the smallest scale model up to the largest target.
+//!
+//! A target that cannot be divided into the requested scale models is an
+//! error that says why and lists the pairs that would work.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use warplab_config::{Diagnostic, GpuConfig};
+
+use crate::predictor::MAX_SIZES;
+
+/// One size of the series and its GPU.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizeConfig {
+    /// SMs.
+    pub sms: u32,
+    /// The target's SMs divided by this.
+    pub factor: u32,
+    /// The scaled configuration.
+    pub config: GpuConfig,
+}
+
+/// The sizes a run needs, smallest first: the two scale models, then every
+/// doubling up to the largest target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScalePlan {
+    /// The target's SMs.
+    pub target_sms: u32,
+    /// Every size of the series.
+    pub sizes: Vec<SizeConfig>,
+    /// The sizes asked for as targets (each one of `sizes`, past the scale models).
+    pub targets: Vec<u32>,
+    /// What scaling had to change (e.g. partition indexing), per size.
+    pub diagnostics: Vec<String>,
+}
+
+/// A target the requested scale models cannot be cut from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanError {
+    /// Why.
+    pub reason: String,
+    /// Scale-model pairs `(S, 2S)` that divide the target and double up to it.
+    pub workable: Vec<[u32; 2]>,
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.reason)?;
+        if self.workable.is_empty() {
+            return write!(f, "; no pair of scale models divides this GPU");
+        }
+        let pairs: Vec<String> = self.workable.iter().map(|[s, l]| format!("{s},{l}")).collect();
+        write!(f, "; scale models that would work: {}", pairs.join(" or "))
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+impl ScalePlan {
+    /// The plan for predicting `targets` (SM counts; empty: the target's own)
+    /// of `target` from scale models of `scale_models` SMs.
+    ///
+    /// # Errors
+    /// Scale models that are not `S, 2S`, targets that are not `S·2^k` with
+    /// `k ≥ 2` or exceed the target, or a size the target's SMs or memory
+    /// channels cannot be divided into.
+    pub fn new(target: &GpuConfig, scale_models: [u32; 2], targets: &[u32]) -> Result<Self, PlanError> {
+        let fail = |reason: String| PlanError { reason, workable: workable_pairs(target) };
+        let n = target.n_sms();
+        let [s, l] = scale_models;
+        if s == 0 || u64::from(l) != 2 * u64::from(s) {
+            return Err(fail(format!("the scale models must be S and 2S SMs, got {s},{l}")));
+        }
+        let mut targets = if targets.is_empty() { vec![n] } else { targets.to_vec() };
+        targets.sort_unstable();
+        targets.dedup();
+        for &t in &targets {
+            check_target(t, s, n).map_err(fail)?;
+        }
+        let largest = targets.last().copied().unwrap_or(n);
+        let mut sizes = Vec::new();
+        let mut diagnostics = Vec::new();
+        let mut sms = s;
+        while sms <= largest && sizes.len() < MAX_SIZES {
+            let factor = n / sms;
+            let scaled = target.scale_shared(factor).map_err(|e| fail(format!("{sms} SMs: {e}")))?;
+            if scaled.config.n_sms() != sms {
+                return Err(fail(format!(
+                    "{sms} SMs: dividing the clusters by {factor} gives {} SMs",
+                    scaled.config.n_sms()
+                )));
+            }
+            diagnostics.extend(
+                scaled.diagnostics.iter().map(|d: &Diagnostic| format!("{sms} SMs: {}: {}", d.option, d.message)),
+            );
+            sizes.push(SizeConfig { sms, factor, config: scaled.config });
+            sms *= 2;
+        }
+        Ok(Self { target_sms: n, sizes, targets, diagnostics })
+    }
+
+    /// The SM counts of the series.
+    pub fn sms(&self) -> Vec<u32> {
+        self.sizes.iter().map(|s| s.sms).collect()
+    }
+
+    /// The size with `sms` SMs.
+    pub fn size(&self, sms: u32) -> Option<&SizeConfig> {
+        self.sizes.iter().find(|s| s.sms == sms)
+    }
+}
+
+/// A target must be reached from S by doubling at least twice, and divide
+/// the GPU it is cut from.
+fn check_target(t: u32, s: u32, n: u32) -> Result<(), String> {
+    if t > n {
+        return Err(format!("target {t} SMs is larger than the GPU's {n}"));
+    }
+    if !t.is_multiple_of(s) || !(t / s).is_power_of_two() || t / s < 4 {
+        return Err(format!(
+            "target {t} SMs is not 4·{s}, 8·{s}, 16·{s}, …: sizes double from the scale models ({s}, {})",
+            2 * s
+        ));
+    }
+    if !n.is_multiple_of(t) {
+        return Err(format!("target {t} SMs does not divide the GPU's {n} SMs"));
+    }
+    Ok(())
+}
+
+/// Pairs `(S, 2S)` with `N / S` a power of two of at least 4 whose factors
+/// divide the target's clusters and channels: what would work.
+pub fn workable_pairs(target: &GpuConfig) -> Vec<[u32; 2]> {
+    let n = target.n_sms();
+    (2..32)
+        .map(|j| 1u32 << j)
+        .take_while(|&f| f <= n)
+        .filter(|&f| n.is_multiple_of(f) && [f, f / 2].iter().all(|&g| target.scale_shared(g).is_ok()))
+        .map(|f| [n / f, 2 * n / f])
+        .collect()
+}
