@@ -23,6 +23,10 @@
 //! assert!(report.models[&ModelKind::Mdm].ipc > 0.0);
 //! ```
 //!
+//! The same functional cache pass, without the interval profile, measures a
+//! workload at several LLC sizes in one walk ([`walk_caches`]): the
+//! miss-rate curve of scale-model prediction.
+//!
 //! It never depends on `warplab-sim`: the models stand on their own, and the
 //! timing model is only their yardstick (`docs/validation.md`).
 #![deny(missing_docs)]
@@ -31,12 +35,16 @@ mod cache_pass;
 pub mod contention;
 mod interval;
 pub mod kmeans;
+mod llc;
 pub mod machine;
 pub mod overlap;
 mod predict;
 mod profile;
+mod walk;
 
 pub use interval::MAX_PROFILE_INTERVALS;
+pub use llc::LlcCounts;
 pub use machine::{Latencies, Machine, SchedulerModel};
 pub use predict::{AnalyticalReport, CpiStack, KernelResult, ModelKind, Prediction, predict, predict_model};
 pub use profile::{CacheFigures, Interval, KernelProfile, Profile, ProfileOptions, profile};
+pub use walk::{CacheWalk, KernelWalk, walk_caches};

@@ -10,15 +10,14 @@
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
-use warplab_trace::Cta;
-use warplab_trace::source::{Command, KernelSource, WorkloadSource};
-use warplab_uarch::latency::IdleLatencies;
-use warplab_uarch::occupancy::{CtaShape, occupancy};
-use warplab_uarch::ops::{OpInfo, extend_op_table};
+use warplab_trace::source::WorkloadSource;
+use warplab_trace::{Cta, Instruction};
 
-use crate::cache_pass::{CachePass, PcStats, Traffic};
-use crate::interval::{KernelContext, Paths, RawInterval, Timeline, l1_space};
+use crate::cache_pass::{PcStats, Sent, Traffic};
+use crate::interval::{KernelContext, Paths, RawInterval, Timeline};
 use crate::kmeans::{Point, representative};
+use crate::llc::LlcCounts;
+use crate::walk::{LaunchedKernel, WalkSink, Walker};
 
 /// How to profile.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,35 +128,18 @@ pub fn profile(
     workload: &mut dyn WorkloadSource,
     options: ProfileOptions,
 ) -> Result<Profile, String> {
-    let mut profiler = Profiler::new(config);
+    let mut walker = Walker::new(config, &[config]);
+    let mut timeline = Timeline::new();
     let mut result = Profile { profiled_sms: config.n_sms(), ..Profile::default() };
-    while let Some(command) = workload.next_command() {
-        match command? {
-            Command::MemcpyHtoD { address, bytes } => {
-                if options.memcpy_warms_l2 {
-                    profiler.cache.warm_l2(address, bytes);
-                }
-            }
-            Command::Kernel(kernel) => {
-                if let Some(kernel) = profiler.kernel(kernel, &mut result.diagnostics)? {
-                    result.kernels.push(kernel);
-                }
-            }
+    walker.for_each_kernel(workload, options, |walker, source| {
+        let mut sink = ProfileSink { timeline: &mut timeline, tally: Tally::default() };
+        if let Some(launched) = walker.kernel(source, &mut result.diagnostics, &mut sink)? {
+            let llc = walker.cache.llcs.first().map(|llc| llc.counts).unwrap_or_default();
+            result.kernels.push(finish(launched, sink.tally, &walker.cache.traffic, &llc));
         }
-    }
+        Ok(())
+    })?;
     Ok(result)
-}
-
-/// State kept across kernels: the caches (the L2 persists), the timeline and
-/// the CTA buffers.
-struct Profiler<'c> {
-    config: &'c GpuConfig,
-    cache: CachePass,
-    timeline: Timeline,
-    wave: Vec<Cta>,
-    l1_hit: u64,
-    /// L1 MSHRs per SM: the misses one round of the cache pass lets through.
-    mshrs_per_sm: u32,
 }
 
 /// Per-kernel tallies.
@@ -173,91 +155,26 @@ struct Tally {
     warps: u64,
 }
 
-impl<'c> Profiler<'c> {
-    fn new(config: &'c GpuConfig) -> Self {
-        Self {
-            config,
-            cache: CachePass::new(config),
-            timeline: Timeline::new(),
-            wave: Vec::new(),
-            l1_hit: IdleLatencies::of(config).l1_hit.round() as u64,
-            mshrs_per_sm: config.l1.dl1.as_ref().map_or(u32::MAX, warplab_config::CacheConfig::mshrs_in_use),
-        }
-    }
+/// The profile's part of a walk: every warp's interval profile, and each
+/// memory site's cache figures.
+struct ProfileSink<'t> {
+    /// The single-warp timeline, kept across kernels for its buffers.
+    timeline: &'t mut Timeline,
+    tally: Tally,
+}
 
-    fn kernel(
-        &mut self,
-        mut source: Box<dyn KernelSource>,
-        diagnostics: &mut Vec<String>,
-    ) -> Result<Option<KernelProfile>, String> {
-        let header = source.header().clone();
-        let shape = CtaShape {
-            threads: header.block.size() as u32,
-            regs_per_thread: header.nregs,
-            shmem_bytes: header.shmem_bytes,
-        };
-        let occupancy = match occupancy(self.config, shape) {
-            Ok(occupancy) => occupancy,
-            Err(error) => {
-                diagnostics.push(format!("kernel {} ({}) cannot run: {error}", header.id, header.name));
-                return Ok(None);
-            }
-        };
-        let carveout = self.config.l1.carveout_for(occupancy.ctas_per_sm * shape.shmem_bytes);
-        self.cache.start_kernel(self.config, carveout.map(|(_, ways)| ways));
-        let wave_ctas = (occupancy.ctas_per_sm as usize) * (self.config.n_sms() as usize);
-        let mut ops: Vec<OpInfo> = Vec::new();
-        let mut tally = Tally::default();
-        let mut ctas = 0u64;
-        loop {
-            let n = self.fill_wave(source.as_mut(), wave_ctas)?;
-            if n == 0 {
-                break;
-            }
-            ctas += n as u64;
-            for message in extend_op_table(&mut ops, source.opcodes(), self.config) {
-                diagnostics.push(format!("kernel {}: {message}", header.id));
-            }
-            let k = KernelContext {
-                ops: &ops,
-                l1_hit: self.l1_hit,
-                shared: u64::from(self.config.l1.shmem_latency_cycles.max(1)),
-                shmem_base: header.shmem_base,
-                local_base: header.local_base,
-            };
-            self.profile_warps(n, &k, &mut tally)?;
-            self.run_caches(n, &k, &mut tally);
-        }
-        diagnostics.extend(source.diagnostics());
-        let warps_per_cta = (shape.threads.max(1)).div_ceil(self.config.cores.warp_size.max(1));
-        Ok(Some(finish(header.name, header.id, ctas, warps_per_cta, occupancy.ctas_per_sm, tally, &self.cache.traffic)))
-    }
-
-    /// Reads up to `limit` CTAs into the wave buffers; how many it read.
-    fn fill_wave(&mut self, source: &mut dyn KernelSource, limit: usize) -> Result<usize, String> {
-        let mut n = 0;
-        while n < limit.max(1) {
-            if self.wave.len() == n {
-                self.wave.push(Cta::default());
-            }
-            if !source.next_cta(&mut self.wave[n])? {
-                break;
-            }
-            n += 1;
-        }
-        Ok(n)
-    }
-
-    /// The interval profile of every warp of the wave's first `n` CTAs.
-    fn profile_warps(&mut self, n: usize, k: &KernelContext<'_>, tally: &mut Tally) -> Result<(), String> {
-        for cta in &self.wave[..n] {
+impl WalkSink for ProfileSink<'_> {
+    /// The interval profile of every warp of the wave.
+    fn wave(&mut self, wave: &[Cta], k: &KernelContext<'_>) -> Result<(), String> {
+        let tally = &mut self.tally;
+        for cta in wave {
             for warp in &cta.warps {
                 let mut site_index = |pc: u32, ordinal: u32| {
                     let next = tally.sites.len() as u32;
                     *tally.sites.entry(site(pc, ordinal)).or_insert(next)
                 };
                 self.timeline.profile_warp(cta, warp, k, &mut site_index);
-                tally.paths.add(&self.timeline)?;
+                tally.paths.add(self.timeline)?;
                 tally.warps += 1;
                 let instructions = cta.warp_instructions(warp);
                 tally.warp_insts += instructions.len() as u64;
@@ -268,55 +185,9 @@ impl<'c> Profiler<'c> {
         Ok(())
     }
 
-    /// The cache pass over the wave: CTA `c` on SM `c mod #SMs` (the timing
-    /// model's first round of launches), warps taking turns one memory
-    /// instruction at a time, oldest warp first.
-    ///
-    /// Each round stands for one memory latency, in which an SM can have no
-    /// more misses in flight than its L1 has MSHRs: once a round's misses
-    /// reach that, the SM's younger warps wait for the next round. Without
-    /// this a memory-divergent kernel's warps would all advance in lockstep
-    /// and evict each other's lines between two loads of the same line,
-    /// where in a run the MSHRs let a few warps at a time through, and their
-    /// lines are still in the L1 when they come back to them.
-    fn run_caches(&mut self, n: usize, k: &KernelContext<'_>, tally: &mut Tally) {
-        let n_sms = self.config.n_sms().max(1) as usize;
-        // (CTA, warp, next instruction, memory instructions done) for every
-        // warp of the wave, grouped by SM.
-        let mut cursors: Vec<(usize, usize, usize, u32)> = Vec::new();
-        let mut sm_starts = Vec::with_capacity(n_sms + 1);
-        for sm in 0..n_sms {
-            sm_starts.push(cursors.len());
-            for c in (sm..n).step_by(n_sms) {
-                cursors.extend((0..self.wave[c].warps.len()).map(|w| (c, w, 0, 0)));
-            }
-        }
-        sm_starts.push(cursors.len());
-        let mut live = cursors.len();
-        while live > 0 {
-            live = 0;
-            for sm in 0..n_sms {
-                let mut budget = u64::from(self.mshrs_per_sm);
-                for (c, w, next, ordinal) in &mut cursors[sm_starts[sm]..sm_starts[sm + 1]] {
-                    let cta = &self.wave[*c];
-                    let instructions = cta.warp_instructions(&cta.warps[*w]);
-                    if budget > 0 {
-                        budget = budget.saturating_sub(next_access(
-                            &mut self.cache,
-                            sm,
-                            cta,
-                            instructions,
-                            (next, ordinal),
-                            k,
-                            tally,
-                        ));
-                    }
-                    if *next < instructions.len() {
-                        live += 1;
-                    }
-                }
-            }
-        }
+    fn access(&mut self, instruction: &Instruction, ordinal: u32, sent: Sent) {
+        let index = self.tally.sites[&site(instruction.pc, ordinal)] as usize;
+        self.tally.pc_stats[index].record(sent);
     }
 }
 
@@ -325,43 +196,10 @@ fn site(pc: u32, ordinal: u32) -> u64 {
     (u64::from(pc) << 32) | u64::from(ordinal)
 }
 
-/// Runs a warp's next memory instruction through the caches; the read
-/// misses it sent.
-fn next_access(
-    cache: &mut CachePass,
-    sm: usize,
-    cta: &Cta,
-    instructions: &[warplab_trace::Instruction],
-    (next, ordinal): (&mut usize, &mut u32),
-    k: &KernelContext<'_>,
-    tally: &mut Tally,
-) -> u64 {
-    while let Some(instruction) = instructions.get(*next) {
-        *next += 1;
-        let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
-        if let Some(space) = l1_space(cta, instruction, op, k) {
-            let stats = &mut tally.pc_stats[tally.sites[&site(instruction.pc, *ordinal)] as usize];
-            *ordinal += 1;
-            let before = stats.read_requests;
-            cache.access(sm, cta, instruction, op, space, stats);
-            return stats.read_requests - before;
-        }
-    }
-    0
-}
-
 /// The kernel's profile: the representative path's intervals, with each
 /// span of memory instructions' expected requests charged to the load stall
 /// that ends it.
-fn finish(
-    name: String,
-    id: u64,
-    ctas: u64,
-    warps_per_cta: u32,
-    ctas_per_sm: u32,
-    tally: Tally,
-    traffic: &Traffic,
-) -> KernelProfile {
+fn finish(launched: LaunchedKernel, tally: Tally, traffic: &Traffic, llc: &LlcCounts) -> KernelProfile {
     let points: Vec<Point> = tally
         .paths
         .paths
@@ -373,6 +211,7 @@ fn finish(
         with_memory(raw, memops, &tally.pc_stats)
     });
     let requests = tally.pc_stats.iter().map(|s| s.read_requests + s.write_requests).sum::<u64>().max(1) as f64;
+    let LaunchedKernel { name, id, ctas, warps_per_cta, ctas_per_sm } = launched;
     KernelProfile {
         name,
         id,
@@ -388,11 +227,11 @@ fn finish(
         caches: CacheFigures {
             l1_reads: traffic.l1_reads,
             l1_read_misses: traffic.l1_read_misses,
-            l2_accesses: traffic.l2_accesses,
-            l2_misses: traffic.l2_misses,
+            l2_accesses: llc.accesses,
+            l2_misses: llc.fetches,
             reply_bytes_per_request: traffic.reply_bytes as f64 / requests,
             request_bytes_per_request: traffic.request_bytes as f64 / requests,
-            dram_sectors_per_request: traffic.dram_sectors as f64 / requests,
+            dram_sectors_per_request: llc.dram_sectors as f64 / requests,
         },
     }
 }

@@ -1,0 +1,143 @@
+//! One last-level cache of the functional cache pass: a config's L2 slices
+//! (`uarch::cache::Cache` each), its address-to-slice mapping and partition
+//! addresses, and what it counts. A miss is filled the moment it is sent, so
+//! nothing is ever pending.
+//!
+//! The LLC is apart from the L1 stage so that one L1-filtered stream can feed
+//! several LLCs in one pass, each with its own geometry (the miss-rate curve
+//! of DESIGN §6: a scale model has fewer slices, so other sets and another
+//! mapping, not just less capacity).
+
+use std::ops::AddAssign;
+
+use serde::{Deserialize, Serialize};
+use warplab_config::GpuConfig;
+use warplab_uarch::address_map::AddressMap;
+use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES};
+
+/// What one LLC saw of the requests past the L1s.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LlcCounts {
+    /// Requests at the LLC: reads, writes, atomics and L1 write-backs, one
+    /// per sector (per line for a non-sectored L1).
+    pub accesses: u64,
+    /// Misses as DESIGN §2a counts them for L2 MPKI (and the timing model's
+    /// `SimReport::l2_mpki`): requests whose sector was absent (a miss or a
+    /// sector miss), reads and writes alike, whether or not the write
+    /// fetches. The pass fills at once, so there are no pending hits.
+    pub misses: u64,
+    /// Misses that read from DRAM: every read miss, and the write misses
+    /// whose write-allocate policy fetches (what the profile reports as
+    /// `CacheFigures::l2_misses`).
+    pub fetches: u64,
+    /// Sectors read from or written to DRAM (fetches, write-throughs, dirty
+    /// write-backs; a non-sectored line counts all its sectors).
+    pub dram_sectors: u64,
+}
+
+impl AddAssign for LlcCounts {
+    fn add_assign(&mut self, other: Self) {
+        self.accesses += other.accesses;
+        self.misses += other.misses;
+        self.fetches += other.fetches;
+        self.dram_sectors += other.dram_sectors;
+    }
+}
+
+/// The LLC of one configuration: its slices, mapping and counts.
+pub(crate) struct SlicedLlc {
+    slices: Vec<Cache>,
+    address_map: AddressMap,
+    /// Sectors a miss reads from DRAM: one for a sectored L2, the whole line
+    /// for one that is not.
+    fetch_sectors: u64,
+    /// This LLC's own clock for LRU and FIFO order: one tick per access, so
+    /// every LLC of a pass orders its lines exactly as it would alone.
+    now: u64,
+    pub counts: LlcCounts,
+}
+
+impl SlicedLlc {
+    /// The empty LLC of `config`: its slices (`-gpgpu_n_mem` ×
+    /// sub-partitions), the L2 cache string, the address mapping and the
+    /// partition indexing.
+    pub fn new(config: &GpuConfig) -> Self {
+        let address_map = AddressMap::new(&config.memory, &config.dram);
+        let l2 = &config.memory.l2;
+        Self {
+            slices: (0..address_map.n_sub_partitions()).map(|_| Cache::new(l2)).collect(),
+            address_map,
+            fetch_sectors: if l2.is_sectored() { 1 } else { u64::from(l2.line_size_bytes / SECTOR_BYTES).max(1) },
+            now: 0,
+            counts: LlcCounts::default(),
+        }
+    }
+
+    /// A host-to-device copy that warms the LLC (`--memcpy-warms-l2`): every
+    /// sector read in, at time 0, and not counted.
+    pub fn warm(&mut self, address: u64, bytes: u64) {
+        let sector = u64::from(SECTOR_BYTES);
+        for s in address / sector..(address.saturating_add(bytes)).div_ceil(sector) {
+            let addr = s * sector;
+            let (slice, index) = self.slice_of(addr);
+            if self.slices[slice].commit_at(&Access::read(addr), index, 0).fetch {
+                self.slices[slice].fill_at(addr, index, 0);
+            }
+        }
+    }
+
+    /// A read (or atomic) request; true when it goes to DRAM.
+    pub fn read(&mut self, addr: u64) -> bool {
+        let now = self.tick();
+        let (slice, index) = self.slice_of(addr);
+        let effect = self.slices[slice].commit_at(&Access::read(addr), index, now);
+        self.count(effect.outcome);
+        if !effect.fetch {
+            return false;
+        }
+        self.counts.fetches += 1;
+        self.counts.dram_sectors += self.fetch_sectors;
+        let filled = self.slices[slice].fill_at(addr, index, now);
+        self.write_back(effect.eviction);
+        self.write_back(filled);
+        true
+    }
+
+    /// A write request of the bytes `byte_mask` of `addr`'s sector.
+    pub fn write(&mut self, addr: u64, byte_mask: u32, local: bool) {
+        let now = self.tick();
+        let (slice, index) = self.slice_of(addr);
+        let access = Access { addr, kind: AccessKind::Write, byte_mask, local };
+        let effect = self.slices[slice].commit_at(&access, index, now);
+        self.count(effect.outcome);
+        self.write_back(effect.eviction);
+        if effect.fetch {
+            self.counts.fetches += 1;
+            self.counts.dram_sectors += self.fetch_sectors;
+            let filled = self.slices[slice].fill_at(addr, index, now);
+            self.write_back(filled);
+        }
+        self.counts.dram_sectors += u64::from(effect.write_down);
+    }
+
+    fn tick(&mut self) -> u64 {
+        self.now += 1;
+        self.now
+    }
+
+    fn count(&mut self, outcome: Outcome) {
+        self.counts.accesses += 1;
+        self.counts.misses += u64::from(matches!(outcome, Outcome::Miss | Outcome::SectorMiss));
+    }
+
+    fn slice_of(&self, addr: u64) -> (usize, u64) {
+        (self.address_map.sub_partition(addr) as usize, self.address_map.partition_address(addr))
+    }
+
+    fn write_back(&mut self, eviction: Option<Eviction>) {
+        if let Some(eviction) = eviction {
+            // A non-sectored line's one dirty bit stands for the whole line.
+            self.counts.dram_sectors += u64::from(eviction.dirty_sectors.count_ones()) * self.fetch_sectors;
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Walking a workload through the functional caches: the order in which the
+//! profile and the miss-rate curve feed `cache_pass.rs`, and the caches-only
+//! walk ([`walk_caches`]) that feeds several LLCs in one pass.
+//!
+//! Each kernel runs one wave of CTAs at a time (what the GPU holds at once),
+//! CTA `c` of a wave on SM `c mod #SMs` (the timing model's first round of
+//! launches); inside a wave the warps take turns one memory instruction at a
+//! time, oldest warp first, SMs in turn inside each round, so the caches see
+//! the mix of streams they would see in a run.
+//!
+//! Each round stands for one memory latency, in which an SM can have no more
+//! misses in flight than its L1 has MSHRs: once a round's misses reach that,
+//! the SM's younger warps wait for the next round. Without this a
+//! memory-divergent kernel's warps would all advance in lockstep and evict
+//! each other's lines between two loads of the same line, where in a run the
+//! MSHRs let a few warps at a time through, and their lines are still in the
+//! L1 when they come back to them.
+
+use serde::{Deserialize, Serialize};
+use warplab_config::GpuConfig;
+use warplab_trace::source::{Command, KernelSource, WorkloadSource};
+use warplab_trace::{Cta, Instruction};
+use warplab_uarch::latency::IdleLatencies;
+use warplab_uarch::occupancy::{CtaShape, occupancy};
+use warplab_uarch::ops::{OpInfo, extend_op_table};
+
+use crate::cache_pass::{CachePass, Sent};
+use crate::interval::{KernelContext, l1_space};
+use crate::llc::LlcCounts;
+use crate::profile::ProfileOptions;
+
+/// What a caches-only walk measured: per LLC its counts, and the
+/// instructions they are per.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheWalk {
+    /// The SM count whose L1s filtered the stream.
+    pub stream_sms: u32,
+    /// Totals over all kernels, one per LLC config, in the order given.
+    pub llcs: Vec<LlcCounts>,
+    /// Warp instructions (trace lines) of the kernels that ran.
+    pub warp_insts: u64,
+    /// Thread instructions (active lanes summed, DESIGN §2a).
+    pub thread_insts: u64,
+    /// Kernels in launch order.
+    pub kernels: Vec<KernelWalk>,
+    /// Oddities met (unknown opcodes, kernels that cannot run).
+    pub diagnostics: Vec<String>,
+}
+
+/// One kernel of a [`CacheWalk`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelWalk {
+    /// Kernel name.
+    pub name: String,
+    /// Launch id in the trace.
+    pub id: u64,
+    /// Warp instructions.
+    pub warp_insts: u64,
+    /// Thread instructions.
+    pub thread_insts: u64,
+    /// This kernel's counts, one per LLC config.
+    pub llcs: Vec<LlcCounts>,
+}
+
+/// Walks every kernel of `workload` through the L1s of `config` (its SM
+/// count, L1 cache string and carve-out, the profile's wave, round-robin and
+/// MSHR-budget interleaving) and sends the requests past the L1s to one LLC
+/// per entry of `llc_configs`, each with that config's slices, sets, L2
+/// cache string, address mapping and partition indexing. Only the caches
+/// run (no interval profile), so this costs a fraction of [`crate::profile`].
+///
+/// The stream is the profile's: with `llc_configs == [config]`, the LLC's
+/// per-kernel `fetches` are the profile's `CacheFigures::l2_misses`. Copies
+/// warm every LLC when `options.memcpy_warms_l2` says so. Only the memory
+/// geometry of an LLC config is read; its SMs and L1 are ignored.
+///
+/// ```
+/// use warplab_kernels::{GenSpec, generate};
+/// use warplab_model::{ProfileOptions, walk_caches};
+///
+/// let config = warplab_config::preset("QV100").unwrap().config().unwrap();
+/// let half = config.scale_shared(2).unwrap().config;
+/// let spec: GenSpec = "vecadd:size=64".parse().unwrap();
+/// let mut source = generate(&spec, &config).unwrap().into_source();
+/// let walk = walk_caches(&config, &[&config, &half], &mut source, ProfileOptions::default()).unwrap();
+/// // Streaming: every sector misses once, whatever the LLC's size.
+/// assert_eq!(walk.llcs[0].misses, walk.llcs[1].misses);
+/// ```
+///
+/// # Errors
+/// The workload could not be read (the message names file, line and field).
+pub fn walk_caches(
+    config: &GpuConfig,
+    llc_configs: &[&GpuConfig],
+    workload: &mut dyn WorkloadSource,
+    options: ProfileOptions,
+) -> Result<CacheWalk, String> {
+    let mut walker = Walker::new(config, llc_configs);
+    let mut result = CacheWalk {
+        stream_sms: config.n_sms(),
+        llcs: vec![LlcCounts::default(); llc_configs.len()],
+        ..CacheWalk::default()
+    };
+    walker.for_each_kernel(workload, options, |walker, source| {
+        let mut counter = InstCounter::default();
+        if let Some(launched) = walker.kernel(source, &mut result.diagnostics, &mut counter)? {
+            let llcs: Vec<LlcCounts> = walker.cache.llcs.iter().map(|llc| llc.counts).collect();
+            for (total, kernel) in result.llcs.iter_mut().zip(&llcs) {
+                *total += *kernel;
+            }
+            result.warp_insts += counter.warp_insts;
+            result.thread_insts += counter.thread_insts;
+            let InstCounter { warp_insts, thread_insts } = counter;
+            result.kernels.push(KernelWalk { name: launched.name, id: launched.id, warp_insts, thread_insts, llcs });
+        }
+        Ok(())
+    })?;
+    Ok(result)
+}
+
+/// What the walk tells its user about each wave and each memory access.
+pub(crate) trait WalkSink {
+    /// The wave's CTAs, before the caches see them.
+    ///
+    /// # Errors
+    /// Whatever the sink cannot hold (the profile's path bound).
+    fn wave(&mut self, wave: &[Cta], k: &KernelContext<'_>) -> Result<(), String>;
+
+    /// One warp's execution of `instruction`, its `ordinal`-th memory
+    /// instruction, and what it sent past the L1.
+    fn access(&mut self, instruction: &Instruction, ordinal: u32, sent: Sent);
+}
+
+/// A kernel the walk ran.
+pub(crate) struct LaunchedKernel {
+    pub name: String,
+    pub id: u64,
+    pub ctas: u64,
+    pub warps_per_cta: u32,
+    /// CTAs per SM the occupancy rule allows.
+    pub ctas_per_sm: u32,
+}
+
+/// State kept across kernels: the caches (the LLCs persist) and the buffers
+/// of one wave.
+pub(crate) struct Walker<'c> {
+    config: &'c GpuConfig,
+    pub cache: CachePass,
+    wave: Vec<Cta>,
+    l1_hit: u64,
+    /// L1 MSHRs per SM: the misses one round lets through.
+    mshrs_per_sm: u32,
+    /// Every warp of the wave, grouped by SM (reused from wave to wave).
+    cursors: Vec<Cursor>,
+    /// Where each SM's warps start in `cursors`, and one past the last.
+    sm_starts: Vec<usize>,
+}
+
+/// Where one warp of the wave is.
+#[derive(Debug, Clone, Copy)]
+struct Cursor {
+    cta: usize,
+    warp: usize,
+    /// Its next instruction.
+    next: usize,
+    /// Memory instructions it has done.
+    ordinal: u32,
+}
+
+/// Counts a kernel's instructions, wave by wave.
+#[derive(Debug, Clone, Copy, Default)]
+struct InstCounter {
+    warp_insts: u64,
+    thread_insts: u64,
+}
+
+impl<'c> Walker<'c> {
+    /// The L1s of `config` in front of the LLCs of `llc_configs`.
+    pub fn new(config: &'c GpuConfig, llc_configs: &[&GpuConfig]) -> Self {
+        Self {
+            config,
+            cache: CachePass::new(config, llc_configs),
+            wave: Vec::new(),
+            l1_hit: IdleLatencies::of(config).l1_hit.round() as u64,
+            mshrs_per_sm: config.l1.dl1.as_ref().map_or(u32::MAX, warplab_config::CacheConfig::mshrs_in_use),
+            cursors: Vec::new(),
+            sm_starts: Vec::new(),
+        }
+    }
+
+    /// Reads `workload`'s commands: copies warm the LLCs if `options` say
+    /// so, and each kernel goes to `kernel`.
+    pub fn for_each_kernel(
+        &mut self,
+        workload: &mut dyn WorkloadSource,
+        options: ProfileOptions,
+        mut kernel: impl FnMut(&mut Self, Box<dyn KernelSource>) -> Result<(), String>,
+    ) -> Result<(), String> {
+        while let Some(command) = workload.next_command() {
+            match command? {
+                Command::MemcpyHtoD { address, bytes } => {
+                    if options.memcpy_warms_l2 {
+                        self.cache.warm_llcs(address, bytes);
+                    }
+                }
+                Command::Kernel(source) => kernel(self, source)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Walks one kernel wave by wave, telling `sink`; `None` when the kernel
+    /// cannot run on the config (with a diagnostic). The caches' counts are
+    /// this kernel's afterwards.
+    pub fn kernel<S: WalkSink>(
+        &mut self,
+        mut source: Box<dyn KernelSource>,
+        diagnostics: &mut Vec<String>,
+        sink: &mut S,
+    ) -> Result<Option<LaunchedKernel>, String> {
+        let header = source.header().clone();
+        let shape = CtaShape {
+            threads: header.block.size() as u32,
+            regs_per_thread: header.nregs,
+            shmem_bytes: header.shmem_bytes,
+        };
+        let occupancy = match occupancy(self.config, shape) {
+            Ok(occupancy) => occupancy,
+            Err(error) => {
+                diagnostics.push(format!("kernel {} ({}) cannot run: {error}", header.id, header.name));
+                return Ok(None);
+            }
+        };
+        let carveout = self.config.l1.carveout_for(occupancy.ctas_per_sm * shape.shmem_bytes);
+        self.cache.start_kernel(self.config, carveout.map(|(_, ways)| ways));
+        let wave_ctas = (occupancy.ctas_per_sm as usize) * (self.config.n_sms() as usize);
+        let mut ops: Vec<OpInfo> = Vec::new();
+        let mut ctas = 0u64;
+        loop {
+            let n = self.fill_wave(source.as_mut(), wave_ctas)?;
+            if n == 0 {
+                break;
+            }
+            ctas += n as u64;
+            for message in extend_op_table(&mut ops, source.opcodes(), self.config) {
+                diagnostics.push(format!("kernel {}: {message}", header.id));
+            }
+            let k = KernelContext {
+                ops: &ops,
+                l1_hit: self.l1_hit,
+                shared: u64::from(self.config.l1.shmem_latency_cycles.max(1)),
+                shmem_base: header.shmem_base,
+                local_base: header.local_base,
+            };
+            sink.wave(&self.wave[..n], &k)?;
+            self.run_caches(n, &k, sink);
+        }
+        diagnostics.extend(source.diagnostics());
+        let warps_per_cta = (shape.threads.max(1)).div_ceil(self.config.cores.warp_size.max(1));
+        Ok(Some(LaunchedKernel {
+            name: header.name,
+            id: header.id,
+            ctas,
+            warps_per_cta,
+            ctas_per_sm: occupancy.ctas_per_sm,
+        }))
+    }
+
+    /// Reads up to `limit` CTAs into the wave buffers; how many it read.
+    fn fill_wave(&mut self, source: &mut dyn KernelSource, limit: usize) -> Result<usize, String> {
+        let mut n = 0;
+        while n < limit.max(1) {
+            if self.wave.len() == n {
+                self.wave.push(Cta::default());
+            }
+            if !source.next_cta(&mut self.wave[n])? {
+                break;
+            }
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The cache pass over the wave's first `n` CTAs, in the module doc's order.
+    fn run_caches<S: WalkSink>(&mut self, n: usize, k: &KernelContext<'_>, sink: &mut S) {
+        let n_sms = self.config.n_sms().max(1) as usize;
+        self.cursors.clear();
+        self.sm_starts.clear();
+        for sm in 0..n_sms {
+            self.sm_starts.push(self.cursors.len());
+            for cta in (sm..n).step_by(n_sms) {
+                let warps = self.wave[cta].warps.len();
+                self.cursors.extend((0..warps).map(|warp| Cursor { cta, warp, next: 0, ordinal: 0 }));
+            }
+        }
+        self.sm_starts.push(self.cursors.len());
+        let mut live = self.cursors.len();
+        while live > 0 {
+            live = 0;
+            for sm in 0..n_sms {
+                let mut budget = u64::from(self.mshrs_per_sm);
+                for cursor in &mut self.cursors[self.sm_starts[sm]..self.sm_starts[sm + 1]] {
+                    let cta = &self.wave[cursor.cta];
+                    let instructions = cta.warp_instructions(&cta.warps[cursor.warp]);
+                    if budget > 0 {
+                        let sent = next_access(&mut self.cache, sm, cta, instructions, cursor, k, sink);
+                        budget = budget.saturating_sub(sent);
+                    }
+                    if cursor.next < instructions.len() {
+                        live += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl WalkSink for InstCounter {
+    fn wave(&mut self, wave: &[Cta], _: &KernelContext<'_>) -> Result<(), String> {
+        for cta in wave {
+            for warp in &cta.warps {
+                let instructions = cta.warp_instructions(warp);
+                self.warp_insts += instructions.len() as u64;
+                self.thread_insts += instructions.iter().map(|i| u64::from(i.active_lanes())).sum::<u64>();
+            }
+        }
+        Ok(())
+    }
+
+    fn access(&mut self, _: &Instruction, _: u32, _: Sent) {}
+}
+
+/// Runs a warp's next memory instruction through the caches; the read
+/// requests it sent past the L1.
+fn next_access<S: WalkSink>(
+    cache: &mut CachePass,
+    sm: usize,
+    cta: &Cta,
+    instructions: &[Instruction],
+    cursor: &mut Cursor,
+    k: &KernelContext<'_>,
+    sink: &mut S,
+) -> u64 {
+    while let Some(instruction) = instructions.get(cursor.next) {
+        cursor.next += 1;
+        let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
+        if let Some(space) = l1_space(cta, instruction, op, k) {
+            let sent = cache.access(sm, cta, instruction, op, space);
+            sink.access(instruction, cursor.ordinal, sent);
+            cursor.ordinal += 1;
+            return sent.read_requests;
+        }
+    }
+    0
+}
