@@ -10,9 +10,12 @@
 //! - `validate-models`: the analytical models against the timing model on
 //!   the teaching kernels and the MSHR and SM-count sweeps, written into
 //!   `docs/validation.md` and `docs/validation-*.svg` (a recorded run, not a test).
+//! - `validate-scale`: the scale-model prediction of 64 SMs from 8 and 16 against
+//!   the timing model on four teaching kernels, written into `docs/validation.md`.
 
 mod bench;
 mod dist;
+mod parallel;
 mod plot;
 mod samples;
 mod serve;
@@ -22,11 +25,11 @@ mod test;
 mod tidy;
 mod tools;
 mod validate_models;
+mod validate_scale;
 
 use std::process::ExitCode;
 
-const USAGE: &str =
-    "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | validate-models>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | validate-models | validate-scale>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(rest),
         Some("samples") => samples::run(),
         Some("validate-models") => validate_models::run(),
+        Some("validate-scale") => validate_scale::run(),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

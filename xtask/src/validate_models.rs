@@ -8,15 +8,12 @@
 //! into `docs/validation.md` between the markers below (replacing what the
 //! previous run wrote) and one SVG plot per sweep into `docs/`.
 
+use crate::parallel::run_jobs;
+use crate::plot::{Chart, Panel, Series};
+use crate::shell::{Result, command, exec, output, root, target_dir};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
-
-use crate::plot::{Chart, Panel, Series};
-use crate::shell::{Result, command, exec, output, root, target_dir};
 
 /// The configs of the main table.
 const CONFIGS: [&str; 2] = ["mdm-pascal-28sm", "SM7_QV100"];
@@ -174,43 +171,17 @@ fn cases() -> Vec<Case> {
 /// Runs `jobs` on [`PARALLEL`] threads, printing each as it finishes; each
 /// result is `[simulated IPC]` or the five models' IPCs.
 fn run_all(cli: &Path, jobs: &[(Case, Tool)]) -> Result<Vec<Vec<f64>>> {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Vec<f64>>>>> = Mutex::new(vec![None; jobs.len()]);
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..PARALLEL {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((case, tool)) = jobs.get(index) else { break };
-                    let job_started = Instant::now();
-                    let result = run_one(cli, case, *tool);
-                    let finished = done.fetch_add(1, Ordering::SeqCst) + 1;
-                    let said = match &result {
-                        Ok(values) => {
-                            format!("IPC {}", values.iter().map(|v| format!("{v:.1}")).collect::<Vec<_>>().join(" "))
-                        }
-                        Err(error) => format!("FAILED: {error}"),
-                    };
-                    eprintln!(
-                        "[{finished}/{}] {} {}: {said} ({:.1} s; {:.0} s elapsed)",
-                        jobs.len(),
-                        tool.name(),
-                        case.describe(),
-                        job_started.elapsed().as_secs_f64(),
-                        started.elapsed().as_secs_f64()
-                    );
-                    results.lock().expect("no worker panicked")[index] = Some(result);
-                }
-            });
-        }
-    });
-    let results = results.into_inner().expect("no worker panicked");
+    let results = run_jobs(
+        jobs,
+        PARALLEL,
+        |(case, tool)| format!("{} {}", tool.name(), case.describe()),
+        |values: &Vec<f64>| format!("IPC {}", values.iter().map(|v| format!("{v:.1}")).collect::<Vec<_>>().join(" ")),
+        |(case, tool)| run_one(cli, case, *tool),
+    );
     let mut values = Vec::with_capacity(jobs.len());
     let mut failures = Vec::new();
     for ((case, tool), result) in jobs.iter().zip(results) {
-        match result.expect("every job ran") {
+        match result {
             Ok(v) => values.push(v),
             Err(error) => failures.push(format!("{} {}: {error}", tool.name(), case.describe())),
         }
@@ -400,14 +371,31 @@ fn sweep_chart(sweep: &Sweep, outcomes: &BTreeMap<Case, Outcome>) -> Chart {
 /// `text` with what lies between the markers replaced by `header` and
 /// `section`; a text without the markers gets them, and a heading, at its end.
 fn replace_between_markers(text: &str, header: &str, section: &str) -> String {
-    let generated = format!("{BEGIN}\n{header}{section}{END}");
-    match (text.find(BEGIN), text.find(END)) {
-        (Some(begin), Some(end)) if begin < end => format!("{}{generated}{}", &text[..begin], &text[end + END.len()..]),
-        _ => format!("{}\n\n## The analytical models against the timing model\n\n{generated}\n", text.trim_end()),
+    Markers { begin: BEGIN, end: END, heading: "The analytical models against the timing model" }
+        .replace(text, &format!("{header}{section}"))
+}
+
+/// The comments that fence a generated section of a doc, and the heading a
+/// doc without them gets.
+pub struct Markers {
+    pub begin: &'static str,
+    pub end: &'static str,
+    pub heading: &'static str,
+}
+
+impl Markers {
+    /// `text` with what lies between the markers replaced by `generated`; a
+    /// text without the markers gets them, under the heading, at its end.
+    pub fn replace(&self, text: &str, generated: &str) -> String {
+        let fenced = format!("{}\n{generated}{}", self.begin, self.end);
+        match (text.find(self.begin), text.find(self.end)) {
+            (Some(b), Some(e)) if b < e => format!("{}{fenced}{}", &text[..b], &text[e + self.end.len()..]),
+            _ => format!("{}\n\n## {}\n\n{fenced}\n", text.trim_end(), self.heading),
+        }
     }
 }
 
-fn write(path: &Path, text: &str) -> Result<()> {
+pub fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
 }
 

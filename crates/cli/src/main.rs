@@ -182,6 +182,30 @@ enum ScaleCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Simulate two scale models of a target GPU, take the LLC miss-rate curve, and predict the target with
+    /// every method (--validate also simulates the targets).
+    Run {
+        #[command(flatten)]
+        experiment: ExperimentArgs,
+        /// SMs of the two scale models, S,2S; each divides the target's SMs and memory channels.
+        #[arg(long, value_name = "S,2S")]
+        scale_models: String,
+        /// SM counts to predict, each S·2^k (default: the target's own).
+        #[arg(long, value_name = "T1,T2,...")]
+        targets: Option<String>,
+        /// Also simulate the targets, and report each method's error and the simulation-time speedup.
+        #[arg(long)]
+        validate: bool,
+        /// Weak scaling: grow the generator's size with the system (size × SMs / target SMs).
+        #[arg(long)]
+        weak: bool,
+        /// The scale-model rule: reference or paper.
+        #[arg(long, default_value = "reference")]
+        rule: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Predict every benchmark of a CSV (benchmark, num_sms or num_chiplets, ipc, mpki, optional fmem_pct)
     /// with every method, and the mean/max error per method and size.
     Table {
@@ -304,6 +328,9 @@ fn run_scale(command: ScaleCommand) -> Result<String, String> {
             scale::predict(&ipc, &mpki, smallest, fmem, &rule, json)
         }
         ScaleCommand::Table { csv, rule, json } => scale::table(&csv, &rule, json),
+        ScaleCommand::Run { experiment, scale_models, targets, validate, weak, rule, json } => {
+            scale::run(&scale::RunArgs { experiment, scale_models, targets, validate, weak, rule, json })
+        }
     }
 }
 

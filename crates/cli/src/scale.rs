@@ -5,7 +5,16 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use warplab_lab::scale::{Inputs, Method, Prediction, Rule, Table, TableReport, predict as predict_ipc};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use warplab_lab::scale::{
+    Inputs, Method, Prediction, Rule, ScaleHost, ScaleOptions, ScalePlan, ScaleReport, ScaleStep, Table, TableReport,
+    predict as predict_ipc, run_scale, weak_spec,
+};
+use warplab_lab::{GpuConfig, WorkloadSource};
+
+use crate::experiment_args::{ExperimentArgs, Workload};
 
 /// A comma-separated list of numbers for `flag`.
 pub fn numbers<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, String> {
@@ -128,6 +137,162 @@ fn table_text(table: &Table, report: &TableReport) -> String {
             );
         }
         out.push('\n');
+    }
+    out
+}
+
+/// `warplab scale run`'s arguments.
+pub struct RunArgs {
+    pub experiment: ExperimentArgs,
+    pub scale_models: String,
+    pub targets: Option<String>,
+    pub validate: bool,
+    pub weak: bool,
+    pub rule: String,
+    pub json: bool,
+}
+
+/// The CLI as a scale-model host: the experiment's workload (generated for
+/// the target config, or grown with the system under `--weak`), the wall
+/// clock, and progress on standard error.
+struct CliHost<'a> {
+    workload: &'a Workload,
+    target: &'a GpuConfig,
+    target_sms: u32,
+    weak: bool,
+    started: Instant,
+    progress: ProgressBar,
+}
+
+impl ScaleHost for CliHost<'_> {
+    fn workload(&mut self, sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
+        match (self.weak, self.workload) {
+            (true, Workload::Generated(spec)) => {
+                let grown = weak_spec(spec, sms, self.target_sms).map_err(|e| e.to_string())?;
+                Workload::Generated(grown).source(self.target)
+            }
+            _ => self.workload.source(self.target),
+        }
+    }
+
+    fn now(&mut self) -> Option<f64> {
+        Some(self.started.elapsed().as_secs_f64())
+    }
+
+    fn step(&mut self, step: &ScaleStep) {
+        self.progress.inc(1);
+        self.progress.set_message(step.describe());
+    }
+}
+
+/// `warplab scale run`.
+pub fn run(args: &RunArgs) -> Result<String, String> {
+    let models: Vec<u32> = numbers("--scale-models", &args.scale_models)?;
+    let [small, large] = models[..] else {
+        return Err(format!("--scale-models: give two sizes, S,2S (got {} values)", models.len()));
+    };
+    let targets: Vec<u32> = args.targets.as_deref().map(|t| numbers("--targets", t)).transpose()?.unwrap_or_default();
+    let (label, target) = args.experiment.config()?;
+    let workload = args.experiment.workload()?;
+    if args.weak && matches!(workload, Workload::Trace { .. }) {
+        return Err("--weak grows a generator's size with the system; a trace has a fixed size (use --gen)".to_owned());
+    }
+    let plan = ScalePlan::new(&target, [small, large], &targets).map_err(|e| e.to_string())?;
+    let options = ScaleOptions {
+        rule: rule(&args.rule)?,
+        validate: args.validate,
+        weak: args.weak,
+        memcpy_warms_l2: args.experiment.memcpy_warms_l2,
+    };
+    let steps = 3 + if args.validate { plan.targets.len() as u64 } else { 0 };
+    let progress = ProgressBar::new(steps)
+        .with_style(ProgressStyle::with_template("{pos}/{len} {wide_msg} {elapsed}").map_err(|e| e.to_string())?);
+    let mut host = CliHost {
+        workload: &workload,
+        target: &target,
+        target_sms: plan.target_sms,
+        weak: args.weak,
+        started: Instant::now(),
+        progress,
+    };
+    let report = run_scale(&plan, &mut host, &options).map_err(|e| workload.context(e))?;
+    host.progress.finish_and_clear();
+    if args.json {
+        let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        value["config"] = serde_json::json!(label);
+        value["workload"] = serde_json::json!(workload.label());
+        return serde_json::to_string_pretty(&value).map(|s| s + "\n").map_err(|e| e.to_string());
+    }
+    Ok(run_text(&label, &workload.label(), &plan, &report))
+}
+
+/// What every size keeps: the per-SM resources.
+fn kept(c: &GpuConfig) -> String {
+    let l1 = c.l1.dl1.as_ref().map_or("no L1".to_owned(), |l1| {
+        format!("a {} KB L1 with {} MSHRs", l1.size_bytes() / 1024, l1.mshrs_in_use())
+    });
+    format!("kept per SM: {l1}, {} warps, {} schedulers", c.cores.max_warps_per_sm(), c.scheduling.schedulers_per_sm)
+}
+
+fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> String {
+    let scaling = if r.options.weak { "weak" } else { "strong" };
+    let mut out =
+        format!("{workload} on {config}: {scaling} scaling, scale models {} and {} SMs\n\n", r.sizes[0], r.sizes[1]);
+    let _ =
+        writeln!(out, "divided: SMs, LLC slices, NoC and DRAM bandwidth (channels); {}", kept(&plan.sizes[0].config));
+    let _ = writeln!(
+        out,
+        "{:>6} {:>7} {:>9} {:>7} {:>10} {:>10}",
+        "SMs", "factor", "LLC MB", "slices", "NoC GB/s", "DRAM GB/s"
+    );
+    for size in &plan.sizes {
+        let c = &size.config;
+        let _ = writeln!(
+            out,
+            "{:>6} {:>7} {:>9.2} {:>7} {:>10.1} {:>10.1}",
+            size.sms,
+            size.factor,
+            c.memory.l2_total_bytes() as f64 / f64::from(1 << 20),
+            c.memory.n_sub_partitions(),
+            c.noc_bandwidth_bytes_per_second() as f64 / 1e9,
+            c.dram_bandwidth_bytes_per_second() as f64 / 1e9,
+        );
+    }
+    out.push('\n');
+    for run in r.scale_models.iter().chain(&r.validation) {
+        let _ = writeln!(
+            out,
+            "simulated {:>4} SMs: IPC {:.2}, {} cycles, f_mem {:.3}, L2 MPKI {:.3}{}",
+            run.sms,
+            run.ipc,
+            run.cycles,
+            run.f_mem,
+            run.l2_mpki,
+            run.seconds.map_or(String::new(), |s| format!(", {s:.2} s"))
+        );
+    }
+    out.push('\n');
+    let mpki: Vec<f64> = r.curve.points.iter().map(|p| p.mpki).collect();
+    let simulated: Vec<Option<f64>> = r
+        .sizes
+        .iter()
+        .map(|&s| r.scale_models.iter().chain(&r.validation).find(|v| v.sms == s).map(|v| v.ipc))
+        .collect();
+    out.push_str(&prediction_text(&r.prediction, &mpki, Some(&simulated)));
+    for row in &r.summary {
+        if row.model == Method::ScaleModel {
+            let _ = writeln!(out, "Scale-Model error at {} SMs: {:.2}%", row.target_units, row.mean_err_pct);
+        }
+    }
+    if let Some(t) = r.timing {
+        let _ = write!(out, "time: scale models {:.2} s, curve {:.2} s", t.scale_models_s, t.curve_s);
+        if t.targets_s > 0.0 {
+            let _ = write!(out, ", targets {:.2} s: {:.1}x faster than simulating the targets", t.targets_s, t.speedup);
+        }
+        out.push('\n');
+    }
+    for d in &r.diagnostics {
+        let _ = writeln!(out, "note: {d}");
     }
     out
 }

@@ -74,3 +74,39 @@ fn table_errors_name_the_file_and_line() {
     let (code, _, stderr) = warplab(&["scale", "table", "no-such.csv"]);
     assert_eq!((code, stderr.starts_with("error: no-such.csv: ")), (2, true), "{stderr}");
 }
+
+#[test]
+fn run_predicts_and_validates_a_small_workload() {
+    let args = ["scale", "run", "--config", "scalemodel", "--gen", "vecadd:size=32", "--scale-models", "8,16"];
+    let out = json(&[&args[..], &["--targets", "32", "--validate", "--json"]].concat());
+    assert_eq!(out["sizes"], serde_json::json!([8, 16, 32]));
+    assert_eq!((out["workload"].as_str(), out["scale_models"][1]["sms"].as_u64()), (Some("vecadd:size=32"), Some(16)));
+    let simulated = out["validation"][0]["ipc"].as_f64().expect("the 32-SM run");
+    let error = &out["errors"][0];
+    assert_eq!((error["model"].as_str(), error["actual_ipc"].as_f64()), (Some("Scale-Model"), Some(simulated)));
+    assert!(out["timing"]["speedup"].as_f64().is_some_and(|s| s > 0.0));
+    let (code, stdout, stderr) = warplab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("kept per SM: a 48 KB L1 with 384 MSHRs, 48 warps, 4 schedulers"), "{stdout}");
+    assert!(stdout.contains("cliff: none"), "{stdout}");
+}
+
+#[test]
+fn run_says_why_a_target_cannot_be_scaled_down() {
+    let (code, _, stderr) =
+        warplab(&["scale", "run", "--config", "RTX3070", "--gen", "vecadd", "--scale-models", "8,16"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("target 46 SMs is not 4·8, 8·8, 16·8, …")
+            && stderr.contains("no pair of scale models divides this GPU"),
+        "{stderr}"
+    );
+    let (code, _, stderr) =
+        warplab(&["scale", "run", "--config", "QV100", "--gen", "vecadd", "--scale-models", "8,16"]);
+    assert_eq!(code, 2);
+    assert!(stderr.trim_end().ends_with("scale models that would work: 20,40 or 10,20 or 5,10"), "{stderr}");
+    let trace = "crates/trace/test_data/vectoradd-sm61-gtx1080-v4";
+    let (code, _, stderr) =
+        warplab(&["scale", "run", "--config", "scalemodel", "--trace", trace, "--scale-models", "8,16", "--weak"]);
+    assert_eq!((code, stderr.contains("--weak grows a generator's size")), (2, true), "{stderr}");
+}

@@ -18,8 +18,10 @@ pub mod baselines;
 pub mod cliff;
 mod error;
 pub mod fuzzing;
+pub mod miss_curve;
 pub mod plan;
 pub mod predictor;
+pub mod run;
 pub mod table;
 
 pub use cliff::Cliff;
