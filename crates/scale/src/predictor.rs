@@ -266,7 +266,8 @@ pub fn predict(inputs: &Inputs, rule: Rule) -> Result<Prediction, ScaleError> {
 }
 
 /// `b`: how far the second scale model falls short of twice the first, as a
-/// fraction of its IPC (negative when it scales super-linearly).
+/// fraction of its IPC: negative when it falls short of doubling, positive
+/// when it scales super-linearly.
 fn shortfall([ipc_s, ipc_l]: [f64; 2]) -> f64 {
     (ipc_l - 2.0 * ipc_s) / ipc_l
 }
