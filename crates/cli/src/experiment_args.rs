@@ -93,6 +93,13 @@ impl Workload {
     }
 }
 
+/// A comma-separated list of numbers; `flag` names it in the error.
+pub fn numbers<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, String> {
+    text.split(',')
+        .map(|v| v.trim().parse::<T>().map_err(|_| format!("{flag}: `{}` is not a number", v.trim())))
+        .collect()
+}
+
 /// `KNOB=VALUE`.
 pub fn parse_setting(text: &str) -> Result<(String, f64), String> {
     let (name, value) = text.split_once('=').ok_or_else(|| format!("`{text}`: expected KNOB=VALUE"))?;

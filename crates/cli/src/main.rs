@@ -310,6 +310,12 @@ fn main() -> ExitCode {
     }
 }
 
+/// A report as pretty JSON with a final newline, what every `--json` of the
+/// modelling commands prints.
+pub fn to_json(value: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map(|text| text + "\n").map_err(|e| format!("writing JSON: {e}"))
+}
+
 fn info(path: Option<PathBuf>, spec: Option<String>, for_config: &[PathBuf], json: bool) -> Result<String, String> {
     let summary = match (path, spec) {
         (Some(path), _) if config_files::is_config(&path) => return show_config(&[path], json),

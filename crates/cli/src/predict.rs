@@ -38,7 +38,7 @@ pub fn predict(experiment: &ExperimentArgs, models_arg: &str, json: bool) -> Res
     if json {
         let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         value["profile_wall_s"] = serde_json::json!(profiled);
-        return serde_json::to_string_pretty(&value).map(|s| s + "\n").map_err(|e| e.to_string());
+        return crate::to_json(&value);
     }
     Ok(text(&label, &workload.label(), &report, profiled))
 }

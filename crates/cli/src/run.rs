@@ -99,7 +99,7 @@ fn json(report: &SimReport, wall_s: f64) -> Result<String, String> {
         object.insert("sim_wall_s".to_owned(), serde_json::json!(wall_s));
         object.insert("warp_insts_per_s".to_owned(), serde_json::json!(rate(report.warp_insts, wall_s)));
     }
-    serde_json::to_string_pretty(&value).map(|text| text + "\n").map_err(|e| format!("writing JSON: {e}"))
+    crate::to_json(&value)
 }
 
 fn rate(count: u64, seconds: f64) -> f64 {

@@ -14,14 +14,8 @@ use warplab_lab::scale::{
 };
 use warplab_lab::{GpuConfig, WorkloadSource};
 
-use crate::experiment_args::{ExperimentArgs, Workload};
-
-/// A comma-separated list of numbers for `flag`.
-pub fn numbers<T: std::str::FromStr>(flag: &str, text: &str) -> Result<Vec<T>, String> {
-    text.split(',')
-        .map(|v| v.trim().parse::<T>().map_err(|_| format!("{flag}: `{}` is not a number", v.trim())))
-        .collect()
-}
+use crate::experiment_args::{ExperimentArgs, Workload, numbers};
+use crate::to_json;
 
 /// `--rule reference|paper`.
 pub fn rule(name: &str) -> Result<Rule, String> {
@@ -60,10 +54,6 @@ pub fn table(path: &Path, rule_name: &str, json: bool) -> Result<String, String>
         return to_json(&report);
     }
     Ok(table_text(&table, &report))
-}
-
-pub fn to_json(value: &impl serde::Serialize) -> Result<String, String> {
-    serde_json::to_string_pretty(value).map(|s| s + "\n").map_err(|e| e.to_string())
 }
 
 /// Every method's IPC per size, the MPKI beside it, and (when given) the
@@ -221,7 +211,7 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
         let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         value["config"] = serde_json::json!(label);
         value["workload"] = serde_json::json!(workload.label());
-        return serde_json::to_string_pretty(&value).map(|s| s + "\n").map_err(|e| e.to_string());
+        return to_json(&value);
     }
     Ok(run_text(&label, &workload.label(), &plan, &report))
 }

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use warplab_lab::{GpuConfig, Machine, ModelKind, Profile, ProfileOptions};
 
-use crate::experiment_args::ExperimentArgs;
+use crate::experiment_args::{ExperimentArgs, numbers};
 use crate::svg_chart::{Chart, PALETTE, Panel, Series};
 use crate::{predict, run};
 
@@ -122,10 +122,7 @@ fn axis(text: &str, base: &GpuConfig) -> Result<Axis, String> {
     }
     // From here on the message names the knob and the one bad value, not the whole list.
     let name = knob.name;
-    let values = list
-        .split(',')
-        .map(|v| v.trim().parse::<f64>().map_err(|_| format!("--vary {name}: `{}` is not a number", v.trim())))
-        .collect::<Result<Vec<_>, _>>()?;
+    let values: Vec<f64> = numbers(&format!("--vary {name}"), list)?;
     // Each value alone on the base config: what no combination can fix.
     for &value in &values {
         warplab_lab::apply_knob(base, name, value).map_err(|e| format!("--vary {name}={value}: {e}"))?;

@@ -217,7 +217,7 @@ fn simulate_size(
     let started = host.now();
     let sim_options = SimOptions { memcpy_warms_l2: options.memcpy_warms_l2, ..SimOptions::default() };
     let report = simulate(&size.config, sim_options, &mut *workload);
-    let seconds = started.zip(host.now()).map(|(a, b)| b - a);
+    let seconds = elapsed(started, host.now());
     diagnostics.extend(report.diagnostics.iter().map(|d| format!("{} SMs: {d}", size.sms)));
     Ok(SizeRun::of(size.sms, &report, seconds))
 }
@@ -255,15 +255,7 @@ fn errors(prediction: &Prediction, validation: &[SizeRun]) -> Vec<PredictionRow>
         let Some(k) = prediction.sizes.iter().position(|&s| s == run.sms) else { continue };
         for method in Method::ALL {
             let predicted = prediction.ipc(method, run.sms).unwrap_or(0.0);
-            rows.push(PredictionRow {
-                benchmark: String::new(),
-                units: run.sms,
-                role: Role::of(k, n),
-                model: method,
-                predicted_ipc: predicted,
-                actual_ipc: run.ipc,
-                abs_err_pct: (predicted - run.ipc).abs() / run.ipc * 100.0,
-            });
+            rows.push(PredictionRow::new(String::new(), run.sms, Role::of(k, n), method, predicted, run.ipc));
         }
     }
     rows

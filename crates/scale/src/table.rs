@@ -109,6 +109,14 @@ pub struct PredictionRow {
     pub abs_err_pct: f64,
 }
 
+impl PredictionRow {
+    /// The row for `predicted` against `actual`, with its absolute error.
+    pub fn new(benchmark: String, units: u32, role: Role, model: Method, predicted: f64, actual: f64) -> Self {
+        let abs_err_pct = (predicted - actual).abs() / actual * 100.0;
+        Self { benchmark, units, role, model, predicted_ipc: predicted, actual_ipc: actual, abs_err_pct }
+    }
+}
+
 /// One method's error over the benchmarks at one size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
@@ -212,16 +220,14 @@ fn rows_of<'a>(bench: &'a Benchmark, prediction: &'a Prediction) -> impl Iterato
     let n = bench.sizes.len();
     prediction.curves.iter().flat_map(move |curve| {
         (0..n).map(move |k| {
-            let (predicted, actual) = (curve.ipc[k], bench.ipc[k]);
-            PredictionRow {
-                benchmark: bench.name.clone(),
-                units: bench.sizes[k],
-                role: Role::of(k, n),
-                model: curve.method,
-                predicted_ipc: predicted,
-                actual_ipc: actual,
-                abs_err_pct: (predicted - actual).abs() / actual * 100.0,
-            }
+            PredictionRow::new(
+                bench.name.clone(),
+                bench.sizes[k],
+                Role::of(k, n),
+                curve.method,
+                curve.ipc[k],
+                bench.ipc[k],
+            )
         })
     })
 }
