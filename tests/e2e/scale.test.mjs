@@ -5,7 +5,8 @@
 // page evaluates and draws them; a prediction of a small workload on the
 // paper's 128-SM GPU from 8- and 16-SM scale models, validated at 32 SMs,
 // shows a predicted IPC beside the simulated one, with no main-thread task
-// over 50 ms while the worker simulates. Screenshots at 1280 × 800 and on a
+// over 50 ms while the worker simulates; predicting the whole GPU after a
+// run of it puts the run's IPC and MDM's beside the prediction. Screenshots at 1280 × 800 and on a
 // 390-px-wide phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -65,7 +66,7 @@ test("the paper's published benchmarks reproduce its accuracy figure", async () 
   await page.close();
 });
 
-test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validated at 32", async () => {
+test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validated at 32, then the whole GPU", async () => {
   const { page, errors } = await openWithPreset(shared, "scalemodel-128sm", 128, { width: 1280, height: 800 });
   await page.getByTestId("knob-size-value").fill("16");
   await waitForText(page, "workload-label", "vecadd:size=16");
@@ -109,6 +110,26 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   await scrollTo(page, "scale-panel");
   await page.screenshot({ path: `${SCREENSHOTS}scale.png` });
   await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}scale-panel.png` });
+
+  // The whole GPU, unvalidated, after a run of it: the simulated IPC is the
+  // run's, and MDM's stands beside it with its error.
+  await page.getByTestId("run").click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="simulated-ipc"]')?.dataset.value, null, {
+    timeout: 120_000,
+  });
+  const run = await dataValue(page, "simulated-ipc");
+  await page.getByTestId("scale-target").selectOption("128");
+  await page.getByTestId("scale-validate").uncheck();
+  await page.getByTestId("scale-predict").click();
+  await page.waitForFunction(() => /of 128 SMs/.test(document.querySelector('[data-testid="scale-results"]')?.textContent), null, {
+    timeout: 120_000,
+  });
+  assert.equal(await dataValue(page, "scale-simulated-ipc"), run, "the simulation panel's run");
+  const mdm = await dataValue(page, "model-ipc-mdm");
+  assert.equal(await dataValue(page, "scale-analytical-ipc"), mdm);
+  assert.ok(Math.abs((await dataValue(page, "scale-analytical-error")) - (100 * (mdm - run)) / run) < 1e-9);
+  assert.ok((await dataValue(page, "scale-predicted-ipc")) > 0);
+  assert.equal(await page.getByTestId("scale-validation").count(), 0, "nothing validated");
   await onAPhone(page, "scale-phone.png");
   assert.deepEqual(errors, []);
   await page.close();
