@@ -80,9 +80,7 @@ impl SlicedLlc {
         for s in address / sector..(address.saturating_add(bytes)).div_ceil(sector) {
             let addr = s * sector;
             let (slice, index) = self.slice_of(addr);
-            if self.slices[slice].commit_at(&Access::read(addr), index, 0).fetch {
-                self.slices[slice].fill_at(addr, index, 0);
-            }
+            self.slices[slice].commit_filled_at(&Access::read(addr), index, 0);
         }
     }
 
@@ -90,14 +88,13 @@ impl SlicedLlc {
     pub fn read(&mut self, addr: u64) -> bool {
         let now = self.tick();
         let (slice, index) = self.slice_of(addr);
-        let effect = self.slices[slice].commit_at(&Access::read(addr), index, now);
+        let (effect, filled) = self.slices[slice].commit_filled_at(&Access::read(addr), index, now);
         self.count(effect.outcome);
         if !effect.fetch {
             return false;
         }
         self.counts.fetches += 1;
         self.counts.dram_sectors += self.fetch_sectors;
-        let filled = self.slices[slice].fill_at(addr, index, now);
         self.write_back(effect.eviction);
         self.write_back(filled);
         true
@@ -108,13 +105,12 @@ impl SlicedLlc {
         let now = self.tick();
         let (slice, index) = self.slice_of(addr);
         let access = Access { addr, kind: AccessKind::Write, byte_mask, local };
-        let effect = self.slices[slice].commit_at(&access, index, now);
+        let (effect, filled) = self.slices[slice].commit_filled_at(&access, index, now);
         self.count(effect.outcome);
         self.write_back(effect.eviction);
         if effect.fetch {
             self.counts.fetches += 1;
             self.counts.dram_sectors += self.fetch_sectors;
-            let filled = self.slices[slice].fill_at(addr, index, now);
             self.write_back(filled);
         }
         self.counts.dram_sectors += u64::from(effect.write_down);

@@ -8,6 +8,9 @@
 //!   the proportional, linear, power-law and logarithmic baselines
 //!   ([`baselines`]); [`cliff`] finds the miss-rate cliff.
 //! - [`table`]: published data as a CSV, predicted and summarized per method.
+//! - [`plan`]: the scale models of a target config; [`miss_curve`]: the LLC
+//!   miss-rate curve of the size series from one functional pass;
+//!   [`run`]: the whole experiment (simulate, curve, predict, validate).
 //!
 //! Central design decision: the predictor takes numbers, not simulations, so
 //! it is checked row by row against the paper's reference tool

@@ -228,6 +228,25 @@ impl AddressMap {
 
     /// Decodes `addr` into its channel, L2 slice, bank, row and column.
     pub fn decode(&self, addr: u64) -> DramAddress {
+        let (sub_partition, raw_bank, rest_of_addr) = self.slice_fields(addr);
+        DramAddress {
+            channel: sub_partition / self.sub_partitions_per_channel,
+            sub_partition,
+            bank: (raw_bank % u64::from(self.n_banks)) as u32,
+            row: extract_bits(rest_of_addr, self.row_mask) as u32,
+            column: extract_bits(rest_of_addr, self.column_mask) as u32,
+        }
+    }
+
+    /// The L2 slice (global sub-partition id) of `addr`; the same as
+    /// `decode(addr).sub_partition`, without the row and column.
+    pub fn sub_partition(&self, addr: u64) -> u32 {
+        self.slice_fields(addr).0
+    }
+
+    /// The slice of `addr`, its raw bank bits, and the address the bank, row
+    /// and column are read from (without the channel, in the modulo case).
+    fn slice_fields(&self, addr: u64) -> (u32, u64, u64) {
         let (channel, rest_of_addr, high_bits) = match self.channel_field {
             ChannelField::Bits { mask } => {
                 let channel = extract_bits(addr, mask) % u64::from(self.n_channels);
@@ -260,20 +279,7 @@ impl AddressMap {
             }
             Indexing::Random { block_shift } => (mix64(shift_right(addr, block_shift)) % u64::from(n_slices)) as u32,
         };
-
-        DramAddress {
-            channel: sub_partition / self.sub_partitions_per_channel,
-            sub_partition,
-            bank: (raw_bank % u64::from(self.n_banks)) as u32,
-            row: extract_bits(rest_of_addr, self.row_mask) as u32,
-            column: extract_bits(rest_of_addr, self.column_mask) as u32,
-        }
-    }
-
-    /// The L2 slice (global sub-partition id) of `addr`; the same as
-    /// `decode(addr).sub_partition`.
-    pub fn sub_partition(&self, addr: u64) -> u32 {
-        self.decode(addr).sub_partition
+        (sub_partition, raw_bank, rest_of_addr)
     }
 
     /// `addr` with the bits that chose its slice removed (the channel bits, or

@@ -9,9 +9,12 @@
 //! those, and the analytical models' functional pass applies each fill right
 //! after its fetch.
 //!
-//! Geometry: lines live in one flat `Vec`, indexed by `set * assoc + way`, and
+//! Geometry: each field of a line lives in its own flat `Vec` (tags, sector
+//! states, replacement ages, valid bytes), indexed by `set * assoc + way`;
 //! each line keeps [`SECTORS_PER_LINE`] sector states (one unit for a
-//! non-sectored cache), so an access allocates nothing.
+//! non-sectored cache), so an access allocates nothing, and a look-up or a
+//! victim choice scans dense arrays: a 64-way set is 512 B of tags, 256 B of
+//! states and 512 B of ages, where whole lines would be 3 KB.
 //!
 //! Set indexing: [`Cache::probe`], [`Cache::commit`] and [`Cache::fill`] pick
 //! the set from the accessed address with the string's set-index function.
@@ -125,13 +128,18 @@ pub struct Cache {
     allocation: Allocation,
     write_allocate: WriteAllocate,
     set_index: SetIndex,
-    /// Invariant: `lines.len() == n_sets * assoc`; line `way` of set `set` is
-    /// at `set * assoc + way`, and no two present lines of a set share a
-    /// `line_addr`.
-    lines: Vec<Line>,
-    /// Each line's `line_addr`, kept apart so a look-up scans one dense
-    /// array instead of whole lines (the simulator's hottest loop).
+    /// Each line's first byte address, which doubles as its tag.
+    /// Invariant: this and the other per-line vectors have `n_sets * assoc`
+    /// entries; line `way` of set `set` is at `set * assoc + way`, and no two
+    /// present lines of a set share a tag.
     tags: Vec<u64>,
+    /// Each line's sector states (a line whose sectors are all invalid is free).
+    states: Vec<[SectorState; SECTORS_PER_LINE as usize]>,
+    /// Each line's replacement age: the cycle of its last access under LRU,
+    /// of its allocation under FIFO.
+    ages: Vec<u64>,
+    /// The rest of each line, read only once the line is found.
+    bytes: Vec<LineBytes>,
 }
 
 impl Outcome {
@@ -176,6 +184,7 @@ impl Cache {
         let n_sets = config.n_sets.max(1);
         let assoc = ways.max(1);
         let units_per_line = if config.kind == CacheKind::Sectored { SECTORS_PER_LINE } else { 1 };
+        let n_lines = n_sets as usize * assoc as usize;
         Self {
             n_sets,
             assoc,
@@ -186,8 +195,10 @@ impl Cache {
             allocation: config.allocation,
             write_allocate: config.write_allocate,
             set_index: config.set_index,
-            lines: vec![Line::EMPTY; n_sets as usize * assoc as usize],
-            tags: vec![Line::EMPTY.line_addr; n_sets as usize * assoc as usize],
+            tags: vec![0; n_lines],
+            states: vec![EMPTY_STATES; n_lines],
+            ages: vec![0; n_lines],
+            bytes: vec![LineBytes::EMPTY; n_lines],
         }
     }
 
@@ -292,19 +303,7 @@ impl Cache {
         let line_addr = self.line_addr(addr);
         let unit = self.sector_of(addr) as usize;
         if let Some(way) = self.find(set, line_addr) {
-            let allocates_on_fill = self.allocation != Allocation::OnMiss;
-            let slot = self.slot(set, way);
-            let line = &mut self.lines[slot];
-            match line.states[unit] {
-                SectorState::Reserved => line.complete_fill(unit),
-                // An on-fill cache validates whatever sector the data is for.
-                SectorState::Invalid if allocates_on_fill => line.set(unit, SectorState::Valid, FULL_SECTOR_MASK),
-                SectorState::Valid | SectorState::Modified if allocates_on_fill => {
-                    line.valid_bytes[unit] = FULL_SECTOR_MASK;
-                }
-                // On miss: the reservation this fill answered is gone.
-                _ => {}
-            }
+            self.fill_present(self.slot(set, way), unit);
             return None;
         }
         if self.allocation == Allocation::OnMiss {
@@ -313,24 +312,56 @@ impl Cache {
         let way = self.victim(set)?;
         let eviction = self.allocate(set, way, line_addr, now);
         let slot = self.slot(set, way);
-        self.lines[slot].set(unit, SectorState::Valid, FULL_SECTOR_MASK);
+        self.set_sector(slot, unit, SectorState::Valid, FULL_SECTOR_MASK);
         eviction
+    }
+
+    /// [`Cache::commit_at`], and if the access fetches, [`Cache::fill_at`]
+    /// of its address at the same cycle: what a functional pass does, where
+    /// data arrives the moment it is asked for. The same effect and eviction
+    /// as the two calls, without finding the line a second time. Returns the
+    /// access's effect and the fill's eviction.
+    pub fn commit_filled_at(&mut self, access: &Access, index_addr: u64, now: u64) -> (Effect, Option<Eviction>) {
+        let set = self.set_of(index_addr);
+        let lookup = self.look_up(access, set);
+        let effect = match access.kind {
+            AccessKind::Read => self.commit_read(access, set, lookup, now),
+            AccessKind::Write => self.commit_write(access, set, lookup, now),
+        };
+        if !effect.fetch {
+            return (effect, None);
+        }
+        // A fetching access left its line in the way it looked up (found or
+        // allocated), unless it allocated nothing; check rather than assume.
+        let line_addr = self.line_addr(access.addr);
+        let unit = self.sector_of(access.addr) as usize;
+        match lookup.way.map(|way| self.slot(set, way)) {
+            Some(slot) if self.tags[slot] == line_addr && is_present(&self.states[slot]) => {
+                self.fill_present(slot, unit);
+                (effect, None)
+            }
+            _ => (effect, self.fill_at(access.addr, index_addr, now)),
+        }
     }
 
     /// Drops every line, valid, reserved or modified, without write-backs:
     /// the L1 flush at a kernel boundary (the L1 is write-through, so nothing
     /// is lost). Fills still in flight are ignored when they arrive.
     pub fn invalidate_all(&mut self) {
-        self.lines.fill(Line::EMPTY);
-        self.tags.fill(Line::EMPTY.line_addr);
+        self.tags.fill(0);
+        self.states.fill(EMPTY_STATES);
+        self.ages.fill(0);
+        self.bytes.fill(LineBytes::EMPTY);
     }
 }
 
-/// The state of one sector (or of a whole non-sectored line).
+/// The state of one sector (or of a whole non-sectored line). One byte, so
+/// a line's four states are one word to test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum SectorState {
     /// No data.
-    Invalid,
+    Invalid = 0,
     /// A fill is pending.
     Reserved,
     /// Clean data (the bytes in `valid_bytes`).
@@ -339,12 +370,12 @@ enum SectorState {
     Modified,
 }
 
-/// One way of one set.
+/// A line whose sectors are all invalid: a free way.
+const EMPTY_STATES: [SectorState; SECTORS_PER_LINE as usize] = [SectorState::Invalid; SECTORS_PER_LINE as usize];
+
+/// The bytes of one line's sectors.
 #[derive(Debug, Clone, Copy)]
-struct Line {
-    /// The line's first byte address, which doubles as its tag.
-    line_addr: u64,
-    states: [SectorState; SECTORS_PER_LINE as usize],
+struct LineBytes {
     /// Per sector, the bytes that hold data. Invariant: `FULL_SECTOR_MASK` for
     /// a sector that was filled; a write-validated sector may hold fewer, and
     /// is readable only once they are all there.
@@ -352,10 +383,6 @@ struct Line {
     /// Bit s = reserved sector s had a write-back write (or modified bytes)
     /// merged into it, so its fill leaves it Modified.
     modified_on_fill: u8,
-    /// The cycle of the last access, for LRU.
-    last_access: u64,
-    /// The cycle the line was allocated, for FIFO.
-    allocated_at: u64,
 }
 
 /// What a look-up found: the outcome commit will report and the way it acts
@@ -394,55 +421,27 @@ enum WriteMissMode {
     WriteValidate,
 }
 
-impl Line {
-    const EMPTY: Line = Line {
-        line_addr: 0,
-        states: [SectorState::Invalid; SECTORS_PER_LINE as usize],
-        valid_bytes: [0; SECTORS_PER_LINE as usize],
-        modified_on_fill: 0,
-        last_access: 0,
-        allocated_at: 0,
-    };
+impl LineBytes {
+    const EMPTY: LineBytes = LineBytes { valid_bytes: [0; SECTORS_PER_LINE as usize], modified_on_fill: 0 };
+}
 
-    /// Whether any sector holds or awaits data (a line whose sectors are all
-    /// invalid is free, whatever its old tag).
-    fn is_present(&self) -> bool {
-        self.states.iter().any(|state| *state != SectorState::Invalid)
-    }
+/// Whether any sector holds or awaits data (a line whose sectors are all
+/// invalid is free, whatever its old tag). `Invalid` is 0, so this is one
+/// word compared with 0.
+fn is_present(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
+    u32::from_ne_bytes(states.map(|state| state as u8)) != 0
+}
 
-    /// Whether a fill is pending on any sector: such a line cannot be evicted.
-    fn has_reserved_sector(&self) -> bool {
-        self.states.contains(&SectorState::Reserved)
-    }
+/// Whether a fill is pending on any sector: such a line cannot be evicted.
+fn has_reserved_sector(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
+    states.contains(&SectorState::Reserved)
+}
 
-    /// Bit s = sector s is modified.
-    fn dirty_sectors(&self) -> u8 {
-        (0..SECTORS_PER_LINE as usize)
-            .filter(|&unit| self.states[unit] == SectorState::Modified)
-            .fold(0, |mask, unit| mask | 1 << unit)
-    }
-
-    fn set(&mut self, unit: usize, state: SectorState, valid_bytes: u32) {
-        self.states[unit] = state;
-        self.valid_bytes[unit] = valid_bytes;
-    }
-
-    /// A reserved sector's data arrived: all of it is valid now.
-    fn complete_fill(&mut self, unit: usize) {
-        let bit = 1 << unit;
-        let state = if self.modified_on_fill & bit != 0 { SectorState::Modified } else { SectorState::Valid };
-        self.modified_on_fill &= !bit;
-        self.set(unit, state, FULL_SECTOR_MASK);
-    }
-
-    /// Starts a fetch of `unit`: it becomes Reserved, and stays modified after
-    /// the fill if it holds modified bytes now.
-    fn reserve(&mut self, unit: usize) {
-        if self.states[unit] == SectorState::Modified {
-            self.modified_on_fill |= 1 << unit;
-        }
-        self.set(unit, SectorState::Reserved, 0);
-    }
+/// Bit s = sector s is modified.
+fn dirty_sectors(states: &[SectorState; SECTORS_PER_LINE as usize]) -> u8 {
+    (0..SECTORS_PER_LINE as usize)
+        .filter(|&unit| states[unit] == SectorState::Modified)
+        .fold(0, |mask, unit| mask | 1 << unit)
 }
 
 impl Cache {
@@ -450,51 +449,113 @@ impl Cache {
         set as usize * self.assoc as usize + way as usize
     }
 
-    fn ways(&self, set: u32) -> &[Line] {
+    /// The slots of `set`'s ways.
+    fn ways(&self, set: u32) -> std::ops::Range<usize> {
         let first = self.slot(set, 0);
-        &self.lines[first..first + self.assoc as usize]
+        first..first + self.assoc as usize
     }
 
     /// The way of `set` holding `line_addr`, if any.
     fn find(&self, set: u32, line_addr: u64) -> Option<u32> {
-        let first = self.slot(set, 0);
-        let tags = &self.tags[first..first + self.assoc as usize];
-        let way = (0..tags.len()).find(|&way| tags[way] == line_addr && self.lines[first + way].is_present())?;
-        u32::try_from(way).ok()
+        let ways = self.ways(set);
+        let (tags, states) = (&self.tags[ways.clone()], &self.states[ways]);
+        // Tags first, eight at a time without a branch (the compiler makes it
+        // a vector compare), a way at a time only in a chunk that matched; a
+        // free way may keep a stale tag, so a match counts only if the line
+        // is present.
+        let (chunks, rest) = tags.as_chunks::<8>();
+        let matched = |tags: &[u64]| tags.iter().fold(false, |any, &tag| any | (tag == line_addr));
+        let candidates = chunks.iter().enumerate().filter(|(_, chunk)| matched(&chunk[..])).map(|(c, _)| c * 8);
+        let starts = candidates.chain((!rest.is_empty() && matched(rest)).then_some(chunks.len() * 8));
+        for start in starts {
+            let end = (start + 8).min(tags.len());
+            if let Some(way) = (start..end).find(|&way| tags[way] == line_addr && is_present(&states[way])) {
+                return u32::try_from(way).ok();
+            }
+        }
+        None
+    }
+
+    /// Sector `unit` of the line at `slot` becomes `state`, holding `valid_bytes`.
+    fn set_sector(&mut self, slot: usize, unit: usize, state: SectorState, valid_bytes: u32) {
+        self.states[slot][unit] = state;
+        self.bytes[slot].valid_bytes[unit] = valid_bytes;
+    }
+
+    /// Data for sector `unit` of the present line at `slot` arrived.
+    fn fill_present(&mut self, slot: usize, unit: usize) {
+        let allocates_on_fill = self.allocation != Allocation::OnMiss;
+        match self.states[slot][unit] {
+            SectorState::Reserved => self.complete_fill(slot, unit),
+            // An on-fill cache validates whatever sector the data is for.
+            SectorState::Invalid if allocates_on_fill => {
+                self.set_sector(slot, unit, SectorState::Valid, FULL_SECTOR_MASK);
+            }
+            SectorState::Valid | SectorState::Modified if allocates_on_fill => {
+                self.bytes[slot].valid_bytes[unit] = FULL_SECTOR_MASK;
+            }
+            // On miss: the reservation this fill answered is gone.
+            _ => {}
+        }
+    }
+
+    /// A reserved sector's data arrived: all of it is valid now.
+    fn complete_fill(&mut self, slot: usize, unit: usize) {
+        let bit = 1 << unit;
+        let modified = self.bytes[slot].modified_on_fill & bit != 0;
+        let state = if modified { SectorState::Modified } else { SectorState::Valid };
+        self.bytes[slot].modified_on_fill &= !bit;
+        self.set_sector(slot, unit, state, FULL_SECTOR_MASK);
+    }
+
+    /// Starts a fetch of `unit`: it becomes Reserved, and stays modified after
+    /// the fill if it holds modified bytes now.
+    fn reserve(&mut self, slot: usize, unit: usize) {
+        if self.states[slot][unit] == SectorState::Modified {
+            self.bytes[slot].modified_on_fill |= 1 << unit;
+        }
+        self.set_sector(slot, unit, SectorState::Reserved, 0);
+    }
+
+    /// An access to the line at `slot` at cycle `now`: its LRU age (a FIFO
+    /// age is its allocation, which an access does not change).
+    fn touch(&mut self, slot: usize, now: u64) {
+        if self.replacement == Replacement::Lru {
+            self.ages[slot] = now;
+        }
     }
 
     /// The way a new line of `set` goes to: a free way first, else the least
     /// recently used (LRU) or oldest allocated (FIFO) line with no fill
     /// pending, the lowest way on a tie. `None` if every line awaits a fill.
     fn victim(&self, set: u32) -> Option<u32> {
+        // One pass over the set (a large LLC's 64 ways are the functional
+        // pass's hottest loop): the first free way ends it; otherwise the
+        // strictly smallest age wins, so ties go to the lowest way.
         let ways = self.ways(set);
-        let way = match ways.iter().position(|line| !line.is_present()) {
-            Some(free) => free,
-            None => {
-                let age = |line: &Line| match self.replacement {
-                    Replacement::Lru => line.last_access,
-                    Replacement::Fifo => line.allocated_at,
-                };
-                // `min_by_key` keeps the first of equal keys, so ties go to the lowest way.
-                ways.iter()
-                    .enumerate()
-                    .filter(|(_, line)| !line.has_reserved_sector())
-                    .min_by_key(|(_, line)| age(line))?
-                    .0
+        let mut oldest: Option<(usize, u64)> = None;
+        for (way, (states, &age)) in self.states[ways.clone()].iter().zip(&self.ages[ways]).enumerate() {
+            if !is_present(states) {
+                return u32::try_from(way).ok();
             }
-        };
-        u32::try_from(way).ok()
+            if !has_reserved_sector(states) && oldest.is_none_or(|(_, min)| age < min) {
+                oldest = Some((way, age));
+            }
+        }
+        oldest.and_then(|(way, _)| u32::try_from(way).ok())
     }
 
     /// Clears way `way` of `set` for `line_addr` at cycle `now`, returning the
     /// old line's modified sectors for write-back.
     fn allocate(&mut self, set: u32, way: u32, line_addr: u64, now: u64) -> Option<Eviction> {
         let slot = self.slot(set, way);
-        let old = self.lines[slot];
-        let dirty_sectors = old.dirty_sectors();
-        self.lines[slot] = Line { line_addr, last_access: now, allocated_at: now, ..Line::EMPTY };
+        let (old_line_addr, old_states) = (self.tags[slot], self.states[slot]);
+        let dirty_sectors = dirty_sectors(&old_states);
         self.tags[slot] = line_addr;
-        (old.is_present() && dirty_sectors != 0).then_some(Eviction { line_addr: old.line_addr, dirty_sectors })
+        self.states[slot] = EMPTY_STATES;
+        self.ages[slot] = now;
+        self.bytes[slot] = LineBytes::EMPTY;
+        (is_present(&old_states) && dirty_sectors != 0).then_some(Eviction { line_addr: old_line_addr, dirty_sectors })
     }
 
     fn write_mode(&self, access: &Access) -> WriteMode {
@@ -556,14 +617,14 @@ impl Cache {
                 None => Lookup { outcome: Outcome::ReservationFail, way: None },
             };
         };
-        let line = &self.lines[self.slot(set, way)];
-        let outcome = match (line.states[unit], access.kind) {
+        let slot = self.slot(set, way);
+        let outcome = match (self.states[slot][unit], access.kind) {
             (SectorState::Reserved, _) => Outcome::HitReserved,
             (SectorState::Invalid, _) => Outcome::SectorMiss,
             // A write needs no data from below, so a partly written sector takes it.
             (SectorState::Valid | SectorState::Modified, AccessKind::Write) => Outcome::Hit,
             (SectorState::Valid | SectorState::Modified, AccessKind::Read) => {
-                if line.valid_bytes[unit] == FULL_SECTOR_MASK { Outcome::Hit } else { Outcome::SectorMiss }
+                if self.bytes[slot].valid_bytes[unit] == FULL_SECTOR_MASK { Outcome::Hit } else { Outcome::SectorMiss }
             }
         };
         Lookup { outcome, way: Some(way) }
@@ -576,23 +637,21 @@ impl Cache {
         let mut effect = Effect { outcome: lookup.outcome, fetch: false, write_down: false, eviction: None };
         match (lookup.outcome, lookup.way) {
             (Outcome::Hit | Outcome::HitReserved, Some(way)) => {
-                let slot = self.slot(set, way);
-                self.lines[slot].last_access = now;
+                self.touch(self.slot(set, way), now);
             }
             (Outcome::SectorMiss, Some(way)) => {
                 effect.fetch = true;
                 if allocates_on_miss {
                     let slot = self.slot(set, way);
-                    self.lines[slot].reserve(unit);
-                    self.lines[slot].last_access = now;
+                    self.reserve(slot, unit);
+                    self.touch(slot, now);
                 }
             }
             (Outcome::Miss, way) => {
                 effect.fetch = true;
                 if let Some(way) = way {
                     effect.eviction = self.allocate(set, way, line_addr, now);
-                    let slot = self.slot(set, way);
-                    self.lines[slot].reserve(unit);
+                    self.reserve(self.slot(set, way), unit);
                 }
             }
             _ => {}
@@ -609,15 +668,15 @@ impl Cache {
         match (lookup.outcome, lookup.way) {
             (Outcome::Hit, Some(way)) => {
                 let slot = self.slot(set, way);
-                let line = &mut self.lines[slot];
                 match mode {
                     WriteMode::Back => {
-                        line.set(unit, SectorState::Modified, line.valid_bytes[unit] | mask);
-                        line.last_access = now;
+                        let valid_bytes = self.bytes[slot].valid_bytes[unit] | mask;
+                        self.set_sector(slot, unit, SectorState::Modified, valid_bytes);
+                        self.touch(slot, now);
                     }
                     WriteMode::Through => {
-                        line.valid_bytes[unit] |= mask;
-                        line.last_access = now;
+                        self.bytes[slot].valid_bytes[unit] |= mask;
+                        self.touch(slot, now);
                         effect.write_down = true;
                     }
                     WriteMode::Evict => {
@@ -625,7 +684,7 @@ impl Cache {
                         // other modified bytes in it: under the `L` policy only
                         // local writes modify, and local and global data never
                         // share a line.
-                        line.set(unit, SectorState::Invalid, 0);
+                        self.set_sector(slot, unit, SectorState::Invalid, 0);
                         effect.write_down = true;
                     }
                 }
@@ -636,10 +695,9 @@ impl Cache {
                 // write goes down and the line is left alone.
                 let goes_down = matches!(self.write_miss_mode(), WriteMissMode::NoAllocate | WriteMissMode::Naive);
                 let slot = self.slot(set, way);
-                let line = &mut self.lines[slot];
-                line.last_access = now;
+                self.touch(slot, now);
                 if mode == WriteMode::Back && !goes_down {
-                    line.modified_on_fill |= 1 << unit;
+                    self.bytes[slot].modified_on_fill |= 1 << unit;
                 } else {
                     effect.write_down = true;
                 }
@@ -689,23 +747,24 @@ impl Cache {
             effect.eviction = self.allocate(set, way, line_addr, now);
         }
         let slot = self.slot(set, way);
-        let line = &mut self.lines[slot];
-        line.last_access = now;
+        self.touch(slot, now);
         match miss_mode {
             WriteMissMode::NoAllocate => {}
             WriteMissMode::Naive => {
-                line.set(unit, SectorState::Reserved, 0);
+                self.set_sector(slot, unit, SectorState::Reserved, 0);
                 effect.fetch = true;
             }
-            WriteMissMode::FetchOnWrite if mask == FULL_SECTOR_MASK => line.set(unit, kept, FULL_SECTOR_MASK),
+            WriteMissMode::FetchOnWrite if mask == FULL_SECTOR_MASK => {
+                self.set_sector(slot, unit, kept, FULL_SECTOR_MASK);
+            }
             WriteMissMode::FetchOnWrite => {
-                line.set(unit, SectorState::Reserved, 0);
+                self.set_sector(slot, unit, SectorState::Reserved, 0);
                 if mode == WriteMode::Back {
-                    line.modified_on_fill |= 1 << unit;
+                    self.bytes[slot].modified_on_fill |= 1 << unit;
                 }
                 effect.fetch = true;
             }
-            WriteMissMode::WriteValidate => line.set(unit, kept, mask),
+            WriteMissMode::WriteValidate => self.set_sector(slot, unit, kept, mask),
         }
     }
 }
@@ -1232,13 +1291,13 @@ mod tests {
     fn check_invariants(cache: &Cache) {
         for set in 0..cache.n_sets {
             let present: Vec<u64> =
-                cache.ways(set).iter().filter(|line| line.is_present()).map(|line| line.line_addr).collect();
+                cache.ways(set).filter(|&slot| is_present(&cache.states[slot])).map(|slot| cache.tags[slot]).collect();
             for (i, line_addr) in present.iter().enumerate() {
                 assert_eq!(cache.set_of(*line_addr), set);
                 assert!(!present[..i].contains(line_addr), "{line_addr:#x} twice in set {set}");
             }
         }
-        let present = cache.lines.iter().filter(|line| line.is_present()).count();
+        let present = cache.states.iter().filter(|states| is_present(states)).count();
         assert!(present <= cache.n_sets as usize * cache.assoc as usize);
     }
 
@@ -1292,6 +1351,28 @@ mod tests {
             for addr in std::mem::take(&mut pending) {
                 fill(&mut cache, addr, ops.len() as u64);
                 check_invariants(&cache);
+            }
+        }
+
+        #[test]
+        fn commit_filled_is_commit_then_fill(
+            string_idx in any::<usize>(),
+            spread in prop_oneof![Just(1u64), Just(2), Just(16)],
+            ops in prop::collection::vec(random_op(), 1..80),
+        ) {
+            let strings = all_valid_strings();
+            let string = &strings[string_idx % strings.len()];
+            let (mut apart, mut together) = (cache(string), cache(string));
+            for (now, op) in ops.iter().enumerate() {
+                let RandomOp::Access { line, sector, write, local, mask } = *op else { continue };
+                let now = now as u64;
+                let addr = line * 128 * spread + sector * 32;
+                let kind = if write { AccessKind::Write } else { AccessKind::Read };
+                let access = Access { addr, kind, byte_mask: mask, local };
+                let effect = apart.commit(&access, now);
+                let filled = if effect.fetch { apart.fill(addr, now) } else { None };
+                prop_assert_eq!(together.commit_filled_at(&access, addr, now), (effect, filled), "{} {:?}", string, access);
+                prop_assert_eq!(format!("{together:?}"), format!("{apart:?}"), "{} {:?}", string, access);
             }
         }
     }

@@ -141,14 +141,23 @@ pub(crate) struct Subwarps {
 
 impl Subwarps {
     /// `count` subwarps, clamped to 1..=32.
+    #[inline]
     pub(crate) fn new(count: u32) -> Self {
         let count = count.clamp(1, WARP_LANES);
         Self { count, lanes_per_subwarp: WARP_LANES / count }
     }
 
     /// The subwarp of `lane`; lanes past the last whole group join the last subwarp.
+    #[inline]
     pub(crate) fn of_lane(self, lane: u32) -> u32 {
-        (lane / self.lanes_per_subwarp).min(self.count - 1)
+        // The coalescer asks for every lane and every comparison; a division
+        // each time was its largest cost, and the usual counts are powers of two.
+        let subwarp = if self.lanes_per_subwarp.is_power_of_two() {
+            lane >> self.lanes_per_subwarp.trailing_zeros()
+        } else {
+            lane / self.lanes_per_subwarp
+        };
+        subwarp.min(self.count - 1)
     }
 }
 

@@ -31,11 +31,8 @@ use warplab_config::cache::SetIndex;
 /// A zero `line_size_bytes` or `n_sets` (which validation rules out) is taken
 /// as 1, so the function never divides by zero.
 pub fn set_index(function: SetIndex, addr: u64, line_size_bytes: u32, n_sets: u32) -> u32 {
-    let line_size_bytes = u64::from(line_size_bytes.max(1));
     let n_sets = n_sets.max(1);
-    let line_number = addr / line_size_bytes;
-    let index = remainder(line_number, n_sets);
-    let higher_bits = line_number / u64::from(n_sets);
+    let (line_number, index, higher_bits) = split(addr, line_size_bytes.max(1), n_sets);
     match function {
         SetIndex::Linear | SetIndex::Custom => index,
         SetIndex::Xor if n_sets.is_power_of_two() => index ^ remainder(higher_bits, n_sets),
@@ -110,6 +107,20 @@ const fn bits(positions: &[u32]) -> u64 {
         i += 1;
     }
     mask
+}
+
+/// The line number of `addr`, its set part and the bits above it. Shifts
+/// and masks for the usual powers of two (the same numbers, without the
+/// divisions that dominate a look-up in a large LLC), divisions otherwise.
+fn split(addr: u64, line_size_bytes: u32, n_sets: u32) -> (u64, u32, u64) {
+    if line_size_bytes.is_power_of_two() && n_sets.is_power_of_two() {
+        let line_number = addr >> line_size_bytes.trailing_zeros();
+        // The mask keeps the value below `n_sets`, a u32.
+        let index = (line_number & u64::from(n_sets - 1)) as u32;
+        return (line_number, index, line_number >> n_sets.trailing_zeros());
+    }
+    let line_number = addr / u64::from(line_size_bytes);
+    (line_number, remainder(line_number, n_sets), line_number / u64::from(n_sets))
 }
 
 /// `value % divisor` as a `u32`; the result is below `divisor`, so it fits.
