@@ -105,19 +105,31 @@ export function serverAndBrowser() {
 
 // A page with strided gs = 32 on mdm-pascal-28sm loaded (the MDM paper's
 // memory-divergent kernel on its GPU), watching for main-thread long tasks
-// from here on in `window.longTasks`.
+// from here on in `window.longTasks` (see `watchLongTasks`).
 export async function openStridedOnPascal(shared) {
-  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
-  await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
-  await waitForText(page, "config-sms", "28");
+  const { page, errors } = await openWithPreset(shared, "mdm-pascal-28sm", 28, { width: 1280, height: 900 });
   await page.getByTestId("generator-select").selectOption("strided");
   await waitForText(page, "workload-label", "strided");
   await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
   await waitForText(page, "workload-label", "strided:gs=32");
-  // Long tasks on the main thread from here on. A deliberate 80-ms task first
-  // shows the observer sees them (so an empty list means something).
+  await watchLongTasks(page);
+  return { page, errors };
+}
+
+// A fresh page of `viewport`'s size with the preset `name` (of `sms` SMs) loaded.
+export async function openWithPreset(shared, name, sms, viewport) {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await page.setViewportSize(viewport);
+  await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+  await page.getByTestId("preset-select").selectOption(name);
+  await waitForText(page, "config-sms", String(sms));
+  return { page, errors };
+}
+
+// Records main-thread long tasks from here on in `window.longTasks`. A
+// deliberate 80-ms task first shows the observer sees them (so an empty list
+// means something).
+export async function watchLongTasks(page) {
   await page.evaluate(async () => {
     window.longTasks = [];
     new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration))).observe({
@@ -133,5 +145,4 @@ export async function openStridedOnPascal(shared) {
   });
   await page.waitForFunction(() => window.longTasks.some((ms) => ms >= 80), null, { timeout: 5_000 });
   await page.evaluate(() => (window.longTasks = []));
-  return { page, errors };
 }

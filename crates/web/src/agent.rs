@@ -15,6 +15,13 @@
 //! profiles the loaded workload once and keeps the profile until the
 //! workload or the config changes, so each `Predict` (a slider moved) only
 //! re-evaluates the five models.
+//!
+//! So do scale-model runs ([`crate::scale_model`]): `PlanScale` says which
+//! scale models the loaded config can be cut into, and `Scale` simulates two
+//! of them, takes the miss-rate curve and predicts the target. A run is one
+//! synchronous call that can take minutes, so its progress goes to the page
+//! through a `BroadcastChannel` the page names ([`crate::scale_progress`]):
+//! the reactor's own outputs leave only when the worker is idle again.
 
 use std::io::{BufReader, Read};
 
@@ -25,6 +32,7 @@ use futures::{SinkExt, StreamExt};
 use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
+use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
 use warplab_lab::{
     AnalyticalReport, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile, ProfileOptions,
     SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary, config_report, default_config,
@@ -37,6 +45,8 @@ use crate::analysis::{knob_base, predict_with_knobs};
 use crate::blob_reader::BlobReader;
 use crate::fetch::{fetch_blob, fetch_bytes};
 use crate::run::WorkerRun;
+use crate::scale_model::{WorkerScaleHost, scale_setup, steps};
+use crate::scale_progress::ProgressPoster;
 
 /// A file the worker should read: its name (as the trace or config refers to
 /// it) and a URL it can fetch.
@@ -112,6 +122,38 @@ pub enum WorkerInput {
         /// `(knob name, value)` pairs, applied in order.
         knobs: Vec<(String, f64)>,
     },
+    /// Which scale models the loaded config can be cut into, and the plan of
+    /// `scale_models` (`None`: the smallest pair that works, as the paper
+    /// chose); answered by [`WorkerOutput::ScalePlanned`].
+    PlanScale {
+        /// The scale models' SMs, `S` and `2S`.
+        scale_models: Option<[u32; 2]>,
+    },
+    /// Predict the loaded config from two scale models of it running the
+    /// loaded workload; answered by [`WorkerOutput::Scaled`] or
+    /// [`WorkerOutput::ScaleFailed`], with each step's progress posted on
+    /// the request's channel meanwhile.
+    Scale(ScaleRequest),
+}
+
+/// A scale-model run of the loaded workload on scale models of the loaded
+/// config. Strong scaling: every size runs the workload as loaded (generated
+/// for the loaded config), so only the GPU shrinks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleRequest {
+    /// The scale models' SMs, `S` and `2S`.
+    pub scale_models: [u32; 2],
+    /// The sizes to predict (`S·2^k`, `k ≥ 2`); empty: the loaded config's.
+    pub targets: Vec<u32>,
+    /// The scale-model rule.
+    pub rule: Rule,
+    /// Also simulate the targets, for the errors and the speedup.
+    pub validate: bool,
+    /// Host-to-device copies fill the L2.
+    pub memcpy_warms_l2: bool,
+    /// The `BroadcastChannel` each step's progress is posted on (see
+    /// `crate::scale_progress`); empty: none.
+    pub progress_channel: String,
 }
 
 /// What the page can do to a run in progress, between two slices.
@@ -180,6 +222,10 @@ pub enum Lane {
     Workload,
     /// Analyzing the workload or re-evaluating the models for new knobs.
     Analysis,
+    /// Planning scale models for the loaded config.
+    ScalePlan,
+    /// Running scale models.
+    Scale,
 }
 
 impl WorkerInput {
@@ -189,6 +235,8 @@ impl WorkerInput {
         match self {
             Self::LoadSample { .. } | Self::LoadTraceFiles { .. } | Self::Generate { .. } => Some(Lane::Workload),
             Self::Analyze { .. } | Self::Predict { .. } => Some(Lane::Analysis),
+            Self::PlanScale { .. } => Some(Lane::ScalePlan),
+            Self::Scale(_) => Some(Lane::Scale),
             Self::LoadPreset { .. } | Self::LoadConfigFiles { .. } | Self::Run { .. } | Self::Control(_) => None,
         }
     }
@@ -213,6 +261,51 @@ pub struct KnobBase {
     pub cores_per_cluster: u32,
     /// L1 data-cache MSHR entries per SM; `None` without an L1 data cache.
     pub l1_mshrs: Option<u32>,
+}
+
+/// The scale models the loaded config can be cut into, and one pair's plan:
+/// every size of the doubling series from the smaller scale model to the
+/// config itself, with what is divided and what is kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScaleSetup {
+    /// The loaded config's SMs: the target.
+    pub target_sms: u32,
+    /// Pairs `(S, 2S)` that divide it, larger first.
+    pub workable: Vec<[u32; 2]>,
+    /// The pair planned.
+    pub scale_models: [u32; 2],
+    /// Every size of the series, smallest first; empty when the pair cannot be cut.
+    pub sizes: Vec<ScaleSize>,
+    /// What scaling had to change, per size.
+    pub diagnostics: Vec<String>,
+    /// Why the pair cannot be cut from this config, and which would work.
+    pub error: Option<String>,
+}
+
+/// One system of a scale-model series: the shared resources divided by its
+/// factor, the per-SM ones kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleSize {
+    /// SMs.
+    pub sms: u32,
+    /// The target's SMs over these.
+    pub factor: u32,
+    /// Total L2 (LLC) capacity.
+    pub llc_bytes: u64,
+    /// L2 slices.
+    pub llc_slices: u32,
+    /// Peak interconnect bandwidth.
+    pub noc_bytes_per_second: u64,
+    /// Peak DRAM bandwidth.
+    pub dram_bytes_per_second: u64,
+    /// Memory channels.
+    pub channels: u32,
+    /// L1 data cache per SM (kept); `None` without one.
+    pub l1_bytes: Option<u64>,
+    /// L1 MSHR entries per SM (kept).
+    pub l1_mshrs: Option<u32>,
+    /// Resident warps per SM at most (kept).
+    pub warps_per_sm: u32,
 }
 
 /// What the worker answers.
@@ -242,6 +335,14 @@ pub enum WorkerOutput {
     /// `Analyze` or `Predict` failed: no workload yet, a trace that cannot be
     /// read, or a knob value the config cannot take (the message names the knob).
     AnalysisFailed(String),
+    /// The answer to `PlanScale` (a pair that cannot be cut says why in it).
+    ScalePlanned(Box<ScaleSetup>),
+    /// The answer to `Scale`: the scale models, the curve, every method's
+    /// prediction, and the targets' simulations when validating.
+    Scaled(Box<ScaleReport>),
+    /// `Scale` failed: no workload yet, a pair or target the config cannot be
+    /// cut into (with the pairs that would work), a trace that cannot be read.
+    ScaleFailed(String),
 }
 
 impl WorkerOutput {
@@ -250,6 +351,8 @@ impl WorkerOutput {
         match self {
             Self::Workload(_) | Self::WorkloadFailed(_) => Some(Lane::Workload),
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
+            Self::ScalePlanned(_) => Some(Lane::ScalePlan),
+            Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
             Self::Config(_)
             | Self::ConfigFailed(_)
             | Self::RunUpdated(_)
@@ -394,6 +497,14 @@ impl Lab {
                 let report = self.predict(&knobs);
                 report.map_or_else(WorkerOutput::AnalysisFailed, |r| WorkerOutput::Predicted(Box::new(r)))
             }
+            WorkerInput::PlanScale { scale_models } => {
+                let setup = self.gpu_or_default().map(|gpu| scale_setup(gpu, scale_models));
+                WorkerOutput::ScalePlanned(Box::new(setup.unwrap_or_else(ScaleSetup::unplanned)))
+            }
+            WorkerInput::Scale(request) => {
+                let report = self.scale(&request);
+                report.map_or_else(WorkerOutput::ScaleFailed, |r| WorkerOutput::Scaled(Box::new(r)))
+            }
         };
         vec![output]
     }
@@ -430,6 +541,23 @@ impl Lab {
             (Some(gpu), Some((_, profile))) => predict_with_knobs(profile, gpu, knobs),
             _ => Err("nothing analyzed yet: the models are evaluated once the workload has been analyzed".to_owned()),
         }
+    }
+
+    /// Runs the scale models of `request` on the loaded workload, in one go:
+    /// the worker answers nothing else meanwhile (see `crate::scale_progress`).
+    fn scale(&mut self, request: &ScaleRequest) -> Result<ScaleReport, String> {
+        let gpu = self.gpu_or_default()?.clone();
+        let Some((loaded, _)) = &self.workload else { return Err(NO_WORKLOAD.to_owned()) };
+        let plan = ScalePlan::new(&gpu, request.scale_models, &request.targets).map_err(|e| e.to_string())?;
+        let options = ScaleOptions {
+            rule: request.rule,
+            validate: request.validate,
+            weak: false,
+            memcpy_warms_l2: request.memcpy_warms_l2,
+        };
+        let progress = ProgressPoster::open(&request.progress_channel);
+        let mut host = WorkerScaleHost::new(|| loaded.source(&gpu), progress, steps(&plan, &options));
+        run_scale(&plan, &mut host, &options)
     }
 
     /// Starts a run of the workload loaded last, and its first slice.

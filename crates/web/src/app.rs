@@ -11,16 +11,20 @@ use warplab_lab::{GenSpec, SAMPLE_TRACES, generator, presets};
 use web_sys::{File, FileList};
 use yew::prelude::*;
 
-use crate::agent::{FileRef, RunControl, WorkerInput, WorkerOutput};
+use warplab_lab::ModelKind;
+
+use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::analysis_state::{AnalysisAction, AnalysisState};
 use crate::components::animation::Speed;
 use crate::components::{
-    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, ScalePanel,
+    WorkloadPanel,
 };
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
-use crate::hooks::{LabWorkerHandle, use_lab_worker};
+use crate::hooks::{LabWorkerHandle, use_lab_worker, use_scale_progress};
 use crate::run_state::{RunAction, RunPhase, RunState};
+use crate::scale_state::{ScaleAction, ScaleState};
 use crate::state::{Action, Experiment, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
@@ -53,8 +57,12 @@ pub fn App(props: &AppProps) -> Html {
     let state = use_reducer(State::default);
     let run = use_reducer(RunState::default);
     let analysis = use_reducer(AnalysisState::default);
-    let outputs = on_output(state.dispatcher(), run.dispatcher(), analysis.dispatcher());
+    let scale = use_reducer(ScaleState::default);
+    let outputs = on_output(state.dispatcher(), run.dispatcher(), analysis.dispatcher(), scale.dispatcher());
     let worker = use_lab_worker(format!("{}worker.js", props.asset_base).into(), outputs);
+    let scale_dispatcher = scale.dispatcher();
+    let progress_channel =
+        use_scale_progress(Callback::from(move |progress| scale_dispatcher.dispatch(ScaleAction::Progress(progress))));
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
     let page = Page {
@@ -65,10 +73,13 @@ pub fn App(props: &AppProps) -> Html {
         open_files,
         run: run.dispatcher(),
         analysis: analysis.dispatcher(),
+        scale: scale.dispatcher(),
+        progress_channel,
     };
     use_default_experiment(&page, state.choice.clone());
     use_regenerate_for_new_config(&page, &state);
     use_analysis_of_each_experiment(&page, &state);
+    use_scale_plan_of_each_config(&page, state.config_loads);
 
     let on_sample = page.callback(|page, name: String| page.load_sample(&name));
     let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
@@ -108,6 +119,7 @@ pub fn App(props: &AppProps) -> Html {
                 </section>
             }
             { analytical_panel(&page, &analysis, &run, state.ready()) }
+            { scale_panel(&page, &scale, &analysis, &run, state.ready()) }
         </main>
     }
 }
@@ -123,6 +135,40 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, ready
     let on_reset = page.callback(|page, ()| page.predict(Vec::new()));
     html! {
         <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} />
+    }
+}
+
+/// The scale panel, with the finished run and the analytical models of the
+/// loaded config to compare with, and its choices wired to the worker.
+fn scale_panel(
+    page: &Page,
+    scale: &ScaleState,
+    analysis: &AnalysisState,
+    run: &RunState,
+    ready: Option<Experiment>,
+) -> Html {
+    let finished = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished);
+    let simulated = run.experiment.zip(finished.map(|report| report.ipc));
+    let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&ModelKind::Mdm));
+    let analytical = analysis.experiment.zip(mdm.map(|prediction| prediction.ipc));
+    let on_pair = page.callback(|page, pair| page.plan_scale(Some(pair)));
+    let dispatcher = page.scale.clone();
+    let on_change = Callback::from(move |action| dispatcher.dispatch(action));
+    let request = scale.setup.as_ref().map(|setup| ScaleRequest {
+        scale_models: setup.scale_models,
+        targets: scale.target_sms().into_iter().collect(),
+        rule: scale.rule,
+        validate: scale.validate,
+        memcpy_warms_l2: MEMCPY_WARMS_L2,
+        progress_channel: page.progress_channel.to_string(),
+    });
+    let on_predict = page.callback(move |page, ()| {
+        if let (Some(experiment), Some(request)) = (ready, request.clone()) {
+            page.scale(experiment, request);
+        }
+    });
+    html! {
+        <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict} />
     }
 }
 
@@ -182,11 +228,23 @@ fn use_analysis_of_each_experiment(page: &Page, state: &State) {
     });
 }
 
-/// Routes each worker answer to the page, run or analysis state.
+/// Asks for the scale models of each config that loads.
+#[hook]
+fn use_scale_plan_of_each_config(page: &Page, config_loads: u64) {
+    let page = page.clone();
+    use_effect_with(config_loads, move |&loads| {
+        if loads > 0 {
+            page.plan_scale(None);
+        }
+    });
+}
+
+/// Routes each worker answer to the page, run, analysis or scale state.
 fn on_output(
     state: UseReducerDispatcher<State>,
     run: UseReducerDispatcher<RunState>,
     analysis: UseReducerDispatcher<AnalysisState>,
+    scale: UseReducerDispatcher<ScaleState>,
 ) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::Workload(summary) => state.dispatch(Action::WorkloadLoaded(summary)),
@@ -200,6 +258,9 @@ fn on_output(
         WorkerOutput::Analyzed(result) => analysis.dispatch(AnalysisAction::Analyzed(result)),
         WorkerOutput::Predicted(report) => analysis.dispatch(AnalysisAction::Predicted(report)),
         WorkerOutput::AnalysisFailed(message) => analysis.dispatch(AnalysisAction::Failed(message)),
+        WorkerOutput::ScalePlanned(setup) => scale.dispatch(ScaleAction::Planned(setup)),
+        WorkerOutput::Scaled(report) => scale.dispatch(ScaleAction::Scaled(report)),
+        WorkerOutput::ScaleFailed(message) => scale.dispatch(ScaleAction::Failed(message)),
     })
 }
 
@@ -216,6 +277,9 @@ struct Page {
     open_files: Rc<RefCell<OpenFiles>>,
     run: UseReducerDispatcher<RunState>,
     analysis: UseReducerDispatcher<AnalysisState>,
+    scale: UseReducerDispatcher<ScaleState>,
+    /// The channel the worker posts scale-run progress on.
+    progress_channel: AttrValue,
 }
 
 impl Page {
@@ -241,6 +305,17 @@ impl Page {
     fn predict(&self, knobs: Vec<(String, f64)>) {
         self.analysis.dispatch(AnalysisAction::KnobsSet(knobs.clone()));
         self.worker.send(WorkerInput::Predict { knobs });
+    }
+
+    /// Plans scale models of the loaded config (`None`: the worker's choice).
+    fn plan_scale(&self, scale_models: Option<[u32; 2]>) {
+        self.worker.send(WorkerInput::PlanScale { scale_models });
+    }
+
+    /// Runs scale models of the loaded config in the worker.
+    fn scale(&self, experiment: Experiment, request: ScaleRequest) {
+        self.scale.dispatch(ScaleAction::Requested(experiment));
+        self.worker.send(WorkerInput::Scale(request));
     }
 
     /// Pauses, steps, seeks, changes the speed of or cancels the run.

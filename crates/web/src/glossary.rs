@@ -126,3 +126,57 @@ pub const L1_MISS_RATE: &str = "Share of L1 read sectors that missed, from the p
 pub const L2_MISS_RATE: &str = "Share of L2 accesses that missed, from the profile's functional cache pass.";
 /// The config knobs.
 pub const CONFIG_KNOBS: &str = "Change the GPU for the analytical models only: each move re-evaluates the five models on the same profile, in well under a millisecond.";
+
+/// The scale panel as a whole.
+pub const SCALE_PANEL: &str = "Predict a large GPU's IPC from two small, proportionally scaled-down copies of it (SeyyedAghaei, Naderan-Tahan and Eeckhout, HPCA 2024): simulate the two scale models, take the L2 miss-rate curve over every size, and extrapolate.";
+/// A scale model.
+pub const SCALE_MODEL: &str = "A scale model of factor F: the target GPU with its SMs, L2 capacity (slices), NoC bandwidth and DRAM bandwidth (channels) divided by F, and every per-SM resource (L1, MSHRs, warps, registers) kept.";
+/// What a scale model divides.
+pub const SCALE_DIVIDED: &str = "Shared by all SMs, so divided by the scale factor: SMs, L2 slices and capacity, NoC and DRAM bandwidth, memory channels.";
+/// What a scale model keeps.
+pub const SCALE_KEPT: &str = "Per SM, so kept as the target has them: L1 data cache, MSHRs, resident warps.";
+/// The scale factor.
+pub const SCALE_FACTOR: &str =
+    "The target's SMs over this system's: its shared resources are the target's divided by this.";
+/// The target size.
+pub const SCALE_TARGET: &str =
+    "The system size predicted: the loaded config, or a smaller size of the doubling series (quicker to validate).";
+/// The miss-rate curve.
+pub const MISS_CURVE: &str = "L2 misses per 1,000 thread instructions (MPKI) at every size of the series, from one functional pass of the workload through every size's L2 at once: much faster than simulating each size.";
+/// MPKI in the scale model's sense.
+pub const SCALE_MPKI: &str = "L2 MPKI: L2 sector misses per 1,000 thread instructions, the published data's unit (the cliff test depends on it).";
+/// The miss-rate cliff.
+pub const CLIFF: &str = "Cliff: the size at which the L2 MPKI falls by more than half in one doubling, because the working set starts to fit. Past it memory stalls vanish, so the prediction divides by (1 − f_mem) of the larger scale model there.";
+/// f_mem as the scale model uses it.
+pub const SCALE_F_MEM: &str = "f_mem of the larger scale model: the share of its cycles in which every warp waited on memory; the cliff formula assumes those stalls disappear once the working set fits.";
+/// The scaling chart.
+pub const SCALING_CHART: &str = "IPC against SM count, each doubling one step: the two simulated scale models, every method's prediction from them, and the simulated truth where known.";
+/// The scale-model method.
+pub const METHOD_SCALE_MODEL: &str = "Scale-Model: doubling IPC at each step, corrected by how far the second scale model fell short of doubling the first, with the cliff formula at a miss-rate cliff.";
+/// The power-law baseline.
+pub const METHOD_POWER_LAW: &str = "Power law a·x^b through the two scale models.";
+/// The linear baseline.
+pub const METHOD_LINEAR: &str = "A straight line a·x + b through the two scale models.";
+/// The logarithmic baseline.
+pub const METHOD_LOGARITHMIC: &str = "Logarithmic c + d·ln x through the two scale models.";
+/// The proportional baseline.
+pub const METHOD_PROPORTIONAL: &str =
+    "Proportional: the smaller scale model's IPC times the size ratio, as if IPC grew with the SMs.";
+/// The simulated truth.
+pub const SIMULATED_TRUTH: &str =
+    "The timing model's IPC at that size (the published simulation for the paper's benchmarks).";
+/// The two scale models' simulated points.
+pub const SCALE_MODEL_POINTS: &str = "The two scale models, simulated: every prediction starts from these.";
+/// The reference rule.
+pub const RULE_REFERENCE: &str = "The reference tool's rule: the correction compounds with each doubling; it reproduces the paper's published errors.";
+/// The paper's printed rule.
+pub const RULE_PAPER: &str =
+    "The rule the paper prints: one correction factor C = (IPC_L / IPC_S) / (L / S) applied once.";
+/// A prediction's error in the scale tables.
+pub const SCALE_ERROR: &str =
+    "Absolute error against the simulated IPC: |predicted − simulated| / simulated × 100, as the paper reports it.";
+/// The speedup of predicting.
+pub const SCALE_SPEEDUP: &str =
+    "Wall time of simulating the target over that of the two scale models and the miss-rate curve, in this browser.";
+/// The shortfall b.
+pub const SCALE_SHORTFALL: &str = "b = (IPC₂ₛ − 2·IPCₛ) / IPC₂ₛ: the share of the larger scale model's IPC by which it missed doubling the smaller one's (negative: it fell short, the usual case; positive: it more than doubled). The scale-model rule carries this correction to the larger sizes.";

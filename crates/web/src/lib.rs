@@ -26,12 +26,19 @@ mod files;
 mod format;
 mod glossary;
 mod hooks;
+mod published;
 mod run;
 mod run_state;
+mod scale_model;
+mod scale_progress;
+mod scale_state;
 mod state;
 
 pub use analysis_state::AnalysisState;
 pub use app::{App, AppProps};
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
-pub use components::{AnalyticalPanel, AnalyticalPanelProps, ReportView, ReportViewProps};
+pub use components::{AnalyticalPanel, AnalyticalPanelProps, ReportView, ReportViewProps, ScalePanel, ScalePanelProps};
+pub use published::Published;
+pub use scale_state::{ScaleAction, ScaleState};
+pub use state::Experiment;

@@ -8,43 +8,21 @@
 //!
 //! The worker is served from `test-dist/` (see `tests/app.rs`).
 
+mod worker;
+
 use std::time::Duration;
 
 use futures::StreamExt;
 use gloo::timers::future::sleep;
-use gloo_worker::Spawnable;
 use gloo_worker::reactor::ReactorBridge;
 use warplab_lab::{AnalyticalReport, GenSpec, ModelKind, SimOptions, simulate_generated};
 use warplab_web::agent::{Analysis, LabReactor, RunControl, RunStatus, RunUpdate, WorkerInput, WorkerOutput};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+use worker::{next, spawn};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const SPEC: &str = "vecadd:size=8";
-
-fn spawn() -> ReactorBridge<LabReactor> {
-    LabReactor::spawner().as_module(true).with_loader(true).spawn("test-dist/worker.js")
-}
-
-/// The next output, or a panic naming what was awaited after 30 s.
-async fn next(bridge: &mut ReactorBridge<LabReactor>, what: &str) -> WorkerOutput {
-    let timeout = sleep(Duration::from_secs(30));
-    futures::pin_mut!(timeout);
-    match futures::future::select(bridge.next(), timeout).await {
-        futures::future::Either::Left((Some(output), _)) => {
-            wasm_bindgen_test::console_log!("{what}: {}", brief(&output));
-            output
-        }
-        _ => panic!("no {what} from the worker"),
-    }
-}
-
-fn brief(output: &WorkerOutput) -> String {
-    match output {
-        WorkerOutput::RunUpdated(u) => format!("update {:?} at {} ({} events)", u.status, u.cycle, u.events.len()),
-        other => format!("{other:?}").chars().take(80).collect(),
-    }
-}
 
 /// Skips outputs until an update with `status` arrives.
 async fn update_with(bridge: &mut ReactorBridge<LabReactor>, status: RunStatus) -> RunUpdate {

@@ -1,5 +1,6 @@
 //! The page's charts, drawn once here for every view: a horizontal stacked-bar
-//! chart and a histogram, with the colour palette they share.
+//! chart, a histogram and a line chart over doubling sizes ([`line_chart`]),
+//! with the colour palette they share.
 //!
 //! Each chart is a `<figure>` with a visible heading, then an SVG (`role="img"`,
 //! an `aria-label` that reads its numbers out, a `<title>`) that scales to its
@@ -12,7 +13,11 @@
 //! These are view functions, not components: a chart has no state or
 //! callbacks, and its data is built fresh from the report on every render.
 
+mod line_chart;
+
 use yew::prelude::*;
+
+pub use line_chart::{Band, Line, LineChart, LineStyle, Marker, line_chart};
 
 use crate::format;
 
@@ -33,6 +38,8 @@ pub const SKY_BLUE: Swatch = Swatch { fill: "#56B4E9", ink: "#000" };
 pub const YELLOW: Swatch = Swatch { fill: "#F0E442", ink: "#000" };
 /// Blue (Okabe–Ito).
 pub const BLUE: Swatch = Swatch { fill: "#0072B2", ink: "#fff" };
+/// Black (Okabe–Ito), for what other lines are measured against.
+pub const BLACK: Swatch = Swatch { fill: "#000000", ink: "#fff" };
 /// A light grey for "nothing happened" parts, so they recede behind the colours.
 pub const GREY: Swatch = Swatch { fill: "#BBBBBB", ink: "#000" };
 
@@ -473,13 +480,32 @@ fn svg(frame: &Frame, height: f64, summary: String, body: Html) -> Html {
 
 /// Colour swatches with names, optional values and hover explanations.
 fn legend<'a>(entries: impl IntoIterator<Item = (&'a Series, Option<String>)>) -> Html {
+    legend_list(entries.into_iter().map(|(series, value)| LegendEntry {
+        key: html! { <span class="swatch" style={format!("background: {}", series.swatch.fill)}></span> },
+        name: series.name,
+        explain: series.explain,
+        value,
+    }))
+}
+
+/// One legend entry: its key (a swatch, a line's sample), its name, what it
+/// means on hover, and optionally a value.
+struct LegendEntry<'a> {
+    key: Html,
+    name: &'a str,
+    explain: &'a str,
+    value: Option<String>,
+}
+
+/// The legend's list, whatever its keys look like.
+fn legend_list<'a>(entries: impl IntoIterator<Item = LegendEntry<'a>>) -> Html {
     html! {
         <ul class="legend">
-            { for entries.into_iter().map(|(series, value)| html! {
-                <li title={series.explain}>
-                    <span class="swatch" style={format!("background: {}", series.swatch.fill)}></span>
-                    { series.name }
-                    if let Some(value) = value {
+            { for entries.into_iter().map(|entry| html! {
+                <li title={entry.explain.to_owned()}>
+                    { entry.key }
+                    { entry.name }
+                    if let Some(value) = entry.value {
                         <span class="legend-value">{ value }</span>
                     }
                 </li>

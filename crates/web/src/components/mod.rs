@@ -13,6 +13,7 @@ mod header;
 mod knob_slider;
 mod report_view;
 mod run_panel;
+mod scale_panel;
 mod status_line;
 mod workload_panel;
 
@@ -27,5 +28,6 @@ pub use header::Header;
 pub use knob_slider::KnobSlider;
 pub use report_view::{ReportView, ReportViewProps};
 pub use run_panel::RunPanel;
+pub use scale_panel::{ScalePanel, ScalePanelProps};
 pub use status_line::StatusLine;
 pub use workload_panel::WorkloadPanel;

@@ -1,7 +1,8 @@
 //! `use_lab_worker`: one worker per mounted page, with a handle to send it
 //! inputs and a callback for its outputs.
 //!
-//! Inputs of a [`Lane`] (workloads; analyses and predictions) are
+//! Inputs of a [`Lane`] (workloads; analyses and predictions; scale-model
+//! plans; scale-model runs) are
 //! serialized here: one per lane is at the worker at a time, and of those
 //! asked for meanwhile only the newest waits. A slider dragged across many
 //! values so costs at most two generations (or two model evaluations), and
@@ -79,6 +80,8 @@ async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInpu
 struct Lanes {
     workload: LaneQueue,
     analysis: LaneQueue,
+    scale_plan: LaneQueue,
+    scale: LaneQueue,
 }
 
 /// One lane's input at the worker and the one waiting.
@@ -102,6 +105,8 @@ impl Lanes {
         match lane {
             Lane::Workload => &mut self.workload,
             Lane::Analysis => &mut self.analysis,
+            Lane::ScalePlan => &mut self.scale_plan,
+            Lane::Scale => &mut self.scale,
         }
     }
 
@@ -135,8 +140,10 @@ impl Lanes {
 #[cfg(test)]
 mod tests {
     use warplab_lab::GenSpec;
+    use warplab_lab::scale::Rule;
 
     use super::*;
+    use crate::agent::{ScaleRequest, ScaleSetup};
 
     fn generate(kernel: &str) -> WorkerInput {
         WorkerInput::Generate { spec: GenSpec::new(kernel) }
@@ -187,5 +194,30 @@ mod tests {
         assert_eq!(lanes.ask(predict(1.0)), None);
         let failure = WorkerOutput::AnalysisFailed("no workload".into());
         assert_eq!(lanes.answered(failure), Answered::Superseded(predict(1.0)));
+    }
+
+    fn scale(validate: bool) -> WorkerInput {
+        WorkerInput::Scale(ScaleRequest {
+            scale_models: [8, 16],
+            targets: Vec::new(),
+            rule: Rule::Reference,
+            validate,
+            memcpy_warms_l2: false,
+            progress_channel: String::new(),
+        })
+    }
+
+    #[test]
+    fn scale_runs_and_plans_have_lanes_of_their_own() {
+        let mut lanes = Lanes::default();
+        assert_eq!(lanes.ask(scale(false)), Some(scale(false)));
+        let plan = WorkerInput::PlanScale { scale_models: Some([16, 32]) };
+        assert_eq!(lanes.ask(plan.clone()), Some(plan), "a plan does not wait for a run");
+        assert_eq!(lanes.ask(predict(8.0)), Some(predict(8.0)), "nor does an analysis");
+        assert_eq!(lanes.ask(scale(true)), None, "a second run waits");
+        let planned = WorkerOutput::ScalePlanned(Box::new(ScaleSetup::unplanned("x".into())));
+        assert_eq!(lanes.answered(planned.clone()), Answered::Deliver(planned));
+        let failed = WorkerOutput::ScaleFailed("no workload".into());
+        assert_eq!(lanes.answered(failed), Answered::Superseded(scale(true)), "only the newest run's answer shows");
     }
 }

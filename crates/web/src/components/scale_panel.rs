@@ -1,0 +1,200 @@
+//! The scale-model panel: the target and its scale models side by side (what
+//! is divided, what is kept), a run that simulates the two scale models in
+//! the worker and predicts the target, its scaling chart (IPC against SMs:
+//! the scale models, the prediction, the four baselines, the simulated truth
+//! where run) and miss-rate curve with the cliff marked, the predicted IPC
+//! beside the simulated and analytical ones; and the paper's published
+//! benchmarks, evaluated on the page, so a class can reproduce its figure.
+//!
+//! The panel renders what it is given, like the analytical panel: the state
+//! lives in [`ScaleState`], choices go up as [`ScaleAction`]s, and the pair
+//! of scale models and Predict go to the page, which asks the worker. Its
+//! parts are one file each under `scale_panel/`.
+
+mod charts;
+mod controls;
+mod error_tables;
+mod figures;
+mod published;
+mod sizes_table;
+
+use yew::prelude::*;
+
+use crate::agent::ScaleSetup;
+use crate::components::chart;
+use crate::glossary;
+use crate::scale_state::{ScaleAction, ScaleState};
+use crate::state::Experiment;
+use charts::{Scaling, Source, miss_curve_chart, scaling_chart};
+use controls::{ControlCallbacks, controls, rule_controls};
+use error_tables::validation_table;
+use figures::{Figures, Simulated, figures, measured};
+use published::published_section;
+use sizes_table::sizes_table;
+
+/// Properties of [`ScalePanel`].
+#[derive(Debug, Clone, Properties)]
+pub struct ScalePanelProps {
+    /// The plan, the choices, the run and the published data.
+    pub state: ScaleState,
+    /// The loaded workload and config, once both have loaded and nothing loads.
+    #[prop_or_default]
+    pub ready: Option<Experiment>,
+    /// The IPC of a finished run of the loaded config, and its experiment.
+    #[prop_or_default]
+    pub simulated: Option<(Experiment, f64)>,
+    /// MDM's IPC for the loaded config (no knob moved), and its experiment.
+    #[prop_or_default]
+    pub analytical: Option<(Experiment, f64)>,
+    /// A pair of scale models was chosen: the page asks the worker to plan it.
+    pub on_pair: Callback<[u32; 2]>,
+    /// A choice that stays on the page (target, rule, validation, published data).
+    pub on_change: Callback<ScaleAction>,
+    /// Predict was pressed.
+    pub on_predict: Callback<()>,
+}
+
+impl PartialEq for ScalePanelProps {
+    /// The data, not the callbacks, as `AnalyticalPanelProps` and for the same
+    /// reason: the page re-renders many times a second during a run.
+    fn eq(&self, other: &Self) -> bool {
+        (&self.state, self.ready, self.simulated, self.analytical)
+            == (&other.state, other.ready, other.simulated, other.analytical)
+    }
+}
+
+/// Shows the scale-model panel.
+#[component]
+pub fn ScalePanel(props: &ScalePanelProps) -> Html {
+    let state = &props.state;
+    html! {
+        <section class="panel scale-panel" data-testid="scale-panel">
+            <h2 title={glossary::SCALE_PANEL}>{ "Scale model" }</h2>
+            <p class="note">
+                { "Predict this GPU's IPC from two small copies of it: " }
+                <span class="term" title={glossary::SCALE_MODEL}>{ "scale models" }</span>
+                { " with the shared resources divided and the per-SM ones kept. Simulating them is far cheaper than \
+                   simulating the target; their IPCs and the L2 " }
+                <span class="term" title={glossary::MISS_CURVE}>{ "miss-rate curve" }</span>
+                { " give the prediction." }
+            </p>
+            { rule_controls(state.rule, &props.on_change) }
+            if let Some(setup) = &state.setup {
+                { undividable(setup) }
+                { controls(state, setup, props.ready.is_some(), ControlCallbacks {
+                    on_pair: &props.on_pair, on_change: &props.on_change, on_predict: &props.on_predict,
+                }) }
+                { sizes_table(setup, state.target_sms().unwrap_or(setup.target_sms)) }
+            } else {
+                <p class="status" data-testid="scale-status">{ "Scale models are planned once a config has loaded." }</p>
+            }
+            if let Some(error) = &state.error {
+                <p class="error" role="alert" data-testid="scale-error">{ error }</p>
+            }
+            { results(props) }
+            { published_section(state, &props.on_change) }
+        </section>
+    }
+}
+
+/// Why no scale models can be cut from this config, and what would work.
+fn undividable(setup: &ScaleSetup) -> Html {
+    let Some(error) = &setup.error else { return html! {} };
+    let n = setup.target_sms;
+    html! {
+        <div class="scale-undividable" data-testid="scale-undividable">
+            <p class="error" role="alert" data-testid="scale-plan-error">{ error }</p>
+            if setup.workable.is_empty() {
+                <p class="note">
+                    { format!("A scale model divides the GPU's shared resources (SMs, L2 slices, memory channels) by \
+                       a power of two, at least 4 from the smaller scale model to the target, so the SM count and the \
+                       channels must divide by it; {n} SMs = {} does not. Pick a preset that divides, such as \
+                       scalemodel-128sm (the paper's GPU: scale models of 8 and 16 SMs) or SM7_QV100 (80 SMs: 5 and \
+                       10), or load a config whose SMs and channels divide by 4.", factors(n)) }
+                </p>
+            }
+        </div>
+    }
+}
+
+/// `n` as a product of primes: `2 × 23`.
+fn factors(mut n: u32) -> String {
+    let mut primes = Vec::new();
+    let mut p = 2;
+    while n > 1 && p * p <= n {
+        while n.is_multiple_of(p) {
+            primes.push(p.to_string());
+            n /= p;
+        }
+        p += 1;
+    }
+    if n > 1 || primes.is_empty() {
+        primes.push(n.to_string());
+    }
+    primes.join(" × ")
+}
+
+/// The last run's figures, charts and validation.
+fn results(props: &ScalePanelProps) -> Html {
+    let state = &props.state;
+    let (Some(report), Some(prediction)) = (&state.report, state.prediction()) else { return html! {} };
+    let target = prediction.target();
+    let same = |of: Option<(Experiment, f64)>| of.filter(|(e, _)| Some(*e) == state.report_for).map(|(_, ipc)| ipc);
+    let whole_gpu = target == report.target_sms;
+    let validated = report.validation.iter().find(|run| run.sms == target).map(|run| (run.ipc, Simulated::Validation));
+    let run_panel = same(props.simulated).filter(|_| whole_gpu).map(|ipc| (ipc, Simulated::RunPanel));
+    let simulated = validated.or(run_panel);
+    let strip = Figures {
+        target,
+        predicted: prediction.ipc(warplab_lab::scale::Method::ScaleModel, target),
+        simulated,
+        analytical: same(props.analytical).filter(|_| whole_gpu),
+        timing: report.timing,
+    };
+    let mut truth: Vec<(u32, f64)> = report.validation.iter().map(|run| (run.sms, run.ipc)).collect();
+    if validated.is_none() {
+        truth.extend(simulated.map(|(ipc, _)| (target, ipc)));
+    }
+    let scaling = Scaling {
+        prediction: &prediction,
+        scale_models: report.scale_models.iter().map(|run| (run.sms, run.ipc)).collect(),
+        truth,
+    };
+    let sizes: Vec<u32> = report.curve.points.iter().map(|p| p.sms).collect();
+    let mpki: Vec<f64> = report.curve.points.iter().map(|p| p.mpki).collect();
+    let stale = state.report_for.is_some() && state.report_for != props.ready;
+    html! {
+        <div class="scale-results" data-testid="scale-results">
+            <h3 class="subheading">{ format!("Prediction of {target} SMs from {} and {} SMs", sizes.first().copied().unwrap_or(0), sizes.get(1).copied().unwrap_or(0)) }</h3>
+            if stale {
+                <p class="hint" data-testid="scale-stale">{ "This prediction is for the previous workload or config." }</p>
+            }
+            { figures(&strip) }
+            { measured(&report.scale_models, &prediction) }
+            <div class="charts">
+                { chart::line_chart(&scaling_chart(Source::Run, &scaling)) }
+                { chart::line_chart(&miss_curve_chart(Source::Run, &sizes, &mpki, prediction.cliff)) }
+            </div>
+            { validation_table(&prediction, &report.validation) }
+            if !report.diagnostics.is_empty() {
+                <details class="diagnostics" data-testid="scale-diagnostics">
+                    <summary>{ format!("{} diagnostics", report.diagnostics.len()) }</summary>
+                    <ul>{ for report.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }</ul>
+                </details>
+            }
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sm_counts_factor_into_primes() {
+        assert_eq!(factors(46), "2 × 23");
+        assert_eq!(factors(128), "2 × 2 × 2 × 2 × 2 × 2 × 2");
+        assert_eq!(factors(7), "7");
+        assert_eq!(factors(1), "1");
+    }
+}

@@ -1,0 +1,234 @@
+//! The scale panel's state, apart from [`crate::state::State`] like the
+//! analytical panel's: the scale models the worker planned for the loaded
+//! config, the user's choices (target, rule, validation), the run asked for
+//! and its progress, the last report, and the paper's published benchmarks
+//! once loaded.
+
+use std::rc::Rc;
+
+use warplab_lab::scale::{Inputs, Prediction, Rule, ScaleReport, predict};
+use yew::Reducible;
+
+use crate::agent::ScaleSetup;
+use crate::published::Published;
+use crate::scale_progress::ScaleProgress;
+use crate::state::Experiment;
+
+/// The scale panel as the page shows it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ScaleState {
+    /// The worker's plan for the loaded config and the pair chosen.
+    pub setup: Option<Rc<ScaleSetup>>,
+    /// The target chosen, in SMs; `None`: the loaded config's own.
+    pub target: Option<u32>,
+    /// The scale-model rule shown.
+    pub rule: Rule,
+    /// Whether a run also simulates the target, for the errors.
+    pub validate: bool,
+    /// A run asked of the worker and not answered yet, for this experiment.
+    pub running: Option<Experiment>,
+    /// The newest progress of that run.
+    pub progress: Option<ScaleProgress>,
+    /// The last run's report.
+    pub report: Option<Rc<ScaleReport>>,
+    /// The workload and config `report` is for.
+    pub report_for: Option<Experiment>,
+    /// Why the last run failed; the report before it stays.
+    pub error: Option<String>,
+    /// The paper's benchmarks, once the user loaded them.
+    pub published: Option<Rc<Published>>,
+    /// Why they could not be read.
+    pub published_error: Option<String>,
+    /// The published benchmark shown, by index.
+    pub benchmark: usize,
+}
+
+/// What changes the scale panel's state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScaleAction {
+    /// The worker planned scale models for the loaded config.
+    Planned(Box<ScaleSetup>),
+    /// The user chose a target size.
+    TargetChosen(u32),
+    /// The user chose a rule.
+    RuleChosen(Rule),
+    /// The user ticked or cleared "validate".
+    ValidateSet(bool),
+    /// A run of this experiment was asked of the worker.
+    Requested(Experiment),
+    /// A step of the run started.
+    Progress(ScaleProgress),
+    /// The worker's report.
+    Scaled(Box<ScaleReport>),
+    /// The run failed.
+    Failed(String),
+    /// The published benchmarks were read and evaluated, or could not be.
+    PublishedLoaded(Result<Rc<Published>, String>),
+    /// The user picked a published benchmark.
+    BenchmarkChosen(usize),
+}
+
+impl ScaleState {
+    /// The target a run predicts: the one chosen if the plan has it, else the
+    /// loaded config's SMs.
+    pub fn target_sms(&self) -> Option<u32> {
+        let setup = self.setup.as_ref()?;
+        Some(self.target.filter(|t| targets(setup).contains(t)).unwrap_or(setup.target_sms))
+    }
+
+    /// The report's predictions under the rule shown: the report's own when
+    /// it used that rule, else the predictor run again on the report's inputs
+    /// (microseconds, so the rule switch needs no simulation).
+    pub fn prediction(&self) -> Option<Prediction> {
+        let report = self.report.as_ref()?;
+        if report.prediction.rule == self.rule {
+            return Some(report.prediction.clone());
+        }
+        Some(predict(&inputs_of(report), self.rule).unwrap_or_else(|_| report.prediction.clone()))
+    }
+}
+
+/// The predictor's inputs a run measured: the scale models' IPC, the MPKI at
+/// every size and the larger scale model's f_mem.
+fn inputs_of(report: &ScaleReport) -> Inputs {
+    let ipc = |k: usize| report.scale_models.get(k).map_or(0.0, |run| run.ipc);
+    Inputs {
+        sizes: report.sizes.clone(),
+        ipc: [ipc(0), ipc(1)],
+        mpki: report.curve.points.iter().map(|point| point.mpki).collect(),
+        f_mem: report.scale_models.get(1).map(|run| run.f_mem),
+    }
+}
+
+/// The sizes a run can predict: from four times the smaller scale model up.
+pub fn targets(setup: &ScaleSetup) -> Vec<u32> {
+    setup.sizes.iter().skip(2).map(|size| size.sms).collect()
+}
+
+impl Reducible for ScaleState {
+    type Action = ScaleAction;
+
+    fn reduce(self: Rc<Self>, action: ScaleAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            ScaleAction::Planned(setup) => {
+                next.target = next.target.filter(|t| targets(&setup).contains(t));
+                next.setup = Some(Rc::new(*setup));
+            }
+            ScaleAction::TargetChosen(sms) => next.target = Some(sms),
+            ScaleAction::RuleChosen(rule) => next.rule = rule,
+            ScaleAction::ValidateSet(validate) => next.validate = validate,
+            ScaleAction::Requested(experiment) => {
+                next.running = Some(experiment);
+                next.progress = None;
+                next.error = None;
+            }
+            ScaleAction::Progress(progress) => {
+                // Progress can trail the report: it comes on another channel.
+                if next.running.is_some() {
+                    next.progress = Some(progress);
+                }
+            }
+            ScaleAction::Scaled(report) => {
+                next.report_for = next.running.take();
+                next.report = Some(Rc::new(*report));
+                next.progress = None;
+                next.error = None;
+            }
+            ScaleAction::Failed(message) => {
+                next.running = None;
+                next.progress = None;
+                next.error = Some(message);
+            }
+            ScaleAction::PublishedLoaded(Ok(published)) => {
+                next.published = Some(published);
+                next.published_error = None;
+            }
+            ScaleAction::PublishedLoaded(Err(message)) => next.published_error = Some(message),
+            ScaleAction::BenchmarkChosen(index) => next.benchmark = index,
+        }
+        Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use warplab_lab::scale::{Method, ScaleHost, ScaleOptions, ScalePlan, run_scale};
+    use warplab_lab::{GenSpec, GeneratedWorkload, GpuConfig, WorkloadSource, preset_config};
+
+    use super::*;
+    use crate::agent::ScaleSize;
+
+    /// The same small workload at every size.
+    struct Host(GenSpec, GpuConfig);
+
+    impl ScaleHost for Host {
+        fn workload(&mut self, _sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
+            Ok(Box::new(GeneratedWorkload::new(&self.0, &self.1).map_err(|e| e.to_string())?))
+        }
+    }
+
+    /// A run of vecadd on 8 and 16 SMs of the paper's GPU predicting 32, under `rule`.
+    fn report(rule: Rule) -> ScaleReport {
+        let gpu = preset_config("scalemodel").expect("a bundled preset").1;
+        let plan = ScalePlan::new(&gpu, [8, 16], &[32]).expect("divides");
+        let mut host = Host("vecadd:size=4".parse().expect("a well-formed spec"), gpu);
+        run_scale(&plan, &mut host, &ScaleOptions { rule, ..ScaleOptions::default() }).expect("runs")
+    }
+
+    fn setup(sizes: &[u32]) -> ScaleSetup {
+        let target_sms = sizes.last().copied().unwrap_or(0);
+        let size = |sms: u32| ScaleSize {
+            sms,
+            factor: target_sms / sms,
+            llc_bytes: 0,
+            llc_slices: 0,
+            noc_bytes_per_second: 0,
+            dram_bytes_per_second: 0,
+            channels: 0,
+            l1_bytes: None,
+            l1_mshrs: None,
+            warps_per_sm: 0,
+        };
+        let sizes = sizes.iter().map(|&sms| size(sms)).collect();
+        ScaleSetup { target_sms, sizes, error: None, ..ScaleSetup::unplanned(String::new()) }
+    }
+
+    #[test]
+    fn the_rule_switch_predicts_as_a_run_with_that_rule_would() {
+        let asked = Experiment { workload: 1, config: 1 };
+        let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Requested(asked));
+        let state = state.reduce(ScaleAction::Scaled(Box::new(report(Rule::Reference))));
+        assert_eq!((state.report_for, state.running), (Some(asked), None));
+        let reference = state.prediction().expect("a report");
+        let state = state.reduce(ScaleAction::RuleChosen(Rule::Paper));
+        let paper = state.prediction().expect("a report");
+        assert_eq!(paper, report(Rule::Paper).prediction, "the page's re-prediction is the worker's");
+        assert_eq!(paper.rule, Rule::Paper);
+        assert_eq!(reference.ipc(Method::Linear, 32), paper.ipc(Method::Linear, 32), "baselines need no rule");
+    }
+
+    #[test]
+    fn progress_counts_only_while_a_run_is_asked_for() {
+        let progress = ScaleProgress { step: 1, steps: 3, what: "simulating".into() };
+        let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Progress(progress.clone()));
+        assert_eq!(state.progress, None, "no run");
+        let state = state.reduce(ScaleAction::Requested(Experiment::default()));
+        let state = state.reduce(ScaleAction::Progress(progress.clone()));
+        assert_eq!(state.progress.as_ref(), Some(&progress));
+        let state = state.reduce(ScaleAction::Failed("no workload".into()));
+        assert_eq!((state.running, state.progress.clone(), state.error.as_deref()), (None, None, Some("no workload")));
+        let state = state.reduce(ScaleAction::Progress(progress));
+        assert_eq!(state.progress, None, "a late step of the failed run");
+    }
+
+    #[test]
+    fn a_target_the_new_plan_lacks_falls_back_to_the_loaded_config() {
+        let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Planned(Box::new(setup(&[8, 16, 32, 64, 128]))));
+        assert_eq!(state.target_sms(), Some(128), "the loaded config by default");
+        let state = state.reduce(ScaleAction::TargetChosen(32));
+        assert_eq!(state.target_sms(), Some(32));
+        let state = state.reduce(ScaleAction::Planned(Box::new(setup(&[32, 64, 128]))));
+        assert_eq!((state.target, state.target_sms()), (None, Some(128)), "32 SMs is a scale model now");
+    }
+}

@@ -1,0 +1,136 @@
+// The scale-model panel end to end (issue 8): the paper's published
+// benchmarks load at a click and show its figure (Scale-Model 3.23 % mean,
+// 8.25 % max error at 128 SMs) with a benchmark's scaling chart and miss-rate
+// curve (dct's cliff marked), and no main-thread task over 50 ms while the
+// page evaluates and draws them; a prediction of a small workload on the
+// paper's 128-SM GPU from 8- and 16-SM scale models, validated at 32 SMs,
+// shows a predicted IPC beside the simulated one, with no main-thread task
+// over 50 ms while the worker simulates; predicting the whole GPU after a
+// run of it puts the run's IPC and MDM's beside the prediction. Screenshots at 1280 × 800 and on a
+// 390-px-wide phone.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, waitForText, watchLongTasks } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+
+const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
+
+// Scrolls the element with `testid` to the top of the window.
+const scrollTo = (page, testid) => page.getByTestId(testid).evaluate((e) => e.scrollIntoView({ block: "start" }));
+
+// Checks nothing widens a 390-px phone's page and saves the panel's screenshot.
+async function onAPhone(page, name) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `nothing widens the page beyond the phone's screen: ${overflow} px`);
+  const box = await page.getByTestId("scale-panel").boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `the panel fits a phone: ${JSON.stringify(box)}`);
+  await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}${name}` });
+}
+
+test("the paper's published benchmarks reproduce its accuracy figure", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // Once the page has settled: the scale models planned, the models evaluated.
+  await page.getByTestId("scale-pair").waitFor({ timeout: 20_000 });
+  await page.getByTestId("model-ipc-mdm").waitFor({ timeout: 60_000 });
+  await watchLongTasks(page);
+  await page.getByTestId("load-published").click();
+  assert.equal((await dataValue(page, "published-mean")).toFixed(2), "3.23");
+  assert.equal((await dataValue(page, "published-max")).toFixed(2), "8.25");
+  assert.match(await page.getByTestId("published-headline").textContent(), /128 SMs.*3\.23%.*8\.25%/);
+  assert.equal(await page.getByTestId("published-summary").locator("td[data-mean]").count(), 15, "5 methods × 3 sizes");
+  const chart = page.getByTestId("published-scale-chart");
+  assert.equal(await chart.locator("polyline").count(), 6, "five methods and the simulated truth");
+  assert.equal(await chart.locator(".legend li").count(), 7);
+
+  await page.getByTestId("published-benchmark").selectOption({ label: "dct" });
+  const band = page.getByTestId("published-miss-curve").getByTestId("chart-band");
+  await band.waitFor();
+  assert.deepEqual([await band.getAttribute("data-from"), await band.getAttribute("data-to")], ["64", "128"]);
+  await scrollTo(page, "published");
+  await page.screenshot({ path: `${SCREENSHOTS}scale-published.png` });
+  await page.getByTestId("published").screenshot({ path: `${SCREENSHOTS}scale-published-section.png` });
+
+  await page.getByTestId("scale-rule-paper").check();
+  await page.waitForFunction(() => !/reference rule/.test(document.querySelector('[data-testid="published-headline"]').textContent));
+  assert.notEqual((await dataValue(page, "published-mean")).toFixed(2), "3.23", "the paper's printed rule differs");
+  await page.getByTestId("scale-rule-reference").check();
+  const longTasks = await page.evaluate(() => window.longTasks);
+  console.log(`# main-thread long tasks while evaluating and drawing the published data (ms): ${JSON.stringify(longTasks)}`);
+  assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
+  await onAPhone(page, "scale-published-phone.png");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validated at 32, then the whole GPU", async () => {
+  const { page, errors } = await openWithPreset(shared, "scalemodel-128sm", 128, { width: 1280, height: 800 });
+  await page.getByTestId("knob-size-value").fill("16");
+  await waitForText(page, "workload-label", "vecadd:size=16");
+  await page.waitForFunction(() => document.querySelector('[data-testid="scale-pair"]')?.value === "8,16", null, {
+    timeout: 20_000,
+  });
+  assert.equal(await page.getByTestId("scale-sizes").locator("tbody tr").count(), 5, "8, 16, 32, 64 and 128 SMs");
+  await page.getByTestId("scale-target").selectOption("32");
+  await page.getByTestId("scale-validate").check();
+  await watchLongTasks(page);
+  // Every step the progress line shows, as the page draws it.
+  await page.evaluate(() => {
+    window.scaleSteps = [];
+    new MutationObserver(() => {
+      const step = document.querySelector('[data-testid="scale-step"]')?.textContent;
+      if (step && window.scaleSteps.at(-1) !== step) window.scaleSteps.push(step);
+    }).observe(document.querySelector('[data-testid="scale-panel"]'), { subtree: true, childList: true, characterData: true });
+  });
+
+  await page.getByTestId("scale-predict").click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="scale-predicted-ipc"]')?.dataset.value) > 0, null, {
+    timeout: 120_000,
+  });
+  const predicted = await dataValue(page, "scale-predicted-ipc");
+  const simulated = await dataValue(page, "scale-simulated-ipc");
+  assert.ok(simulated > 0, `the 32-SM target was simulated: ${simulated}`);
+  const error = await dataValue(page, "scale-predicted-error");
+  assert.ok(Math.abs(error - (100 * (predicted - simulated)) / simulated) < 1e-9);
+  assert.match(await page.getByTestId("scale-results").textContent(), /Prediction of 32 SMs from 8 and 16 SMs/);
+  const points = page.getByTestId("scale-chart").locator('[data-series="Scale models (simulated)"] [data-value]');
+  assert.equal(await points.count(), 2, "the two scale models");
+  assert.equal(await page.getByTestId("miss-curve").locator("[data-value]").count(), 3, "MPKI at 8, 16 and 32 SMs");
+  assert.equal(await page.getByTestId("scale-validation").locator("td[data-value]").count(), 6, "5 methods + simulated");
+  const steps = await page.evaluate(() => window.scaleSteps);
+  console.log(`# progress shown: ${JSON.stringify(steps)}`);
+  assert.ok(steps.some((s) => /^step \d of 4: /.test(s)), "the worker's steps reach the page while it simulates");
+  const longTasks = await page.evaluate(() => window.longTasks);
+  console.log(`# main-thread long tasks while the scale models ran (ms): ${JSON.stringify(longTasks)}`);
+  assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
+
+  await scrollTo(page, "scale-panel");
+  await page.screenshot({ path: `${SCREENSHOTS}scale.png` });
+  await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}scale-panel.png` });
+
+  // The whole GPU, unvalidated, after a run of it: the simulated IPC is the
+  // run's, and MDM's stands beside it with its error.
+  await page.getByTestId("run").click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="simulated-ipc"]')?.dataset.value, null, {
+    timeout: 120_000,
+  });
+  const run = await dataValue(page, "simulated-ipc");
+  await page.getByTestId("scale-target").selectOption("128");
+  await page.getByTestId("scale-validate").uncheck();
+  await page.getByTestId("scale-predict").click();
+  await page.waitForFunction(() => /of 128 SMs/.test(document.querySelector('[data-testid="scale-results"]')?.textContent), null, {
+    timeout: 120_000,
+  });
+  assert.equal(await dataValue(page, "scale-simulated-ipc"), run, "the simulation panel's run");
+  const mdm = await dataValue(page, "model-ipc-mdm");
+  assert.equal(await dataValue(page, "scale-analytical-ipc"), mdm);
+  assert.ok(Math.abs((await dataValue(page, "scale-analytical-error")) - (100 * (mdm - run)) / run) < 1e-9);
+  assert.ok((await dataValue(page, "scale-predicted-ipc")) > 0);
+  assert.equal(await page.getByTestId("scale-validation").count(), 0, "nothing validated");
+  await onAPhone(page, "scale-phone.png");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
