@@ -114,7 +114,7 @@ pub fn apply_knobs(config: &GpuConfig, knobs: &[(String, f64)]) -> Result<GpuCon
 }
 
 /// `config` with `-option value` appended and read back.
-fn with_option(config: &GpuConfig, option: &str, value: &str) -> Result<GpuConfig, LabError> {
+pub(crate) fn with_option(config: &GpuConfig, option: &str, value: &str) -> Result<GpuConfig, LabError> {
     let mut files = config.to_files();
     files.push(("knobs.config".to_owned(), format!("{option} {value}\n")));
     Ok(GpuConfig::read(files.iter().map(|(name, text)| (name.as_str(), text.as_str())))?)

@@ -30,6 +30,7 @@
 
 mod analytical;
 mod config;
+mod experiment;
 mod generated;
 mod knobs;
 mod memory_files;
@@ -41,6 +42,9 @@ mod workload;
 pub use analytical::{predict, profile_generated, profile_trace, profile_workload};
 pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
+};
+pub use experiment::{
+    ConfigChoice, ConfigEdit, ContentHash, Experiment, ScaleChoice, ViewState, WorkloadChoice, apply_edits,
 };
 pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
 pub use knobs::{CONFIG_KNOBS, ConfigKnob, apply_knob, apply_knobs, config_knob};
