@@ -77,7 +77,24 @@ impl Generator {
         Ok(workload)
     }
 
+    /// Checks `spec`'s size and knobs against this generator's ranges
+    /// without running it (what a share link's workload is checked with
+    /// before anything is generated). Knob values that do not fit together
+    /// are only found by [`Generator::generate`], which sees the config.
+    ///
+    /// # Errors
+    /// An unknown knob or a value out of range.
+    pub fn check(&self, spec: &GenSpec) -> Result<(), GenError> {
+        self.values(spec).map(|_| ())
+    }
+
     fn params<'a>(&self, spec: &GenSpec, config: &'a GpuConfig) -> Result<Params<'a>, GenError> {
+        let (size, values) = self.values(spec)?;
+        Ok(Params { size, values, config })
+    }
+
+    /// The size and every knob's value, each checked against its range.
+    fn values(&self, spec: &GenSpec) -> Result<(u64, KnobValues), GenError> {
         let size = checked(&self.size, spec.size.unwrap_or(self.size.default))?;
         let mut values: Vec<_> = self.knobs.iter().map(|knob| (knob.name, knob.default)).collect();
         for (name, value) in &spec.knobs {
@@ -88,7 +105,7 @@ impl Generator {
             let slot = values.iter_mut().find(|(name, _)| *name == knob.name).expect("knob listed above");
             slot.1 = checked(knob, *value)?;
         }
-        Ok(Params { size, values, config })
+        Ok((size, values))
     }
 
     /// `spec` in canonical form: the size, then this generator's knobs in its
@@ -105,6 +122,9 @@ impl Generator {
         canonical
     }
 }
+
+/// Every knob of a generator with the value it runs with.
+type KnobValues = Vec<(&'static str, u64)>;
 
 fn checked(knob: &Knob, value: u64) -> Result<u64, GenError> {
     if (knob.min..=knob.max).contains(&value) {

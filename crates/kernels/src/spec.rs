@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 /// Which generator to run, at which size, with which knobs. This is what a
 /// workload choice, the `--gen` flag and a share link carry.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+// A share link is untrusted input: a field this warplab does not know is an
+// error, not silently dropped.
+#[serde(deny_unknown_fields)]
 pub struct GenSpec {
     /// The generator's name (`vecadd`, `strided`, `pchase-l2`, ...).
     pub kernel: String,

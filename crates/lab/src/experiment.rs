@@ -16,6 +16,20 @@ use warplab_kernels::GenSpec;
 use warplab_scale::Rule;
 
 use crate::LabError;
+use crate::link::LinkError;
+
+/// The most config edits an experiment carries (a link stays short).
+pub const MAX_EDITS: usize = 64;
+
+/// The fastest animation speed an experiment asks for, in cycles per second
+/// (0 means "as fast as possible"; this bounds the rest).
+pub const MAX_SPEED: u64 = 1_000_000_000;
+
+/// The longest name (a preset, a sample, an option, a file label) accepted.
+pub const MAX_NAME_BYTES: usize = 256;
+
+/// The longest config option value accepted (a cache string is ~60 bytes).
+pub const MAX_OPTION_VALUE_BYTES: usize = 1024;
 
 /// A GPU, a workload, the options of the models and what the page shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,7 +59,7 @@ pub struct Experiment {
 
 /// Where the base configuration comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ConfigChoice {
     /// A bundled preset, by name.
     Preset(String),
@@ -61,7 +75,7 @@ pub enum ConfigChoice {
 
 /// One change to the base configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum ConfigEdit {
     /// A sweep knob (`warplab_lab::CONFIG_KNOBS`) set to a value.
     Knob {
@@ -81,7 +95,7 @@ pub enum ConfigEdit {
 
 /// Where the workload comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum WorkloadChoice {
     /// A bundled sample trace, by name (`warplab_lab::SAMPLE_TRACES`).
     Sample(String),
@@ -183,4 +197,186 @@ pub fn apply_edits(base: &GpuConfig, edits: &[ConfigEdit]) -> Result<GpuConfig, 
         ConfigEdit::Knob { name, value } => crate::apply_knob(&config, name, *value),
         ConfigEdit::Option { name, value } => crate::knobs::with_option(&config, name, value),
     })
+}
+
+impl Experiment {
+    /// Checks every value against what this warplab has and accepts: the
+    /// preset exists and every edit reads back through the config reader
+    /// (for the user's config files only the edits' spelling, since the
+    /// files are not here), the sample exists, a generator spec names a
+    /// generator with its knobs in range, the scale models are `S, 2S`, the
+    /// watched SM exists, the speed is at most [`MAX_SPEED`], at most
+    /// [`MAX_EDITS`] edits, and a baseline carries no baseline of its own.
+    ///
+    /// # Errors
+    /// The first value that does not check out, named.
+    pub fn validate(&self) -> Result<(), LinkError> {
+        self.validate_one()?;
+        if let Some(baseline) = &self.baseline {
+            if baseline.baseline.is_some() {
+                return Err(LinkError::Invalid("the baseline has a baseline of its own".to_owned()));
+            }
+            baseline.validate_one().map_err(|error| match error {
+                LinkError::Invalid(reason) => LinkError::Invalid(format!("baseline: {reason}")),
+                other => other,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The configuration this experiment runs on when it names a preset:
+    /// the preset with the edits applied. `None` for the user's files.
+    ///
+    /// # Errors
+    /// An unknown preset, or an edit that does not apply (named with its
+    /// place in the list).
+    pub fn preset_config(&self) -> Result<Option<GpuConfig>, LinkError> {
+        let ConfigChoice::Preset(name) = &self.config else {
+            return Ok(None);
+        };
+        check_name("preset", name)?;
+        let (_, base) = crate::preset_config(name).map_err(|_| LinkError::UnknownPreset(name.clone()))?;
+        self.edits
+            .iter()
+            .enumerate()
+            .try_fold(base, |config, (index, edit)| {
+                apply_edits(&config, std::slice::from_ref(edit)).map_err(|error| {
+                    LinkError::Invalid(format!("config edit {} ({}): {error}", index + 1, edit.describe()))
+                })
+            })
+            .map(Some)
+    }
+
+    fn validate_one(&self) -> Result<(), LinkError> {
+        if self.edits.len() > MAX_EDITS {
+            return Err(LinkError::Invalid(format!(
+                "{} config edits; an experiment carries at most {MAX_EDITS}",
+                self.edits.len()
+            )));
+        }
+        for (index, edit) in self.edits.iter().enumerate() {
+            edit.check_spelling()
+                .map_err(|reason| LinkError::Invalid(format!("config edit {}: {reason}", index + 1)))?;
+        }
+        if let ConfigChoice::Files { name, .. } = &self.config {
+            check_name("config files' label", name)?;
+        }
+        let config = self.preset_config()?;
+        self.workload.check()?;
+        if let Some([small, large]) = self.scale.scale_models
+            && (small == 0 || u64::from(large) != 2 * u64::from(small))
+        {
+            return Err(LinkError::Invalid(format!(
+                "the scale models must be S and 2S SMs with S ≥ 1, got {small},{large}"
+            )));
+        }
+        if let Some(config) = &config
+            && self.view.watch_sm >= config.n_sms()
+        {
+            return Err(LinkError::Invalid(format!(
+                "the watched SM {} does not exist: the GPU has {} SMs (0 to {})",
+                self.view.watch_sm,
+                config.n_sms(),
+                config.n_sms().saturating_sub(1)
+            )));
+        }
+        if self.view.speed > MAX_SPEED {
+            return Err(LinkError::Invalid(format!(
+                "the animation speed {} cycles/s is above the fastest, {MAX_SPEED}",
+                self.view.speed
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl ConfigEdit {
+    /// The edit as a person reads it: `l1_mshrs = 64` or `-gpgpu_scheduler gto`.
+    pub fn describe(&self) -> String {
+        match self {
+            ConfigEdit::Knob { name, value } => format!("{name} = {value}"),
+            ConfigEdit::Option { name, value } => format!("{name} {value}"),
+        }
+    }
+
+    /// Checks what can be checked without a config: a known knob with a
+    /// finite positive value, or an option spelled `-name` whose value the
+    /// option parser reads as one value (no line break, no comment, quotes
+    /// only around the whole value), each of bounded length.
+    pub(crate) fn check_spelling(&self) -> Result<(), String> {
+        match self {
+            ConfigEdit::Knob { name, value } => {
+                crate::config_knob(name).map_err(|error| error.to_string())?;
+                if !value.is_finite() || *value <= 0.0 {
+                    return Err(format!("{name} = {value}: must be a positive number"));
+                }
+            }
+            ConfigEdit::Option { name, value } => {
+                let shown: String = name.chars().take(40).collect();
+                if name.len() > MAX_NAME_BYTES
+                    || !name.starts_with('-')
+                    || name.len() < 2
+                    || !name.chars().all(|c| c.is_ascii_graphic() && c != '#' && c != '"')
+                {
+                    return Err(format!("`{}` is not a config option name (`-name`)", shown.escape_default()));
+                }
+                if value.len() > MAX_OPTION_VALUE_BYTES {
+                    return Err(format!("{name}: the value is longer than {MAX_OPTION_VALUE_BYTES} bytes"));
+                }
+                if value.chars().any(|c| c.is_control() || c == '#') {
+                    return Err(format!("{name}: the value holds a line break, a control character or `#`"));
+                }
+                let inner = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or(value);
+                if inner.contains('"') {
+                    return Err(format!("{name}: quotes may only surround the whole value"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl WorkloadChoice {
+    /// Checks the workload against this warplab: a sample it bundles, a
+    /// generator it has with knobs in range, a bounded label.
+    fn check(&self) -> Result<(), LinkError> {
+        match self {
+            WorkloadChoice::Sample(name) => {
+                check_name("sample", name)?;
+                if !crate::SAMPLE_TRACES.iter().any(|sample| sample.name == name) {
+                    let names: Vec<_> = crate::SAMPLE_TRACES.iter().map(|sample| sample.name).collect();
+                    return Err(LinkError::Invalid(format!(
+                        "no sample trace is called `{name}`; the samples are {}",
+                        names.join(", ")
+                    )));
+                }
+            }
+            WorkloadChoice::Generated(spec) => {
+                check_name("generator", &spec.kernel)?;
+                if spec.knobs.len() > 64 {
+                    return Err(LinkError::Invalid(format!("{}: too many knobs", spec.kernel)));
+                }
+                let generator = crate::generator(&spec.kernel).ok_or_else(|| {
+                    LinkError::Invalid(
+                        warplab_kernels::GenError::UnknownKernel { name: spec.kernel.clone() }.to_string(),
+                    )
+                })?;
+                generator.check(spec).map_err(|error| LinkError::Invalid(format!("{}: {error}", spec.kernel)))?;
+            }
+            WorkloadChoice::Trace { name, .. } => check_name("trace label", name)?,
+        }
+        Ok(())
+    }
+}
+
+/// A name of bounded length without control characters.
+fn check_name(what: &str, name: &str) -> Result<(), LinkError> {
+    if name.len() > MAX_NAME_BYTES || name.chars().any(char::is_control) {
+        let shown: String = name.chars().take(40).collect();
+        return Err(LinkError::Invalid(format!(
+            "the {what} `{}…` is not a name (at most {MAX_NAME_BYTES} bytes, no control characters)",
+            shown.escape_default()
+        )));
+    }
+    Ok(())
 }

@@ -30,9 +30,12 @@
 
 mod analytical;
 mod config;
+mod config_delta;
+mod content_hash;
 mod experiment;
 mod generated;
 mod knobs;
+mod link;
 mod memory_files;
 mod samples;
 pub mod scale;
@@ -43,11 +46,17 @@ pub use analytical::{predict, profile_generated, profile_trace, profile_workload
 pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
 };
+pub use config_delta::config_delta;
+pub use content_hash::{ContentHasher, config_hash_files, trace_hash_files};
 pub use experiment::{
-    ConfigChoice, ConfigEdit, ContentHash, Experiment, ScaleChoice, ViewState, WorkloadChoice, apply_edits,
+    ConfigChoice, ConfigEdit, ContentHash, Experiment, MAX_EDITS, MAX_NAME_BYTES, MAX_OPTION_VALUE_BYTES, MAX_SPEED,
+    ScaleChoice, ViewState, WorkloadChoice, apply_edits,
 };
 pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
 pub use knobs::{CONFIG_KNOBS, ConfigKnob, apply_knob, apply_knobs, config_knob};
+pub use link::{
+    KNOWN_LINK_VERSIONS, LINK_VERSION, LinkError, MAX_JSON_BYTES, MAX_LINK_BYTES, decode_link, encode_link,
+};
 pub use memory_files::{MemoryFiles, NamedFile};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};

@@ -100,6 +100,8 @@ pub enum LabError {
     Profile(String),
     /// A config knob that does not exist or a value it cannot take.
     Knob(String),
+    /// Files fed to a `ContentHasher` out of order or with the wrong length.
+    Hash(String),
 }
 
 impl fmt::Display for LabError {
@@ -116,6 +118,7 @@ impl fmt::Display for LabError {
             LabError::Write { file, reason } => write!(f, "{file}: cannot write: {reason}"),
             LabError::Profile(message) => write!(f, "profiling the workload: {message}"),
             LabError::Knob(message) => f.write_str(message),
+            LabError::Hash(message) => write!(f, "content hash: {message}"),
         }
     }
 }
