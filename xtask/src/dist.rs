@@ -1,5 +1,7 @@
 //! The static bundle in `dist/`: the app and worker wasm (release) bound by
 //! wasm-bindgen for ES modules, `index.html`, `www/` and the sample traces.
+//! The service worker `sw.js` gets the bundle's build id (a hash of the built
+//! files) in place of its placeholder, so each build has its own cache.
 //!
 //! xtask drives `cargo build` and `wasm-bindgen` itself instead of using trunk:
 //! trunk takes about six minutes to install on every fresh machine, and the
@@ -15,6 +17,9 @@ use flate2::write::GzEncoder;
 
 use crate::shell::{Result, command, exec, root, target_dir};
 use crate::tools;
+
+/// What `www/sw.js` says where the build id goes.
+const BUILD_ID_PLACEHOLDER: &str = "__WARPLAB_BUILD_ID__";
 
 /// The web crate's binaries and the names of their bound JS modules.
 const BINARIES: [(&str, &str); 2] = [("app", "warplab_app"), ("worker", "warplab_worker")];
@@ -61,7 +66,42 @@ pub fn build() -> Result<PathBuf> {
     copy_file(&root.join("index.html"), &dist.join("index.html"))?;
     copy_tree(&root.join("www"), &dist)?;
     copy_tree(&root.join("sample-traces"), &dist.join("sample-traces"))?;
+    stamp_service_worker(&dist)?;
     Ok(dist)
+}
+
+/// Writes the build id of the bundle in `dist` into its `sw.js`: a hash of
+/// the wasm and JS files, the page and its stylesheet, which change with
+/// every build that changes what the service worker caches.
+fn stamp_service_worker(dist: &Path) -> Result<()> {
+    let mut shell = vec!["index.html".to_owned(), "style.css".to_owned(), "worker.js".to_owned()];
+    for (_, name) in BINARIES {
+        shell.extend([format!("{name}.js"), format!("{name}_bg.wasm")]);
+    }
+    let mut contents = Vec::new();
+    for name in &shell {
+        let path = dist.join(name);
+        contents.push(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
+    let sw = dist.join("sw.js");
+    let text = fs::read_to_string(&sw).map_err(|e| format!("{}: {e}", sw.display()))?;
+    if !text.contains(BUILD_ID_PLACEHOLDER) {
+        return Err(format!("{} has no {BUILD_ID_PLACEHOLDER} to replace", sw.display()));
+    }
+    let stamped = text.replace(BUILD_ID_PLACEHOLDER, &build_id(contents.iter().map(Vec::as_slice)));
+    fs::write(&sw, stamped).map_err(|e| format!("writing {}: {e}", sw.display()))
+}
+
+/// A 64-bit FNV-1a hash of `files` in order (each preceded by its length, so
+/// moving bytes between files changes it), as 16 hex digits.
+fn build_id<'a>(files: impl IntoIterator<Item = &'a [u8]>) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for file in files {
+        for &byte in (file.len() as u64).to_le_bytes().iter().chain(file) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
 }
 
 /// Copies the files under `from` into `to`, keeping the directory structure.
@@ -88,4 +128,24 @@ fn gzipped_len(bytes: &[u8]) -> usize {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
     encoder.write_all(bytes).expect("writing to a Vec cannot fail");
     encoder.finish().expect("writing to a Vec cannot fail").len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_build_id_changes_with_any_file() {
+        let id = build_id([b"wasm".as_slice(), b"js".as_slice()]);
+        assert_eq!(id.len(), 16);
+        assert_eq!(id, build_id([b"wasm".as_slice(), b"js".as_slice()]), "the same files, the same id");
+        assert_ne!(id, build_id([b"wasm".as_slice(), b"jS".as_slice()]));
+        assert_ne!(id, build_id([b"wasmj".as_slice(), b"s".as_slice()]), "bytes moved between files");
+    }
+
+    #[test]
+    fn the_service_worker_has_the_placeholder() {
+        let sw = std::fs::read_to_string(root().join("www/sw.js")).expect("www/sw.js is readable");
+        assert_eq!(sw.matches(BUILD_ID_PLACEHOLDER).count(), 1);
+    }
 }

@@ -21,6 +21,8 @@ pub struct KnownOption {
     pub kind: OptionKind,
     /// The registered default, as text.
     pub default: &'static str,
+    /// GPGPU-Sim's help text for it (empty when it has none).
+    pub help: &'static str,
 }
 
 /// The option GPGPU-Sim (or Accel-Sim's trace driver) registers under `name`, if any.
@@ -38,9 +40,18 @@ const ALL_OPTIONS_TSV: &str = include_str!("../data/all_options.tsv");
 /// Options registered outside the TSV (README §7 of the Accel-Sim anchors),
 /// with their upstream defaults (`gpu-sim.cc`): 0 queue size means unlimited.
 const EXTRA_OPTIONS: [(&str, KnownOption); 3] = [
-    ("-gpgpu_frfcfs_dram_sched_queue_size", KnownOption { kind: OptionKind::Integer, default: "0" }),
-    ("-gpgpu_dram_return_queue_size", KnownOption { kind: OptionKind::Integer, default: "0" }),
-    ("-enable_ptx_file_line_stats", KnownOption { kind: OptionKind::Bool, default: "1" }),
+    (
+        "-gpgpu_frfcfs_dram_sched_queue_size",
+        KnownOption { kind: OptionKind::Integer, default: "0", help: "0 = unlimited (default); # entries per chip" },
+    ),
+    (
+        "-gpgpu_dram_return_queue_size",
+        KnownOption { kind: OptionKind::Integer, default: "0", help: "0 = unlimited (default); # entries per chip" },
+    ),
+    (
+        "-enable_ptx_file_line_stats",
+        KnownOption { kind: OptionKind::Bool, default: "1", help: "Turn on PTX source line statistic profiling" },
+    ),
 ];
 
 /// Accel-Sim's trace driver registers families of options by prefix; every
@@ -51,14 +62,18 @@ fn trace_driver_option(name: &str) -> Option<KnownOption> {
     if let Some((_, extra)) = EXTRA_OPTIONS.iter().find(|(known, _)| *known == name) {
         return Some(*extra);
     }
-    let default = if let Some(suffix) = name.strip_prefix("-trace_opcode_latency_initiation_") {
-        if suffix.starts_with("spec_op_") { "4,4" } else { "4,1" }
+    let (default, help) = if let Some(suffix) = name.strip_prefix("-trace_opcode_latency_initiation_") {
+        let default = if suffix.starts_with("spec_op_") { "4,4" } else { "4,1" };
+        (default, "Opcode latencies and initiation intervals for this unit class {<latency>,<initiation>}")
     } else if name.starts_with("-specialized_unit_") {
-        "0,4,4,4,4,BRA"
+        (
+            "0,4,4,4,4,BRA",
+            "A specialized unit {<enabled>,<num_units>,<latency>,<initiation>,<ID_OC_SPEC>,<OC_EX_SPEC>,<NAME>}",
+        )
     } else {
         return None;
     };
-    Some(KnownOption { kind: OptionKind::Text, default })
+    Some(KnownOption { kind: OptionKind::Text, default, help })
 }
 
 /// The TSV parsed once into a table sorted by name. Rows whose name does not
@@ -81,6 +96,7 @@ fn parse_row(row: &'static str) -> Option<(&'static str, KnownOption)> {
     let name = columns.next()?;
     let kind = columns.next()?;
     let default = columns.next().unwrap_or("");
+    let help = columns.next().unwrap_or("").trim();
     if !name.starts_with('-') {
         return None;
     }
@@ -89,7 +105,7 @@ fn parse_row(row: &'static str) -> Option<(&'static str, KnownOption)> {
         "OPT_CSTR" => OptionKind::Text,
         _ => OptionKind::Integer,
     };
-    Some((name, KnownOption { kind, default }))
+    Some((name, KnownOption { kind, default, help }))
 }
 
 #[cfg(test)]
@@ -109,6 +125,15 @@ mod tests {
         check("-gpgpu_clock_domains", Some((OptionKind::Text, "500.0:2000.0:2000.0:2000.0")));
         check("-gpgpu_shmem_warp_parts", Some((OptionKind::Integer, "2")));
         check("-hw_perf_bench_name", Some((OptionKind::Text, "")));
+    }
+
+    #[test]
+    fn options_carry_gpgpu_sims_help_text() {
+        let help = |name: &str| known_option(name).map(|option| option.help);
+        assert_eq!(help("-gpgpu_n_clusters"), Some("number of processing clusters"));
+        assert!(help("-gpgpu_cache:dl1").is_some_and(|h| h.starts_with("per-shader L1 data cache config")));
+        assert!(help("-trace_opcode_latency_initiation_sp").is_some_and(|h| h.contains("latencies")));
+        assert_eq!(help("-no_such_option"), None);
     }
 
     #[test]

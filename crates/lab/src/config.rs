@@ -31,6 +31,10 @@ pub struct ConfigReport {
     pub view: ConfigView,
     /// Adjustments made on the way (e.g. by scaling), as messages.
     pub diagnostics: Vec<String>,
+    /// The config written back as `(file name, text)` pairs
+    /// ([`GpuConfig::to_files`]): `gpgpusim.config`, `trace.config`, and the
+    /// BookSim `.icnt` file when the config has one; what a download saves.
+    pub files: Vec<(String, String)>,
 }
 
 /// The bundled presets; the first is the default.
@@ -97,5 +101,48 @@ fn read_in_order<'a>(
 
 /// The report of `config`, labelled `label`, with `diagnostics` from the way it was made.
 pub fn config_report(label: &str, config: &GpuConfig, diagnostics: Vec<String>) -> ConfigReport {
-    ConfigReport { label: label.to_owned(), summary: config.summary(), view: config.view(), diagnostics }
+    ConfigReport {
+        label: label.to_owned(),
+        summary: config.summary(),
+        view: config.view(),
+        diagnostics,
+        files: config.to_files(),
+    }
+}
+
+/// GPGPU-Sim's one-line help for the option (or `+`-joined options) a
+/// [`ConfigView`] row names, the options' helps joined by `; `; `None` when
+/// GPGPU-Sim registers none of them with a help text.
+pub fn option_help(option: &str) -> Option<String> {
+    let helps: Vec<&str> = option
+        .split('+')
+        .filter_map(|name| warplab_config::known_options::known_option(name.trim()))
+        .map(|known| known.help)
+        .filter(|help| !help.is_empty())
+        .collect();
+    (!helps.is_empty()).then(|| helps.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_carries_the_config_written_back() {
+        let (name, config) = preset_config("QV100").expect("a bundled preset");
+        let report = config_report(name, &config, Vec::new());
+        let names: Vec<&str> = report.files.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(&names[..2], ["gpgpusim.config", "trace.config"]);
+        assert!(report.files[0].1.contains("-gpgpu_n_clusters 80"), "the SMs are written");
+        let reread = read_config_files(&report.files).expect("the written files read back");
+        assert_eq!(reread.n_sms(), 80);
+    }
+
+    #[test]
+    fn rows_are_explained_by_gpgpu_sims_help() {
+        assert_eq!(option_help("-gpgpu_n_clusters").as_deref(), Some("number of processing clusters"));
+        let joined = option_help("-gpgpu_n_clusters+-gpgpu_n_cores_per_cluster").unwrap_or_default();
+        assert!(joined.starts_with("number of processing clusters; "), "{joined}");
+        assert_eq!(option_help("-not_an_option"), None);
+    }
 }

@@ -44,7 +44,8 @@ mod workload;
 
 pub use analytical::{predict, profile_generated, profile_trace, profile_workload};
 pub use config::{
-    ConfigReport, PresetInfo, config_report, default_config, preset_config, presets, read_config_dir, read_config_files,
+    ConfigReport, PresetInfo, config_report, default_config, option_help, preset_config, presets, read_config_dir,
+    read_config_files,
 };
 pub use config_delta::config_delta;
 pub use content_hash::{ContentHasher, config_hash_files, trace_hash_files};
@@ -60,7 +61,9 @@ pub use link::{
 pub use memory_files::{MemoryFiles, NamedFile};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};
-pub use warplab_config::{ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, order_config_files};
+pub use warplab_config::{
+    ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, ViewGroup, ViewRow, order_config_files,
+};
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
 pub use warplab_model::{
     AnalyticalReport, CpiStack, KernelResult, Machine, ModelKind, Prediction, Profile, ProfileOptions, predict_model,

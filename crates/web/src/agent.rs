@@ -280,6 +280,9 @@ pub struct ScaleSetup {
     pub diagnostics: Vec<String>,
     /// Why the pair cannot be cut from this config, and which would work.
     pub error: Option<String>,
+    /// When no pair divides the config: the nearest SM count that a pair
+    /// would divide (a multiple of the cores per cluster), if any.
+    pub nearest_target: Option<u32>,
 }
 
 /// One system of a scale-model series: the shared resources divided by its

@@ -20,6 +20,7 @@ use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, ScalePanel,
     WorkloadPanel,
 };
+use crate::components::{Glossary, HelpLink};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{LabWorkerHandle, use_lab_worker, use_scale_progress};
@@ -89,13 +90,20 @@ pub fn App(props: &AppProps) -> Html {
     let on_run = page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, e)));
     let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
     let ready = ready.is_some();
+    // The preset a config was read from is its base, until the page keeps the experiment's base preset.
+    let base_preset = state
+        .config
+        .current
+        .as_ref()
+        .and_then(|r| r.label.strip_prefix("preset "))
+        .map(|n| AttrValue::from(n.to_owned()));
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     html! {
         <main class="warplab">
             <Header />
             <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} {on_sample}
                 on_files={on_files.clone()} {on_generate} />
-            <ConfigPanel state={state.config.clone()} {on_preset} {on_files} />
+            <ConfigPanel state={state.config.clone()} {base_preset} {on_preset} {on_files} />
             <RunPanel run={(*run).clone()} {ready} {on_run} {on_cancel}>
                 if run.latest.is_some() {
                     { controls(&page, &run) }
@@ -104,7 +112,7 @@ pub fn App(props: &AppProps) -> Html {
             if run.snapshot.is_some() {
                 <section class="panel animation-panel" data-testid="animation-panel">
                     <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
-                        { "The GPU, cycle by cycle" }
+                        { "The GPU, cycle by cycle" }<HelpLink id="animation" />
                     </h2>
                     <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
                         timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
@@ -114,12 +122,13 @@ pub fn App(props: &AppProps) -> Html {
             }
             if let Some(report) = &run.report {
                 <section class="panel report-panel">
-                    <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }</h2>
+                    <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }<HelpLink id="report" /></h2>
                     <ReportView report={report.clone()} />
                 </section>
             }
             { analytical_panel(&page, &analysis, &run, state.ready()) }
             { scale_panel(&page, &scale, &analysis, &run, state.ready()) }
+            <Glossary />
         </main>
     }
 }
@@ -167,8 +176,11 @@ fn scale_panel(
             page.scale(experiment, request);
         }
     });
+    // "Use N SMs": an `n_sms` edit of the loaded config, once the page has config edits.
+    let on_target_sms = Callback::from(|sms: u32| gloo::console::log!(format!("Use {sms} SMs: not wired yet")));
     html! {
-        <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict} />
+        <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict}
+            {on_target_sms} />
     }
 }
 

@@ -4,6 +4,11 @@
 //! parts (warp states, queues, bars) are explained by its own table,
 //! `components/animation/explain.rs`, which its tooltips compose into
 //! sentences about the part under the pointer.
+//!
+//! Every explanation is also an entry of [`ENTRIES`], with the term it
+//! explains and an anchor id, which the glossary at the foot of the page lists
+//! (`components/glossary_panel.rs`) and panel headings link to; a test checks
+//! that the table names every constant here.
 
 /// Thread instructions per cycle.
 pub const IPC: &str =
@@ -180,3 +185,190 @@ pub const SCALE_SPEEDUP: &str =
     "Wall time of simulating the target over that of the two scale models and the miss-rate curve, in this browser.";
 /// The shortfall b.
 pub const SCALE_SHORTFALL: &str = "b = (IPC₂ₛ − 2·IPCₛ) / IPC₂ₛ: the share of the larger scale model's IPC by which it missed doubling the smaller one's (negative: it fell short, the usual case; positive: it more than doubled). The scale-model rule carries this correction to the larger sizes.";
+
+/// A warp.
+pub const WARP: &str = "A warp: 32 threads that an SM schedules together, issuing one instruction for all of them at a time; lanes a branch switches off sit idle.";
+/// A CTA.
+pub const CTA: &str = "A CTA (cooperative thread array, a thread block): warps that run on one SM together and may share memory and barriers; the grid is handed out to SMs one CTA at a time.";
+/// Coalescing.
+pub const COALESCING: &str = "Coalescing: the SM merges a warp's 32 addresses into as few 32-byte sector accesses as they touch; scattered addresses make many accesses out of one instruction.";
+/// Memory divergence, the idea.
+pub const MEMORY_DIVERGENCE: &str = "Memory divergence: a warp's load touches many different lines, so one instruction needs many misses (and MSHRs) at once and waits for the slowest.";
+/// The GTO scheduler.
+pub const SCHEDULER_GTO: &str = "GTO (greedy then oldest): a warp scheduler keeps issuing from the same warp until it stalls, then picks the oldest ready warp.";
+/// The LRR scheduler.
+pub const SCHEDULER_LRR: &str =
+    "LRR (loose round robin): a warp scheduler takes the ready warps in turn, one instruction each.";
+/// The two-level scheduler.
+pub const SCHEDULER_TWO_LEVEL: &str = "Two-level: a warp scheduler issues from a small active set of warps and swaps a warp out when it waits on a long-latency load.";
+/// The correction factor.
+pub const CORRECTION_FACTOR: &str = "Correction factor: how far the larger scale model's IPC missed doubling the smaller one's; the scale-model prediction applies it to every further doubling.";
+/// The configuration panel.
+pub const CONFIG_PANEL: &str = "The GPU configuration: a bundled preset or your gpgpusim.config files, read as GPGPU-Sim reads them, grouped by part of the GPU.";
+/// The workload panel.
+pub const WORKLOAD_PANEL: &str = "The workload: a teaching kernel generated in the browser or an Accel-Sim trace (a sample or your files), run by every model on the page.";
+/// The simulation panel.
+pub const RUN_PANEL: &str = "The timing model: a cycle-level simulation of the workload on the configured GPU, run in a Web Worker and shown cycle by cycle.";
+/// The animation.
+pub const ANIMATION_PANEL: &str = "The animation: every SM with its warps coloured (and lettered) by state, the memory system's queues, and IPC over time, at the cycle shown.";
+/// The report.
+pub const REPORT_PANEL: &str = "The report: what the timing model measured (IPC, issue slots, cache outcomes, MSHR occupancy, miss latency) over the cycles simulated so far.";
+
+/// Every entry of the glossary: the term, its anchor id (the page prefixes
+/// `glossary-`) and its explanation, in the order the page lists them.
+pub const ENTRIES: &[(&str, &str, &str)] = &[
+    // What the page is made of.
+    ("Workload", "workload", WORKLOAD_PANEL),
+    ("GPU configuration", "config", CONFIG_PANEL),
+    ("Timing model", "simulation", RUN_PANEL),
+    ("Animation", "animation", ANIMATION_PANEL),
+    ("Report", "report", REPORT_PANEL),
+    // GPU basics.
+    ("Warp", "warp", WARP),
+    ("CTA", "cta", CTA),
+    ("Coalescing", "coalescing", COALESCING),
+    ("Memory divergence", "memory-divergence", MEMORY_DIVERGENCE),
+    ("MSHR", "mshr", MSHR),
+    ("GTO scheduler", "gto", SCHEDULER_GTO),
+    ("LRR scheduler", "lrr", SCHEDULER_LRR),
+    ("Two-level scheduler", "two-level", SCHEDULER_TWO_LEVEL),
+    // The report's metrics.
+    ("IPC", "ipc", IPC),
+    ("Warp IPC", "warp-ipc", WARP_IPC),
+    ("Cycles", "cycles", CYCLES),
+    ("Thread instructions", "thread-instructions", THREAD_INSTS),
+    ("Warp instructions", "warp-instructions", WARP_INSTS),
+    ("f_mem", "f-mem", F_MEM),
+    ("MPKI", "mpki", L2_MPKI),
+    ("Issue slots", "issue-slots", ISSUE_SLOTS),
+    ("Issued", "issued", ISSUED),
+    ("Memory stall", "stall-memory", STALL_MEMORY),
+    ("Dependence stall", "stall-dependence", STALL_DEPENDENCE),
+    ("Barrier stall", "stall-barrier", STALL_BARRIER),
+    ("Fetch stall", "stall-fetch", STALL_FETCH),
+    ("Structural stall", "stall-structural", STALL_STRUCTURAL),
+    ("No warp", "no-warp", NO_WARP),
+    ("Cache outcomes", "cache-outcomes", CACHE_OUTCOMES),
+    ("Hit", "hit", HIT),
+    ("Hit reserved", "hit-reserved", HIT_RESERVED),
+    ("Miss", "miss", MISS),
+    ("Sector miss", "sector-miss", SECTOR_MISS),
+    ("Reservation fail", "reservation-fail", RESERVATION_FAIL),
+    ("MSHR occupancy", "mshr-occupancy", MSHR_OCCUPANCY),
+    ("L1-miss latency", "miss-latency", MISS_LATENCY),
+    ("MSHR wait", "mshr-wait", MSHR_WAIT),
+    ("NoC", "noc", NOC),
+    ("L2 access", "l2-access", L2_ACCESS),
+    ("DRAM queue", "dram-queue", DRAM_QUEUE),
+    ("DRAM service", "dram-service", DRAM_SERVICE),
+    // The analytical models.
+    ("Analytical models", "analytical", ANALYTICAL),
+    ("GPUMech", "gpumech", MODEL_GPUMECH),
+    ("GPUMech+", "gpumech-plus", MODEL_GPUMECH_PLUS),
+    ("MDM-Queue", "mdm-queue", MODEL_MDM_QUEUE),
+    ("MDM-MSHR", "mdm-mshr", MODEL_MDM_MSHR),
+    ("MDM", "mdm", MODEL_MDM),
+    ("Model error", "model-error", MODEL_ERROR),
+    ("CPI stack", "cpi-stack", CPI_STACK),
+    ("CPI: base", "cpi-base", CPI_BASE),
+    ("CPI: issue", "cpi-issue", CPI_ISSUE),
+    ("CPI: MSHR", "cpi-mshr", CPI_MSHR),
+    ("CPI: NoC", "cpi-noc", CPI_NOC),
+    ("CPI: DRAM", "cpi-dram", CPI_DRAM),
+    ("CPI: launch", "cpi-launch", CPI_LAUNCH),
+    ("MD / NMD", "md", MD),
+    ("DPKI", "dpki", DPKI),
+    ("Warps per SM", "warps-per-sm", WARPS_PER_SM),
+    ("Waves", "waves", WAVES),
+    ("L1 miss rate", "l1-miss-rate", L1_MISS_RATE),
+    ("L2 miss rate", "l2-miss-rate", L2_MISS_RATE),
+    ("Config knobs", "config-knobs", CONFIG_KNOBS),
+    // Scale models.
+    ("Scale-model prediction", "scale-panel", SCALE_PANEL),
+    ("Scale model", "scale-model", SCALE_MODEL),
+    ("Divided resources", "scale-divided", SCALE_DIVIDED),
+    ("Kept resources", "scale-kept", SCALE_KEPT),
+    ("Scale factor", "scale-factor", SCALE_FACTOR),
+    ("Target size", "scale-target", SCALE_TARGET),
+    ("Miss-rate curve", "miss-curve", MISS_CURVE),
+    ("L2 MPKI (scale models)", "scale-mpki", SCALE_MPKI),
+    ("Cliff", "cliff", CLIFF),
+    ("f_mem (scale models)", "scale-f-mem", SCALE_F_MEM),
+    ("Correction factor", "correction-factor", CORRECTION_FACTOR),
+    ("Shortfall b", "scale-shortfall", SCALE_SHORTFALL),
+    ("Scaling chart", "scaling-chart", SCALING_CHART),
+    ("Scale-Model method", "method-scale-model", METHOD_SCALE_MODEL),
+    ("Power law", "method-power-law", METHOD_POWER_LAW),
+    ("Linear", "method-linear", METHOD_LINEAR),
+    ("Logarithmic", "method-logarithmic", METHOD_LOGARITHMIC),
+    ("Proportional", "method-proportional", METHOD_PROPORTIONAL),
+    ("Simulated truth", "simulated-truth", SIMULATED_TRUTH),
+    ("Scale models (simulated)", "scale-model-points", SCALE_MODEL_POINTS),
+    ("Reference rule", "rule-reference", RULE_REFERENCE),
+    ("Paper rule", "rule-paper", RULE_PAPER),
+    ("Prediction error", "scale-error", SCALE_ERROR),
+    ("Speedup", "scale-speedup", SCALE_SPEEDUP),
+];
+
+/// The element id of the glossary entry `id` (an id of [`ENTRIES`]).
+pub fn anchor(id: &str) -> String {
+    format!("glossary-{id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// This file's text, to find every constant it declares.
+    const SOURCE: &str = include_str!("glossary.rs");
+
+    #[test]
+    fn every_explanation_is_an_entry_once() {
+        let (declared, table) = SOURCE.split_once("pub const ENTRIES").unwrap_or_default();
+        let names: Vec<&str> = declared
+            .lines()
+            .filter_map(|line| line.strip_prefix("pub const "))
+            .filter_map(|rest| rest.split(':').next())
+            .collect();
+        assert!(names.len() > 80, "{} constants found", names.len());
+        for name in &names {
+            assert_eq!(table.matches(&format!(", {name}),")).count(), 1, "{name} is not in ENTRIES once");
+        }
+        assert_eq!(ENTRIES.len(), names.len(), "ENTRIES has an entry that is no constant");
+        let ids: HashSet<&str> = ENTRIES.iter().map(|(_, id, _)| *id).collect();
+        let terms: HashSet<&str> = ENTRIES.iter().map(|(term, _, _)| *term).collect();
+        assert_eq!((ids.len(), terms.len()), (ENTRIES.len(), ENTRIES.len()), "ids and terms are unique");
+        assert!(ids.iter().all(|id| id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')));
+    }
+
+    #[test]
+    fn the_asked_for_terms_are_explained() {
+        for id in [
+            "mshr",
+            "f-mem",
+            "mpki",
+            "cpi-base",
+            "cpi-issue",
+            "cpi-mshr",
+            "cpi-noc",
+            "cpi-dram",
+            "cpi-launch",
+            "cliff",
+            "scale-model",
+            "correction-factor",
+            "ipc",
+            "warp",
+            "cta",
+            "coalescing",
+            "memory-divergence",
+            "gto",
+            "lrr",
+            "two-level",
+        ] {
+            assert!(ENTRIES.iter().any(|(_, entry, _)| *entry == id), "{id}");
+        }
+        assert_eq!(anchor("mshr"), "glossary-mshr");
+    }
+}

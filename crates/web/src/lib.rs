@@ -21,6 +21,7 @@ mod analysis_state;
 mod app;
 mod blob_reader;
 mod components;
+mod download;
 mod fetch;
 mod files;
 mod format;

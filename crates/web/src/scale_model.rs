@@ -5,7 +5,7 @@
 //! the host a way to open it; nothing here reads one.
 
 use warplab_lab::scale::{ScaleHost, ScaleOptions, ScalePlan, ScaleStep, SizeConfig, workable_pairs};
-use warplab_lab::{GpuConfig, WorkloadSource};
+use warplab_lab::{GpuConfig, WorkloadSource, apply_knob};
 
 use crate::agent::{ScaleSetup, ScaleSize};
 use crate::scale_progress::{ProgressPoster, ScaleProgress};
@@ -27,13 +27,35 @@ pub fn scale_setup(gpu: &GpuConfig, scale_models: Option<[u32; 2]>) -> ScaleSetu
         sizes: Vec::new(),
         diagnostics: Vec::new(),
         error: None,
+        nearest_target: None,
     };
     match ScalePlan::new(gpu, pair, &[]) {
         Ok(plan) => {
             ScaleSetup { sizes: plan.sizes.iter().map(size_of).collect(), diagnostics: plan.diagnostics, ..setup }
         }
-        Err(error) => ScaleSetup { error: Some(error.to_string()), ..setup },
+        Err(error) => {
+            let nearest_target = if setup.workable.is_empty() { nearest_divisible_target(gpu) } else { None };
+            ScaleSetup { error: Some(error.to_string()), nearest_target, ..setup }
+        }
     }
+}
+
+/// The SM count nearest the config's for which some pair of scale models
+/// divides the GPU, the config otherwise unchanged: a multiple of the cores
+/// per cluster (as the `n_sms` knob sets it), the larger of two at the same
+/// distance (more like the GPU asked for than a smaller one), searched up to
+/// twice the SMs; `None` when no count works (e.g. the memory channels do not
+/// divide).
+pub fn nearest_divisible_target(gpu: &GpuConfig) -> Option<u32> {
+    let (target, step) = (gpu.n_sms(), gpu.cores.cores_per_cluster.max(1));
+    let divides =
+        |sms: u32| apply_knob(gpu, "n_sms", f64::from(sms)).is_ok_and(|resized| !workable_pairs(&resized).is_empty());
+    // Multiples of the cluster size, nearest first, the larger first at a tie.
+    let below = (1..=target / step).rev().map(|k| k * step).filter(|&sms| sms != target);
+    let above = (target / step + 1..=2 * target / step).map(|k| k * step);
+    let mut candidates: Vec<u32> = below.chain(above).collect();
+    candidates.sort_by_key(|&sms| (sms.abs_diff(target), std::cmp::Reverse(sms)));
+    candidates.into_iter().find(|&sms| divides(sms))
 }
 
 impl ScaleSetup {
@@ -46,6 +68,7 @@ impl ScaleSetup {
             sizes: Vec::new(),
             diagnostics: Vec::new(),
             error: Some(message),
+            nearest_target: None,
         }
     }
 }
@@ -123,6 +146,7 @@ mod tests {
     fn the_papers_gpu_divides_into_the_papers_scale_models() {
         let setup = setup("scalemodel", None);
         assert_eq!((setup.target_sms, setup.scale_models, setup.error), (128, [8, 16], None));
+        assert_eq!(setup.nearest_target, None, "only asked for when nothing divides");
         assert_eq!(setup.workable, [[32, 64], [16, 32], [8, 16]]);
         let sms: Vec<u32> = setup.sizes.iter().map(|s| s.sms).collect();
         assert_eq!(sms, [8, 16, 32, 64, 128]);
@@ -145,8 +169,31 @@ mod tests {
         assert_eq!((setup.target_sms, setup.workable.len(), setup.sizes.len()), (46, 0, 0));
         let error = setup.error.unwrap_or_default();
         assert!(error.contains("no pair of scale models divides this GPU"), "{error}");
+        // 44 (4 × 11) and 48 (16 × 3) both divide; at the same distance the larger wins.
+        assert_eq!(setup.nearest_target, Some(48));
         let chosen = self::setup("QV100", Some([10, 20]));
         assert_eq!(chosen.sizes.iter().map(|s| s.sms).collect::<Vec<_>>(), [10, 20, 40, 80]);
         assert!(self::setup("QV100", Some([8, 16])).error.is_some_and(|e| e.contains("20,40 or 10,20 or 5,10")));
+    }
+
+    fn nearest(preset: &str, n_sms: u32) -> Option<u32> {
+        let base = preset_config(preset).expect("a bundled preset").1;
+        let resized = apply_knob(&base, "n_sms", f64::from(n_sms)).expect("a valid SM count");
+        nearest_divisible_target(&resized)
+    }
+
+    #[test]
+    fn the_nearest_divisible_target_is_a_multiple_of_the_cluster() {
+        let base = preset_config("RTX3070").expect("a bundled preset").1;
+        assert_eq!(base.cores.cores_per_cluster, 1);
+        assert_eq!(nearest("RTX3070", 46), Some(48), "44 and 48 tie: the larger");
+        assert_eq!(nearest("RTX3070", 45), Some(44), "44 is nearer than 48");
+        assert_eq!(nearest("RTX3070", 47), Some(48));
+        // Three SMs per cluster: only multiples of 3 can be set, so from 78
+        // the nearest are 75 and 81 (neither divides by 4), then 72 (8 × 9)
+        // and 84 (4 × 21), a tie the larger wins.
+        let mut clustered = base.clone();
+        (clustered.cores.n_clusters, clustered.cores.cores_per_cluster) = (26, 3);
+        assert_eq!(nearest_divisible_target(&clustered), Some(84));
     }
 }

@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -26,6 +27,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 struct HarnessProps {
     /// The panel's state to start from.
     state: ScaleState,
+    /// The SM count "Use N SMs" last asked for.
+    chosen_sms: Rc<Cell<Option<u32>>>,
 }
 
 /// The panel with its own reducer, as the page holds it, so clicks change what it shows.
@@ -34,15 +37,16 @@ fn Harness(props: &HarnessProps) -> Html {
     let initial = props.state.clone();
     let state = use_reducer(move || initial);
     let dispatcher = state.dispatcher();
+    let chosen_sms = props.chosen_sms.clone();
     html! {
         <ScalePanel state={(*state).clone()} on_pair={Callback::noop()}
             on_change={Callback::from(move |action: ScaleAction| dispatcher.dispatch(action))}
-            on_predict={Callback::noop()} />
+            on_predict={Callback::noop()} on_target_sms={Callback::from(move |sms| chosen_sms.set(Some(sms)))} />
     }
 }
 
 async fn mount(state: ScaleState, ready: &str) -> Element {
-    common::mount::<Harness>(HarnessProps { state }, ready).await
+    common::mount::<Harness>(HarnessProps { state, chosen_sms: Rc::default() }, ready).await
 }
 
 fn element<T: JsCast>(host: &Element, selector: &str) -> T {
@@ -123,6 +127,7 @@ async fn a_gpu_that_cannot_be_divided_says_why_and_what_would() {
         sizes: Vec::new(),
         diagnostics: Vec::new(),
         error: Some("target 46 SMs is not 4·8, 8·8, 16·8, …: sizes double from the scale models (8, 16); no pair of scale models divides this GPU".into()),
+        nearest_target: None,
     };
     let state = ScaleState { setup: Some(Rc::new(setup)), ..ScaleState::default() };
     let host = mount(state, "[data-testid=scale-undividable]").await;
@@ -132,4 +137,28 @@ async fn a_gpu_that_cannot_be_divided_says_why_and_what_would() {
     let predict: HtmlElement = element(&host, "[data-testid=scale-predict]");
     assert!(predict.has_attribute("disabled"), "nothing to run");
     assert!(all(&host, "[data-testid=scale-sizes]").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn a_gpu_that_cannot_be_divided_offers_the_nearest_that_can() {
+    let setup = ScaleSetup {
+        target_sms: 46,
+        error: Some("no pair of scale models divides this GPU".into()),
+        nearest_target: Some(48),
+        ..ScaleSetup::unplanned(String::new())
+    };
+    let state = ScaleState { setup: Some(Rc::new(setup)), ..ScaleState::default() };
+    let chosen_sms = Rc::new(Cell::new(None));
+    let props = HarnessProps { state, chosen_sms: chosen_sms.clone() };
+    let host = common::mount::<Harness>(props, "[data-testid=scale-use-nearest]").await;
+    let said = text(&host, "[data-testid=scale-nearest]").unwrap_or_default();
+    assert!(said.contains("nearest SM count that divides is 48") && said.contains("Use 48 SMs"), "{said}");
+    click(&host, "[data-testid=scale-use-nearest]").await;
+    assert_eq!(chosen_sms.get(), Some(48));
+
+    // Nothing to offer: no button.
+    let setup = ScaleSetup { target_sms: 46, error: Some("no pair".into()), ..ScaleSetup::unplanned(String::new()) };
+    let state = ScaleState { setup: Some(Rc::new(setup)), ..ScaleState::default() };
+    let host = mount(state, "[data-testid=scale-undividable]").await;
+    assert!(all(&host, "[data-testid=scale-use-nearest]").is_empty());
 }

@@ -16,7 +16,7 @@ mod model_table;
 use yew::prelude::*;
 
 use crate::analysis_state::AnalysisState;
-use crate::components::chart;
+use crate::components::{HelpLink, chart};
 use crate::glossary;
 
 /// Properties of [`AnalyticalPanel`].
@@ -57,7 +57,7 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
     let simulated = props.simulated_ipc.filter(|_| state.at_base());
     html! {
         <section class="panel analytical-panel" data-testid="analytical-panel">
-            <h2 title={glossary::ANALYTICAL}>{ "Analytical models" }</h2>
+            <h2 title={glossary::ANALYTICAL}>{ "Analytical models" }<HelpLink id="analytical" /></h2>
             { status(props) }
             if let Some((analysis, report)) = figures {
                 <div class="analytical-results">

@@ -9,6 +9,9 @@
 //! entries explain themselves on hover. The legend is HTML rather than SVG so
 //! that it wraps and stays readable on a phone, where the drawing shrinks.
 //! A chart without data shows its "no data" note instead of empty or NaN bars.
+//! Beside its heading, a chart with data has a [`ChartExport`]: its drawing
+//! as SVG or PNG, and its numbers as CSV (built here from the chart's data,
+//! a header row with units, then the values drawn).
 //!
 //! These are view functions, not components: a chart has no state or
 //! callbacks, and its data is built fresh from the report on every render.
@@ -19,6 +22,7 @@ use yew::prelude::*;
 
 pub use line_chart::{Band, Line, LineChart, LineStyle, Marker, line_chart};
 
+use crate::components::chart_export::{ChartExport, csv_text};
 use crate::format;
 
 // The palette: Okabe and Ito's colours, told apart by readers with any common
@@ -159,6 +163,12 @@ pub struct HistogramBar {
     pub value: u64,
 }
 
+/// What saving a drawn chart needs: its `<svg>` and its numbers as CSV.
+struct Export {
+    svg: NodeRef,
+    csv: String,
+}
+
 /// Draws a stacked-bar chart, or its "no data" note.
 pub fn bar_chart(chart: &BarChart) -> Html {
     let totals: Vec<f64> = chart.rows.iter().map(|row| row.values.iter().sum()).collect();
@@ -183,14 +193,16 @@ pub fn bar_chart(chart: &BarChart) -> Html {
             { for bars }
         </>
     };
-    let drawing = svg(&chart.frame, plot.bottom + AXIS_HEIGHT, bar_chart_summary(chart, &totals), body);
+    let node = NodeRef::default();
+    let drawing = svg(&chart.frame, &node, plot.bottom + AXIS_HEIGHT, bar_chart_summary(chart, &totals), body);
     // A single bar's numbers go into its legend, where every part, however thin, is readable.
     let legend_values = |index: usize| match (chart.rows.as_slice(), totals.as_slice()) {
         ([row], [total]) => row.values.get(index).map(|&value| chart.scale.exact(value, *total)),
         _ => None,
     };
     let entries = chart.series.iter().enumerate().map(|(index, series)| (series, legend_values(index)));
-    figure(&chart.frame, Some(html! { <>{ drawing }{ legend(entries) }</> }))
+    let export = Export { svg: node, csv: bar_chart_csv(chart) };
+    figure(&chart.frame, Some((html! { <>{ drawing }{ legend(entries) }</> }, export)))
 }
 
 /// Draws a histogram, or its "no data" note.
@@ -212,8 +224,10 @@ pub fn histogram(chart: &Histogram) -> Html {
                 text-anchor="middle">{ &chart.x_axis }</text>
         </>
     };
-    let drawing = svg(&chart.frame, layout.height, histogram_summary(chart, &layout.texts), body);
-    figure(&chart.frame, Some(html! { <>{ drawing }{ legend([(&chart.series, None)]) }</> }))
+    let node = NodeRef::default();
+    let drawing = svg(&chart.frame, &node, layout.height, histogram_summary(chart, &layout.texts), body);
+    let export = Export { svg: node, csv: histogram_csv(chart, total) };
+    figure(&chart.frame, Some((html! { <>{ drawing }{ legend([(&chart.series, None)]) }</> }, export)))
 }
 
 /// The drawing area inside a chart's margins, in SVG units.
@@ -452,25 +466,30 @@ fn label(text: &str, x: f64, y: f64, turn: Turn, class: &'static str) -> Html {
     }
 }
 
-/// The heading, then the drawing and legend or the "no data" note.
-fn figure(frame: &Frame, drawing: Option<Html>) -> Html {
+/// The heading with the export buttons, then the drawing and legend, or the
+/// heading and the "no data" note.
+fn figure(frame: &Frame, drawing: Option<(Html, Export)>) -> Html {
+    let (drawing, export) = match drawing {
+        Some((drawing, export)) => (drawing, Some(export)),
+        None => (html! { <p class="no-data">{ frame.empty }</p> }, None),
+    };
     html! {
         <figure class="chart" data-testid={frame.testid}>
-            <figcaption><h3 title={frame.explain}>{ frame.title }</h3></figcaption>
-            {
-                match drawing {
-                    Some(drawing) => drawing,
-                    None => html! { <p class="no-data">{ frame.empty }</p> },
+            <figcaption>
+                <h3 title={frame.explain}>{ frame.title }</h3>
+                if let Some(Export { svg, csv }) = export {
+                    <ChartExport {svg} stem={frame.testid} csv={Callback::from(move |()| csv.clone())} />
                 }
-            }
+            </figcaption>
+            { drawing }
         </figure>
     }
 }
 
-/// The `<svg>` element every chart draws in.
-fn svg(frame: &Frame, height: f64, summary: String, body: Html) -> Html {
+/// The `<svg>` element every chart draws in, referred to by `node`.
+fn svg(frame: &Frame, node: &NodeRef, height: f64, summary: String, body: Html) -> Html {
     html! {
-        <svg class="chart-drawing" viewBox={format!("0 0 {WIDTH} {}", coord(height))} width="100%"
+        <svg ref={node.clone()} class="chart-drawing" viewBox={format!("0 0 {WIDTH} {}", coord(height))} width="100%"
             role="img" aria-label={format!("{}. {summary}", frame.title)}>
             <title>{ frame.title }</title>
             { body }
@@ -531,6 +550,44 @@ fn bar_chart_summary(chart: &BarChart, totals: &[f64]) -> String {
 fn histogram_summary(chart: &Histogram, texts: &[String]) -> String {
     let bars = chart.bars.iter().zip(texts).map(|(bar, text)| format!("{} {text}", bar.label));
     format!("{}, {}: {}.", chart.x_axis, chart.y_axis, bars.collect::<Vec<_>>().join(", "))
+}
+
+/// The bar chart's numbers as CSV: one line per bar, one column per series in
+/// the axis' unit, or for shares the count and the per cent of the bar.
+fn bar_chart_csv(chart: &BarChart) -> String {
+    let mut header = vec!["bar".to_owned()];
+    for series in chart.series {
+        match chart.scale {
+            BarScale::Shares => {
+                header.extend([format!("{} (count)", series.name), format!("{} (% of bar)", series.name)])
+            }
+            BarScale::Values { unit, .. } => header.push(format!("{} ({unit})", series.name)),
+        }
+    }
+    let rows = chart.rows.iter().map(|row| {
+        let total: f64 = row.values.iter().sum();
+        let mut fields = vec![row.label.clone()];
+        for &value in &row.values {
+            match chart.scale {
+                BarScale::Shares => {
+                    fields.extend([value.to_string(), (BarScale::Shares.position(value, total)).to_string()])
+                }
+                BarScale::Values { .. } => fields.push(value.to_string()),
+            }
+        }
+        fields
+    });
+    csv_text(std::iter::once(header).chain(rows))
+}
+
+/// The histogram's numbers as CSV: one line per bucket, its count and share.
+fn histogram_csv(chart: &Histogram, total: u64) -> String {
+    let header = vec![format!("bucket ({})", chart.x_axis), format!("count ({})", chart.unit), "share (%)".to_owned()];
+    let rows = chart.bars.iter().map(|bar| {
+        let percent = if total > 0 { bar.value as f64 / total as f64 * 100.0 } else { 0.0 };
+        vec![bar.label.clone(), bar.value.to_string(), percent.to_string()]
+    });
+    csv_text(std::iter::once(header).chain(rows))
 }
 
 /// Whether `text` fits in `width` SVG units at `font` size.
@@ -594,6 +651,33 @@ mod tests {
         assert_eq!(BarScale::Shares.exact(491_520.0, 9_545_920.0), "5.1% (491,520)");
         assert_eq!(BarScale::Values { unit: "cycles", decimals: 1 }.exact(12.345, 0.0), "12.3 cycles");
         assert_eq!(BarScale::Values { unit: "CPI", decimals: 2 }.short(0.254, 0.0), "0.25");
+    }
+
+    #[test]
+    fn charts_export_their_numbers_with_units() {
+        const SERIES: [Series; 2] =
+            [Series { name: "hit", swatch: BLUE, explain: "" }, Series { name: "miss", swatch: ORANGE, explain: "" }];
+        let rows = vec![BarRow { label: "L1".into(), values: vec![3.0, 1.0] }];
+        let frame = Frame { testid: "t", title: "T", explain: "", empty: "" };
+        let shares = BarChart { frame, series: &SERIES, rows: rows.clone(), scale: BarScale::Shares, axis: "%" };
+        assert_eq!(
+            bar_chart_csv(&shares),
+            "bar,hit (count),hit (% of bar),miss (count),miss (% of bar)\nL1,3,75,1,25\n"
+        );
+        let values = BarChart { scale: BarScale::Values { unit: "cycles", decimals: 1 }, ..shares };
+        assert_eq!(bar_chart_csv(&values), "bar,hit (cycles),miss (cycles)\nL1,3,1\n");
+        let histogram = Histogram {
+            frame,
+            series: SERIES[0],
+            bars: vec![HistogramBar { label: "0".into(), value: 1 }, HistogramBar { label: "1–2".into(), value: 3 }],
+            x_axis: "MSHRs in use".into(),
+            y_axis: "% of SM cycles",
+            unit: "SM cycles",
+        };
+        assert_eq!(
+            histogram_csv(&histogram, 4),
+            "bucket (MSHRs in use),count (SM cycles),share (%)\n0,1,25\n1–2,3,75\n"
+        );
     }
 
     #[test]

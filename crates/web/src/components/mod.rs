@@ -3,12 +3,14 @@
 mod analytical_panel;
 pub mod animation;
 mod chart;
+mod chart_export;
 mod config_knob_slider;
 mod config_panel;
 mod drop_zone;
 mod event_log;
 mod file_picker;
 mod generator_form;
+mod glossary_panel;
 mod header;
 mod knob_slider;
 mod report_view;
@@ -19,11 +21,13 @@ mod workload_panel;
 
 pub use analytical_panel::{AnalyticalPanel, AnalyticalPanelProps};
 pub use animation::{Animation, AnimationControls};
+pub use chart_export::{ChartExport, csv_text};
 pub use config_panel::ConfigPanel;
 pub use drop_zone::DropZone;
 pub use event_log::EventLog;
 pub use file_picker::FilePicker;
 pub use generator_form::GeneratorForm;
+pub use glossary_panel::{Glossary, HelpLink};
 pub use header::Header;
 pub use knob_slider::KnobSlider;
 pub use report_view::{ReportView, ReportViewProps};

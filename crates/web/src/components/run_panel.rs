@@ -2,6 +2,7 @@
 
 use yew::prelude::*;
 
+use crate::components::HelpLink;
 use crate::run_state::{RunPhase, RunState};
 
 /// Properties of [`RunPanel`].
@@ -29,7 +30,7 @@ pub fn RunPanel(props: &RunPanelProps) -> Html {
     let busy = matches!(run.phase, RunPhase::Starting | RunPhase::Running | RunPhase::Paused);
     html! {
         <section class="panel run-panel">
-            <h2>{ "Simulation" }</h2>
+            <h2>{ "Simulation" }<HelpLink id="simulation" /></h2>
             <div class="controls">
                 <button class="button primary" data-testid="run" onclick={on_run} disabled={!props.ready}
                     title="Simulate the workload on the GPU with the cycle-level timing model, in the worker">

@@ -21,7 +21,7 @@ mod sizes_table;
 use yew::prelude::*;
 
 use crate::agent::ScaleSetup;
-use crate::components::chart;
+use crate::components::{HelpLink, chart};
 use crate::glossary;
 use crate::scale_state::{ScaleAction, ScaleState};
 use crate::state::Experiment;
@@ -52,6 +52,9 @@ pub struct ScalePanelProps {
     pub on_change: Callback<ScaleAction>,
     /// Predict was pressed.
     pub on_predict: Callback<()>,
+    /// "Use N SMs" was pressed for a config no pair divides: the page sets
+    /// the config's SM count to this (an `n_sms` edit).
+    pub on_target_sms: Callback<u32>,
 }
 
 impl PartialEq for ScalePanelProps {
@@ -69,7 +72,7 @@ pub fn ScalePanel(props: &ScalePanelProps) -> Html {
     let state = &props.state;
     html! {
         <section class="panel scale-panel" data-testid="scale-panel">
-            <h2 title={glossary::SCALE_PANEL}>{ "Scale model" }</h2>
+            <h2 title={glossary::SCALE_PANEL}>{ "Scale model" }<HelpLink id="scale-panel" /></h2>
             <p class="note">
                 { "Predict this GPU's IPC from two small copies of it: " }
                 <span class="term" title={glossary::SCALE_MODEL}>{ "scale models" }</span>
@@ -80,7 +83,7 @@ pub fn ScalePanel(props: &ScalePanelProps) -> Html {
             </p>
             { rule_controls(state.rule, &props.on_change) }
             if let Some(setup) = &state.setup {
-                { undividable(setup) }
+                { undividable(setup, &props.on_target_sms) }
                 { controls(state, setup, props.ready.is_some(), ControlCallbacks {
                     on_pair: &props.on_pair, on_change: &props.on_change, on_predict: &props.on_predict,
                 }) }
@@ -97,13 +100,27 @@ pub fn ScalePanel(props: &ScalePanelProps) -> Html {
     }
 }
 
-/// Why no scale models can be cut from this config, and what would work.
-fn undividable(setup: &ScaleSetup) -> Html {
+/// Why no scale models can be cut from this config, and what would work:
+/// the nearest SM count that divides, at a click.
+fn undividable(setup: &ScaleSetup, on_target_sms: &Callback<u32>) -> Html {
     let Some(error) = &setup.error else { return html! {} };
     let n = setup.target_sms;
+    let nearest = setup.nearest_target.map(|sms| {
+        let onclick = on_target_sms.reform(move |_: MouseEvent| sms);
+        html! {
+            <p class="note" data-testid="scale-nearest">
+                { format!("The nearest SM count that divides is {sms}: ") }
+                <button type="button" class="button" data-testid="scale-use-nearest" {onclick}
+                    title={format!("Change the loaded config to {sms} SMs (the other options unchanged) and plan its scale models")}>
+                    { format!("Use {sms} SMs") }
+                </button>
+            </p>
+        }
+    });
     html! {
         <div class="scale-undividable" data-testid="scale-undividable">
             <p class="error" role="alert" data-testid="scale-plan-error">{ error }</p>
+            { nearest.unwrap_or_default() }
             if setup.workable.is_empty() {
                 <p class="note">
                     { format!("A scale model divides the GPU's shared resources (SMs, L2 slices, memory channels) by \

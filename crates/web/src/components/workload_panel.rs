@@ -5,7 +5,7 @@ use warplab_lab::{Dim3, GenSpec, KernelSummary, SAMPLE_TRACES, WorkloadSummary};
 use web_sys::{FileList, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::components::{DropZone, FilePicker, GeneratorForm, StatusLine};
+use crate::components::{DropZone, FilePicker, GeneratorForm, HelpLink, StatusLine};
 use crate::state::{Loadable, WorkloadChoice};
 
 /// Properties of [`WorkloadPanel`].
@@ -40,7 +40,7 @@ pub fn WorkloadPanel(props: &WorkloadPanelProps) -> Html {
     html! {
         <section class="panel workload" data-testid="workload">
             <DropZone on_files={props.on_files.clone()}>
-                <h2>{ "Workload: " }<span data-testid="workload-label">{ label }</span></h2>
+                <h2>{ "Workload: " }<span data-testid="workload-label">{ label }</span><HelpLink id="workload" /></h2>
                 <div class="controls">
                     <label class="source" for="sample-select">{ "Trace" }</label>
                     <select id="sample-select" data-testid="sample-select" onchange={on_select} aria-label="Bundled sample trace">

@@ -1,8 +1,14 @@
 //! The animation's controls: play or pause, step one cycle or to the next
 //! event, the playback speed, and a jump to a cycle. The component holds no
 //! run state; it turns clicks into callbacks and shows what its props say.
+//!
+//! While it is mounted, the keyboard drives it too (see [`Shortcut`]): a
+//! document `keydown` listener, owned by the component and removed with it,
+//! that leaves keys typed into form fields alone.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use gloo::events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 /// How fast playback advances the simulated clock.
@@ -13,6 +19,20 @@ pub enum Speed {
     /// As fast as the worker simulates.
     Max,
 }
+
+/// What a key press asks of the controls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shortcut {
+    /// Space: play, or pause while playing.
+    PlayPause,
+    /// Arrow right: step one core cycle.
+    StepCycle,
+    /// Shift + arrow right, or arrow down: step to the next event.
+    StepEvent,
+}
+
+/// The shortcuts as the controls' hover text lists them.
+pub const SHORTCUTS: &str = "Keys: Space play/pause, → step a cycle, Shift+→ or ↓ step an event";
 
 /// Properties of [`AnimationControls`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -74,16 +94,34 @@ impl Speed {
     }
 }
 
+impl Shortcut {
+    /// The shortcut of a key press: `key` as `KeyboardEvent.key` names it,
+    /// with Shift held or not; `None` for other keys and for any key pressed
+    /// with Ctrl, Alt or Meta (the browser's and the system's own shortcuts).
+    pub fn of(key: &str, shift: bool, other_modifier: bool) -> Option<Self> {
+        match (key, shift, other_modifier) {
+            (_, _, true) => None,
+            (" ", false, _) => Some(Shortcut::PlayPause),
+            ("ArrowRight", false, _) => Some(Shortcut::StepCycle),
+            ("ArrowRight", true, _) | ("ArrowDown", false, _) => Some(Shortcut::StepEvent),
+            _ => None,
+        }
+    }
+}
+
 /// Play/pause, step, speed and seek.
 #[component]
 pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
+    use_keyboard_shortcuts(props);
     let seek_input = use_node_ref();
     let can_advance = props.running && !props.finished;
     let can_step = can_advance && !props.playing;
     let play_or_pause = if props.playing {
-        html! { <button type="button" class="button" data-testid="pause" onclick={emit(&props.on_pause)}>{ "Pause" }</button> }
+        html! { <button type="button" class="button" data-testid="pause" onclick={emit(&props.on_pause)}
+        title="Pause (Space)">{ "Pause" }</button> }
     } else {
-        html! { <button type="button" class="button" data-testid="play" disabled={!can_advance} onclick={emit(&props.on_play)}>{ "Play" }</button> }
+        html! { <button type="button" class="button" data-testid="play" disabled={!can_advance} onclick={emit(&props.on_play)}
+        title="Play (Space)">{ "Play" }</button> }
     };
     let on_speed = {
         let on_speed = props.on_speed.clone();
@@ -106,12 +144,12 @@ pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
         })
     };
     html! {
-        <div class="controls animation-controls" data-testid="animation-controls">
+        <div class="controls animation-controls" data-testid="animation-controls" title={SHORTCUTS}>
             { play_or_pause }
             <button type="button" class="button" data-testid="step-cycle" disabled={!can_step} onclick={emit(&props.on_step_cycle)}
-                title="Advance one core cycle">{ "Step 1 cycle" }</button>
+                title="Advance one core cycle (→)">{ "Step 1 cycle" }</button>
             <button type="button" class="button" data-testid="step-event" disabled={!can_step} onclick={emit(&props.on_step_event)}
-                title="Advance to the next cycle at which something changes">{ "Step 1 event" }</button>
+                title="Advance to the next cycle at which something changes (Shift+→ or ↓)">{ "Step 1 event" }</button>
             <label class="hint" for="animation-speed">{ "Speed" }</label>
             <select id="animation-speed" data-testid="speed" onchange={on_speed}>
                 { for Speed::CHOICES.iter().enumerate().map(|(index, &speed)| html! {
@@ -125,6 +163,55 @@ pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
             </form>
         </div>
     }
+}
+
+/// Listens for the [`Shortcut`]s on the document while the controls are
+/// mounted; the listener reads the latest props, so it is added only once.
+#[hook]
+fn use_keyboard_shortcuts(props: &AnimationControlsProps) {
+    let latest = use_mut_ref(|| props.clone());
+    *latest.borrow_mut() = props.clone();
+    use_effect_with((), move |()| {
+        // Not passive: a handled key's default (Space scrolls the page) is prevented.
+        let options = EventListenerOptions::enable_prevent_default();
+        let listener = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |event| {
+            let Some(event) = event.dyn_ref::<KeyboardEvent>() else { return };
+            let other_modifier = event.ctrl_key() || event.alt_key() || event.meta_key();
+            let Some(shortcut) = Shortcut::of(&event.key(), event.shift_key(), other_modifier) else { return };
+            let target = event.target().and_then(|target| target.dyn_into::<Element>().ok());
+            if target.is_some_and(|element| typing_in(&element, shortcut)) {
+                return;
+            }
+            if apply(&latest.borrow(), shortcut) {
+                event.prevent_default();
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+/// Whether a key pressed with focus on `element` belongs to it: text typed
+/// into a field or a choice in a list, or Space pressing a focused button.
+fn typing_in(element: &Element, shortcut: Shortcut) -> bool {
+    let tag = element.tag_name().to_ascii_lowercase();
+    let field = matches!(tag.as_str(), "input" | "select" | "textarea") || element.has_attribute("contenteditable");
+    field || (shortcut == Shortcut::PlayPause && matches!(tag.as_str(), "button" | "a" | "summary"))
+}
+
+/// Emits what `shortcut` asks for if the controls allow it now (as the
+/// buttons would be enabled); returns whether it did.
+fn apply(props: &AnimationControlsProps, shortcut: Shortcut) -> bool {
+    let can_advance = props.running && !props.finished;
+    let can_step = can_advance && !props.playing;
+    let callback = match shortcut {
+        Shortcut::PlayPause if props.playing => &props.on_pause,
+        Shortcut::PlayPause if can_advance => &props.on_play,
+        Shortcut::StepCycle if can_step => &props.on_step_cycle,
+        Shortcut::StepEvent if can_step => &props.on_step_event,
+        _ => return false,
+    };
+    callback.emit(());
+    true
 }
 
 /// A click handler that emits `()`.
@@ -141,5 +228,20 @@ mod tests {
         let labels: Vec<String> = Speed::CHOICES.iter().map(|speed| speed.label()).collect();
         assert_eq!(labels, ["100 cycles/s", "1k cycles/s", "10k cycles/s", "100k cycles/s", "max"]);
         assert_eq!(Speed::CyclesPerSecond(1500).label(), "1500 cycles/s");
+    }
+
+    #[test]
+    fn keys_map_to_shortcuts_and_modified_keys_do_not() {
+        let check = |key: &str, shift: bool, other: bool, expect: Option<Shortcut>| {
+            assert_eq!(Shortcut::of(key, shift, other), expect, "{key:?} shift {shift} other {other}");
+        };
+        check(" ", false, false, Some(Shortcut::PlayPause));
+        check("ArrowRight", false, false, Some(Shortcut::StepCycle));
+        check("ArrowRight", true, false, Some(Shortcut::StepEvent));
+        check("ArrowDown", false, false, Some(Shortcut::StepEvent));
+        check(" ", true, false, None);
+        check("ArrowRight", false, true, None);
+        check("ArrowLeft", false, false, None);
+        check("a", false, false, None);
     }
 }

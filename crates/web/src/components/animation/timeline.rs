@@ -8,6 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::explain::Term;
+use crate::components::{ChartExport, csv_text};
 
 /// Properties of [`IpcTimeline`].
 #[derive(Debug, Clone, Properties)]
@@ -42,6 +43,7 @@ impl PartialEq for IpcTimelineProps {
 /// The line chart.
 #[component]
 pub fn IpcTimeline(props: &IpcTimelineProps) -> Html {
+    let svg = use_node_ref();
     let width = if props.width > 0.0 { props.width } else { FALLBACK_WIDTH };
     let plot = Plot { width: (width - LEFT - RIGHT).max(1.0), height: HEIGHT - TOP - BOTTOM };
     let last_cycle = props.points.iter().map(|&(cycle, _)| cycle).max().unwrap_or(0);
@@ -59,17 +61,21 @@ pub fn IpcTimeline(props: &IpcTimelineProps) -> Html {
         html! { <g><line x1={(LEFT - 4.0).to_string()} x2={(LEFT + plot.width).to_string()} y1={y.to_string()} y2={y.to_string()} class="grid" />
             <text x={(LEFT - 6.0).to_string()} y={(y + 4.0).to_string()} text-anchor="end">{ compact(value) }</text></g> }
     });
+    let points = props.points.clone();
+    let csv = Callback::from(move |()| timeline_csv(&points));
     html! {
         <figure class="ipc-timeline" data-testid="ipc-timeline" title={Term::Timeline.explanation()}>
-            <svg viewBox={format!("0 0 {width} {HEIGHT}")} width={width.to_string()} height={HEIGHT.to_string()} role="img"
-                aria-label="IPC so far against the cycle">
+            <ChartExport svg={svg.clone()} stem="ipc-timeline" {csv} />
+            <svg ref={svg} viewBox={format!("0 0 {width} {HEIGHT}")} width={width.to_string()} height={HEIGHT.to_string()} role="img"
+                aria-label="IPC so far against the core cycle">
+                <title>{ "IPC so far against the core cycle" }</title>
                 { for y_ticks }
                 { for x_ticks }
                 <line class="axis" x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(TOP + plot.height).to_string()} />
                 <line class="axis" x1={LEFT.to_string()} x2={(LEFT + plot.width).to_string()} y1={(TOP + plot.height).to_string()} y2={(TOP + plot.height).to_string()} />
                 <polyline class="line" points={line} />
-                <text class="axis-title" x={(LEFT + plot.width / 2.0).to_string()} y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "cycle" }</text>
-                <text class="axis-title" transform={format!("translate(12 {}) rotate(-90)", TOP + plot.height / 2.0)} text-anchor="middle">{ "IPC" }</text>
+                <text class="axis-title" x={(LEFT + plot.width / 2.0).to_string()} y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "core cycle" }</text>
+                <text class="axis-title" transform={format!("translate(12 {}) rotate(-90)", TOP + plot.height / 2.0)} text-anchor="middle">{ "IPC (instr./cycle)" }</text>
             </svg>
             if props.points.len() < 2 {
                 <figcaption class="hint">{ "The IPC timeline fills in as the run advances." }</figcaption>
@@ -135,6 +141,13 @@ fn polyline(points: &[(u64, f64)], plot: &Plot, x_axis: &Axis, y_axis: &Axis) ->
     text.trim_end().to_owned()
 }
 
+/// The timeline's points as CSV: the cycle, and the IPC up to it.
+fn timeline_csv(points: &[(u64, f64)]) -> String {
+    let header = ["core cycle".to_owned(), "IPC so far (thread instructions / cycle)".to_owned()];
+    let rows = points.iter().map(|&(cycle, ipc)| [cycle.to_string(), ipc.to_string()]);
+    csv_text(std::iter::once(header).chain(rows))
+}
+
 /// A tick label: `2.5k`, `1.2M`, `0.25`.
 fn compact(value: f64) -> String {
     let (scaled, suffix) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
@@ -163,6 +176,14 @@ mod tests {
         check(f64::NAN, 0.5, 1.0);
         let ticks: Vec<f64> = Axis::nice(1.37).ticks().collect();
         assert_eq!(ticks, [0.0, 0.5, 1.0, 1.5]);
+    }
+
+    #[test]
+    fn the_csv_has_every_point_and_units() {
+        assert_eq!(
+            timeline_csv(&[(0, 0.0), (100, 1.5)]),
+            "core cycle,IPC so far (thread instructions / cycle)\n0,0\n100,1.5\n"
+        );
     }
 
     #[test]

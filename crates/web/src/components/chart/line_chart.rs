@@ -12,9 +12,10 @@
 use yew::prelude::*;
 
 use super::{
-    Along, Frame, LegendEntry, Plot, WIDTH, axis_end, coord, figure, legend_list, nice_ticks, svg, tick_label,
+    Along, Export, Frame, LegendEntry, Plot, WIDTH, axis_end, coord, figure, legend_list, nice_ticks, svg, tick_label,
     value_axis,
 };
+use crate::components::chart_export::csv_text;
 use crate::format;
 
 /// The plot's height in SVG units.
@@ -126,7 +127,8 @@ pub fn line_chart(chart: &LineChart) -> Html {
             { for lines.iter().map(|(style, points)| scale.line(chart, style, points)) }
         </>
     };
-    let drawing = svg(&chart.frame, plot.bottom + BOTTOM, summary(chart, &lines), body);
+    let node = NodeRef::default();
+    let drawing = svg(&chart.frame, &node, plot.bottom + BOTTOM, summary(chart, &lines), body);
     // The legend lists the lines from the top of the drawing down: what is
     // drawn last, and so most important, first.
     let entries = lines.iter().rev().map(|(style, _)| LegendEntry {
@@ -141,7 +143,22 @@ pub fn line_chart(chart: &LineChart) -> Html {
         explain: band.explain,
         value: None,
     });
-    figure(&chart.frame, Some(html! { <>{ drawing }{ legend_list(entries.chain(bands)) }</> }))
+    let export = Export { svg: node, csv: csv(chart, &lines) };
+    figure(&chart.frame, Some((html! { <>{ drawing }{ legend_list(entries.chain(bands)) }</> }, export)))
+}
+
+/// The lines' points as CSV, one line per point: the series, x in its unit,
+/// y with its axis' title (which carries the unit); then each band's ends.
+fn csv(chart: &LineChart, lines: &[(LineStyle, Vec<(f64, f64)>)]) -> String {
+    let header = vec!["series".to_owned(), chart.x_unit.to_owned(), chart.y_axis.to_owned()];
+    let points = lines.iter().flat_map(|(style, points)| {
+        points.iter().map(|&(x, y)| vec![style.name.to_owned(), x.to_string(), y.to_string()])
+    });
+    let bands = chart
+        .bands
+        .iter()
+        .flat_map(|band| [band.from, band.to].map(|x| vec![band.label.clone(), x.to_string(), String::new()]));
+    csv_text(std::iter::once(header).chain(points).chain(bands))
 }
 
 /// Maps sizes and values to the plot.
@@ -323,5 +340,21 @@ mod tests {
         let lines = [(style, vec![(16.0, 1.0), (8.0, 1.0)]), (style, vec![(16.0, 2.0), (32.0, 2.0)])];
         assert_eq!(x_ticks(&lines), [8.0, 16.0, 32.0]);
         assert!(!LineStyle { dash: Some(""), ..style }.joined(), "markers only");
+    }
+
+    #[test]
+    fn the_csv_lists_every_drawn_point_with_units() {
+        let style = LineStyle { name: "a", colour: "#000", dash: None, width: 1.0, marker: Marker::Dot, explain: "" };
+        let chart = LineChart {
+            frame: Frame { testid: "t", title: "T", explain: "", empty: "" },
+            lines: Vec::new(),
+            bands: vec![Band { from: 8.0, to: 16.0, label: "cliff".into(), explain: "" }],
+            x_axis: "SMs (log scale)",
+            x_unit: "SMs",
+            y_axis: "IPC (thread instructions / cycle)",
+            y_unit: "IPC",
+        };
+        let text = csv(&chart, &[(style, vec![(8.0, 1.5), (16.0, 2.0)])]);
+        assert_eq!(text, "series,SMs,IPC (thread instructions / cycle)\na,8,1.5\na,16,2\ncliff,8,\ncliff,16,\n");
     }
 }

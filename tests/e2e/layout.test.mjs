@@ -1,0 +1,53 @@
+// The page on a 390-px phone and a 1280×800 laptop: the body never scrolls
+// sideways (wide tables scroll inside their own box), the config search and
+// the glossary work, and each size leaves a full-page screenshot to look at.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { SCREENSHOTS, openPage, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+
+for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["laptop", { width: 1280, height: 800 }]]) {
+  test(`no sideways scroll at ${viewport.width}×${viewport.height}`, async () => {
+    const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+    await page.setViewportSize(viewport);
+    await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+    await page.getByTestId("cpi-chart").locator("svg.chart-drawing").waitFor({ timeout: 30_000 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
+    await page.screenshot({ path: `${SCREENSHOTS}layout-${name}.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test("the config search filters rows and hides empty groups; the glossary lists its terms", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+  const groups = await page.getByTestId("config-group").count();
+  await page.getByTestId("config-search").fill("MSHR");
+  await page.waitForFunction(() => /of \d+ match/.test(document.querySelector("[data-testid=config-match-count]").textContent));
+  const rows = page.getByTestId("config-row");
+  const n = await rows.count();
+  assert.ok(n > 0 && (await textOf(page, "config-match-count")).startsWith(`${n} of `));
+  // Each row matches by label, value or option (the option starts its title).
+  const said = await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent + " " + tr.title.split(":")[0]));
+  for (const text of said) assert.match(text, /mshr/i);
+  assert.ok((await page.getByTestId("config-group").count()) < groups, "groups without a match are hidden");
+  await page.getByTestId("config-search").fill("-gpgpu_n_clusters");
+  await waitForText(page, "config-match-count", `1 of ${await totalRows(page)} match`);
+  assert.match(await rows.first().getAttribute("title"), /^-gpgpu_n_clusters\+-gpgpu_n_cores_per_cluster: number of processing clusters/);
+
+  const entries = page.getByTestId("glossary-entry");
+  assert.ok((await entries.count()) > 80);
+  await page.locator("#glossary-mshr").waitFor();
+  await page.getByTestId("config").getByTestId("help-link").click();
+  assert.equal(new URL(page.url()).hash, "#glossary-config");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+async function totalRows(page) {
+  const text = await textOf(page, "config-match-count");
+  return Number(text.match(/of (\d+)/)[1]);
+}
