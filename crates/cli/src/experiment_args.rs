@@ -13,13 +13,15 @@ use crate::{config_files, generated, trace_files};
 #[derive(Debug, Clone, Args)]
 pub struct ExperimentArgs {
     /// The GPU: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
-    #[arg(long, required = true, num_args = 1.., value_name = "CONFIG")]
+    // Checked in `config()` rather than by clap: `run --experiment` takes
+    // the GPU from the experiment and `--config` only for the user's files.
+    #[arg(long, num_args = 1.., value_name = "CONFIG")]
     pub config: Vec<PathBuf>,
     /// Set a config knob (n_sms, l1_mshrs, noc_bw_scale, dram_bw_scale, core_clock_mhz); repeatable.
     #[arg(long = "set", value_name = "KNOB=VALUE")]
     pub set: Vec<String>,
     /// A trace directory, its kernelslist.g, or one .traceg(.xz) file.
-    #[arg(long, required_unless_present = "generated", conflicts_with = "generated")]
+    #[arg(long, conflicts_with = "generated")]
     pub trace: Option<PathBuf>,
     /// A generated workload instead: KERNEL[:name=value,...], sized for --config.
     #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
@@ -32,6 +34,9 @@ pub struct ExperimentArgs {
 impl ExperimentArgs {
     /// The config with the `--set` knobs applied, and its label.
     pub fn config(&self) -> Result<(String, GpuConfig), String> {
+        if self.config.is_empty() {
+            return Err("give --config CONFIG (a preset name, a directory or files)".to_owned());
+        }
         let (mut label, config) = config_files::load(&self.config)?;
         let knobs = self.set.iter().map(|s| parse_setting(s)).collect::<Result<Vec<_>, _>>()?;
         let config = warplab_lab::apply_knobs(&config, &knobs).map_err(|e| format!("--set: {e}"))?;

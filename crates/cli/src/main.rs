@@ -6,6 +6,7 @@
 
 mod config_files;
 mod events;
+mod experiment;
 mod experiment_args;
 mod generated;
 mod predict;
@@ -88,10 +89,21 @@ enum Command {
         #[arg(long)]
         xz: bool,
     },
-    /// Simulate a trace or a generated workload on a GPU with the cycle-level timing model.
+    /// Simulate a trace or a generated workload on a GPU with the cycle-level timing model; with --experiment
+    /// or --link, compute the simulated, analytical and scale-model IPC of a saved experiment.
     Run {
         #[command(flatten)]
         experiment: ExperimentArgs,
+        /// An experiment saved by the web app (JSON; `-` reads standard input): prints the simulated, analytical
+        /// and scale-model IPC. --config and --trace then give the user's files it names, checked by content hash.
+        #[arg(long = "experiment", value_name = "FILE", conflicts_with_all = ["generated", "set", "memcpy_warms_l2", "events"])]
+        experiment_file: Option<PathBuf>,
+        /// A share link (`#x=...`, or the whole URL) instead of --experiment.
+        #[arg(long, value_name = "LINK", conflicts_with_all = ["experiment_file", "generated", "set", "memcpy_warms_l2", "events"])]
+        link: Option<String>,
+        /// With --experiment or --link: skip the scale-model prediction (the slow part).
+        #[arg(long)]
+        no_scale: bool,
         /// Stop after this many core cycles (0: run to the end).
         #[arg(long, default_value_t = 0, value_name = "CYCLES")]
         max_cycles: u64,
@@ -151,6 +163,11 @@ enum Command {
     Scale {
         #[command(subcommand)]
         command: ScaleCommand,
+    },
+    /// Between an experiment file (the web app's "Download experiment") and its share link.
+    Experiment {
+        #[command(subcommand)]
+        command: ExperimentCommand,
     },
     /// Read, scale and write GPU configurations.
     Config {
@@ -221,6 +238,20 @@ enum ScaleCommand {
 }
 
 #[derive(Debug, Subcommand)]
+enum ExperimentCommand {
+    /// Print the share link (`#x=...`, to append to the page's URL) of an experiment file (`-`: standard input).
+    Link {
+        /// The experiment JSON.
+        file: PathBuf,
+    },
+    /// Decode a share link (`#x=...`, the payload or the whole URL) and print the experiment as JSON.
+    Show {
+        /// The link.
+        link: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 enum ConfigCommand {
     /// Show a config: a preset name (QV100, A100, RTX3070, H100, ...), a directory, or files in order.
     Show {
@@ -276,7 +307,14 @@ fn main() -> ExitCode {
         Command::Sweep { experiment, vary, model, simulate, csv, svg } => {
             sweep::sweep(&sweep::SweepArgs { experiment, vary, model, simulate, csv, svg })
         }
-        Command::Run { experiment, max_cycles, json, events, window, sms, snapshot_every, max_events } => (|| {
+        Command::Experiment { command: ExperimentCommand::Link { file } } => experiment::link(&file),
+        Command::Experiment { command: ExperimentCommand::Show { link } } => experiment::show(&link),
+        Command::Run { experiment: files, experiment_file, link, no_scale, json, .. }
+            if experiment_file.is_some() || link.is_some() =>
+        {
+            experiment::run(&experiment::ExperimentRun { file: experiment_file, link, files, no_scale, json })
+        }
+        Command::Run { experiment, max_cycles, json, events, window, sms, snapshot_every, max_events, .. } => (|| {
             let options = warplab_lab::SimOptions {
                 memcpy_warms_l2: experiment.memcpy_warms_l2,
                 max_cycles,
@@ -293,7 +331,8 @@ fn main() -> ExitCode {
                 None => None,
             };
             run::run(&run::RunArgs { experiment, options, json, events })
-        })(),
+        })(
+        ),
     };
     match result {
         Ok(output) => {

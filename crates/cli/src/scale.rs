@@ -194,19 +194,7 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
         weak: args.weak,
         memcpy_warms_l2: args.experiment.memcpy_warms_l2,
     };
-    let steps = 3 + if args.validate { plan.targets.len() as u64 } else { 0 };
-    let progress = ProgressBar::new(steps)
-        .with_style(ProgressStyle::with_template("{pos}/{len} {wide_msg} {elapsed}").map_err(|e| e.to_string())?);
-    let mut host = CliHost {
-        workload: &workload,
-        target: &target,
-        target_sms: plan.target_sms,
-        weak: args.weak,
-        started: Instant::now(),
-        progress,
-    };
-    let report = run_scale(&plan, &mut host, &options).map_err(|e| workload.context(e))?;
-    host.progress.finish_and_clear();
+    let report = run_plan(&plan, &workload, &target, &options)?;
     if args.json {
         let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         value["config"] = serde_json::json!(label);
@@ -214,6 +202,30 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
         return to_json(&value);
     }
     Ok(run_text(&label, &workload.label(), &plan, &report))
+}
+
+/// Runs `plan` for `workload` on `target` with `options`, showing the steps
+/// on standard error: `scale run` and `run --experiment` share it.
+pub fn run_plan(
+    plan: &ScalePlan,
+    workload: &Workload,
+    target: &GpuConfig,
+    options: &ScaleOptions,
+) -> Result<ScaleReport, String> {
+    let steps = 3 + if options.validate { plan.targets.len() as u64 } else { 0 };
+    let progress = ProgressBar::new(steps)
+        .with_style(ProgressStyle::with_template("{pos}/{len} {wide_msg} {elapsed}").map_err(|e| e.to_string())?);
+    let mut host = CliHost {
+        workload,
+        target,
+        target_sms: plan.target_sms,
+        weak: options.weak,
+        started: Instant::now(),
+        progress,
+    };
+    let report = run_scale(plan, &mut host, options).map_err(|e| workload.context(e))?;
+    host.progress.finish_and_clear();
+    Ok(report)
 }
 
 /// What every size keeps: the per-SM resources.

@@ -33,6 +33,7 @@ mod config;
 mod config_delta;
 mod content_hash;
 mod experiment;
+pub mod fuzzing;
 mod generated;
 mod knobs;
 mod link;
