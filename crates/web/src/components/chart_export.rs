@@ -141,7 +141,7 @@ fn standalone_svg(svg: &Element, width: f64, height: f64) -> Result<String, JsVa
     }
     let after_title = copy.query_selector("title")?.and_then(|title| title.next_sibling());
     copy.insert_before(&ground, after_title.as_ref())?;
-    Ok(XmlSerializer::new()?.serialize_to_string(&copy)?)
+    XmlSerializer::new()?.serialize_to_string(&copy)
 }
 
 /// Copies [`INLINED_STYLES`] from each element under `original` onto the
