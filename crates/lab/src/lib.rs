@@ -1,10 +1,10 @@
 //! The one facade of warplab: what the command line and the web app call.
 //!
 //! Every figure the lab shows goes through this crate, so the CLI and the
-//! browser always print the same numbers. Today it reads a trace directory into
-//! a [`WorkloadSummary`] and lists the bundled samples; experiments (config +
-//! workload + options → report with the simulated, analytical and scale-model
-//! IPC) and the share-link codec arrive with the issues that build them.
+//! browser always print the same numbers. It reads traces and configs,
+//! generates, simulates and runs the analytical and scale models, and carries
+//! an [`Experiment`] (config + workload + options) in share links
+//! ([`encode_link`], [`decode_link`]) and JSON files.
 //!
 //! Central design decision: the lab does no I/O of its own. Callers hand it a
 //! reader for each file through a closure, so the same code streams a
