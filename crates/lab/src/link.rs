@@ -87,21 +87,42 @@ impl fmt::Display for LinkError {
                 version.escape_default(),
                 known()
             ),
-            LinkError::Damaged(reason) => write!(f, "the link is damaged: {reason}"),
-            LinkError::Unreadable(reason) => {
-                write!(f, "the experiment does not read: {reason} (was it written by another warplab, or edited?)")
-            }
+            LinkError::Damaged(reason) => write!(f, "the link is damaged: {}", one_line(reason)),
+            LinkError::Unreadable(reason) => write!(
+                f,
+                "the experiment does not read: {} (was it written by another warplab, or edited?)",
+                one_line(reason)
+            ),
             LinkError::UnknownPreset(name) => {
                 let names: Vec<_> = warplab_config::PRESETS.iter().map(|p| p.name).collect();
                 write!(
                     f,
-                    "the link names preset `{name}`, which this warplab does not have; its presets are {}",
+                    "the link names preset `{}`, which this warplab does not have; its presets are {}",
+                    one_line(name),
                     names.join(", ")
                 )
             }
-            LinkError::Invalid(reason) => write!(f, "the experiment cannot run: {reason}"),
+            LinkError::Invalid(reason) => write!(f, "the experiment cannot run: {}", one_line(reason)),
         }
     }
+}
+
+/// The longest message part shown from a link: the text comes from the link
+/// (a field name, a value), so it is bounded here.
+const MAX_SHOWN_CHARS: usize = 400;
+
+/// `text` on one line and bounded: the messages quote the link's own text
+/// (serde names an unknown field as given), which may hold line breaks.
+fn one_line(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(MAX_SHOWN_CHARS)
+        .flat_map(|c| if c.is_control() { c.escape_default().collect::<Vec<_>>() } else { vec![c] })
+        .collect();
+    if text.chars().nth(MAX_SHOWN_CHARS).is_some() {
+        shown.push('…');
+    }
+    shown
 }
 
 impl std::error::Error for LinkError {}

@@ -321,3 +321,18 @@ mod properties {
         }
     }
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn messages_quote_the_link_on_one_line() {
+    // Found by the fuzzer: serde quotes an unknown field's name as given.
+    let json = vecadd().to_json_compact().replacen("{\"config\"", "{\"a\\nb\":1,\"config\"", 1);
+    let error = message(decode_link(&link_of_json(&json)));
+    assert!(error.contains("unknown field `a\\nb`"), "{error}");
+    let mut knob = vecadd();
+    knob.workload = WorkloadChoice::Generated("vecadd".parse().unwrap());
+    if let WorkloadChoice::Generated(spec) = &mut knob.workload {
+        spec.knobs.push(("x\ny".repeat(300), 1));
+    }
+    let error = message(decode_link(&encode_link(&knob)));
+    assert!(!error.contains('\n') && error.ends_with('…'), "{error}");
+}
