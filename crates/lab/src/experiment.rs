@@ -176,27 +176,24 @@ impl Experiment {
             baseline: None,
         }
     }
-
-    /// `base` with every edit applied in order, each read back through the
-    /// config reader.
-    ///
-    /// # Errors
-    /// An unknown knob, a value a knob cannot take, or an option the config
-    /// reader rejects (named with its value).
-    pub fn apply_edits(&self, base: &GpuConfig) -> Result<GpuConfig, LabError> {
-        apply_edits(base, &self.edits)
-    }
 }
 
-/// `base` with `edits` applied in order.
+/// `base` with `edits` applied in order, each read back through the config
+/// reader.
 ///
 /// # Errors
-/// As [`Experiment::apply_edits`].
+/// An unknown knob, a value a knob cannot take, or an option the config
+/// reader rejects (named with its value).
 pub fn apply_edits(base: &GpuConfig, edits: &[ConfigEdit]) -> Result<GpuConfig, LabError> {
-    edits.iter().try_fold(base.clone(), |config, edit| match edit {
-        ConfigEdit::Knob { name, value } => crate::apply_knob(&config, name, *value),
-        ConfigEdit::Option { name, value } => crate::knobs::with_option(&config, name, value),
-    })
+    edits.iter().try_fold(base.clone(), |config, edit| apply_edit(&config, edit))
+}
+
+/// `config` with one edit applied.
+fn apply_edit(config: &GpuConfig, edit: &ConfigEdit) -> Result<GpuConfig, LabError> {
+    match edit {
+        ConfigEdit::Knob { name, value } => crate::apply_knob(config, name, *value),
+        ConfigEdit::Option { name, value } => crate::knobs::with_option(config, name, value),
+    }
 }
 
 impl Experiment {
@@ -240,7 +237,7 @@ impl Experiment {
             .iter()
             .enumerate()
             .try_fold(base, |config, (index, edit)| {
-                apply_edits(&config, std::slice::from_ref(edit)).map_err(|error| {
+                apply_edit(&config, edit).map_err(|error| {
                     LinkError::Invalid(format!("config edit {} ({}): {error}", index + 1, edit.describe()))
                 })
             })
