@@ -109,8 +109,11 @@ pub fn run() -> Result<ExitCode> {
             tally.check("copy dist/ for the web crate's browser tests", refresh(&dist, &test_dist));
             let mut wasm_tests = wasm_cargo("test", &wasm_crates, &[]);
             tally.suite("wasm-bindgen tests (headless Chromium)", wasm_tests.env("WASM_BINDGEN_TEST_ONLY_WEB", "1"));
+            // The lab tests compare the page's figures with the CLI's for the
+            // page's link; `cargo test --workspace` above built it.
+            let cli = crate::shell::target_dir().join("debug/warplab");
             let mut e2e = command("npm", &["test"]);
-            e2e.current_dir(root().join("tests")).env("WARPLAB_DIST", &dist);
+            e2e.current_dir(root().join("tests")).env("WARPLAB_DIST", &dist).env("WARPLAB_CLI", cli);
             tally.suite("end-to-end tests (Playwright)", &mut e2e);
         }
         Err(error) => tally.check("build dist/", Err(error)),

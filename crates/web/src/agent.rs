@@ -34,10 +34,10 @@ use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
 use warplab_lab::{
-    AnalyticalReport, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile, ProfileOptions,
-    SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary, config_report, default_config,
-    generate, kernel_files, predict, preset_config, profile_workload, read_config_files, summarize_generated,
-    summarize_trace,
+    AnalyticalReport, ConfigEdit, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile,
+    ProfileOptions, SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary, apply_edits,
+    config_report, default_config, generate, kernel_files, predict, preset_config, profile_workload, read_config_files,
+    summarize_generated, summarize_trace,
 };
 use web_sys::Blob;
 
@@ -82,17 +82,28 @@ pub enum WorkerInput {
         /// The generator, its size and knobs.
         spec: GenSpec,
     },
-    /// Read a bundled preset.
+    /// Read a bundled preset and apply `edits` to it.
     LoadPreset {
         /// The preset's name or alias.
         name: String,
+        /// The experiment's config edits, applied in order.
+        edits: Vec<ConfigEdit>,
     },
-    /// Read a config from the user's files (`gpgpusim.config`, `trace.config`, `.icnt`).
+    /// Read a config from the user's files (`gpgpusim.config`, `trace.config`,
+    /// `.icnt`) and apply `edits` to it.
     LoadConfigFiles {
         /// A label for the config.
         label: String,
         /// The files.
         files: Vec<FileRef>,
+        /// The experiment's config edits, applied in order.
+        edits: Vec<ConfigEdit>,
+    },
+    /// Apply `edits` (all of them, replacing earlier ones) to the config
+    /// loaded last, as read before any edit.
+    EditConfig {
+        /// The experiment's config edits, applied in order.
+        edits: Vec<ConfigEdit>,
     },
     /// Simulate the workload loaded last on the config loaded last, replacing
     /// any run in progress; answered by [`WorkerOutput::RunUpdated`]s.
@@ -222,6 +233,8 @@ pub enum Lane {
     Workload,
     /// Analyzing the workload or re-evaluating the models for new knobs.
     Analysis,
+    /// Loading or editing the config.
+    Config,
     /// Planning scale models for the loaded config.
     ScalePlan,
     /// Running scale models.
@@ -237,7 +250,21 @@ impl WorkerInput {
             Self::Analyze { .. } | Self::Predict { .. } => Some(Lane::Analysis),
             Self::PlanScale { .. } => Some(Lane::ScalePlan),
             Self::Scale(_) => Some(Lane::Scale),
-            Self::LoadPreset { .. } | Self::LoadConfigFiles { .. } | Self::Run { .. } | Self::Control(_) => None,
+            Self::LoadPreset { .. } | Self::LoadConfigFiles { .. } | Self::EditConfig { .. } => Some(Lane::Config),
+            Self::Run { .. } | Self::Control(_) => None,
+        }
+    }
+
+    /// What to send instead of `waiting` when `self` is asked for after it:
+    /// `self`, except that edits asked for after a config load that has not
+    /// gone out yet travel with that load, so its files are not lost.
+    pub fn superseding(self, waiting: WorkerInput) -> WorkerInput {
+        match (self, waiting) {
+            (Self::EditConfig { edits }, Self::LoadPreset { name, .. }) => Self::LoadPreset { name, edits },
+            (Self::EditConfig { edits }, Self::LoadConfigFiles { label, files, .. }) => {
+                Self::LoadConfigFiles { label, files, edits }
+            }
+            (newer, _) => newer,
         }
     }
 }
@@ -356,12 +383,8 @@ impl WorkerOutput {
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
             Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
-            Self::Config(_)
-            | Self::ConfigFailed(_)
-            | Self::RunUpdated(_)
-            | Self::RunReport(_)
-            | Self::RunFailed(_)
-            | Self::RunCancelled => None,
+            Self::Config(_) | Self::ConfigFailed(_) => Some(Lane::Config),
+            Self::RunUpdated(_) | Self::RunReport(_) | Self::RunFailed(_) | Self::RunCancelled => None,
         }
     }
 }
@@ -449,6 +472,9 @@ struct Lab {
     /// The config loaded last, which generators are sized for; `None` until
     /// a config loads or a generator needs one (then the default preset).
     gpu: Option<GpuConfig>,
+    /// The config loaded last as read, before the experiment's edits, with
+    /// its report: what `EditConfig` applies edits to.
+    base: Option<(ConfigReport, GpuConfig)>,
     /// The workload loaded last and its warp instructions.
     workload: Option<(Loaded, u64)>,
     run: Option<WorkerRun>,
@@ -479,8 +505,14 @@ impl Lab {
                 }
                 workload(summary)
             }
-            WorkerInput::LoadPreset { name } => self.config(load_preset(&name)),
-            WorkerInput::LoadConfigFiles { label, files } => self.config(load_config(&label, &files).await),
+            WorkerInput::LoadPreset { name, edits } => self.config(load_preset(&name), &edits),
+            WorkerInput::LoadConfigFiles { label, files, edits } => {
+                self.config(load_config(&label, &files).await, &edits)
+            }
+            WorkerInput::EditConfig { edits } => match self.base.take() {
+                Some(base) => self.config(Ok(base), &edits),
+                None => WorkerOutput::ConfigFailed("no config has loaded yet to edit".to_owned()),
+            },
             WorkerInput::Run { speed, watch, memcpy_warms_l2 } => {
                 let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
                 return self.start_run(speed, watch, options).unwrap_or_else(|e| vec![WorkerOutput::RunFailed(e)]);
@@ -584,9 +616,16 @@ impl Lab {
         Ok(self.gpu.insert(gpu))
     }
 
-    /// Answers a config input, keeping the config when it loaded.
-    fn config(&mut self, result: Result<(ConfigReport, GpuConfig), String>) -> WorkerOutput {
-        match result {
+    /// Answers a config input: the config read, with `edits` applied. The
+    /// config as read is kept as the base later edits apply to; when an edit
+    /// fails, the config before it stays loaded.
+    fn config(&mut self, result: Result<(ConfigReport, GpuConfig), String>, edits: &[ConfigEdit]) -> WorkerOutput {
+        let edited = result.and_then(|(report, base)| {
+            let gpu = apply_edits(&base, edits).map_err(|e| e.to_string());
+            self.base = Some((report.clone(), base));
+            gpu.map(|gpu| (edited_report(&report, &gpu, edits.len()), gpu))
+        });
+        match edited {
             Ok((report, gpu)) => {
                 self.gpu = Some(gpu);
                 self.profile = None;
@@ -675,6 +714,15 @@ fn kernel_list_of(files: &[FileRef]) -> Result<String, String> {
     };
     kernels.sort_by_key(|name| (number(name), name.to_string()));
     Ok(kernels.iter().map(|name| format!("{name}\n")).collect())
+}
+
+/// The report of `gpu`, `base`'s config with `edits` edits applied.
+fn edited_report(base: &ConfigReport, gpu: &GpuConfig, edits: usize) -> ConfigReport {
+    match edits {
+        0 => base.clone(),
+        1 => config_report(&format!("{} + 1 edit", base.label), gpu, base.diagnostics.clone()),
+        n => config_report(&format!("{} + {n} edits", base.label), gpu, base.diagnostics.clone()),
+    }
 }
 
 fn load_preset(name: &str) -> Result<(ConfigReport, GpuConfig), String> {

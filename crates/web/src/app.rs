@@ -7,25 +7,31 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use gloo::timers::future::sleep;
-use warplab_lab::{GenSpec, SAMPLE_TRACES, generator, presets};
+use warplab_lab::{
+    ConfigChoice, ConfigEdit, Experiment as Shared, GenSpec, SAMPLE_TRACES, WorkloadChoice as SharedWorkload,
+    generator, presets,
+};
 use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use warplab_lab::ModelKind;
+use warplab_lab::scale::Method;
 
 use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::analysis_state::{AnalysisAction, AnalysisState};
+use crate::baseline::{Baseline, Figures};
 use crate::components::animation::Speed;
 use crate::components::{
-    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, ReportView, RunPanel, ScalePanel,
-    WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView, RunPanel,
+    ScalePanel, WorkloadPanel,
 };
 use crate::components::{Glossary, HelpLink};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
-use crate::hooks::{LabWorkerHandle, use_lab_worker, use_scale_progress};
+use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
+use crate::share::{current_link, experiment_in_location, experiment_of, show_in_location, with_knob};
 use crate::state::{Action, Experiment, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
@@ -60,55 +66,68 @@ pub fn App(props: &AppProps) -> Html {
     let analysis = use_reducer(AnalysisState::default);
     let scale = use_reducer(ScaleState::default);
     let outputs = on_output(state.dispatcher(), run.dispatcher(), analysis.dispatcher(), scale.dispatcher());
-    let worker = use_lab_worker(format!("{}worker.js", props.asset_base).into(), outputs);
+    let worker_url: AttrValue = format!("{}worker.js", props.asset_base).into();
+    let worker = use_lab_worker(worker_url.clone(), outputs);
+    // Scale-model runs take a worker of their own for up to minutes, so the
+    // main worker keeps answering runs and analyses meanwhile.
+    let scaler = use_lab_worker(worker_url.clone(), on_scale_output(scale.dispatcher()));
+    let dispatcher = state.dispatcher();
+    let baseliner =
+        use_baseline_worker(worker_url, Callback::from(move |f| dispatcher.dispatch(Action::BaselineComputed(f))));
     let scale_dispatcher = scale.dispatcher();
     let progress_channel =
         use_scale_progress(Callback::from(move |progress| scale_dispatcher.dispatch(ScaleAction::Progress(progress))));
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
+    let config_edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
     let page = Page {
         worker,
+        scaler,
+        baseliner,
         state: state.dispatcher(),
         asset_base: props.asset_base.clone(),
         edits: (*edits).clone(),
+        config_edits: (*config_edits).clone(),
         open_files,
         run: run.dispatcher(),
         analysis: analysis.dispatcher(),
         scale: scale.dispatcher(),
         progress_channel,
     };
-    use_default_experiment(&page, state.choice.clone());
+    use_experiment_of_the_link(&page);
     use_regenerate_for_new_config(&page, &state);
-    use_analysis_of_each_experiment(&page, &state);
+    let next = use_analysis_and_run_of_each_experiment(&page, &state, &run);
     use_scale_plan_of_each_config(&page, state.config_loads);
+    use_scale_run_after_each_run(&page, &scale, &run, next);
+    let shared = experiment_of(&state, &run, &scale);
+    use_effect_with(shared.clone(), |shared| {
+        if let Ok(experiment) = shared {
+            let _ = show_in_location(experiment);
+        }
+    });
 
     let on_sample = page.callback(|page, name: String| page.load_sample(&name));
     let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
-    let on_preset = page.callback(|page, name: String| page.load_preset(name));
+    let on_preset = page.callback(|page, name: String| page.choose_preset(name, Vec::new()));
     let on_files = page.callback(|page, list: Option<FileList>| page.open_picked(list));
     let (speed, watch, ready) = (run.speed, run.watch, state.ready());
     let on_run = page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, e)));
     let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
     let ready = ready.is_some();
-    // The preset a config was read from is its base, until the page keeps the experiment's base preset.
-    let base_preset = state
-        .config
-        .current
-        .as_ref()
-        .and_then(|r| r.label.strip_prefix("preset "))
-        .map(|n| AttrValue::from(n.to_owned()));
+    let base_preset = state.preset.clone().map(AttrValue::from);
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     html! {
         <main class="warplab">
-            <Header />
-            <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} {on_sample}
-                on_files={on_files.clone()} {on_generate} />
-            <ConfigPanel state={state.config.clone()} {base_preset} {on_preset} {on_files} />
+            { header(&page, &state, &shared) }
+            { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
             <RunPanel run={(*run).clone()} {ready} {on_run} {on_cancel}>
                 if run.latest.is_some() {
                     { controls(&page, &run) }
                 }
             </RunPanel>
+            <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} {on_sample}
+                on_files={on_files.clone()} {on_generate} />
+            <ConfigPanel state={state.config.clone()} {base_preset} {on_preset} {on_files} />
             if run.snapshot.is_some() {
                 <section class="panel animation-panel" data-testid="animation-panel">
                     <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
@@ -126,21 +145,96 @@ pub fn App(props: &AppProps) -> Html {
                     <ReportView report={report.clone()} />
                 </section>
             }
-            { analytical_panel(&page, &analysis, &run, state.ready()) }
-            { scale_panel(&page, &scale, &analysis, &run, state.ready()) }
+            { analytical_panel(&page, &analysis, &run, &state) }
+            { scale_panel(&page, &scale, &analysis, &run, &state) }
             <Glossary />
         </main>
     }
 }
 
+/// The header with the share controls wired to the page.
+fn header(page: &Page, state: &State, shared: &Result<Shared, String>) -> Html {
+    let unshareable = shared.as_ref().err().map(|why| AttrValue::from(why.clone()));
+    let copy = page.callback(|_, ()| copy_link());
+    let experiment = shared.as_ref().ok().cloned();
+    let on_download = page.callback(move |_, ()| {
+        if let Some(experiment) = &experiment {
+            Page::download(experiment);
+        }
+    });
+    let on_open = page.callback(|page, list: Option<FileList>| page.open_experiment_file(list));
+    let on_dismiss = page.callback(|page, ()| page.state.dispatch(Action::Notice(None)));
+    html! {
+        <Header {unshareable} notice={state.notice.clone().map(AttrValue::from)} on_copy={copy} {on_download}
+            {on_open} {on_dismiss} />
+    }
+}
+
+/// The three IPCs of the experiment shown, with the pinned baseline's.
+fn summary(
+    page: &Page,
+    state: &State,
+    run: &RunState,
+    analysis: &AnalysisState,
+    scale: &ScaleState,
+    shared: Option<Shared>,
+) -> Html {
+    let ready = state.ready();
+    let figures = figures_of(run, analysis, scale, ready);
+    let pending = [
+        run.active().then(|| AttrValue::from("simulating")),
+        analysis.analyzing.map(|_| AttrValue::from("profiling")),
+        scale
+            .running
+            .map(|_| AttrValue::from(scale.progress.as_ref().map_or("predicting".to_owned(), |p| p.what.clone()))),
+    ];
+    let pinned = state.baseline.is_some();
+    let can_pin = figures.simulated.is_some() || figures.analytical.is_some();
+    let on_pin = page.callback(move |page, ()| {
+        let baseline = match (&shared, pinned) {
+            (Some(experiment), false) => {
+                Some(Box::new(Baseline { experiment: Shared { baseline: None, ..experiment.clone() }, figures }))
+            }
+            _ => None,
+        };
+        page.state.dispatch(Action::Pinned(baseline));
+    });
+    html! {
+        <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin} />
+    }
+}
+
+/// The three IPCs the page has for the experiment `ready`: a finished run's,
+/// MDM's at the config's own values, the scale-model prediction at the
+/// config's own SM count.
+fn figures_of(run: &RunState, analysis: &AnalysisState, scale: &ScaleState, ready: Option<Experiment>) -> Figures {
+    let current = |of: Option<Experiment>| ready.is_some() && of == ready;
+    let simulated = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished && current(run.experiment));
+    let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base() && current(analysis.experiment));
+    let own_size = scale.setup.as_ref().map(|setup| setup.target_sms);
+    let prediction = scale.prediction().filter(|_| current(scale.report_for));
+    let scale_ipc = prediction.zip(own_size).and_then(|(prediction, sms)| prediction.ipc(Method::ScaleModel, sms));
+    Figures {
+        simulated: simulated.map(|report| report.ipc),
+        analytical: mdm.and_then(|r| r.models.get(&ModelKind::Mdm)).map(|prediction| prediction.ipc),
+        scale: scale_ipc,
+    }
+}
+
 /// The analytical panel, with the finished run of the same workload and
 /// config to compare with, and its sliders wired to the worker.
-fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, ready: Option<Experiment>) -> Html {
+fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state: &State) -> Html {
+    let ready = state.ready();
     let same_experiment =
         run.phase == RunPhase::Finished && run.experiment.is_some_and(|e| Some(e) == analysis.experiment);
     let simulated_ipc = run.report.as_ref().filter(|_| same_experiment).map(|report| report.ipc);
     let stale = analysis.experiment.is_some() && analysis.experiment != ready;
-    let on_knobs = page.callback(|page, knobs| page.predict(knobs));
+    let edits = state.edits.clone();
+    let on_knobs = page.callback(move |page, knobs: Vec<(String, f64)>| {
+        let edited = knobs.iter().fold(edits.clone(), |edits, (name, value)| with_knob(&edits, name, *value));
+        page.predict(knobs);
+        page.edit_config(edited);
+    });
     let on_reset = page.callback(|page, ()| page.predict(Vec::new()));
     html! {
         <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} />
@@ -149,35 +243,28 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, ready
 
 /// The scale panel, with the finished run and the analytical models of the
 /// loaded config to compare with, and its choices wired to the worker.
-fn scale_panel(
-    page: &Page,
-    scale: &ScaleState,
-    analysis: &AnalysisState,
-    run: &RunState,
-    ready: Option<Experiment>,
-) -> Html {
+fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &RunState, state: &State) -> Html {
+    let ready = state.ready();
     let finished = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished);
     let simulated = run.experiment.zip(finished.map(|report| report.ipc));
     let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&ModelKind::Mdm));
     let analytical = analysis.experiment.zip(mdm.map(|prediction| prediction.ipc));
-    let on_pair = page.callback(|page, pair| page.plan_scale(Some(pair)));
+    let on_pair = page.callback(|page, pair| {
+        page.scale.dispatch(ScaleAction::PairChosen(pair));
+        page.plan_scale(Some(pair));
+    });
     let dispatcher = page.scale.clone();
     let on_change = Callback::from(move |action| dispatcher.dispatch(action));
-    let request = scale.setup.as_ref().map(|setup| ScaleRequest {
-        scale_models: setup.scale_models,
-        targets: scale.target_sms().into_iter().collect(),
-        rule: scale.rule,
-        validate: scale.validate,
-        memcpy_warms_l2: MEMCPY_WARMS_L2,
-        progress_channel: page.progress_channel.to_string(),
-    });
+    let request = scale_request(page, scale);
     let on_predict = page.callback(move |page, ()| {
         if let (Some(experiment), Some(request)) = (ready, request.clone()) {
             page.scale(experiment, request);
         }
     });
-    // "Use N SMs": an `n_sms` edit of the loaded config, once the page has config edits.
-    let on_target_sms = Callback::from(|sms: u32| gloo::console::log!(format!("Use {sms} SMs: not wired yet")));
+    // "Use N SMs": an `n_sms` edit of the experiment's config.
+    let edits = state.edits.clone();
+    let on_target_sms =
+        page.callback(move |page, sms: u32| page.edit_config(with_knob(&edits, "n_sms", f64::from(sms))));
     html! {
         <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict}
             {on_target_sms} />
@@ -197,19 +284,26 @@ fn controls(page: &Page, run: &RunState) -> Html {
     }
 }
 
-/// On mount: the first preset, and the workload of the initial state (a
-/// generator run, so nothing is downloaded).
+/// On mount: the experiment of the page's link (`#x=...`), or the default
+/// one (the first preset and a generator run, so nothing is downloaded)
+/// with a message when the link cannot be opened.
 #[hook]
-fn use_default_experiment(page: &Page, initial: WorkloadChoice) {
+fn use_experiment_of_the_link(page: &Page) {
     let page = page.clone();
-    use_effect_with(page.asset_base.clone(), move |_| {
-        if let Some(preset) = presets().first() {
-            page.load_preset(preset.name.clone());
+    use_effect_with(page.asset_base.clone(), move |_| match experiment_in_location() {
+        Some(Ok(experiment)) => page.open_experiment(&experiment),
+        Some(Err(message)) => {
+            page.state.dispatch(Action::Notice(Some(message)));
+            page.open_experiment(&default_experiment());
         }
-        if let WorkloadChoice::Generated(spec) = initial {
-            page.generate(spec);
-        }
+        None => page.open_experiment(&default_experiment()),
     });
+}
+
+/// The first preset and the default generator.
+fn default_experiment() -> Shared {
+    let preset = presets().first().map(|p| p.name.clone()).unwrap_or_default();
+    Shared::new(&preset, SharedWorkload::Generated(GenSpec::new(crate::state::DEFAULT_GENERATOR)))
 }
 
 /// When a config loads, a workload its generator sizes for the config is
@@ -225,19 +319,51 @@ fn use_regenerate_for_new_config(page: &Page, state: &State) {
     });
 }
 
-/// Analyzes each workload and config once both have loaded, unless the
-/// workload is about to be generated again for a config that just loaded.
+/// Analyzes and simulates each workload and config once both have loaded,
+/// unless the workload is about to be generated again for a config that
+/// just loaded; returns the experiment that is ready, if any.
 #[hook]
-fn use_analysis_of_each_experiment(page: &Page, state: &State) {
-    let page = page.clone();
+fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &RunState) -> Option<Experiment> {
     let resized = state.choice.spec().is_some_and(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config));
     let awaiting_regeneration = resized && state.workload_sized_for != state.config_loads;
     let experiment = state.ready().filter(|_| !awaiting_regeneration);
+    let (page, speed, watch) = (page.clone(), run.speed, run.watch);
     use_effect_with(experiment, move |experiment| {
         if let Some(experiment) = *experiment {
             page.analyze(experiment);
+            page.start_run(speed, watch, experiment);
         }
     });
+    experiment
+}
+
+/// Predicts with the scale models once the run of the same experiment has
+/// finished (so the two do not share the machine's cores), when the config
+/// divides into scale models.
+#[hook]
+fn use_scale_run_after_each_run(page: &Page, scale: &ScaleState, run: &RunState, ready: Option<Experiment>) {
+    let finished = ready.filter(|&e| run.phase == RunPhase::Finished && run.experiment == Some(e));
+    let planned = scale.setup.as_ref().filter(|setup| setup.error.is_none() && !setup.sizes.is_empty()).is_some();
+    let due = finished.filter(|&e| planned && scale.report_for != Some(e) && scale.running != Some(e));
+    let page = page.clone();
+    let request = scale_request(&page, scale);
+    use_effect_with(due, move |due| {
+        if let (Some(experiment), Some(request)) = (*due, request) {
+            page.scale(experiment, request);
+        }
+    });
+}
+
+/// The scale-model run the panel's choices describe.
+fn scale_request(page: &Page, scale: &ScaleState) -> Option<ScaleRequest> {
+    scale.setup.as_ref().map(|setup| ScaleRequest {
+        scale_models: setup.scale_models,
+        targets: scale.target_sms().into_iter().collect(),
+        rule: scale.rule,
+        validate: scale.validate,
+        memcpy_warms_l2: MEMCPY_WARMS_L2,
+        progress_channel: page.progress_channel.to_string(),
+    })
 }
 
 /// Asks for the scale models of each config that loads.
@@ -276,16 +402,41 @@ fn on_output(
     })
 }
 
-/// What the page's handlers share: the worker, the state, and the pending
-/// generator edit.
+/// Routes the scale worker's answers to the scale state; its answers to the
+/// loads it shares with the main worker are the main worker's too, and
+/// dropped.
+fn on_scale_output(scale: UseReducerDispatcher<ScaleState>) -> Callback<WorkerOutput> {
+    Callback::from(move |output: WorkerOutput| match output {
+        WorkerOutput::ScalePlanned(setup) => scale.dispatch(ScaleAction::Planned(setup)),
+        WorkerOutput::Scaled(report) => scale.dispatch(ScaleAction::Scaled(report)),
+        WorkerOutput::ScaleFailed(message) => scale.dispatch(ScaleAction::Failed(message)),
+        _ => {}
+    })
+}
+
+/// Copies the page's address, which always carries the experiment.
+fn copy_link() {
+    let Some((window, link)) = web_sys::window().zip(current_link()) else { return };
+    let _ = window.navigator().clipboard().write_text(&link);
+}
+
+/// What the page's handlers share: the workers, the state, and the pending
+/// generator and config edits.
 #[derive(Clone)]
 struct Page {
+    /// Runs, analyses and loads.
     worker: LabWorkerHandle,
+    /// Scale-model plans and runs, with the same loads as `worker`.
+    scaler: LabWorkerHandle,
+    /// The figures of a baseline a link carried.
+    baseliner: BaselineWorker,
     state: UseReducerDispatcher<State>,
     asset_base: AttrValue,
     /// Counts generator edits; a debounced request goes out only if no edit
     /// or other workload request came after it.
     edits: Rc<Cell<u64>>,
+    /// Counts config edits, for the same debounce.
+    config_edits: Rc<Cell<u64>>,
     open_files: Rc<RefCell<OpenFiles>>,
     run: UseReducerDispatcher<RunState>,
     analysis: UseReducerDispatcher<AnalysisState>,
@@ -321,13 +472,99 @@ impl Page {
 
     /// Plans scale models of the loaded config (`None`: the worker's choice).
     fn plan_scale(&self, scale_models: Option<[u32; 2]>) {
-        self.worker.send(WorkerInput::PlanScale { scale_models });
+        self.scaler.send(WorkerInput::PlanScale { scale_models });
     }
 
-    /// Runs scale models of the loaded config in the worker.
+    /// Runs scale models of the loaded config in the scale worker.
     fn scale(&self, experiment: Experiment, request: ScaleRequest) {
         self.scale.dispatch(ScaleAction::Requested(experiment));
-        self.worker.send(WorkerInput::Scale(request));
+        self.scaler.send(WorkerInput::Scale(request));
+    }
+
+    /// A load both workers make, so each holds the same config and workload.
+    fn load(&self, input: WorkerInput) {
+        self.scaler.send(input.clone());
+        self.worker.send(input);
+    }
+
+    /// Shows `experiment`: its config, workload, scale options and view,
+    /// asking for the files of a link that names the user's own.
+    fn open_experiment(&self, experiment: &Shared) {
+        match &experiment.config {
+            ConfigChoice::Preset(name) => self.choose_preset(name.clone(), experiment.edits.clone()),
+            ConfigChoice::Files { name, hash } => self.state.dispatch(Action::Notice(Some(format!(
+                "This experiment's GPU comes from config files ({name}, content hash {}); open them to continue.",
+                String::from(*hash)
+            )))),
+        }
+        match &experiment.workload {
+            SharedWorkload::Sample(name) => self.load_sample(name),
+            SharedWorkload::Generated(spec) => self.generate(spec.clone()),
+            SharedWorkload::Trace { name, hash } => self.state.dispatch(Action::Notice(Some(format!(
+                "This experiment's trace comes from files ({name}, content hash {}); open them to continue.",
+                String::from(*hash)
+            )))),
+        }
+        let scale = experiment.scale;
+        self.scale.dispatch(ScaleAction::RuleChosen(scale.rule));
+        self.scale.dispatch(ScaleAction::ValidateSet(scale.validate));
+        if let Some(pair) = scale.scale_models {
+            self.scale.dispatch(ScaleAction::PairChosen(pair));
+        }
+        self.run.dispatch(RunAction::SpeedChosen(experiment.view.speed));
+        self.run.dispatch(RunAction::Watched(experiment.view.watch_sm));
+        let baseline = experiment
+            .baseline
+            .as_ref()
+            .map(|pinned| Box::new(Baseline { experiment: (**pinned).clone(), figures: Figures::default() }));
+        if let Some(pinned) = &baseline
+            && let Err(why) = self.baseliner.compute(&pinned.experiment, &self.asset_base)
+        {
+            self.state.dispatch(Action::Notice(Some(format!("The baseline's figures cannot be computed: {why}."))));
+        }
+        self.state.dispatch(Action::Pinned(baseline));
+    }
+
+    /// Saves `experiment` as a JSON file.
+    fn download(experiment: &Shared) {
+        crate::download::download_text("experiment.json", "application/json", &experiment.to_json_pretty());
+    }
+
+    /// Opens an experiment file the user picked.
+    fn open_experiment_file(&self, list: Option<FileList>) {
+        let Some(file) = list.and_then(|list| list.get(0)) else { return };
+        let page = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match crate::share::read_experiment_file(&file).await {
+                Ok(experiment) => {
+                    page.state.dispatch(Action::Notice(None));
+                    page.open_experiment(&experiment);
+                }
+                Err(message) => page.state.dispatch(Action::Notice(Some(message))),
+            }
+        });
+    }
+
+    /// A preset with `edits` applied.
+    fn choose_preset(&self, name: String, edits: Vec<ConfigEdit>) {
+        self.config_edits.set(self.config_edits.get() + 1);
+        self.state.dispatch(Action::PresetChosen { name: name.clone(), edits: edits.clone() });
+        self.load(WorkerInput::LoadPreset { name, edits });
+    }
+
+    /// Shows the edits at once and applies them in the workers once the
+    /// sliders have been still for [`GENERATOR_DEBOUNCE`].
+    fn edit_config(&self, edits: Vec<ConfigEdit>) {
+        self.config_edits.set(self.config_edits.get() + 1);
+        let edit = self.config_edits.get();
+        self.state.dispatch(Action::EditsSet(edits.clone()));
+        let page = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            sleep(GENERATOR_DEBOUNCE).await;
+            if page.config_edits.get() == edit {
+                page.load(WorkerInput::EditConfig { edits });
+            }
+        });
     }
 
     /// Pauses, steps, seeks, changes the speed of or cancels the run.
@@ -351,7 +588,7 @@ impl Page {
         self.cancel_edit();
         self.state.dispatch(Action::WorkloadRequested(WorkloadChoice::Sample(sample.name.to_owned())));
         match page_url(&format!("{}{}/", self.asset_base, sample.dir)) {
-            Ok(dir_url) => self.worker.send(WorkerInput::LoadSample { name: sample.name.to_owned(), dir_url }),
+            Ok(dir_url) => self.load(WorkerInput::LoadSample { name: sample.name.to_owned(), dir_url }),
             Err(message) => self.state.dispatch(Action::WorkloadFailed(message)),
         }
     }
@@ -359,7 +596,7 @@ impl Page {
     fn generate(&self, spec: GenSpec) {
         self.cancel_edit();
         self.state.dispatch(Action::WorkloadRequested(WorkloadChoice::Generated(spec.clone())));
-        self.worker.send(WorkerInput::Generate { spec });
+        self.load(WorkerInput::Generate { spec });
     }
 
     /// Shows the edited spec at once and asks the worker once the form has
@@ -375,11 +612,6 @@ impl Page {
                 page.generate(spec);
             }
         });
-    }
-
-    fn load_preset(&self, name: String) {
-        self.state.dispatch(Action::ConfigRequested(name.clone()));
-        self.worker.send(WorkerInput::LoadPreset { name });
     }
 
     /// Sends picked or dropped files to the worker: trace files as a workload,
@@ -398,7 +630,7 @@ impl Page {
         let mut open = self.open_files.borrow_mut();
         let traces = Kind { requested: trace_requested, failed: Action::WorkloadFailed, input: trace_input };
         self.send_picked(&picked.traces, &mut open.traces, traces);
-        let configs = Kind { requested: Action::ConfigRequested, failed: Action::ConfigFailed, input: config_input };
+        let configs = Kind { requested: Action::ConfigFilesChosen, failed: Action::ConfigFailed, input: config_input };
         self.send_picked(&picked.configs, &mut open.configs, configs);
     }
 
@@ -413,7 +645,7 @@ impl Page {
         match file_refs(files) {
             Ok(refs) => {
                 revoke(&std::mem::replace(open, refs.clone()));
-                self.worker.send((kind.input)(label, refs));
+                self.load((kind.input)(label, refs));
             }
             Err(message) => self.state.dispatch((kind.failed)(message)),
         }
@@ -436,5 +668,5 @@ fn trace_input(label: String, files: Vec<FileRef>) -> WorkerInput {
 }
 
 fn config_input(label: String, files: Vec<FileRef>) -> WorkerInput {
-    WorkerInput::LoadConfigFiles { label, files }
+    WorkerInput::LoadConfigFiles { label, files, edits: Vec::new() }
 }

@@ -19,6 +19,7 @@ pub mod agent;
 mod analysis;
 mod analysis_state;
 mod app;
+mod baseline;
 mod blob_reader;
 mod components;
 mod download;
@@ -33,6 +34,7 @@ mod run_state;
 mod scale_model;
 mod scale_progress;
 mod scale_state;
+mod share;
 mod state;
 
 pub use analysis_state::AnalysisState;

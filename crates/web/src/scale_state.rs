@@ -21,6 +21,9 @@ pub struct ScaleState {
     pub setup: Option<Rc<ScaleSetup>>,
     /// The target chosen, in SMs; `None`: the loaded config's own.
     pub target: Option<u32>,
+    /// The scale models the user chose (`None`: the smallest pair, the
+    /// worker's choice): what a link carries.
+    pub chosen_pair: Option<[u32; 2]>,
     /// The scale-model rule shown.
     pub rule: Rule,
     /// Whether a run also simulates the target, for the errors.
@@ -48,6 +51,8 @@ pub struct ScaleState {
 pub enum ScaleAction {
     /// The worker planned scale models for the loaded config.
     Planned(Box<ScaleSetup>),
+    /// The user chose a pair of scale models.
+    PairChosen([u32; 2]),
     /// The user chose a target size.
     TargetChosen(u32),
     /// The user chose a rule.
@@ -115,6 +120,7 @@ impl Reducible for ScaleState {
                 next.target = next.target.filter(|t| targets(&setup).contains(t));
                 next.setup = Some(Rc::new(*setup));
             }
+            ScaleAction::PairChosen(pair) => next.chosen_pair = Some(pair),
             ScaleAction::TargetChosen(sms) => next.target = Some(sms),
             ScaleAction::RuleChosen(rule) => next.rule = rule,
             ScaleAction::ValidateSet(validate) => next.validate = validate,

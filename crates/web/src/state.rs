@@ -2,7 +2,8 @@
 
 use std::rc::Rc;
 
-use warplab_lab::{ConfigReport, GenSpec, WorkloadSummary};
+use crate::baseline::Baseline;
+use warplab_lab::{ConfigEdit, ConfigReport, GenSpec, WorkloadSummary};
 use yew::Reducible;
 
 /// The generator of the default experiment, run at its default size and knobs.
@@ -108,6 +109,15 @@ pub struct State {
     /// `config_loads` when the current workload loaded: a generated workload
     /// sized for the config is stale while this lags behind.
     pub workload_sized_for: u64,
+    /// The preset the config started from; `None` for the user's files.
+    pub preset: Option<String>,
+    /// The experiment's edits to that config, in order.
+    pub edits: Vec<ConfigEdit>,
+    /// A message about the link the page opened with (a damaged link, files
+    /// it names that must be opened again), until dismissed.
+    pub notice: Option<String>,
+    /// The experiment pinned to compare with.
+    pub baseline: Option<Rc<Baseline>>,
 }
 
 impl State {
@@ -131,8 +141,23 @@ pub enum Action {
     WorkloadLoaded(WorkloadSummary),
     /// The worker could not read or generate a workload.
     WorkloadFailed(String),
-    /// A config was asked of the worker.
-    ConfigRequested(String),
+    /// A preset with these edits was chosen.
+    PresetChosen {
+        /// The preset.
+        name: String,
+        /// The edits applied to it.
+        edits: Vec<ConfigEdit>,
+    },
+    /// Config files were chosen (their edits start empty).
+    ConfigFilesChosen(String),
+    /// The config's edits changed; the worker applies them.
+    EditsSet(Vec<ConfigEdit>),
+    /// A message about the link, or `None` to dismiss it.
+    Notice(Option<String>),
+    /// A baseline was pinned, or unpinned with `None`.
+    Pinned(Option<Box<Baseline>>),
+    /// The baseline worker computed figures of a baseline a link carried.
+    BaselineComputed(crate::hooks::BaselineFigure),
     /// The worker read a config.
     ConfigLoaded(Box<ConfigReport>),
     /// The worker could not read a config.
@@ -156,7 +181,27 @@ impl Reducible for State {
                 next.workload_sized_for = next.config_loads;
             }
             Action::WorkloadFailed(message) => next.workload.failed(message),
-            Action::ConfigRequested(label) => next.config.request(format!("Reading {label}")),
+            Action::PresetChosen { name, edits } => {
+                next.config.request(format!("Reading preset {name}"));
+                next.preset = Some(name);
+                next.edits = edits;
+            }
+            Action::ConfigFilesChosen(label) => {
+                next.config.request(format!("Reading {label}"));
+                next.preset = None;
+                next.edits = Vec::new();
+            }
+            Action::EditsSet(edits) => {
+                next.config.request("Applying the config edits".to_owned());
+                next.edits = edits;
+            }
+            Action::Notice(notice) => next.notice = notice,
+            Action::Pinned(baseline) => next.baseline = baseline.map(|b| Rc::new(*b)),
+            Action::BaselineComputed(computed) => {
+                if let Some(baseline) = next.baseline.as_mut().filter(|b| b.experiment == *computed.experiment) {
+                    Rc::make_mut(baseline).figures.merge(computed.figures);
+                }
+            }
             Action::ConfigLoaded(report) => {
                 next.config.loaded(*report);
                 next.config_loads += 1;

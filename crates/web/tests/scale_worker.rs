@@ -95,7 +95,7 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
     let early = next(&mut bridge, "a refusal").await;
     assert!(matches!(&early, WorkerOutput::ScaleFailed(m) if m.starts_with("no workload")), "{early:?}");
 
-    bridge.send_input(WorkerInput::LoadPreset { name: "scalemodel".into() });
+    bridge.send_input(WorkerInput::LoadPreset { name: "scalemodel".into(), edits: Vec::new() });
     assert!(matches!(next(&mut bridge, "config").await, WorkerOutput::Config(_)));
     bridge.send_input(WorkerInput::Generate { spec: SPEC.parse().expect("a valid spec") });
     assert!(matches!(next(&mut bridge, "workload").await, WorkerOutput::Workload(_)));
@@ -140,7 +140,7 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
         matches!(&refused, WorkerOutput::ScaleFailed(m) if m.starts_with("the scale models must be S and 2S")),
         "{refused:?}"
     );
-    bridge.send_input(WorkerInput::LoadPreset { name: "RTX3070".into() });
+    bridge.send_input(WorkerInput::LoadPreset { name: "RTX3070".into(), edits: Vec::new() });
     assert!(matches!(next(&mut bridge, "config").await, WorkerOutput::Config(_)));
     bridge.send_input(WorkerInput::PlanScale { scale_models: None });
     let WorkerOutput::ScalePlanned(setup) = next(&mut bridge, "a plan").await else { panic!("not a plan") };

@@ -15,7 +15,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use gloo::timers::future::sleep;
 use gloo_worker::reactor::ReactorBridge;
-use warplab_lab::{AnalyticalReport, GenSpec, ModelKind, SimOptions, simulate_generated};
+use warplab_lab::{AnalyticalReport, ConfigEdit, GenSpec, ModelKind, SimOptions, simulate_generated};
 use warplab_web::agent::{Analysis, LabReactor, RunControl, RunStatus, RunUpdate, WorkerInput, WorkerOutput};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use worker::{next, spawn};
@@ -36,7 +36,7 @@ async fn update_with(bridge: &mut ReactorBridge<LabReactor>, status: RunStatus) 
 }
 
 async fn loaded(bridge: &mut ReactorBridge<LabReactor>) {
-    bridge.send_input(WorkerInput::LoadPreset { name: "QV100".into() });
+    bridge.send_input(WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() });
     assert!(matches!(next(bridge, "config").await, WorkerOutput::Config(_)));
     let spec: GenSpec = SPEC.parse().expect("a valid spec");
     bridge.send_input(WorkerInput::Generate { spec });
@@ -156,7 +156,7 @@ async fn the_default_workload_is_analyzed_by_five_models() {
 async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
     let mut bridge = spawn();
     assert!(matches!(
-        ask(&mut bridge, WorkerInput::LoadPreset { name: "mdm-pascal-28sm".into() }).await,
+        ask(&mut bridge, WorkerInput::LoadPreset { name: "mdm-pascal-28sm".into(), edits: Vec::new() }).await,
         WorkerOutput::Config(_)
     ));
     let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
@@ -183,9 +183,37 @@ async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
 
     // A new config drops the profile: the models wait for a new analysis.
     assert!(matches!(
-        ask(&mut bridge, WorkerInput::LoadPreset { name: "QV100".into() }).await,
+        ask(&mut bridge, WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() }).await,
         WorkerOutput::Config(_)
     ));
     assert!(predicted(&mut bridge, &[]).await.is_err_and(|e| e.contains("nothing analyzed")));
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(512));
+}
+
+#[wasm_bindgen_test]
+async fn config_edits_apply_to_the_config_as_read_and_a_bad_one_keeps_the_last() {
+    let mut bridge = spawn();
+    let mshrs = |value: f64| ConfigEdit::Knob { name: "l1_mshrs".into(), value };
+    let load = WorkerInput::LoadPreset { name: "mdm-pascal-28sm".into(), edits: vec![mshrs(32.0)] };
+    let WorkerOutput::Config(report) = ask(&mut bridge, load).await else { panic!("the preset loads") };
+    assert_eq!(report.label, "preset mdm-pascal-28sm + 1 edit");
+    let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
+    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(_)));
+    assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(32), "the edit reached the models");
+
+    // Edits replace the earlier ones: they apply to the preset as read, not on top.
+    let scheduler = ConfigEdit::Option { name: "-gpgpu_scheduler".into(), value: "lrr".into() };
+    let edit = WorkerInput::EditConfig { edits: vec![scheduler, mshrs(64.0)] };
+    let WorkerOutput::Config(report) = ask(&mut bridge, edit).await else { panic!("the edits apply") };
+    assert_eq!(report.label, "preset mdm-pascal-28sm + 2 edits");
+    assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(64));
+    let WorkerOutput::Config(_) = ask(&mut bridge, WorkerInput::EditConfig { edits: Vec::new() }).await else {
+        panic!("no edits: the preset itself")
+    };
+    assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(128));
+
+    let bad = WorkerInput::EditConfig { edits: vec![mshrs(2.5)] };
+    let WorkerOutput::ConfigFailed(message) = ask(&mut bridge, bad).await else { panic!("a fraction of an MSHR") };
+    assert!(message.contains("whole number"), "{message}");
+    assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(128), "the config before the bad edit stays");
 }

@@ -78,6 +78,7 @@ async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInpu
 /// for since.
 #[derive(Debug, Default)]
 struct Lanes {
+    config: LaneQueue,
     workload: LaneQueue,
     analysis: LaneQueue,
     scale_plan: LaneQueue,
@@ -103,6 +104,7 @@ enum Answered {
 impl Lanes {
     fn queue(&mut self, lane: Lane) -> &mut LaneQueue {
         match lane {
+            Lane::Config => &mut self.config,
             Lane::Workload => &mut self.workload,
             Lane::Analysis => &mut self.analysis,
             Lane::ScalePlan => &mut self.scale_plan,
@@ -117,7 +119,10 @@ impl Lanes {
         let Some(lane) = input.lane() else { return Some(input) };
         let queue = self.queue(lane);
         if queue.busy {
-            queue.next = Some(input);
+            queue.next = Some(match queue.next.take() {
+                Some(waiting) => input.superseding(waiting),
+                None => input,
+            });
             return None;
         }
         queue.busy = true;
@@ -158,8 +163,8 @@ mod tests {
         let mut queue = Lanes::default();
         assert_eq!(queue.ask(generate("a")), Some(generate("a")));
         assert_eq!(queue.ask(generate("b")), None, "waits for a's answer");
-        let preset = WorkerInput::LoadPreset { name: "QV100".into() };
-        assert_eq!(queue.ask(preset.clone()), Some(preset), "configs never wait");
+        let preset = WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() };
+        assert_eq!(queue.ask(preset.clone()), Some(preset), "configs have a lane of their own");
         assert_eq!(queue.ask(generate("c")), None, "replaces b");
         assert_eq!(
             queue.answered(WorkerOutput::ConfigFailed("x".into())),
@@ -219,5 +224,21 @@ mod tests {
         assert_eq!(lanes.answered(planned.clone()), Answered::Deliver(planned));
         let failed = WorkerOutput::ScaleFailed("no workload".into());
         assert_eq!(lanes.answered(failed), Answered::Superseded(scale(true)), "only the newest run's answer shows");
+    }
+
+    #[test]
+    fn edits_asked_while_a_config_loads_travel_with_the_waiting_load() {
+        let mut lanes = Lanes::default();
+        let edits = |value: f64| vec![warplab_lab::ConfigEdit::Knob { name: "l1_mshrs".into(), value }];
+        let preset = |name: &str, edits| WorkerInput::LoadPreset { name: name.into(), edits };
+        assert_eq!(lanes.ask(preset("QV100", Vec::new())), Some(preset("QV100", Vec::new())));
+        assert_eq!(lanes.ask(preset("RTX3070", Vec::new())), None, "waits for QV100's answer");
+        assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(64.0) }), None);
+        let loaded = WorkerOutput::ConfigFailed("x".into());
+        assert_eq!(lanes.answered(loaded), Answered::Superseded(preset("RTX3070", edits(64.0))), "not lost");
+        assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(8.0) }), None);
+        assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(16.0) }), None);
+        let next = lanes.answered(WorkerOutput::ConfigFailed("y".into()));
+        assert_eq!(next, Answered::Superseded(WorkerInput::EditConfig { edits: edits(16.0) }), "the newest edits");
     }
 }

@@ -1,0 +1,102 @@
+//! The three IPCs side by side at the top of the page: simulated, analytical
+//! (MDM) and scale-model predicted, each model with its error against the
+//! simulation, and a pinned baseline's figures beside them with the change.
+
+use yew::prelude::*;
+
+use crate::baseline::{Figures, change_pct};
+use crate::format;
+use crate::glossary;
+
+/// Properties of [`IpcSummary`].
+#[derive(Debug, Clone, PartialEq, Properties)]
+pub struct IpcSummaryProps {
+    /// The current experiment's figures.
+    pub figures: Figures,
+    /// What is still being computed, per figure, e.g. `running`.
+    pub pending: [Option<AttrValue>; 3],
+    /// The pinned baseline's figures, if one is pinned.
+    pub baseline: Option<Figures>,
+    /// Pin the current figures (when `baseline` is `None`) or unpin.
+    pub on_pin: Callback<()>,
+    /// Whether there is anything to pin yet.
+    pub can_pin: bool,
+}
+
+/// The headline strip.
+#[component]
+pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
+    let f = props.figures;
+    let base = props.baseline;
+    let rows = [
+        ("Simulated", "simulated", f.simulated, base.and_then(|b| b.simulated), None, glossary::SIMULATED_TRUTH),
+        (
+            "Analytical (MDM)",
+            "analytical",
+            f.analytical,
+            base.and_then(|b| b.analytical),
+            f.simulated,
+            glossary::MODEL_MDM,
+        ),
+        ("Scale-model", "scale", f.scale, base.and_then(|b| b.scale), f.simulated, glossary::METHOD_SCALE_MODEL),
+    ];
+    let on_pin = props.on_pin.reform(|_: MouseEvent| ());
+    html! {
+        <section class="panel ipc-summary" data-testid="ipc-summary" aria-label="The three IPCs">
+            <div class="ipc-figures">
+                { for rows.iter().zip(&props.pending).map(|(&(name, id, ipc, before, simulated, explain), pending)| {
+                    figure(name, id, ipc, simulated, explain, pending.as_ref(), base.map(|_| before))
+                }) }
+            </div>
+            <button class="pin" data-testid="pin-baseline" onclick={on_pin} disabled={!props.can_pin && base.is_none()}
+                title="Keep these figures to compare the next change against">
+                { if base.is_some() { "Unpin baseline" } else { "Pin as baseline" } }
+            </button>
+        </section>
+    }
+}
+
+/// One IPC: the figure (or what is computing it), its error against the
+/// simulation, and with a baseline the baseline's figure and the change.
+fn figure(
+    name: &str,
+    id: &str,
+    ipc: Option<f64>,
+    simulated: Option<f64>,
+    explain: &'static str,
+    pending: Option<&AttrValue>,
+    baseline: Option<Option<f64>>,
+) -> Html {
+    let error = change_pct(simulated, ipc);
+    html! {
+        <div class="ipc-figure" title={explain} data-testid={format!("ipc-{id}")}>
+            <div class="ipc-name">{ name }</div>
+            if let Some(ipc) = ipc {
+                <div class="ipc-value" data-testid={format!("ipc-{id}-value")} data-value={ipc.to_string()}>
+                    { format::decimal(ipc) }<span class="ipc-unit">{ " IPC" }</span>
+                </div>
+            } else {
+                <div class="ipc-value muted" data-testid={format!("ipc-{id}-value")}>
+                    { pending.map_or("–".to_owned(), |p| format!("{p}…")) }
+                </div>
+            }
+            if let Some(error) = error {
+                <div class={if error.abs() <= 10.0 { "figure-error error-small" } else { "figure-error error-large" }}
+                    data-testid={format!("ipc-{id}-error")} data-value={error.to_string()} title={glossary::MODEL_ERROR}>
+                    { format!("{} vs simulated", format::signed_percent(error)) }
+                </div>
+            }
+            if let Some(before) = baseline {
+                <div class="ipc-baseline" data-testid={format!("ipc-{id}-baseline")}
+                    data-value={before.map(|b| b.to_string()).unwrap_or_default()}>
+                    { format!("baseline {}", before.map_or("–".to_owned(), format::decimal)) }
+                    if let Some(change) = change_pct(before, ipc) {
+                        <span class="ipc-change" data-testid={format!("ipc-{id}-change")} data-value={change.to_string()}>
+                            { format!(" ({})", format::signed_percent(change)) }
+                        </span>
+                    }
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,113 @@
+//! The page side of share links: the experiment the page shows, assembled
+//! from its states, written to the URL fragment whenever it changes, and
+//! read back from a link the page opens with.
+//!
+//! The codec is `warplab_lab`'s (`encode_link`, `decode_link`), the same the
+//! CLI's `--link` reads, so a link names the same numbers everywhere.
+
+use warplab_lab::{
+    ConfigChoice, ConfigEdit, Experiment as Shared, ScaleChoice, ViewState, WorkloadChoice as SharedWorkload,
+    decode_link, encode_link,
+};
+use wasm_bindgen::JsValue;
+
+use crate::run_state::RunState;
+use crate::scale_state::ScaleState;
+use crate::state::{State, WorkloadChoice};
+
+/// The experiment the page shows, or why it cannot travel in a link yet
+/// (files the user opened whose content hash is not known).
+pub fn experiment_of(state: &State, run: &RunState, scale: &ScaleState) -> Result<Shared, String> {
+    let config = match &state.preset {
+        Some(name) => ConfigChoice::Preset(name.clone()),
+        None => return Err("the config was opened from files, which a link cannot carry yet".to_owned()),
+    };
+    let workload = match &state.choice {
+        WorkloadChoice::Sample(name) => SharedWorkload::Sample(name.clone()),
+        WorkloadChoice::Generated(spec) => SharedWorkload::Generated(spec.clone()),
+        WorkloadChoice::TraceFiles(label) => {
+            return Err(format!("the trace {label} was opened from files, which a link cannot carry yet"));
+        }
+    };
+    Ok(Shared {
+        config,
+        edits: state.edits.clone(),
+        workload,
+        memcpy_warms_l2: false,
+        scale: ScaleChoice { scale_models: scale.chosen_pair, rule: scale.rule, validate: scale.validate },
+        view: ViewState { watch_sm: run.watch, speed: run.speed },
+        baseline: state.baseline.as_ref().map(|pinned| Box::new(pinned.experiment.clone())),
+    })
+}
+
+/// The experiment in the page's URL fragment (`#x=...`): `None` without
+/// one, else the experiment or why the link cannot be opened.
+pub fn experiment_in_location() -> Option<Result<Shared, String>> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let payload = hash.strip_prefix("#x=")?;
+    Some(decode_link(payload).map_err(|e| format!("This link cannot be opened: {e}. Showing the default experiment.")))
+}
+
+/// Replaces the URL's fragment with `experiment`'s link, without a new
+/// history entry (every slider step would be one otherwise).
+pub fn show_in_location(experiment: &Shared) -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let fragment = format!("#x={}", encode_link(experiment));
+    if window.location().hash().ok().as_deref() == Some(fragment.as_str()) {
+        return Ok(());
+    }
+    let history = window.history().map_err(|e| crate::fetch::js_message(&e))?;
+    history.replace_state_with_url(&JsValue::NULL, "", Some(&fragment)).map_err(|e| crate::fetch::js_message(&e))
+}
+
+/// The page's address, fragment included: what "Copy link" copies.
+pub fn current_link() -> Option<String> {
+    web_sys::window()?.location().href().ok()
+}
+
+/// `edits` with the knob `name` set to `value`, replacing an earlier
+/// setting of it, kept in the order first set.
+pub fn with_knob(edits: &[ConfigEdit], name: &str, value: f64) -> Vec<ConfigEdit> {
+    let mut edits = edits.to_vec();
+    let edit = ConfigEdit::Knob { name: name.to_owned(), value };
+    match edits.iter_mut().find(|e| matches!(e, ConfigEdit::Knob { name: n, .. } if n == name)) {
+        Some(existing) => *existing = edit,
+        None => edits.push(edit),
+    }
+    edits
+}
+
+/// The experiment in a JSON file the user picked.
+pub async fn read_experiment_file(file: &web_sys::File) -> Result<Shared, String> {
+    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.map_err(|e| crate::fetch::js_message(&e))?;
+    let text = text.as_string().ok_or("the file is not text")?;
+    Shared::from_json(&text).map_err(|e| format!("{}: {e}", file.name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn knob(name: &str, value: f64) -> ConfigEdit {
+        ConfigEdit::Knob { name: name.to_owned(), value }
+    }
+
+    #[test]
+    fn a_knob_set_again_replaces_its_edit_in_place() {
+        let edits = with_knob(&[], "l1_mshrs", 32.0);
+        let edits = with_knob(&edits, "n_sms", 40.0);
+        let edits = with_knob(&edits, "l1_mshrs", 64.0);
+        assert_eq!(edits, vec![knob("l1_mshrs", 64.0), knob("n_sms", 40.0)]);
+    }
+
+    #[test]
+    fn the_default_page_is_an_experiment_a_link_carries() {
+        let mut state = State { preset: Some("SM7_QV100".into()), ..State::default() };
+        let (run, scale) = (RunState::default(), ScaleState::default());
+        let experiment = experiment_of(&state, &run, &scale).expect("shareable");
+        assert_eq!(experiment.config, ConfigChoice::Preset("SM7_QV100".into()));
+        assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment));
+        state.choice = WorkloadChoice::TraceFiles("mine".into());
+        assert!(experiment_of(&state, &run, &scale).is_err_and(|e| e.contains("mine")));
+    }
+}

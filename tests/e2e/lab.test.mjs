@@ -1,0 +1,135 @@
+// The lab as one product (issue 9): the default page shows three IPCs, the
+// URL always carries the experiment, and every figure the page shows is the
+// figure `warplab run --link URL --json` prints for the experiment decoded
+// from the page's own URL. Also: an MSHR edit moves the analytical IPC,
+// a pinned baseline shows the change, run/cancel/run, a link opened in
+// another browser context shows the same numbers and state, and a damaged
+// link shows a message and the default experiment.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { openPage, serverAndBrowser, SCREENSHOTS, textOf, watchLongTasks } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+const run = promisify(execFile);
+const CLI = process.env.WARPLAB_CLI ?? new URL("../../target/debug/warplab", import.meta.url).pathname;
+
+// What the CLI prints for the experiment in `url`'s fragment.
+async function cliFigures(url, { scale = false } = {}) {
+  const args = ["run", "--link", url, "--json", ...(scale ? [] : ["--no-scale"])];
+  const { stdout } = await run(CLI, args, { maxBuffer: 64 << 20 });
+  return JSON.parse(stdout);
+}
+
+// The figure the page shows in the strip (`simulated`, `analytical`, `scale`), once it is there.
+async function figure(page, id, timeout = 30_000) {
+  const value = page.locator(`[data-testid="ipc-${id}-value"][data-value]`);
+  await value.waitFor({ timeout });
+  return Number(await value.getAttribute("data-value"));
+}
+
+// The page's figure equals the CLI's to the printed digits of a double.
+function same(pageValue, cliValue, what) {
+  assert.ok(Math.abs(pageValue - cliValue) <= 1e-9 * Math.abs(cliValue), `${what}: page ${pageValue}, CLI ${cliValue}`);
+}
+
+async function checkAgainstCli(page, { scale = false } = {}) {
+  const url = page.url();
+  assert.match(url, /#x=1/, "the URL carries the experiment");
+  const cli = await cliFigures(url, { scale });
+  same(await figure(page, "simulated"), cli.simulated.ipc, "simulated IPC");
+  same(await figure(page, "analytical"), cli.analytical.models.mdm.ipc, "MDM's IPC");
+  if (scale) same(await figure(page, "scale", 180_000), cli.scale.predicted_ipc, "scale-model IPC");
+  return cli;
+}
+
+test("the default page shows three IPCs, the CLI's for the page's own link", async () => {
+  const start = Date.now();
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await figure(page, "simulated");
+  await figure(page, "analytical");
+  const seconds = (Date.now() - start) / 1000;
+  console.log(`# time to the simulated and analytical IPCs of the default experiment: ${seconds.toFixed(2)} s`);
+  await page.screenshot({ path: `${SCREENSHOTS}lab-default.png` });
+  await checkAgainstCli(page, { scale: true });
+  await page.screenshot({ path: `${SCREENSHOTS}lab-default-scale.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("an MSHR edit moves the analytical IPC; a pinned baseline shows the change; the link carries both", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
+  await page.getByTestId("generator-select").selectOption("strided");
+  await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
+  await page.waitForFunction(() => document.querySelector('[data-testid="workload-label"]')?.textContent.trim() === "strided:gs=32");
+  const before = await checkAgainstCli(page);
+  await page.getByTestId("pin-baseline").click();
+  const mshrs = page.getByTestId("config-knob-l1_mshrs-value");
+  await mshrs.fill("16");
+  await mshrs.press("Enter");
+  await page.waitForFunction(
+    (old) => {
+      const value = document.querySelector('[data-testid="ipc-analytical-value"]')?.dataset.value;
+      return value !== undefined && Number(value) !== old;
+    },
+    before.analytical.models.mdm.ipc,
+    { timeout: 30_000 },
+  );
+  await figure(page, "simulated", 60_000);
+  const after = await checkAgainstCli(page);
+  assert.notEqual(after.analytical.models.mdm.ipc, before.analytical.models.mdm.ipc, "16 MSHRs move MDM");
+  const baseline = Number(await page.getByTestId("ipc-analytical-baseline").getAttribute("data-value"));
+  same(baseline, before.analytical.models.mdm.ipc, "the baseline's MDM IPC");
+  const change = Number(await page.getByTestId("ipc-analytical-change").getAttribute("data-value"));
+  const expected = (100 * (after.analytical.models.mdm.ipc - baseline)) / baseline;
+  assert.ok(Math.abs(change - expected) < 1e-9, `change ${change} vs ${expected}`);
+  await page.screenshot({ path: `${SCREENSHOTS}lab-baseline.png` });
+
+  // The link opened in another browser context: the same numbers and state, baseline included.
+  const link = page.url();
+  const context = await shared.browser.newContext();
+  const other = await context.newPage();
+  await other.goto(link);
+  same(await figure(other, "simulated", 60_000), after.simulated.ipc, "simulated IPC in another context");
+  same(await figure(other, "analytical"), after.analytical.models.mdm.ipc, "MDM in another context");
+  assert.equal(await textOf(other, "workload-label"), "strided:gs=32");
+  assert.match(await textOf(other, "config-label"), /mdm-pascal-28sm \+ 1 edit/);
+  const otherBaseline = other.locator('[data-testid="ipc-analytical-baseline"][data-value]:not([data-value=""])');
+  await otherBaseline.waitFor({ timeout: 60_000 });
+  same(Number(await otherBaseline.getAttribute("data-value")), baseline, "the baseline, computed from the link");
+  assert.equal(other.url(), link, "opening the link does not change it");
+  await context.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("run, cancel, run again", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await figure(page, "simulated");
+  await page.getByTestId("generator-select").selectOption("gemm-tiled");
+  await page.getByTestId("run").click();
+  await page.getByTestId("cancel").click();
+  await page.getByText("cancelled").first().waitFor({ timeout: 20_000 });
+  await page.getByTestId("run").click();
+  await figure(page, "simulated", 120_000);
+  await watchLongTasks(page);
+  await checkAgainstCli(page);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a damaged link shows a message and opens the default experiment", async () => {
+  const { page } = await openPage(shared.browser, shared.server.origin + "/#x=1AAAA-not-a-link");
+  const notice = page.getByTestId("link-notice");
+  await notice.waitFor({ timeout: 20_000 });
+  assert.match(await notice.textContent(), /cannot be opened/);
+  await figure(page, "simulated");
+  assert.equal(await textOf(page, "workload-label"), "vecadd");
+  const newer = await openPage(shared.browser, shared.server.origin + "/#x=9abc");
+  await newer.page.getByTestId("link-notice").waitFor({ timeout: 20_000 });
+  assert.match(await newer.page.getByTestId("link-notice").textContent(), /version/);
+  await page.close();
+  await newer.page.close();
+});
