@@ -1,7 +1,8 @@
 // The analytical panel end to end (issue 7): the default experiment is
 // analyzed as soon as it loads; on strided gs = 32 on mdm-pascal-28sm the
-// MSHR slider moves MDM's IPC at once (a dragged slider settles on its last
-// value, and no main-thread task takes over 50 ms); after a run of the same
+// MSHR slider previews MDM's IPC at once and, once it rests, edits the
+// experiment's config (a dragged slider settles on its last value, and no
+// main-thread task takes over 50 ms); Reset drops the edit; after a run of the same
 // workload and config each model shows its error against the simulated IPC.
 // Screenshots at 1280 × 800 and on a 390-px-wide phone.
 import { test } from "node:test";
@@ -35,13 +36,30 @@ async function waitForValue(page, testid, expected) {
   );
 }
 
-// Waits until MDM's IPC differs from `old`, and returns it.
+// Waits until MDM's IPC differs from `old`, and returns it: the preview a
+// moved slider asks for, on the same profile.
 async function mdmChangedFrom(page, old) {
   await page.waitForFunction(
     (v) => Number(document.querySelector('[data-testid="model-ipc-mdm"]').dataset.value) !== v,
     old,
     { timeout: 10_000 },
   );
+  return dataValue(page, "model-ipc-mdm");
+}
+
+// Waits until the MSHR slider's edit has become the experiment's: the config
+// reloaded with `mshrs` MSHRs and the workload profiled again (no slider
+// moved away from the loaded config, nothing under way); returns MDM's IPC.
+async function settledAt(page, mshrs) {
+  await page.waitForFunction(
+    (value) =>
+      !document.querySelector('[data-testid="analysis-status"]') &&
+      !document.querySelector('[data-testid="config-knobs"] .knob-name.moved') &&
+      document.querySelector('[data-testid="config-knob-l1_mshrs-value"]')?.value === value,
+    String(mshrs),
+    { timeout: 30_000 },
+  );
+  assert.match(decodeURIComponent(page.url()), /#x=1/, "the link carries the edit");
   return dataValue(page, "model-ipc-mdm");
 }
 
@@ -64,29 +82,34 @@ test("strided gs = 32 on mdm-pascal-28sm: the MSHR slider moves MDM, then a run 
   const base = await dataValue(page, "model-ipc-mdm");
 
   await mshrs.fill("0"); // 8 MSHRs, the slider's first stop
-  const few = await mdmChangedFrom(page, base);
+  const preview = await mdmChangedFrom(page, base);
+  const few = await settledAt(page, 8);
+  console.log(`# MDM IPC: base ${base}, preview at 8 MSHRs ${preview}, re-profiled ${few}`);
   assert.ok(few < base, `starved of MSHRs, MDM's IPC drops: ${few} vs ${base}`);
-  assert.equal(await page.getByTestId("config-knob-l1_mshrs-value").inputValue(), "8");
+  // MSHRs do not change what the profile measures, so the preview on the old
+  // profile and the figure of the profile taken again agree.
+  assert.equal(preview, few, "the preview is the re-profiled figure");
   // Dragged up to 256 MSHRs (quarter-octave stops): every stop on the way is
-  // sent at once, and the figures settle on the last: the same as 256 set
-  // directly.
+  // previewed at once, and the edit settles on the last: the same as 256 set
+  // directly from 8.
   for (let position = 1; position <= 20; position++) await mshrs.fill(String(position));
-  await waitForValue(page, "config-knob-l1_mshrs-value", "256");
-  await page.waitForTimeout(500);
-  const dragged = await dataValue(page, "model-ipc-mdm");
+  const dragged = await settledAt(page, 256);
+  // Not monotonic: more MSHRs also queue more requests in the NoC.
   assert.notEqual(dragged, few);
   await mshrs.fill("0");
-  assert.equal(await mdmChangedFrom(page, dragged), few);
+  assert.equal(await settledAt(page, 8), few);
   await mshrs.fill("20");
-  assert.equal(await mdmChangedFrom(page, few), dragged, "the drag settled on 256 MSHRs");
-  assert.match(await page.getByTestId("knobs-note").textContent(), /simulated IPC stays the loaded config's/);
+  assert.equal(await settledAt(page, 256), dragged, "the drag settled on 256 MSHRs");
+  assert.match(await page.getByTestId("knobs-note").textContent(), /edit of the experiment's config/);
   const longTasks = await page.evaluate(() => window.longTasks);
   console.log(`# main-thread long tasks while analyzing and sliding (ms): ${JSON.stringify(longTasks)}`);
   assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
 
-  // Back to the config, a size that simulates quickly, and a run: errors appear.
+  // Reset drops the edit: the preset's 128 MSHRs and its figure again.
   await page.getByTestId("reset-knobs").click();
-  await mdmChangedFrom(page, dragged);
+  assert.equal(await settledAt(page, 128), base);
+  assert.ok(await page.getByTestId("reset-knobs").isDisabled(), "nothing left to reset");
+  // Back to the config, a size that simulates quickly, and a run: errors appear.
   await page.getByTestId("knob-size-value").fill("28");
   await waitForText(page, "workload-label", "strided:size=28,gs=32");
   await waitForAnalysis(page);

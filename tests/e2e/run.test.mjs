@@ -61,6 +61,7 @@ test("a run of strided gs = 32 on mdm-pascal-28sm: progress, MSHRs, pause, step,
   assert.ok((await page.getByTestId("events").locator("li").count()) > 0);
   // Hovering a warp explains it.
   const canvas = page.getByTestId("animation-canvas");
+  await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   await page.mouse.move(box.x + 20, box.y + 20);
   await page.getByTestId("animation-tooltip").waitFor({ state: "visible", timeout: 5_000 });

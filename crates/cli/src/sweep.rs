@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use warplab_lab::{GpuConfig, Machine, ModelKind, Profile, ProfileOptions};
+use warplab_lab::{GpuConfig, Machine, ModelKind, Profile, ProfileOptions, ProfiledKnobs};
 
 use crate::experiment_args::{ExperimentArgs, numbers};
 use crate::svg_chart::{Chart, PALETTE, Panel, Series};
@@ -182,7 +182,7 @@ fn evaluate(
 ) -> Result<Sweep, String> {
     let experiment = &args.experiment;
     let options = ProfileOptions { memcpy_warms_l2: experiment.memcpy_warms_l2 };
-    let mut profiles: HashMap<(u32, u32), Profile> = HashMap::new();
+    let mut profiles: HashMap<ProfiledKnobs, Profile> = HashMap::new();
     let workload = experiment.workload()?;
     let mut progress = Progress::new(point_count(axes));
     let mut rows = Vec::with_capacity(point_count(axes));
@@ -191,9 +191,7 @@ fn evaluate(
         let knobs: Vec<(String, f64)> = axes.iter().zip(&point).map(|(a, &v)| (a.knob.to_owned(), v)).collect();
         let knobbed = warplab_lab::apply_knobs(base, &knobs).map_err(|e| format!("--vary: {e}"))?;
         let machine = Machine::of(&knobbed);
-        // The SM count and the MSHRs (as the profile counts them) are all of
-        // the knobs that reach the profile: see the module doc.
-        let profile = match profiles.entry((machine.n_sms, machine.l1_mshrs)) {
+        let profile = match profiles.entry(ProfiledKnobs::of(&knobbed)) {
             Entry::Occupied(entry) => entry.into_mut(),
             Entry::Vacant(entry) => entry.insert(predict::profile(&knobbed, &workload, options)?),
         };

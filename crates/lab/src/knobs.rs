@@ -113,6 +113,27 @@ pub fn apply_knobs(config: &GpuConfig, knobs: &[(String, f64)]) -> Result<GpuCon
     knobs.iter().try_fold(config.clone(), |config, (name, value)| apply_knob(&config, name, *value))
 }
 
+/// The parts of a config the knobs change that reach the profile: the SM
+/// count (the cache pass spreads each wave's CTAs over the SMs) and the L1
+/// MSHRs as the models count them (the pass lets as many misses through per
+/// round). The bandwidth and clock knobs only reach the models, so a profile
+/// serves every config that agrees on these two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ProfiledKnobs {
+    /// SMs on the GPU.
+    pub n_sms: u32,
+    /// L1 MSHR entries in use per SM.
+    pub l1_mshrs: u32,
+}
+
+impl ProfiledKnobs {
+    /// The profiled parts of `config`.
+    pub fn of(config: &GpuConfig) -> Self {
+        let machine = warplab_model::Machine::of(config);
+        Self { n_sms: machine.n_sms, l1_mshrs: machine.l1_mshrs }
+    }
+}
+
 /// `config` with `-option value` appended and read back.
 pub(crate) fn with_option(config: &GpuConfig, option: &str, value: &str) -> Result<GpuConfig, LabError> {
     let mut files = config.to_files();

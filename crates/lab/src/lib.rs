@@ -55,7 +55,7 @@ pub use experiment::{
     ScaleChoice, ViewState, WorkloadChoice, apply_edits,
 };
 pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
-pub use knobs::{CONFIG_KNOBS, ConfigKnob, apply_knob, apply_knobs, config_knob};
+pub use knobs::{CONFIG_KNOBS, ConfigKnob, ProfiledKnobs, apply_knob, apply_knobs, config_knob};
 pub use link::{
     KNOWN_LINK_VERSIONS, LINK_VERSION, LinkError, MAX_JSON_BYTES, MAX_LINK_BYTES, decode_link, encode_link,
 };

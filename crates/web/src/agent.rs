@@ -13,8 +13,10 @@
 //!
 //! The analytical models run here as well ([`crate::analysis`]): `Analyze`
 //! profiles the loaded workload once and keeps the profile until the
-//! workload or the config changes, so each `Predict` (a slider moved) only
-//! re-evaluates the five models.
+//! workload or the config changes, so a `Predict` (a slider moved) that
+//! leaves the SM count and the MSHRs alone only re-evaluates the five
+//! models; one that moves them profiles the workload for them (and keeps
+//! that profile for the next slider moves).
 //!
 //! So do scale-model runs ([`crate::scale_model`]): `PlanScale` says which
 //! scale models the loaded config can be cut into, and `Scale` simulates two
@@ -35,13 +37,13 @@ use serde::{Deserialize, Serialize};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
 use warplab_lab::{
     AnalyticalReport, ConfigEdit, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile,
-    ProfileOptions, SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary, apply_edits,
-    config_report, default_config, generate, kernel_files, predict, preset_config, profile_workload, read_config_files,
-    summarize_generated, summarize_trace,
+    ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary,
+    apply_edits, config_report, default_config, generate, kernel_files, predict, preset_config, profile_workload,
+    read_config_files, summarize_generated, summarize_trace,
 };
 use web_sys::Blob;
 
-use crate::analysis::{knob_base, predict_with_knobs};
+use crate::analysis::{knob_base, with_knobs};
 use crate::blob_reader::BlobReader;
 use crate::fetch::{fetch_blob, fetch_bytes};
 use crate::run::WorkerRun;
@@ -125,9 +127,9 @@ pub enum WorkerInput {
         /// Host-to-device copies fill the L2.
         memcpy_warms_l2: bool,
     },
-    /// Re-evaluate every model on the kept profile for the loaded config with
-    /// these knobs set (see `warplab_lab::CONFIG_KNOBS`), without profiling
-    /// again; answered by [`WorkerOutput::Predicted`] or
+    /// Re-evaluate every model for the loaded config with these knobs set
+    /// (see `warplab_lab::CONFIG_KNOBS`), on the kept profile unless the
+    /// knobs change what the profile measured; answered by [`WorkerOutput::Predicted`] or
     /// [`WorkerOutput::AnalysisFailed`].
     Predict {
         /// `(knob name, value)` pairs, applied in order.
@@ -481,6 +483,9 @@ struct Lab {
     /// The profile of `workload` on `gpu` made by the last `Analyze`, with
     /// its options; dropped when either changes.
     profile: Option<(ProfileOptions, Profile)>,
+    /// The profile for the SM count and MSHRs the last `Predict` set, when
+    /// they differ from the loaded config's; dropped with `profile`.
+    knobbed_profile: Option<(ProfiledKnobs, Profile)>,
 }
 
 /// What `Analyze` and `Predict` say before a workload has loaded.
@@ -555,7 +560,7 @@ impl Lab {
     /// Keeps a workload that loaded; the profile of the previous one goes.
     fn keep_workload(&mut self, loaded: Loaded, warp_insts: u64) {
         self.workload = Some((loaded, warp_insts));
-        self.profile = None;
+        self.drop_profiles();
     }
 
     /// Every model on the loaded workload and config, profiling only when
@@ -570,12 +575,30 @@ impl Lab {
         Ok(Analysis { report: predict(profile, gpu), base: knob_base(gpu) })
     }
 
-    /// Every model on the kept profile, for the loaded config with `knobs` set.
-    fn predict(&self, knobs: &[(String, f64)]) -> Result<AnalyticalReport, String> {
-        match (&self.gpu, &self.profile) {
-            (Some(gpu), Some((_, profile))) => predict_with_knobs(profile, gpu, knobs),
-            _ => Err("nothing analyzed yet: the models are evaluated once the workload has been analyzed".to_owned()),
+    /// Every model for the loaded config with `knobs` set: on the kept
+    /// profile, or on one of the workload for the knobbed SM count and MSHRs
+    /// (a generated workload sized for them, as the edited config will be).
+    fn predict(&mut self, knobs: &[(String, f64)]) -> Result<AnalyticalReport, String> {
+        let (Some(gpu), Some((options, profile)), Some((loaded, _))) = (&self.gpu, &self.profile, &self.workload)
+        else {
+            return Err("nothing analyzed yet: the models are evaluated once the workload has been analyzed".to_owned());
+        };
+        let knobbed = with_knobs(gpu, knobs)?;
+        let wanted = ProfiledKnobs::of(&knobbed);
+        if wanted == ProfiledKnobs::of(gpu) {
+            return Ok(predict(profile, &knobbed));
         }
+        if self.knobbed_profile.as_ref().is_none_or(|(kept, _)| *kept != wanted) {
+            self.knobbed_profile = Some((wanted, profile_loaded(&knobbed, loaded, *options)?));
+        }
+        let (_, profile) = self.knobbed_profile.as_ref().ok_or(NO_WORKLOAD)?;
+        Ok(predict(profile, &knobbed))
+    }
+
+    /// Forgets the profiles: the workload or the config changed.
+    fn drop_profiles(&mut self) {
+        self.profile = None;
+        self.knobbed_profile = None;
     }
 
     /// Runs the scale models of `request` on the loaded workload, in one go:
@@ -628,7 +651,7 @@ impl Lab {
         match edited {
             Ok((report, gpu)) => {
                 self.gpu = Some(gpu);
-                self.profile = None;
+                self.drop_profiles();
                 WorkerOutput::Config(Box::new(report))
             }
             Err(message) => WorkerOutput::ConfigFailed(message),

@@ -1,9 +1,9 @@
 //! The worker's side of the analytical panel: what the page's knob sliders
-//! start from, and the five models re-evaluated on a kept profile for the
-//! loaded config with knobs set. Profiling itself stays in `agent.rs`, which
-//! owns the workload; nothing here reads a workload.
+//! start from, and the loaded config with the sliders' knobs set. Profiling
+//! and evaluating stay in `agent.rs`, which owns the workload and the
+//! profiles; nothing here reads a workload.
 
-use warplab_lab::{AnalyticalReport, GpuConfig, Profile, apply_knob, predict};
+use warplab_lab::{GpuConfig, apply_knob};
 
 use crate::agent::KnobBase;
 
@@ -16,22 +16,17 @@ pub fn knob_base(gpu: &GpuConfig) -> KnobBase {
     }
 }
 
-/// Every model on `profile` for `gpu` with `knobs` applied in order; the
-/// profile is not remade (no knob changes what it measured).
+/// `gpu` with `knobs` applied in order.
 ///
 /// # Errors
 /// The first knob that is unknown or whose value the config cannot take,
 /// named with its value.
-pub fn predict_with_knobs(
-    profile: &Profile,
-    gpu: &GpuConfig,
-    knobs: &[(String, f64)],
-) -> Result<AnalyticalReport, String> {
+pub fn with_knobs(gpu: &GpuConfig, knobs: &[(String, f64)]) -> Result<GpuConfig, String> {
     let mut config = gpu.clone();
     for (name, value) in knobs {
         config = apply_knob(&config, name, *value).map_err(|e| naming(name, *value, &e.to_string()))?;
     }
-    Ok(predict(profile, &config))
+    Ok(config)
 }
 
 /// `message` with the knob and value in front, unless it names the knob
@@ -42,7 +37,7 @@ fn naming(name: &str, value: f64, message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use warplab_lab::{ProfileOptions, preset_config, profile_generated};
+    use warplab_lab::{ProfileOptions, predict, preset_config, profile_generated};
 
     use super::*;
 
@@ -59,30 +54,27 @@ mod tests {
     fn the_mshrs_move_mdm_on_a_divergent_kernel() {
         let gpu = pascal();
         let spec = "strided:gs=32,size=28".parse().expect("a well-formed spec");
-        let profile = profile_generated(&gpu, &spec, ProfileOptions::default()).expect("profiles");
         let mdm = |mshrs: f64| {
-            let report = predict_with_knobs(&profile, &gpu, &[("l1_mshrs".to_owned(), mshrs)]).expect("valid");
-            report.models[&warplab_lab::ModelKind::Mdm].ipc
+            let knobbed = with_knobs(&gpu, &[("l1_mshrs".to_owned(), mshrs)]).expect("valid");
+            let profile = profile_generated(&knobbed, &spec, ProfileOptions::default()).expect("profiles");
+            predict(&profile, &knobbed).models[&warplab_lab::ModelKind::Mdm].ipc
         };
         // Not monotonic: more MSHRs also put more requests in the NoC's queue.
         assert!((mdm(32.0) - mdm(256.0)).abs() > 0.01 * mdm(256.0), "{} vs {}", mdm(32.0), mdm(256.0));
-        assert!(mdm(8.0) < mdm(128.0) / 2.0, "starved of MSHRs: {} vs {}", mdm(8.0), mdm(128.0));
+        assert!(mdm(8.0) < 0.8 * mdm(128.0), "starved of MSHRs: {} vs {}", mdm(8.0), mdm(128.0));
     }
 
     #[test]
     fn bad_knobs_are_errors_that_name_them() {
         let gpu = pascal();
-        let spec = "vecadd:size=1".parse().expect("a well-formed spec");
-        let profile = profile_generated(&gpu, &spec, ProfileOptions::default()).expect("profiles");
         let message = |knobs: &[(&str, f64)]| {
             let knobs: Vec<(String, f64)> = knobs.iter().map(|&(name, value)| (name.to_owned(), value)).collect();
-            predict_with_knobs(&profile, &gpu, &knobs).err().unwrap_or_default()
+            with_knobs(&gpu, &knobs).err().unwrap_or_default()
         };
         assert!(message(&[("l1_mshrs", 2.5)]).starts_with("l1_mshrs = 2.5: "), "{}", message(&[("l1_mshrs", 2.5)]));
         assert!(message(&[("n_sms", 28.0), ("warps", 4.0)]).contains("unknown knob `warps`"));
         let too_many = message(&[("n_sms", 5000.0)]);
         assert!(too_many.starts_with("n_sms = 5000: ") && too_many.contains("-gpgpu_n_clusters"), "{too_many}");
-        let base = predict_with_knobs(&profile, &gpu, &[]).map(|report| report.models.len());
-        assert_eq!(base, Ok(5), "no knobs: the loaded config's figures");
+        assert_eq!(with_knobs(&gpu, &[]).ok(), Some(gpu), "no knobs: the loaded config");
     }
 }

@@ -20,6 +20,7 @@ use warplab_lab::scale::Method;
 use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::analysis_state::{AnalysisAction, AnalysisState};
 use crate::baseline::{Baseline, Figures};
+use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView, RunPanel,
@@ -31,7 +32,7 @@ use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
-use crate::share::{current_link, experiment_in_location, experiment_of, show_in_location, with_knob};
+use crate::share::{current_link, experiment_in_location, experiment_of, show_in_location, with_knob, without_knobs};
 use crate::state::{Action, Experiment, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
@@ -235,9 +236,16 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
         page.predict(knobs);
         page.edit_config(edited);
     });
-    let on_reset = page.callback(|page, ()| page.predict(Vec::new()));
+    // Reset drops the sliders' edits: the config is the preset's (or the
+    // files') with only the other edits again.
+    let slider_edits = without_knobs(&state.edits, &SLIDER_KNOBS).len() < state.edits.len();
+    let edits = state.edits.clone();
+    let on_reset = page.callback(move |page, ()| {
+        page.predict(Vec::new());
+        page.edit_config(without_knobs(&edits, &SLIDER_KNOBS));
+    });
     html! {
-        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} />
+        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} {slider_edits} />
     }
 }
 

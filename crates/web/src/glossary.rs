@@ -130,7 +130,7 @@ pub const L1_MISS_RATE: &str = "Share of L1 read sectors that missed, from the p
 /// The L2 miss rate.
 pub const L2_MISS_RATE: &str = "Share of L2 accesses that missed, from the profile's functional cache pass.";
 /// The config knobs.
-pub const CONFIG_KNOBS: &str = "Change the GPU for the analytical models only: each move re-evaluates the five models on the same profile, in well under a millisecond.";
+pub const CONFIG_KNOBS: &str = "Change the experiment's GPU: each move previews the five models at once (bandwidths and clocks on the same profile, in well under a millisecond; the SM count and MSHRs on a profile taken again), and when the slider rests the change becomes a config edit that the simulation and the link follow.";
 
 /// The scale panel as a whole.
 pub const SCALE_PANEL: &str = "Predict a large GPU's IPC from two small, proportionally scaled-down copies of it (SeyyedAghaei, Naderan-Tahan and Eeckhout, HPCA 2024): simulate the two scale models, take the L2 miss-rate curve over every size, and extrapolate.";

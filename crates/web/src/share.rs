@@ -77,6 +77,12 @@ pub fn with_knob(edits: &[ConfigEdit], name: &str, value: f64) -> Vec<ConfigEdit
     edits
 }
 
+/// `edits` without the edits of the knobs in `names`.
+pub fn without_knobs(edits: &[ConfigEdit], names: &[&str]) -> Vec<ConfigEdit> {
+    let edited = |e: &&ConfigEdit| matches!(e, ConfigEdit::Knob { name, .. } if names.contains(&name.as_str()));
+    edits.iter().filter(|e| !edited(e)).cloned().collect()
+}
+
 /// The experiment in a JSON file the user picked.
 pub async fn read_experiment_file(file: &web_sys::File) -> Result<Shared, String> {
     let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.map_err(|e| crate::fetch::js_message(&e))?;

@@ -59,6 +59,7 @@ async fn mount(
         stale: false,
         on_knobs: Callback::from(move |knobs| edits.borrow_mut().push(knobs)),
         on_reset: Callback::noop(),
+        slider_edits: false,
     };
     common::mount::<AnalyticalPanel>(props, "[data-testid=cpi-chart]").await
 }
@@ -137,7 +138,7 @@ async fn moved_knobs_hide_the_errors_behind_a_note() {
         assert_eq!((cell[0].get_attribute("data-value"), cell[0].text_content().as_deref()), (None, Some("–")));
     }
     assert!(text(&host, "[data-testid=model-table]").is_some_and(|t| t.contains("the knobs moved")));
-    assert!(text(&host, "[data-testid=knobs-note]").is_some_and(|t| t.contains("loaded config")));
+    assert!(text(&host, "[data-testid=knobs-note]").is_some_and(|t| t.contains("edit of the experiment's config")));
     let moved = all(&host, "[data-testid=config-knobs] .knob-name.moved");
     assert_eq!(moved.iter().filter_map(|e| e.text_content()).collect::<Vec<_>>(), ["l1_mshrs"]);
 }

@@ -1,7 +1,8 @@
 //! The analytical panel: the five models' IPC beside the simulated one with
 //! their errors, their CPI stacks as stacked bars, the per-kernel
 //! characterisation (memory divergence, DPKI, occupancy, miss rates), and
-//! sliders for the config knobs that re-evaluate the models at once.
+//! sliders for the config knobs that re-evaluate the models at once and,
+//! once they rest, edit the experiment's config.
 //!
 //! The panel renders what it is given: the analysis and the figures shown
 //! live in [`AnalysisState`], and moving a slider hands the knob up for the
@@ -12,6 +13,8 @@ mod cpi_chart;
 mod kernel_table;
 mod knobs;
 mod model_table;
+
+pub use knobs::SLIDER_KNOBS;
 
 use yew::prelude::*;
 
@@ -35,8 +38,12 @@ pub struct AnalyticalPanelProps {
     /// panel is drawn again, so a page re-rendered for a run's progress can
     /// pass fresh callbacks without redrawing it.
     pub on_knobs: Callback<Vec<(String, f64)>>,
-    /// Reset was pressed: every knob back to the loaded config's value.
+    /// Reset was pressed: the sliders' edits dropped from the experiment.
     pub on_reset: Callback<()>,
+    /// Whether the experiment's config carries edits of the sliders' knobs
+    /// (what Reset drops).
+    #[prop_or_default]
+    pub slider_edits: bool,
 }
 
 impl PartialEq for AnalyticalPanelProps {
@@ -44,7 +51,8 @@ impl PartialEq for AnalyticalPanelProps {
     /// render (many a second while a run plays), and they only ever send the
     /// panel's own figures and knobs to the same worker.
     fn eq(&self, other: &Self) -> bool {
-        (&self.state, self.simulated_ipc, self.stale) == (&other.state, other.simulated_ipc, other.stale)
+        (&self.state, self.simulated_ipc, self.stale, self.slider_edits)
+            == (&other.state, other.simulated_ipc, other.stale, other.slider_edits)
     }
 }
 
@@ -64,7 +72,7 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
                     { model_table::model_table(report, props.simulated_ipc, simulated.is_some()) }
                     { chart::bar_chart(&cpi_chart::cpi_chart(report)) }
                 </div>
-                { knobs::knob_sliders(&analysis.base, state, &props.on_knobs, &props.on_reset) }
+                { knobs::knob_sliders(&analysis.base, props) }
                 { kernel_table::kernel_table(&report.kernels) }
                 if !report.diagnostics.is_empty() {
                     <ul class="diagnostics" data-testid="analysis-diagnostics">

@@ -20,7 +20,7 @@ mod scale_panel;
 mod status_line;
 mod workload_panel;
 
-pub use analytical_panel::{AnalyticalPanel, AnalyticalPanelProps};
+pub use analytical_panel::{AnalyticalPanel, AnalyticalPanelProps, SLIDER_KNOBS};
 pub use animation::{Animation, AnimationControls};
 pub use chart_export::{ChartExport, csv_text};
 pub use config_panel::ConfigPanel;

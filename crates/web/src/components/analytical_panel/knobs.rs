@@ -1,12 +1,16 @@
 //! The config knob sliders: the SM count, the L1 MSHRs and the NoC and DRAM
 //! bandwidth scales, each over a range around the loaded config's value,
-//! with the note that they move the models only.
+//! with the note on what they change: a moved slider previews the models at
+//! once (profiling again only for a new SM count or MSHRs), and once it
+//! rests the page makes it an edit of the experiment's config (analyzed and
+//! simulated again).
 
 use warplab_lab::config_knob;
 use yew::prelude::*;
 
 use crate::agent::KnobBase;
-use crate::analysis_state::{AnalysisState, KnobEdit};
+use crate::analysis_state::KnobEdit;
+use crate::components::AnalyticalPanelProps;
 use crate::components::config_knob_slider::{ConfigKnobSlider, SliderScale};
 use crate::glossary;
 
@@ -27,6 +31,9 @@ struct SliderKnob {
     base: f64,
 }
 
+/// The knobs the sliders set, as config edits name them.
+pub const SLIDER_KNOBS: [&str; 4] = ["n_sms", "l1_mshrs", "noc_bw_scale", "dram_bw_scale"];
+
 /// The sliders for a config with `base`'s values; no MSHR slider without an L1.
 fn slider_knobs(base: &KnobBase) -> Vec<SliderKnob> {
     let per_cluster = f64::from(base.cores_per_cluster.max(1));
@@ -37,7 +44,7 @@ fn slider_knobs(base: &KnobBase) -> Vec<SliderKnob> {
     if let Some(mshrs) = base.l1_mshrs {
         knobs.push(SliderKnob { name: "l1_mshrs", scale: MSHR_SCALE, base: f64::from(mshrs) });
     }
-    for name in ["noc_bw_scale", "dram_bw_scale"] {
+    for &name in &SLIDER_KNOBS[2..] {
         knobs.push(SliderKnob { name, scale: BANDWIDTH_SCALE, base: 1.0 });
     }
     knobs
@@ -45,12 +52,8 @@ fn slider_knobs(base: &KnobBase) -> Vec<SliderKnob> {
 
 /// The sliders, the note on what they change, and Reset. A moved slider
 /// emits every knob then set (those away from the config's values).
-pub fn knob_sliders(
-    base: &KnobBase,
-    state: &AnalysisState,
-    on_knobs: &Callback<Vec<(String, f64)>>,
-    on_reset: &Callback<()>,
-) -> Html {
+pub fn knob_sliders(base: &KnobBase, props: &AnalyticalPanelProps) -> Html {
+    let (state, on_knobs, on_reset) = (&props.state, &props.on_knobs, &props.on_reset);
     let disabled = state.analyzing.is_some();
     let sliders = slider_knobs(base).into_iter().map(|SliderKnob { name, scale, base }| {
         let value = state.knob(name).unwrap_or(base);
@@ -65,13 +68,13 @@ pub fn knob_sliders(
         <div class="config-knobs" data-testid="config-knobs">
             <h3 class="subheading" title={glossary::CONFIG_KNOBS}>{ "What if the GPU were different?" }</h3>
             <p class="note" data-testid="knobs-note">
-                { "These sliders re-evaluate the five models only, on the same profile. " }
-                <strong>{ "The simulated IPC stays the loaded config's" }</strong>
-                { ", so errors show only while every knob is at the config's value." }
+                { "A moved slider re-evaluates the five models at once (the SM count and MSHRs profile the workload again). " }
+                <strong>{ "When it rests, the change becomes an edit of the experiment's config" }</strong>
+                { ": the workload is profiled and simulated again, and the link carries the edit." }
             </p>
             <div class="knobs">{ for sliders }</div>
-            <button class="button" data-testid="reset-knobs" disabled={state.knobs.is_empty() || disabled}
-                onclick={on_reset.reform(|_: MouseEvent| ())}>{ "Reset to the loaded config" }</button>
+            <button class="button" data-testid="reset-knobs" disabled={(state.knobs.is_empty() && !props.slider_edits) || disabled}
+                onclick={on_reset.reform(|_: MouseEvent| ())}>{ "Reset the sliders' edits" }</button>
         </div>
     }
 }
