@@ -146,3 +146,16 @@ export async function watchLongTasks(page) {
   await page.waitForFunction(() => window.longTasks.some((ms) => ms >= 80), null, { timeout: 5_000 });
   await page.evaluate(() => (window.longTasks = []));
 }
+
+// Drops `paths` (files on disk, named by their base names) on the page's
+// drop zone, as a user dragging them from a file manager would.
+export async function dropFiles(page, paths) {
+  const files = [];
+  for (const path of paths) files.push({ name: path.split("/").pop(), bytes: [...(await readFile(path))] });
+  const transfer = await page.evaluateHandle((files) => {
+    const transfer = new DataTransfer();
+    for (const { name, bytes } of files) transfer.items.add(new File([new Uint8Array(bytes)], name));
+    return transfer;
+  }, files);
+  await page.getByTestId("drop-zone").first().dispatchEvent("drop", { dataTransfer: transfer });
+}

@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { launchChromium, openPage, serveDist, textOf, waitForText } from "./harness.mjs";
+import { dropFiles, launchChromium, openPage, serveDist, textOf, waitForText } from "./harness.mjs";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const TRACES = `${REPO}crates/trace/test_data/`;
@@ -117,17 +117,9 @@ test("config files open through the picker; a bad one keeps the previous config"
 test("files dropped on the page open like picked ones", async () => {
   const { page, errors } = await freshPage();
   const dir = `${TRACES}vectorAdd-sm80-a100-v5-xz/`;
-  const files = [
-    { name: "kernelslist.g", bytes: [...await readFile(`${dir}kernelslist.g`)] },
-    { name: "kernel-1.traceg.xz", bytes: [...await readFile(`${dir}kernel-1.traceg.xz`)] },
-    { name: "gpgpusim.config", bytes: [...await readFile(`${REPO}configs/mdm-pascal-28sm/gpgpusim.config`)] },
-  ];
-  const transfer = await page.evaluateHandle((files) => {
-    const transfer = new DataTransfer();
-    for (const { name, bytes } of files) transfer.items.add(new File([new Uint8Array(bytes)], name));
-    return transfer;
-  }, files);
-  await page.getByTestId("drop-zone").first().dispatchEvent("drop", { dataTransfer: transfer });
+  await dropFiles(page, [
+    `${dir}kernelslist.g`, `${dir}kernel-1.traceg.xz`, `${REPO}configs/mdm-pascal-28sm/gpgpusim.config`,
+  ]);
   await waitForText(page, "warp-instructions", "26601");
   await waitForText(page, "config-sms", "28");
   assert.deepEqual(errors, []);

@@ -9,15 +9,16 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { openPage, serverAndBrowser, SCREENSHOTS, textOf, watchLongTasks } from "./harness.mjs";
+import { dropFiles, openPage, serverAndBrowser, SCREENSHOTS, textOf, waitForText, watchLongTasks } from "./harness.mjs";
 
 const shared = serverAndBrowser();
 const run = promisify(execFile);
 const CLI = process.env.WARPLAB_CLI ?? new URL("../../target/debug/warplab", import.meta.url).pathname;
 
 // What the CLI prints for the experiment in `url`'s fragment.
-async function cliFigures(url, { scale = false } = {}) {
-  const args = ["run", "--link", url, "--json", ...(scale ? [] : ["--no-scale"])];
+async function cliFigures(url, { scale = false, trace, config } = {}) {
+  const files = [...(trace ? ["--trace", trace] : []), ...(config ? ["--config", config] : [])];
+  const args = ["run", "--link", url, "--json", ...(scale ? [] : ["--no-scale"]), ...files];
   const { stdout } = await run(CLI, args, { maxBuffer: 64 << 20 });
   return JSON.parse(stdout);
 }
@@ -34,10 +35,10 @@ function same(pageValue, cliValue, what) {
   assert.ok(Math.abs(pageValue - cliValue) <= 1e-9 * Math.abs(cliValue), `${what}: page ${pageValue}, CLI ${cliValue}`);
 }
 
-async function checkAgainstCli(page, { scale = false } = {}) {
+async function checkAgainstCli(page, { scale = false, trace } = {}) {
   const url = page.url();
   assert.match(url, /#x=1/, "the URL carries the experiment");
-  const cli = await cliFigures(url, { scale });
+  const cli = await cliFigures(url, { scale, trace });
   same(await figure(page, "simulated"), cli.simulated.ipc, "simulated IPC");
   same(await figure(page, "analytical"), cli.analytical.models.mdm.ipc, "MDM's IPC");
   if (scale) same(await figure(page, "scale", 180_000), cli.scale.ipc, "scale-model IPC");
@@ -132,4 +133,54 @@ test("a damaged link shows a message and opens the default experiment", async ()
   assert.match(await newer.page.getByTestId("link-notice").textContent(), /version/);
   await page.close();
   await newer.page.close();
+});
+
+test("a dropped anchor trace folder: its summary, and a link naming it by the hash the CLI checks", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await figure(page, "simulated");
+  const before = new URL(page.url()).hash;
+  const dir = new URL("../../crates/trace/test_data/vectorAdd-sm80-a100-v5-xz/", import.meta.url).pathname;
+  await dropFiles(page, [`${dir}kernelslist.g`, `${dir}kernel-1.traceg.xz`]);
+  await waitForText(page, "warp-instructions", "26601");
+  await page.waitForFunction((old) => location.hash !== old, before, { timeout: 20_000 });
+  await figure(page, "simulated", 60_000);
+  const { stdout } = await run(CLI, ["experiment", "show", page.url()]);
+  const workload = JSON.parse(stdout).workload;
+  assert.match(workload.trace?.hash ?? "", /^[0-9a-f]{16}$/, `the link names the trace by hash: ${JSON.stringify(workload)}`);
+  // The CLI hashes the folder itself and refuses other files: equal figures
+  // mean equal hashes.
+  await checkAgainstCli(page, { trace: dir });
+  await page.screenshot({ path: `${SCREENSHOTS}lab-dropped-trace.png` });
+
+  // Opened elsewhere, the link asks for the files and checks them.
+  const other = await openPage(shared.browser, page.url());
+  const notice = other.page.getByTestId("link-notice");
+  await notice.waitFor({ timeout: 20_000 });
+  assert.match(await notice.textContent(), /open its trace files/);
+  await dropFiles(other.page, [`${dir}kernelslist.g`, `${dir}kernel-1.traceg.xz`]);
+  await notice.waitFor({ state: "detached", timeout: 30_000 });
+  same(await figure(other.page, "simulated", 60_000), await figure(page, "simulated"), "the same files, the same run");
+  assert.deepEqual(errors, []);
+  await page.close();
+  await other.page.close();
+});
+
+test("opened config files travel as the nearest preset and its edits, or by the hash the CLI checks", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await figure(page, "simulated");
+  const before = new URL(page.url()).hash;
+  const dir = new URL("../../configs/SM86_RTX3070/", import.meta.url).pathname;
+  await page.getByTestId("config-files").setInputFiles([
+    `${dir}trace.config`, `${dir}gpgpusim.config`, `${dir}config_ampere_islip.icnt`,
+  ]);
+  await waitForText(page, "config-sms", "46");
+  await page.waitForFunction((old) => location.hash !== old, before, { timeout: 20_000 });
+  const { stdout } = await run(CLI, ["experiment", "show", page.url()]);
+  const config = JSON.parse(stdout).config;
+  console.log(`# the RTX 3070's files travel as ${JSON.stringify(config)}`);
+  const cli = await cliFigures(page.url(), config.files ? { config: dir } : {});
+  same(await figure(page, "simulated", 60_000), cli.simulated.ipc, "simulated IPC");
+  same(await figure(page, "analytical"), cli.analytical.models.mdm.ipc, "MDM's IPC");
+  assert.deepEqual(errors, []);
+  await page.close();
 });

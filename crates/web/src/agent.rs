@@ -36,10 +36,11 @@ use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
 use warplab_lab::{
-    AnalyticalReport, ConfigEdit, ConfigReport, Event, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, Profile,
-    ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload, WorkloadSource, WorkloadSummary,
-    apply_edits, config_report, default_config, generate, kernel_files, predict, preset_config, profile_workload,
-    read_config_files, summarize_generated, summarize_trace,
+    AnalyticalReport, ConfigEdit, ConfigReport, ContentHash, ContentHasher, Event, GenSpec, GeneratedWorkload,
+    GpuConfig, OpenRead, Profile, ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload,
+    WorkloadSource, WorkloadSummary, apply_edits, config_delta, config_hash_files, config_report, default_config,
+    generate, kernel_files, predict, preset_config, profile_workload, read_config_files, summarize_generated,
+    summarize_trace, trace_hash_files,
 };
 use web_sys::Blob;
 
@@ -343,13 +344,15 @@ pub struct ScaleSize {
 /// What the worker answers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum WorkerOutput {
-    /// A trace was read or a workload generated.
-    Workload(WorkloadSummary),
+    /// A trace was read or a workload generated; with the content hash of
+    /// the user's trace files, which a link names them by.
+    Workload(WorkloadSummary, Option<ContentHash>),
     /// A trace could not be read (the message names file, line and field) or
     /// a spec not generated (it names the knob and its range).
     WorkloadFailed(String),
-    /// A config was read.
-    Config(Box<ConfigReport>),
+    /// A config was read; for the user's config files, how a link carries
+    /// them.
+    Config(Box<ConfigReport>, Option<Box<FilesOrigin>>),
     /// A config could not be read; the message names file, line and option.
     ConfigFailed(String),
     /// A run advanced, paused or finished.
@@ -381,11 +384,11 @@ impl WorkerOutput {
     /// The lane of the input this output answers (see [`WorkerInput::lane`]).
     pub fn lane(&self) -> Option<Lane> {
         match self {
-            Self::Workload(_) | Self::WorkloadFailed(_) => Some(Lane::Workload),
+            Self::Workload(..) | Self::WorkloadFailed(_) => Some(Lane::Workload),
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
             Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
-            Self::Config(_) | Self::ConfigFailed(_) => Some(Lane::Config),
+            Self::Config(..) | Self::ConfigFailed(_) => Some(Lane::Config),
             Self::RunUpdated(_) | Self::RunReport(_) | Self::RunFailed(_) | Self::RunCancelled => None,
         }
     }
@@ -477,6 +480,9 @@ struct Lab {
     /// The config loaded last as read, before the experiment's edits, with
     /// its report: what `EditConfig` applies edits to.
     base: Option<(ConfigReport, GpuConfig)>,
+    /// How a link carries the config files loaded last (`None` for a
+    /// preset); kept for the edits applied to them.
+    origin: Option<Box<FilesOrigin>>,
     /// The workload loaded last and its warp instructions.
     workload: Option<(Loaded, u64)>,
     run: Option<WorkerRun>,
@@ -497,11 +503,16 @@ impl Lab {
             WorkerInput::LoadSample { name, dir_url } => {
                 let list = FileRef { name: "kernelslist.g".to_owned(), url: format!("{dir_url}kernelslist.g") };
                 let loaded = load_trace(&name, vec![list], Some(&dir_url)).await;
-                self.keep_trace(loaded)
+                self.keep_trace(loaded, None)
             }
             WorkerInput::LoadTraceFiles { label, files } => {
                 let loaded = load_trace(&label, files, None).await;
-                self.keep_trace(loaded)
+                // The user's files travel in a link by content hash.
+                let hash = loaded.as_ref().ok().map(|trace| trace_hash(&trace.list, &trace.blobs)).transpose();
+                match hash {
+                    Ok(hash) => self.keep_trace(loaded, hash),
+                    Err(message) => WorkerOutput::WorkloadFailed(message),
+                }
             }
             WorkerInput::Generate { spec } => {
                 let summary = self.generate(&spec);
@@ -510,9 +521,14 @@ impl Lab {
                 }
                 workload(summary)
             }
-            WorkerInput::LoadPreset { name, edits } => self.config(load_preset(&name), &edits),
+            WorkerInput::LoadPreset { name, edits } => {
+                self.origin = None;
+                self.config(load_preset(&name), &edits)
+            }
             WorkerInput::LoadConfigFiles { label, files, edits } => {
-                self.config(load_config(&label, &files).await, &edits)
+                let loaded = load_config(&label, &files).await;
+                self.origin = loaded.as_ref().ok().map(|(_, _, origin)| Box::new(origin.clone()));
+                self.config(loaded.map(|(report, gpu, _)| (report, gpu)), &edits)
             }
             WorkerInput::EditConfig { edits } => match self.base.take() {
                 Some(base) => self.config(Ok(base), &edits),
@@ -549,12 +565,16 @@ impl Lab {
         vec![output]
     }
 
-    /// Keeps a trace that loaded for runs; answers with its summary.
-    fn keep_trace(&mut self, loaded: Result<TraceFiles, String>) -> WorkerOutput {
-        workload(loaded.map(|TraceFiles { summary, list, blobs }| {
-            self.keep_workload(Loaded::Trace { list, blobs }, summary.totals.warp_insts);
-            summary
-        }))
+    /// Keeps a trace that loaded for runs; answers with its summary (and
+    /// `hash`, for the user's files).
+    fn keep_trace(&mut self, loaded: Result<TraceFiles, String>, hash: Option<ContentHash>) -> WorkerOutput {
+        match loaded {
+            Ok(TraceFiles { summary, list, blobs }) => {
+                self.keep_workload(Loaded::Trace { list, blobs }, summary.totals.warp_insts);
+                WorkerOutput::Workload(summary, hash)
+            }
+            Err(message) => WorkerOutput::WorkloadFailed(message),
+        }
     }
 
     /// Keeps a workload that loaded; the profile of the previous one goes.
@@ -652,7 +672,7 @@ impl Lab {
             Ok((report, gpu)) => {
                 self.gpu = Some(gpu);
                 self.drop_profiles();
-                WorkerOutput::Config(Box::new(report))
+                WorkerOutput::Config(Box::new(report), self.origin.clone())
             }
             Err(message) => WorkerOutput::ConfigFailed(message),
         }
@@ -687,7 +707,7 @@ fn profile_loaded(gpu: &GpuConfig, loaded: &Loaded, options: ProfileOptions) -> 
 }
 
 fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {
-    result.map_or_else(WorkerOutput::WorkloadFailed, WorkerOutput::Workload)
+    result.map_or_else(WorkerOutput::WorkloadFailed, |summary| WorkerOutput::Workload(summary, None))
 }
 
 /// Reads a trace: the `kernelslist.g` among `files` (or, with none, a list of
@@ -713,6 +733,30 @@ async fn load_trace(label: &str, files: Vec<FileRef>, dir_url: Option<&str>) -> 
     }
     let summary = summarize_trace(label, &list, &mut *blob_opener(blobs.clone())).map_err(|e| e.to_string())?;
     Ok(TraceFiles { summary, list, blobs })
+}
+
+/// The content hash of a trace: its `kernelslist.g` text and the kernel
+/// files it names, streamed from their blobs (as the CLI hashes a folder).
+fn trace_hash(list: &str, blobs: &KernelBlobs) -> Result<ContentHash, String> {
+    let mut hasher = ContentHasher::new();
+    let mut buffer = vec![0; 1 << 20];
+    for name in trace_hash_files(list).map_err(|e| e.to_string())? {
+        if name == "kernelslist.g" {
+            hasher.add_file(&name, list.as_bytes()).map_err(|e| e.to_string())?;
+            continue;
+        }
+        let (_, blob) = blobs.iter().find(|(kernel, _)| *kernel == name).ok_or(format!("{name}: not fetched"))?;
+        hasher.start_file(&name, blob.size() as u64).map_err(|e| e.to_string())?;
+        let mut reader = BlobReader::new(blob.clone())?;
+        loop {
+            let read = reader.read(&mut buffer).map_err(|e| format!("{name}: {e}"))?;
+            if read == 0 {
+                break;
+            }
+            hasher.update(&buffer[..read]).map_err(|e| format!("{name}: {e}"))?;
+        }
+    }
+    hasher.finish().map_err(|e| e.to_string())
 }
 
 /// Opens the kernel files among `blobs` by name, each as a fresh stream.
@@ -753,13 +797,35 @@ fn load_preset(name: &str) -> Result<(ConfigReport, GpuConfig), String> {
     Ok((config_report(&format!("preset {name}"), &gpu, Vec::new()), gpu))
 }
 
-async fn load_config(label: &str, files: &[FileRef]) -> Result<(ConfigReport, GpuConfig), String> {
+async fn load_config(label: &str, files: &[FileRef]) -> Result<(ConfigReport, GpuConfig, FilesOrigin), String> {
     let mut texts = Vec::new();
     for file in files {
         texts.push((file.name.clone(), text_of(file).await?));
     }
     let gpu = read_config_files(&texts).map_err(|e| e.to_string())?;
-    Ok((config_report(label, &gpu, Vec::new()), gpu))
+    let hashed = config_hash_files(texts.iter().map(|(name, _)| name.as_str()));
+    let mut hasher = ContentHasher::new();
+    // In the hash's order (by name), each file once.
+    for name in hashed {
+        let text = texts.iter().find(|(file, _)| file == name).map_or("", |(_, text)| text.as_str());
+        hasher.add_file(name, text.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    let hash = hasher.finish().map_err(|e| e.to_string())?;
+    let delta = config_delta(&gpu).map(|(preset, edits)| (preset.to_owned(), edits));
+    Ok((config_report(label, &gpu, Vec::new()), gpu, FilesOrigin { label: label.to_owned(), hash, delta }))
+}
+
+/// How a link carries the user's config files: as the nearest preset and
+/// the option edits that make it these files, when that reads back equal
+/// (`lab::config_delta`), else by their label and content hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FilesOrigin {
+    /// What the files are called on the page.
+    pub label: String,
+    /// Their content hash (`lab::ContentHasher`, as the CLI computes it).
+    pub hash: ContentHash,
+    /// The nearest preset and its edits, if they give exactly this config.
+    pub delta: Option<(String, Vec<ConfigEdit>)>,
 }
 
 /// A small text file (a `kernelslist.g` or a config), whole.

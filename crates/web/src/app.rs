@@ -33,7 +33,7 @@ use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
 use crate::share::{current_link, experiment_in_location, experiment_of, show_in_location, with_knob, without_knobs};
-use crate::state::{Action, Experiment, State, WorkloadChoice};
+use crate::state::{Action, AwaitedFiles, Experiment, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
 const GENERATOR_DEBOUNCE: Duration = Duration::from_millis(250);
@@ -81,6 +81,7 @@ pub fn App(props: &AppProps) -> Html {
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let config_edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
+    let link_edits = use_mut_ref(Vec::new);
     let page = Page {
         worker,
         scaler,
@@ -90,6 +91,7 @@ pub fn App(props: &AppProps) -> Html {
         edits: (*edits).clone(),
         config_edits: (*config_edits).clone(),
         open_files,
+        link_edits,
         run: run.dispatcher(),
         analysis: analysis.dispatcher(),
         scale: scale.dispatcher(),
@@ -393,9 +395,9 @@ fn on_output(
     scale: UseReducerDispatcher<ScaleState>,
 ) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
-        WorkerOutput::Workload(summary) => state.dispatch(Action::WorkloadLoaded(summary)),
+        WorkerOutput::Workload(summary, hash) => state.dispatch(Action::WorkloadLoaded(summary, hash)),
         WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
-        WorkerOutput::Config(report) => state.dispatch(Action::ConfigLoaded(report)),
+        WorkerOutput::Config(report, origin) => state.dispatch(Action::ConfigLoaded(report, origin)),
         WorkerOutput::ConfigFailed(message) => state.dispatch(Action::ConfigFailed(message)),
         WorkerOutput::RunUpdated(update) => run.dispatch(RunAction::Updated(update)),
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
@@ -446,6 +448,9 @@ struct Page {
     /// Counts config edits, for the same debounce.
     config_edits: Rc<Cell<u64>>,
     open_files: Rc<RefCell<OpenFiles>>,
+    /// The edits of a link that named the user's config files, applied when
+    /// config files open.
+    link_edits: Rc<RefCell<Vec<ConfigEdit>>>,
     run: UseReducerDispatcher<RunState>,
     analysis: UseReducerDispatcher<AnalysisState>,
     scale: UseReducerDispatcher<ScaleState>,
@@ -498,20 +503,31 @@ impl Page {
     /// Shows `experiment`: its config, workload, scale options and view,
     /// asking for the files of a link that names the user's own.
     fn open_experiment(&self, experiment: &Shared) {
+        let mut awaited = AwaitedFiles::default();
+        let mut asked = Vec::new();
         match &experiment.config {
             ConfigChoice::Preset(name) => self.choose_preset(name.clone(), experiment.edits.clone()),
-            ConfigChoice::Files { name, hash } => self.state.dispatch(Action::Notice(Some(format!(
-                "This experiment's GPU comes from config files ({name}, content hash {}); open them to continue.",
-                String::from(*hash)
-            )))),
+            ConfigChoice::Files { name, hash } => {
+                awaited.config = Some(*hash);
+                *self.link_edits.borrow_mut() = experiment.edits.clone();
+                asked.push(format!("its config files ({name}, content hash {})", String::from(*hash)));
+            }
         }
         match &experiment.workload {
             SharedWorkload::Sample(name) => self.load_sample(name),
             SharedWorkload::Generated(spec) => self.generate(spec.clone()),
-            SharedWorkload::Trace { name, hash } => self.state.dispatch(Action::Notice(Some(format!(
-                "This experiment's trace comes from files ({name}, content hash {}); open them to continue.",
-                String::from(*hash)
-            )))),
+            SharedWorkload::Trace { name, hash } => {
+                awaited.trace = Some(*hash);
+                asked.push(format!("its trace files ({name}, content hash {})", String::from(*hash)));
+            }
+        }
+        self.state.dispatch(Action::Awaiting(awaited));
+        if !asked.is_empty() {
+            let files = asked.join(" and ");
+            self.state.dispatch(Action::Notice(Some(format!(
+                "This experiment was made with the user's own files, which a link cannot carry: open {files} to \
+                 continue (the page checks their hashes)."
+            ))));
         }
         let scale = experiment.scale;
         self.scale.dispatch(ScaleAction::RuleChosen(scale.rule));
@@ -640,6 +656,12 @@ impl Page {
         self.send_picked(&picked.traces, &mut open.traces, traces);
         let configs = Kind { requested: Action::ConfigFilesChosen, failed: Action::ConfigFailed, input: config_input };
         self.send_picked(&picked.configs, &mut open.configs, configs);
+        // The edits of a link that named these config files apply to them.
+        let edits = std::mem::take(&mut *self.link_edits.borrow_mut());
+        if !picked.configs.is_empty() && !edits.is_empty() {
+            self.state.dispatch(Action::EditsSet(edits.clone()));
+            self.load(WorkerInput::EditConfig { edits });
+        }
     }
 
     /// Hands `files` to the worker as `blob:` URLs, releasing the URLs of the

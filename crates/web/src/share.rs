@@ -1,13 +1,15 @@
 //! The page side of share links: the experiment the page shows, assembled
 //! from its states, written to the URL fragment whenever it changes, and
-//! read back from a link the page opens with.
+//! read back from a link the page opens with. The user's files travel by
+//! content hash (the worker hashes them as they load), config files as the
+//! nearest preset and its edits when those read back to the same config.
 //!
 //! The codec is `warplab_lab`'s (`encode_link`, `decode_link`), the same the
 //! CLI's `--link` reads, so a link names the same numbers everywhere.
 
 use warplab_lab::{
-    ConfigChoice, ConfigEdit, Experiment as Shared, ScaleChoice, ViewState, WorkloadChoice as SharedWorkload,
-    decode_link, encode_link,
+    ConfigChoice, ConfigEdit, Experiment as Shared, MAX_EDITS, ScaleChoice, ViewState,
+    WorkloadChoice as SharedWorkload, decode_link, encode_link,
 };
 use wasm_bindgen::JsValue;
 
@@ -18,26 +20,43 @@ use crate::state::{State, WorkloadChoice};
 /// The experiment the page shows, or why it cannot travel in a link yet
 /// (files the user opened whose content hash is not known).
 pub fn experiment_of(state: &State, run: &RunState, scale: &ScaleState) -> Result<Shared, String> {
-    let config = match &state.preset {
-        Some(name) => ConfigChoice::Preset(name.clone()),
-        None => return Err("the config was opened from files, which a link cannot carry yet".to_owned()),
-    };
-    let workload = match &state.choice {
-        WorkloadChoice::Sample(name) => SharedWorkload::Sample(name.clone()),
-        WorkloadChoice::Generated(spec) => SharedWorkload::Generated(spec.clone()),
-        WorkloadChoice::TraceFiles(label) => {
-            return Err(format!("the trace {label} was opened from files, which a link cannot carry yet"));
+    let (config, edits) = config_choice(state)?;
+    let workload = match (&state.choice, state.trace_hash) {
+        (WorkloadChoice::Sample(name), _) => SharedWorkload::Sample(name.clone()),
+        (WorkloadChoice::Generated(spec), _) => SharedWorkload::Generated(spec.clone()),
+        (WorkloadChoice::TraceFiles(label), Some(hash)) => SharedWorkload::Trace { name: label.clone(), hash },
+        (WorkloadChoice::TraceFiles(label), None) => {
+            return Err(format!("the trace {label} is still being read; its link follows"));
         }
     };
     Ok(Shared {
         config,
-        edits: state.edits.clone(),
+        edits,
         workload,
         memcpy_warms_l2: false,
         scale: ScaleChoice { scale_models: scale.chosen_pair, rule: scale.rule, validate: scale.validate },
         view: ViewState { watch_sm: run.watch, speed: run.speed },
         baseline: state.baseline.as_ref().map(|pinned| Box::new(pinned.experiment.clone())),
     })
+}
+
+/// The experiment's config and edits: a preset's; or the user's files as the
+/// nearest preset with the edits that make them (then the page's own edits),
+/// when those fit a link, else named by label and content hash.
+fn config_choice(state: &State) -> Result<(ConfigChoice, Vec<ConfigEdit>), String> {
+    if let Some(name) = &state.preset {
+        return Ok((ConfigChoice::Preset(name.clone()), state.edits.clone()));
+    }
+    let Some(origin) = &state.config_origin else {
+        return Err("the config files are still being read; their link follows".to_owned());
+    };
+    if let Some((preset, delta)) = &origin.delta
+        && delta.len() + state.edits.len() <= MAX_EDITS
+    {
+        let edits = delta.iter().chain(&state.edits).cloned().collect();
+        return Ok((ConfigChoice::Preset(preset.clone()), edits));
+    }
+    Ok((ConfigChoice::Files { name: origin.label.clone(), hash: origin.hash }, state.edits.clone()))
 }
 
 /// The experiment in the page's URL fragment (`#x=...`): `None` without
@@ -92,7 +111,10 @@ pub async fn read_experiment_file(file: &web_sys::File) -> Result<Shared, String
 
 #[cfg(test)]
 mod tests {
+    use warplab_lab::ContentHash;
+
     use super::*;
+    use crate::agent::FilesOrigin;
 
     fn knob(name: &str, value: f64) -> ConfigEdit {
         ConfigEdit::Knob { name: name.to_owned(), value }
@@ -114,6 +136,31 @@ mod tests {
         assert_eq!(experiment.config, ConfigChoice::Preset("SM7_QV100".into()));
         assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment));
         state.choice = WorkloadChoice::TraceFiles("mine".into());
-        assert!(experiment_of(&state, &run, &scale).is_err_and(|e| e.contains("mine")));
+        assert!(experiment_of(&state, &run, &scale).is_err_and(|e| e.contains("mine")), "not hashed yet");
+        let hash = ContentHash(0x1234);
+        state.trace_hash = Some(hash);
+        let experiment = experiment_of(&state, &run, &scale).expect("hashed files travel by hash");
+        assert_eq!(experiment.workload, SharedWorkload::Trace { name: "mine".into(), hash });
+        assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment));
+    }
+
+    #[test]
+    fn config_files_travel_as_a_preset_and_edits_when_they_can() {
+        let mshrs = ConfigEdit::Option { name: "-gpgpu_cache:dl1".into(), value: "x".into() };
+        let delta = Some(("SM7_QV100".to_owned(), vec![mshrs.clone()]));
+        let origin = FilesOrigin { label: "gpgpusim.config".into(), hash: ContentHash(7), delta };
+        let mut state = State {
+            choice: WorkloadChoice::Sample("vecadd".into()),
+            config_origin: Some(Box::new(origin.clone())),
+            edits: vec![knob("n_sms", 40.0)],
+            ..State::default()
+        };
+        let (config, edits) = config_choice(&state).expect("loaded");
+        assert_eq!(config, ConfigChoice::Preset("SM7_QV100".into()));
+        assert_eq!(edits, vec![mshrs, knob("n_sms", 40.0)], "the delta, then the page's edits");
+        state.config_origin = Some(Box::new(FilesOrigin { delta: None, ..origin }));
+        let (config, edits) = config_choice(&state).expect("loaded");
+        assert_eq!(config, ConfigChoice::Files { name: "gpgpusim.config".into(), hash: ContentHash(7) });
+        assert_eq!(edits, vec![knob("n_sms", 40.0)]);
     }
 }

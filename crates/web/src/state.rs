@@ -3,7 +3,9 @@
 use std::rc::Rc;
 
 use crate::baseline::Baseline;
-use warplab_lab::{ConfigEdit, ConfigReport, GenSpec, WorkloadSummary};
+use warplab_lab::{ConfigEdit, ConfigReport, ContentHash, GenSpec, WorkloadSummary};
+
+use crate::agent::FilesOrigin;
 use yew::Reducible;
 
 /// The generator of the default experiment, run at its default size and knobs.
@@ -118,6 +120,24 @@ pub struct State {
     pub notice: Option<String>,
     /// The experiment pinned to compare with.
     pub baseline: Option<Rc<Baseline>>,
+    /// The content hash of the user's trace files loaded last (`None` for a
+    /// sample or a generated workload).
+    pub trace_hash: Option<ContentHash>,
+    /// How a link carries the user's config files loaded last (`None` for a
+    /// preset).
+    pub config_origin: Option<Box<FilesOrigin>>,
+    /// The content hashes of the files a link the page opened names, until
+    /// files are opened to check against them.
+    pub awaited: AwaitedFiles,
+}
+
+/// The user's files a link names, by content hash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AwaitedFiles {
+    /// The trace files' hash.
+    pub trace: Option<ContentHash>,
+    /// The config files' hash.
+    pub config: Option<ContentHash>,
 }
 
 impl State {
@@ -137,8 +157,9 @@ pub enum Action {
     GeneratorEdited(GenSpec),
     /// A workload was asked of the worker.
     WorkloadRequested(WorkloadChoice),
-    /// The worker read or generated a workload.
-    WorkloadLoaded(WorkloadSummary),
+    /// The worker read or generated a workload (with the hash of the user's
+    /// trace files).
+    WorkloadLoaded(WorkloadSummary, Option<ContentHash>),
     /// The worker could not read or generate a workload.
     WorkloadFailed(String),
     /// A preset with these edits was chosen.
@@ -158,8 +179,10 @@ pub enum Action {
     Pinned(Option<Box<Baseline>>),
     /// The baseline worker computed figures of a baseline a link carried.
     BaselineComputed(crate::hooks::BaselineFigure),
-    /// The worker read a config.
-    ConfigLoaded(Box<ConfigReport>),
+    /// The worker read a config (with how a link carries the user's files).
+    ConfigLoaded(Box<ConfigReport>, Option<Box<FilesOrigin>>),
+    /// A link named the user's files: these are checked when they open.
+    Awaiting(AwaitedFiles),
     /// The worker could not read a config.
     ConfigFailed(String),
 }
@@ -175,8 +198,12 @@ impl Reducible for State {
                 next.workload.request(choice.activity());
                 next.choice = choice;
             }
-            Action::WorkloadLoaded(summary) => {
+            Action::WorkloadLoaded(summary, hash) => {
                 next.workload.loaded(summary);
+                next.trace_hash = hash;
+                if let Some(found) = hash {
+                    next.check_awaited("trace", found, |awaited| &mut awaited.trace);
+                }
                 next.workload_loads += 1;
                 next.workload_sized_for = next.config_loads;
             }
@@ -202,13 +229,42 @@ impl Reducible for State {
                     Rc::make_mut(baseline).figures.merge(computed.figures);
                 }
             }
-            Action::ConfigLoaded(report) => {
+            Action::ConfigLoaded(report, origin) => {
                 next.config.loaded(*report);
+                if let Some(found) = origin.as_ref().map(|origin| origin.hash) {
+                    next.check_awaited("config", found, |awaited| &mut awaited.config);
+                }
+                next.config_origin = origin;
                 next.config_loads += 1;
             }
             Action::ConfigFailed(message) => next.config.failed(message),
+            Action::Awaiting(awaited) => next.awaited = awaited,
         }
         Rc::new(next)
+    }
+}
+
+impl State {
+    /// Files of `kind` with hash `found` opened: if a link awaited files of
+    /// that kind, a notice says whether they are the ones it names.
+    fn check_awaited(
+        &mut self,
+        kind: &str,
+        found: ContentHash,
+        slot: fn(&mut AwaitedFiles) -> &mut Option<ContentHash>,
+    ) {
+        let Some(expected) = slot(&mut self.awaited).take() else { return };
+        if found != expected {
+            self.notice = Some(format!(
+                "These {kind} files have content hash {}, but the link's experiment was made with files of hash {}: \
+                 the figures are for different files.",
+                String::from(found),
+                String::from(expected)
+            ));
+        } else if self.awaited == AwaitedFiles::default() {
+            // Every file the link named is open: its request is answered.
+            self.notice = None;
+        }
     }
 }
 
@@ -226,7 +282,7 @@ mod tests {
         let state = Rc::new(State::default());
         let state = state.reduce(Action::WorkloadRequested(sample("vectoradd")));
         assert_eq!(state.workload.loading.as_deref(), Some("Reading vectoradd"));
-        let state = state.reduce(Action::WorkloadLoaded(summary.clone()));
+        let state = state.reduce(Action::WorkloadLoaded(summary.clone(), None));
         let state = state.reduce(Action::WorkloadRequested(WorkloadChoice::TraceFiles("mine".into())));
         let state = state.reduce(Action::WorkloadFailed("k.traceg:3: mask: bad".into()));
         assert_eq!(state.workload.current, Some(summary));
@@ -238,15 +294,16 @@ mod tests {
 
     #[test]
     fn an_experiment_is_ready_when_both_halves_loaded_and_nothing_loads() {
-        let state = Rc::new(State::default()).reduce(Action::WorkloadLoaded(WorkloadSummary::default()));
+        let state = Rc::new(State::default()).reduce(Action::WorkloadLoaded(WorkloadSummary::default(), None));
         assert_eq!(state.ready(), None, "no config yet");
         let gpu = warplab_lab::preset_config("QV100").expect("a preset").1;
-        let state = state.reduce(Action::ConfigLoaded(Box::new(warplab_lab::config_report("QV100", &gpu, Vec::new()))));
+        let state =
+            state.reduce(Action::ConfigLoaded(Box::new(warplab_lab::config_report("QV100", &gpu, Vec::new())), None));
         assert_eq!(state.ready(), Some(Experiment { workload: 1, config: 1 }));
         assert_eq!(state.workload_sized_for, 0, "the workload came before the config");
         let state = state.reduce(Action::WorkloadRequested(sample("next")));
         assert_eq!(state.ready(), None, "a workload is loading");
-        let state = state.reduce(Action::WorkloadLoaded(WorkloadSummary::default()));
+        let state = state.reduce(Action::WorkloadLoaded(WorkloadSummary::default(), None));
         assert_eq!((state.ready(), state.workload_sized_for), (Some(Experiment { workload: 2, config: 1 }), 1));
     }
 

@@ -37,10 +37,10 @@ async fn update_with(bridge: &mut ReactorBridge<LabReactor>, status: RunStatus) 
 
 async fn loaded(bridge: &mut ReactorBridge<LabReactor>) {
     bridge.send_input(WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() });
-    assert!(matches!(next(bridge, "config").await, WorkerOutput::Config(_)));
+    assert!(matches!(next(bridge, "config").await, WorkerOutput::Config(..)));
     let spec: GenSpec = SPEC.parse().expect("a valid spec");
     bridge.send_input(WorkerInput::Generate { spec });
-    assert!(matches!(next(bridge, "workload").await, WorkerOutput::Workload(_)));
+    assert!(matches!(next(bridge, "workload").await, WorkerOutput::Workload(..)));
 }
 
 #[wasm_bindgen_test]
@@ -143,7 +143,7 @@ async fn the_default_workload_is_analyzed_by_five_models() {
     let mut bridge = spawn();
     // The page's default experiment: vecadd as generated, on the default preset.
     bridge.send_input(WorkerInput::Generate { spec: GenSpec::new("vecadd") });
-    assert!(matches!(next(&mut bridge, "workload").await, WorkerOutput::Workload(_)));
+    assert!(matches!(next(&mut bridge, "workload").await, WorkerOutput::Workload(..)));
     let analysis = analyzed(&mut bridge).await;
     assert_eq!(analysis.report.models.keys().copied().collect::<Vec<_>>(), ModelKind::ALL);
     assert!(analysis.report.models.values().all(|p| p.ipc > 0.0), "{:?}", analysis.report.models);
@@ -157,10 +157,10 @@ async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
     let mut bridge = spawn();
     assert!(matches!(
         ask(&mut bridge, WorkerInput::LoadPreset { name: "mdm-pascal-28sm".into(), edits: Vec::new() }).await,
-        WorkerOutput::Config(_)
+        WorkerOutput::Config(..)
     ));
     let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
-    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(_)));
+    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(..)));
     assert_eq!(predicted(&mut bridge, &[]).await.err().map(|e| e.contains("nothing analyzed")), Some(true));
     let analysis = analyzed(&mut bridge).await;
     assert_eq!(analysis.base.l1_mshrs, Some(128));
@@ -184,7 +184,7 @@ async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
     // A new config drops the profile: the models wait for a new analysis.
     assert!(matches!(
         ask(&mut bridge, WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() }).await,
-        WorkerOutput::Config(_)
+        WorkerOutput::Config(..)
     ));
     assert!(predicted(&mut bridge, &[]).await.is_err_and(|e| e.contains("nothing analyzed")));
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(512));
@@ -195,19 +195,19 @@ async fn config_edits_apply_to_the_config_as_read_and_a_bad_one_keeps_the_last()
     let mut bridge = spawn();
     let mshrs = |value: f64| ConfigEdit::Knob { name: "l1_mshrs".into(), value };
     let load = WorkerInput::LoadPreset { name: "mdm-pascal-28sm".into(), edits: vec![mshrs(32.0)] };
-    let WorkerOutput::Config(report) = ask(&mut bridge, load).await else { panic!("the preset loads") };
+    let WorkerOutput::Config(report, _) = ask(&mut bridge, load).await else { panic!("the preset loads") };
     assert_eq!(report.label, "preset mdm-pascal-28sm + 1 edit");
     let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
-    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(_)));
+    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(..)));
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(32), "the edit reached the models");
 
     // Edits replace the earlier ones: they apply to the preset as read, not on top.
     let scheduler = ConfigEdit::Option { name: "-gpgpu_scheduler".into(), value: "lrr".into() };
     let edit = WorkerInput::EditConfig { edits: vec![scheduler, mshrs(64.0)] };
-    let WorkerOutput::Config(report) = ask(&mut bridge, edit).await else { panic!("the edits apply") };
+    let WorkerOutput::Config(report, _) = ask(&mut bridge, edit).await else { panic!("the edits apply") };
     assert_eq!(report.label, "preset mdm-pascal-28sm + 2 edits");
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(64));
-    let WorkerOutput::Config(_) = ask(&mut bridge, WorkerInput::EditConfig { edits: Vec::new() }).await else {
+    let WorkerOutput::Config(..) = ask(&mut bridge, WorkerInput::EditConfig { edits: Vec::new() }).await else {
         panic!("no edits: the preset itself")
     };
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(128));
