@@ -54,17 +54,14 @@ pub fn run() -> Result<ExitCode> {
     let cli = target_dir().join("release").join("warplab");
     let labs = root().join("docs").join("labs");
     let steps = steps(&labs.join("experiments"))?;
-    let rows = run_jobs(&steps, 2, |step| format!("step {}", step.id), |row: &String| row.clone(), |step| row(&cli, step));
+    let rows =
+        run_jobs(&steps, 2, |step| format!("step {}", step.id), |row: &String| row.clone(), |step| row(&cli, step));
     let rows = rows.into_iter().collect::<Result<Vec<String>>>()?;
     for handout in handouts(&labs)? {
         let name = handout.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         let lab = name.chars().next().unwrap_or_default();
-        let table: String = steps
-            .iter()
-            .zip(&rows)
-            .filter(|(step, _)| step.id.starts_with(lab))
-            .map(|(_, row)| row.as_str())
-            .collect();
+        let table: String =
+            steps.iter().zip(&rows).filter(|(step, _)| step.id.starts_with(lab)).map(|(_, row)| row.as_str()).collect();
         if table.is_empty() {
             return Err(format!("{name}: no experiment file docs/labs/experiments/{lab}*.json"));
         }

@@ -117,7 +117,12 @@ fn check_handout(lab: char) {
         }
         let report = json(&args);
         let what = |figure: &str| format!("{name}: step {}: {figure}", row.step);
-        assert_eq!(row.figures[0], stated(&report["simulated"]["ipc"], &what("simulated")), "{}", what("simulated IPC"));
+        assert_eq!(
+            row.figures[0],
+            stated(&report["simulated"]["ipc"], &what("simulated")),
+            "{}",
+            what("simulated IPC")
+        );
         assert_eq!(
             row.figures[1],
             stated(&report["analytical"]["models"]["mdm"]["ipc"], &what("MDM")),
