@@ -7,6 +7,8 @@
 //! - `dist`: the static bundle in `dist/`, with the wasm sizes.
 //! - `bench [ARGS]`: the criterion benchmarks, then the browser sweep benchmark in headless Chromium.
 //! - `samples`: regenerate the generated sample traces in `sample-traces/`.
+//! - `labs`: the links and figures of the course-lab handouts in `docs/labs/`,
+//!   computed from their experiment files.
 //! - `validate-models`: the analytical models against the timing model on
 //!   the teaching kernels and the MSHR and SM-count sweeps, written into
 //!   `docs/validation.md` and `docs/validation-*.svg` (a recorded run, not a test).
@@ -15,6 +17,7 @@
 
 mod bench;
 mod dist;
+mod labs;
 mod parallel;
 mod plot;
 mod samples;
@@ -29,7 +32,7 @@ mod validate_scale;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | validate-models | validate-scale>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | labs | validate-models | validate-scale>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Some("dist") => dist::run(),
         Some("bench") => bench::run(rest),
         Some("samples") => samples::run(),
+        Some("labs") => labs::run(),
         Some("validate-models") => validate_models::run(),
         Some("validate-scale") => validate_scale::run(),
         _ => {

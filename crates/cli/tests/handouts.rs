@@ -1,0 +1,168 @@
+//! The course-lab handouts (`docs/labs/N-*.md`) state only what the models
+//! compute: every table row's link decodes to exactly its experiment file
+//! (`docs/labs/experiments/<step>.json`), every experiment file of a lab has
+//! its row, and every stated figure is what `warplab run --experiment FILE
+//! --json` prints, to one decimal (`cargo xtask labs` writes the tables; this
+//! keeps anyone from editing them by hand or letting them drift after a
+//! model change). Lab 3's published accuracy is checked against the bundled
+//! table too. One test per handout, so the harness runs them side by side.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{ROOT, json};
+use warplab_lab::scale::{Method, Rule, Table};
+use warplab_lab::{Experiment, decode_link};
+
+/// What a handout's table says for one step.
+#[derive(Debug)]
+struct Row {
+    step: String,
+    link: String,
+    /// Simulated, MDM and scale-model IPC as written (`—`: not stated).
+    figures: [String; 3],
+}
+
+const NOT_STATED: &str = "—";
+const HEAD: &str = "| step | link | simulated IPC | MDM IPC | scale-model IPC |";
+
+fn labs() -> PathBuf {
+    Path::new(ROOT).join("docs").join("labs")
+}
+
+/// The handout of lab `lab` (`docs/labs/<lab>-*.md`).
+fn handout(lab: char) -> (String, String) {
+    let entries = std::fs::read_dir(labs()).expect("docs/labs exists");
+    let path = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|path| {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            name.starts_with(&format!("{lab}-")) && name.ends_with(".md")
+        })
+        .unwrap_or_else(|| panic!("no handout docs/labs/{lab}-*.md"));
+    let name = path.display().to_string();
+    (std::fs::read_to_string(&path).expect("reads"), name)
+}
+
+/// The text between `begin` and `end` (both must be there, in that order).
+fn between<'a>(text: &'a str, begin: &str, end: &str, name: &str) -> &'a str {
+    let start = text.find(begin).unwrap_or_else(|| panic!("{name}: no {begin}")) + begin.len();
+    let stop = text[start..].find(end).unwrap_or_else(|| panic!("{name}: no {end} after {begin}"));
+    &text[start..start + stop]
+}
+
+/// The rows of the table between the figures markers.
+fn rows(text: &str, name: &str) -> Vec<Row> {
+    let table = between(text, "<!-- figures:begin -->", "<!-- figures:end -->", name);
+    let mut lines = table.lines().filter(|line| !line.trim().is_empty());
+    assert_eq!(lines.next(), Some(HEAD), "{name}: the table's head");
+    assert_eq!(lines.next(), Some("|---|---|---|---|---|"), "{name}: the table's rule");
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+            let [step, link, simulated, mdm, scale] = cells[..] else { panic!("{name}: not a five-cell row: {line}") };
+            let link = link
+                .strip_prefix("[open](")
+                .and_then(|rest| rest.strip_suffix(')'))
+                .unwrap_or_else(|| panic!("{name}: step {step}: the link cell is not [open](URL): {link}"));
+            Row { step: step.to_owned(), link: link.to_owned(), figures: [simulated, mdm, scale].map(str::to_owned) }
+        })
+        .collect()
+}
+
+/// The experiment files of lab `lab`, by step, in order.
+fn experiment_files(lab: char) -> Vec<(String, PathBuf)> {
+    let dir = labs().join("experiments");
+    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+        .expect("docs/labs/experiments exists")
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .map(|path| (path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned(), path))
+        .filter(|(step, _)| step.starts_with(lab))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A figure as the handout states it: one decimal, as `format!` rounds.
+fn stated(ipc: &serde_json::Value, what: &str) -> String {
+    let ipc = ipc.as_f64().unwrap_or_else(|| panic!("{what}: not a number: {ipc}"));
+    format!("{ipc:.1}")
+}
+
+/// Every row of lab `lab`'s handout against its experiment and the models.
+fn check_handout(lab: char) {
+    let (text, name) = handout(lab);
+    let rows = rows(&text, &name);
+    let files = experiment_files(lab);
+    let steps: Vec<&str> = rows.iter().map(|row| row.step.as_str()).collect();
+    let expected: Vec<&str> = files.iter().map(|(step, _)| step.as_str()).collect();
+    assert_eq!(steps, expected, "{name}: one row per experiment file, in order");
+    for (row, (_, path)) in rows.iter().zip(&files) {
+        let file = std::fs::read_to_string(path).expect("reads");
+        let experiment = Experiment::from_json(&file).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(row.link.contains("#x="), "{name}: step {}: the link carries no experiment", row.step);
+        let decoded = decode_link(&row.link).unwrap_or_else(|e| panic!("{name}: step {}: {e}", row.step));
+        assert_eq!(decoded, experiment, "{name}: step {}: the link is not {}", row.step, path.display());
+        // The scale-model figure is stated exactly for the experiments that
+        // name their scale models, as `cargo xtask labs` decides.
+        let states_scale = experiment.scale.scale_models.is_some();
+        let path_text = path.display().to_string();
+        let mut args = vec!["run", "--experiment", path_text.as_str(), "--json"];
+        if !states_scale {
+            args.push("--no-scale");
+        }
+        let report = json(&args);
+        let what = |figure: &str| format!("{name}: step {}: {figure}", row.step);
+        assert_eq!(
+            row.figures[0],
+            stated(&report["simulated"]["ipc"], &what("simulated")),
+            "{}",
+            what("simulated IPC")
+        );
+        assert_eq!(
+            row.figures[1],
+            stated(&report["analytical"]["models"]["mdm"]["ipc"], &what("MDM")),
+            "{}",
+            what("MDM IPC")
+        );
+        let scale = if states_scale { stated(&report["scale"]["ipc"], &what("scale")) } else { NOT_STATED.to_owned() };
+        assert_eq!(row.figures[2], scale, "{}", what("scale-model IPC"));
+    }
+}
+
+#[test]
+fn lab_1_memory_divergence_states_the_models_figures() {
+    check_handout('1');
+}
+
+#[test]
+fn lab_2_warp_scheduling_states_the_models_figures() {
+    check_handout('2');
+}
+
+#[test]
+fn lab_3_scale_models_states_the_models_figures_and_the_published_accuracy() {
+    check_handout('3');
+    let (text, name) = handout('3');
+    let sentence = between(&text, "<!-- published:begin -->", "<!-- published:end -->", &name).trim();
+    let file = "crates/scale/test_data/single_strong_scaling.csv";
+    let table = Table::read(file, &std::fs::read_to_string(Path::new(ROOT).join(file)).expect("reads")).expect("reads");
+    let report = table.evaluate(file, Rule::Reference).expect("evaluates");
+    let largest = report.summary.iter().map(|row| row.target_units).max().expect("a summary");
+    let row = report
+        .summary
+        .iter()
+        .find(|row| row.model == Method::ScaleModel && row.target_units == largest)
+        .expect("the Scale-Model's row");
+    let expected = format!(
+        "Scale-Model at {largest} SMs over the paper's {} benchmarks (reference rule): mean error **{:.2}%**, at most **{:.2}%**.",
+        table.benchmarks.len(),
+        row.mean_err_pct,
+        row.max_err_pct
+    );
+    assert_eq!(sentence, expected, "{name}: the published accuracy");
+}

@@ -1,0 +1,107 @@
+// The course-lab handouts (docs/labs/N-*.md) run entirely from their links:
+// every step's link, opened in the page, shows the figures the handout's
+// table states (each page's data-value, rounded to one decimal), one of them
+// served under a sub-path; lab 3's published accuracy shows as stated once
+// the published benchmarks are loaded. crates/cli/tests/handouts.rs checks
+// the same tables against the CLI's figures, so page, CLI and docs agree.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { openPage, serverAndBrowser, SCREENSHOTS, SUB_PATH } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+const LABS = new URL("../../docs/labs/", import.meta.url).pathname;
+const NOT_STATED = "—";
+const FIGURES = ["simulated", "analytical", "scale"];
+
+// The text between two marker comments of a handout.
+function between(text, name, begin, end) {
+  const start = text.indexOf(begin);
+  const stop = text.indexOf(end, start);
+  assert.ok(start >= 0 && stop > start, `${name}: ${begin} … ${end}`);
+  return text.slice(start + begin.length, stop);
+}
+
+// Each handout with its table's rows: { step, fragment, figures: [simulated, MDM, scale-model] }.
+function handouts() {
+  return readdirSync(LABS)
+    .filter((name) => /^\d-.*\.md$/.test(name))
+    .sort()
+    .map((name) => {
+      const text = readFileSync(LABS + name, "utf8");
+      const rows = between(text, name, "<!-- figures:begin -->", "<!-- figures:end -->")
+        .split("\n")
+        .filter((line) => line.startsWith("| ") && !line.startsWith("| step "))
+        .map((line) => {
+          const [step, link, ...figures] = line.split("|").slice(1, -1).map((cell) => cell.trim());
+          const fragment = link.match(/\((?:[^)#]*)(#x=[^)]+)\)/)?.[1];
+          assert.ok(fragment, `${name}: step ${step}: a link with #x=`);
+          return { step, fragment, figures };
+        });
+      assert.ok(rows.length > 0, `${name}: the table has rows`);
+      return { name, text, rows };
+    });
+}
+
+// The page's figure `id` once it is there, as a number.
+async function figure(page, id, timeout) {
+  const value = page.locator(`[data-testid="ipc-${id}-value"][data-value]`);
+  await value.waitFor({ timeout });
+  return Number(await value.getAttribute("data-value"));
+}
+
+// `value` is what the handout states, `stated`, to its decimals (a value
+// exactly halfway may round either way between Rust and JavaScript).
+function rounds(value, stated, decimals, what) {
+  const half = 0.5 * 10 ** -decimals;
+  const ok = value.toFixed(decimals) === stated || Math.abs(Math.abs(value - Number(stated)) - half) < 1e-9;
+  assert.ok(ok, `${what}: the page shows ${value}, the handout states ${stated}`);
+}
+
+// Opens one step's link and checks every figure the handout states.
+async function checkStep(name, row, base) {
+  const started = Date.now();
+  const { page, errors } = await openPage(shared.browser, base + row.fragment);
+  for (const [index, id] of FIGURES.entries()) {
+    const stated = row.figures[index];
+    if (stated === NOT_STATED) continue;
+    // The scale-model figure follows the run of the target and the scale models' runs.
+    const value = await figure(page, id, id === "scale" ? 240_000 : 90_000);
+    rounds(value, stated, 1, `${name} step ${row.step}: ${id} IPC`);
+  }
+  assert.equal(page.url(), base + row.fragment, "opening a link does not change it");
+  console.log(`# ${name} step ${row.step}: figures shown in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { page, errors };
+}
+
+const all = handouts();
+
+for (const [index, { name, text, rows }] of all.entries()) {
+  test(`${name}: every step's link shows the figures the handout states`, async () => {
+    for (const [i, row] of rows.entries()) {
+      // One link of the first handout under the sub-path an instructor might serve it from.
+      const base = index === 0 && i === 0 ? shared.server.origin + SUB_PATH : shared.server.origin + "/";
+      const { page, errors } = await checkStep(name, row, base);
+      if (i === rows.length - 1) {
+        await page.screenshot({ path: `${SCREENSHOTS}handout-${name.replace(/\.md$/, "")}.png` });
+      }
+      if (text.includes("<!-- published:begin -->") && i === 0) {
+        await checkPublished(page, name, text);
+      }
+      assert.deepEqual(errors, [], `${name} step ${row.step}: page errors`);
+      await page.close();
+    }
+  });
+}
+
+// The paper's published accuracy, as lab 3 states it, in the scale panel.
+async function checkPublished(page, name, text) {
+  const sentence = between(text, name, "<!-- published:begin -->", "<!-- published:end -->");
+  const [, mean, max] = sentence.match(/\*\*([\d.]+)%\*\*.*\*\*([\d.]+)%\*\*/) ?? [];
+  assert.ok(mean && max, `${name}: the published sentence states a mean and a maximum`);
+  await page.getByTestId("load-published").click();
+  const shown = async (id) => Number(await page.getByTestId(id).getAttribute("data-value"));
+  await page.getByTestId("published-mean").waitFor({ timeout: 20_000 });
+  rounds(await shown("published-mean"), mean, 2, `${name}: published mean error`);
+  rounds(await shown("published-max"), max, 2, `${name}: published maximum error`);
+}
