@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use warplab_lab::scale::{Method, PlanError, ScaleOptions, ScalePlan, ScaleReport, workable_pairs};
+use warplab_lab::scale::{Method, PlanError, ScaleOptions, ScalePlan, ScaleReport, default_scale_models};
 use warplab_lab::{
     AnalyticalReport, ConfigChoice, ContentHash, ContentHasher, Experiment, GpuConfig, MAX_JSON_BYTES, MAX_LINK_BYTES,
     ModelKind, ProfileOptions, SAMPLE_TRACES, SimReport, WorkloadChoice, apply_edits, config_hash_files, decode_link,
@@ -137,7 +137,7 @@ fn figures_of(experiment: &Experiment, args: &ExperimentRun) -> Result<Figures, 
     let scale = if args.no_scale {
         None
     } else {
-        let pair = experiment.scale.scale_models.or_else(|| workable_pairs(&config).first().copied());
+        let pair = experiment.scale.scale_models.or_else(|| default_scale_models(&config));
         let plan = match pair {
             Some(pair) => ScalePlan::new(&config, pair, &[]),
             None => Err(PlanError { reason: "no scale models were chosen".to_owned(), workable: Vec::new() }),

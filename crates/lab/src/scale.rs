@@ -10,7 +10,17 @@ pub use warplab_scale::{
     ScalePlan, SizeConfig, SummaryRow, Table, TableError, TableReport, Units, predict, workable_pairs,
 };
 
+use warplab_config::GpuConfig;
 use warplab_kernels::{GenError, GenSpec, generator};
+
+/// The scale models an experiment that names none uses: the smallest
+/// workable pair, as the paper chose (the cheapest to simulate, and the
+/// longest series to predict); `None` when no pair divides `target`. The
+/// page and `warplab run --experiment` both choose with this, so a link
+/// without scale models names the same prediction everywhere.
+pub fn default_scale_models(target: &GpuConfig) -> Option<[u32; 2]> {
+    workable_pairs(target).into_iter().min_by_key(|&[small, _]| small)
+}
 
 /// Weak scaling (`--weak`): the generator's `size` grown with the system,
 /// `size × sms / target_sms` rounded to the nearest whole size and at least

@@ -4,7 +4,9 @@
 //! progress ([`WorkerScaleHost`]). `agent.rs` owns the workload and hands
 //! the host a way to open it; nothing here reads one.
 
-use warplab_lab::scale::{ScaleHost, ScaleOptions, ScalePlan, ScaleStep, SizeConfig, workable_pairs};
+use warplab_lab::scale::{
+    ScaleHost, ScaleOptions, ScalePlan, ScaleStep, SizeConfig, default_scale_models, workable_pairs,
+};
 use warplab_lab::{GpuConfig, WorkloadSource, apply_knob};
 
 use crate::agent::{ScaleSetup, ScaleSize};
@@ -19,7 +21,7 @@ const PAPER_PAIR: [u32; 2] = [8, 16];
 /// and the longest series to predict).
 pub fn scale_setup(gpu: &GpuConfig, scale_models: Option<[u32; 2]>) -> ScaleSetup {
     let workable = workable_pairs(gpu);
-    let pair = scale_models.or_else(|| workable.last().copied()).unwrap_or(PAPER_PAIR);
+    let pair = scale_models.or_else(|| default_scale_models(gpu)).unwrap_or(PAPER_PAIR);
     let setup = ScaleSetup {
         target_sms: gpu.n_sms(),
         workable,
