@@ -35,6 +35,17 @@ function same(pageValue, cliValue, what) {
   assert.ok(Math.abs(pageValue - cliValue) <= 1e-9 * Math.abs(cliValue), `${what}: page ${pageValue}, CLI ${cliValue}`);
 }
 
+// Runs `open` (files picked or dropped), waits until the page's link has
+// changed to the new experiment, and returns that experiment as the CLI
+// decodes it.
+async function experimentAfter(page, open) {
+  const before = new URL(page.url()).hash;
+  await open();
+  await page.waitForFunction((old) => location.hash !== old, before, { timeout: 20_000 });
+  const { stdout } = await run(CLI, ["experiment", "show", page.url()]);
+  return JSON.parse(stdout);
+}
+
 async function checkAgainstCli(page, { scale = false, trace } = {}) {
   const url = page.url();
   assert.match(url, /#x=1/, "the URL carries the experiment");
@@ -138,14 +149,12 @@ test("a damaged link shows a message and opens the default experiment", async ()
 test("a dropped anchor trace folder: its summary, and a link naming it by the hash the CLI checks", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await figure(page, "simulated");
-  const before = new URL(page.url()).hash;
   const dir = new URL("../../crates/trace/test_data/vectorAdd-sm80-a100-v5-xz/", import.meta.url).pathname;
-  await dropFiles(page, [`${dir}kernelslist.g`, `${dir}kernel-1.traceg.xz`]);
-  await waitForText(page, "warp-instructions", "26601");
-  await page.waitForFunction((old) => location.hash !== old, before, { timeout: 20_000 });
+  const { workload } = await experimentAfter(page, async () => {
+    await dropFiles(page, [`${dir}kernelslist.g`, `${dir}kernel-1.traceg.xz`]);
+    await waitForText(page, "warp-instructions", "26601");
+  });
   await figure(page, "simulated", 60_000);
-  const { stdout } = await run(CLI, ["experiment", "show", page.url()]);
-  const workload = JSON.parse(stdout).workload;
   assert.match(workload.trace?.hash ?? "", /^[0-9a-f]{16}$/, `the link names the trace by hash: ${JSON.stringify(workload)}`);
   // The CLI hashes the folder itself and refuses other files: equal figures
   // mean equal hashes.
@@ -168,15 +177,13 @@ test("a dropped anchor trace folder: its summary, and a link naming it by the ha
 test("opened config files travel as the nearest preset and its edits, or by the hash the CLI checks", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await figure(page, "simulated");
-  const before = new URL(page.url()).hash;
   const dir = new URL("../../configs/SM86_RTX3070/", import.meta.url).pathname;
-  await page.getByTestId("config-files").setInputFiles([
-    `${dir}trace.config`, `${dir}gpgpusim.config`, `${dir}config_ampere_islip.icnt`,
-  ]);
-  await waitForText(page, "config-sms", "46");
-  await page.waitForFunction((old) => location.hash !== old, before, { timeout: 20_000 });
-  const { stdout } = await run(CLI, ["experiment", "show", page.url()]);
-  const config = JSON.parse(stdout).config;
+  const { config } = await experimentAfter(page, async () => {
+    await page.getByTestId("config-files").setInputFiles([
+      `${dir}trace.config`, `${dir}gpgpusim.config`, `${dir}config_ampere_islip.icnt`,
+    ]);
+    await waitForText(page, "config-sms", "46");
+  });
   console.log(`# the RTX 3070's files travel as ${JSON.stringify(config)}`);
   const cli = await cliFigures(page.url(), config.files ? { config: dir } : {});
   same(await figure(page, "simulated", 60_000), cli.simulated.ipc, "simulated IPC");

@@ -18,9 +18,6 @@ use warplab_lab::{
 use crate::experiment_args::{ExperimentArgs, Workload};
 use crate::{predict, run, scale, trace_files};
 
-/// Bytes read from a file per hasher update: the web worker's blob slice.
-const HASH_CHUNK_BYTES: usize = 1 << 20;
-
 /// `run --experiment` / `run --link`.
 pub struct ExperimentRun {
     /// The experiment file (`-`: standard input).
@@ -264,19 +261,11 @@ fn hash_files(files: impl IntoIterator<Item = (String, PathBuf)>) -> Result<Cont
     files.sort();
     files.dedup_by(|a, b| a.0 == b.0);
     let mut hasher = ContentHasher::new();
-    let mut buffer = vec![0; HASH_CHUNK_BYTES];
     for (name, path) in files {
         let failed = |e: std::io::Error| format!("{}: {e}", path.display());
         let mut file = File::open(&path).map_err(failed)?;
         let len = file.metadata().map_err(failed)?.len();
-        hasher.start_file(&name, len).map_err(|e| e.to_string())?;
-        loop {
-            let read = file.read(&mut buffer).map_err(failed)?;
-            if read == 0 {
-                break;
-            }
-            hasher.update(&buffer[..read]).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
+        hasher.add_reader(&name, len, &mut file).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     hasher.finish().map_err(|e| e.to_string())
 }

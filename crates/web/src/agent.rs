@@ -739,22 +739,14 @@ async fn load_trace(label: &str, files: Vec<FileRef>, dir_url: Option<&str>) -> 
 /// files it names, streamed from their blobs (as the CLI hashes a folder).
 fn trace_hash(list: &str, blobs: &KernelBlobs) -> Result<ContentHash, String> {
     let mut hasher = ContentHasher::new();
-    let mut buffer = vec![0; 1 << 20];
     for name in trace_hash_files(list).map_err(|e| e.to_string())? {
         if name == "kernelslist.g" {
             hasher.add_file(&name, list.as_bytes()).map_err(|e| e.to_string())?;
             continue;
         }
         let (_, blob) = blobs.iter().find(|(kernel, _)| *kernel == name).ok_or(format!("{name}: not fetched"))?;
-        hasher.start_file(&name, blob.size() as u64).map_err(|e| e.to_string())?;
         let mut reader = BlobReader::new(blob.clone())?;
-        loop {
-            let read = reader.read(&mut buffer).map_err(|e| format!("{name}: {e}"))?;
-            if read == 0 {
-                break;
-            }
-            hasher.update(&buffer[..read]).map_err(|e| format!("{name}: {e}"))?;
-        }
+        hasher.add_reader(&name, blob.size() as u64, &mut reader).map_err(|e| e.to_string())?;
     }
     hasher.finish().map_err(|e| e.to_string())
 }
