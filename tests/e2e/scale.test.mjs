@@ -66,6 +66,14 @@ test("the paper's published benchmarks reproduce its accuracy figure", async () 
   await page.close();
 });
 
+// Waits until no scale-model run is under way (its choices are locked while
+// one goes on).
+async function scaleIdle(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-testid="scale-validate"]')?.disabled, null, {
+    timeout: 120_000,
+  });
+}
+
 test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validated at 32, then the whole GPU", async () => {
   const { page, errors } = await openWithPreset(shared, "scalemodel-128sm", 128, { width: 1280, height: 800 });
   await page.getByTestId("knob-size-value").fill("16");
@@ -74,6 +82,11 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
     timeout: 20_000,
   });
   assert.equal(await page.getByTestId("scale-sizes").locator("tbody tr").count(), 5, "8, 16, 32, 64 and 128 SMs");
+  // The page predicts the whole GPU by itself after the experiment's run.
+  await page.waitForFunction(() => /of 128 SMs/.test(document.querySelector('[data-testid="scale-results"]')?.textContent), null, {
+    timeout: 120_000,
+  });
+  await scaleIdle(page);
   await page.getByTestId("scale-target").selectOption("32");
   await page.getByTestId("scale-validate").check();
   await watchLongTasks(page);
@@ -87,9 +100,8 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   });
 
   await page.getByTestId("scale-predict").click();
-  // The validated report (the page's own prediction of the whole GPU, which
-  // follows each run, may show first).
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid="scale-simulated-ipc"]')?.dataset.value) > 0, null, {
+  // The report of the run asked for, not the page's own of the whole GPU.
+  await page.waitForFunction(() => /of 32 SMs/.test(document.querySelector('[data-testid="scale-results"]')?.textContent), null, {
     timeout: 120_000,
   });
   const predicted = await dataValue(page, "scale-predicted-ipc");
@@ -120,6 +132,7 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
     timeout: 120_000,
   });
   const run = await dataValue(page, "simulated-ipc");
+  await scaleIdle(page);
   await page.getByTestId("scale-target").selectOption("128");
   await page.getByTestId("scale-validate").uncheck();
   await page.getByTestId("scale-predict").click();
