@@ -39,7 +39,7 @@ for (const [name, base] of [["root", "/"], ["sub-path", SUB_PATH]]) {
     assert.equal(await warpInstructions.textContent(), String(((await knob(page, "size")) * 1024 / 32) * 15));
     assert.deepEqual(server.requested.filter((path) => path.includes("sample-traces")), []);
     await page.screenshot({ path: `${SCREENSHOTS}app-${name}.png`, fullPage: true });
-    await page.getByTestId("sample-select").selectOption("vectoradd");
+    await page.getByTestId("workload-select").selectOption("sample:vectoradd");
     await waitForText(page, "warp-instructions", "344");
     assert.equal(await page.getByTestId("thread-instructions").textContent(), "10516");
     assert.equal(await page.getByTestId("kernel-name").textContent(), "_Z6vecAddIfEvPT_S1_S1_i");
@@ -64,7 +64,7 @@ test("a missing trace file is shown as an error, not a crash", async () => {
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto(origin + "/");
   await page.getByTestId("warp-instructions").waitFor({ timeout: 20_000 });
-  await page.getByTestId("sample-select").selectOption("vectoradd");
+  await page.getByTestId("workload-select").selectOption("sample:vectoradd");
   const error = page.getByTestId("error");
   await error.waitFor({ timeout: 20_000 });
   assert.match(await error.textContent(), /kernel-1\.traceg: HTTP 404/);
@@ -75,10 +75,11 @@ test("a missing trace file is shown as an error, not a crash", async () => {
 test("the generator form drives the worker: strided with gs = 32 touches a sector run per thread", async () => {
   const { page, errors } = await openPage(browser, server.origin + "/");
   await page.getByTestId("warp-instructions").waitFor({ timeout: 20_000 });
-  const kernels = await page.getByTestId("generator-select").locator("option:not([disabled])").allTextContents();
-  assert.ok(kernels.some((k) => k.startsWith("vecadd: ")) && kernels.some((k) => k.startsWith("strided: ")), kernels);
+  const kernels = await page.getByTestId("workload-select").locator('optgroup[label="Generated kernels"] option').allTextContents();
+  assert.ok(kernels.includes("vecadd (generated)") && kernels.includes("strided (generated)"), kernels);
+  assert.equal(await page.getByTestId("workload-select").inputValue(), "generator:vecadd");
 
-  await page.getByTestId("generator-select").selectOption("strided");
+  await page.getByTestId("workload-select").selectOption("generator:strided");
   await waitForText(page, "workload-label", "strided");
   const [size, n] = [await knob(page, "size"), await knob(page, "n")];
   assert.equal(await knob(page, "gs"), 1);
@@ -103,7 +104,7 @@ test("the generator form drives the worker: strided with gs = 32 touches a secto
 test("a spec at or past a knob's limit is an error that keeps the form and the last summary", async () => {
   const { page, errors } = await openPage(browser, server.origin + "/");
   await page.getByTestId("warp-instructions").waitFor({ timeout: 20_000 });
-  await page.getByTestId("generator-select").selectOption("strided");
+  await page.getByTestId("workload-select").selectOption("generator:strided");
   await waitForText(page, "workload-label", "strided");
   const shown = await textOf(page, "warp-instructions");
 
@@ -135,7 +136,7 @@ test("a workload sized for the GPU is generated again when the GPU changes", asy
   const { page, errors } = await openPage(browser, server.origin + "/");
   await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
   // pchase-l2 chases pointers over an array sized for the config's caches.
-  await page.getByTestId("generator-select").selectOption("pchase-l2");
+  await page.getByTestId("workload-select").selectOption("generator:pchase-l2");
   await waitForText(page, "workload-label", "pchase-l2");
   const sectors = await textOf(page, "sectors");
   await page.getByTestId("preset-select").selectOption("SM90_H100");

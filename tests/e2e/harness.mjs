@@ -5,10 +5,20 @@ import { mkdir, readFile, stat } from "node:fs/promises";
 import { after, before } from "node:test";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium } from "playwright-core";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 
 export const DIST = resolve(process.env.WARPLAB_DIST ?? new URL("../../dist", import.meta.url).pathname);
 export const SUB_PATH = "/course/warplab/";
 export const SCREENSHOTS = new URL("../screenshots/", import.meta.url).pathname;
+export const CLI = process.env.WARPLAB_CLI ?? new URL("../../target/debug/warplab", import.meta.url).pathname;
+export const runCli = promisify(execFile);
+
+// The experiment a page's URL carries, as `warplab experiment show` decodes it.
+export async function experimentIn(url) {
+  const { stdout } = await runCli(CLI, ["experiment", "show", url]);
+  return JSON.parse(stdout);
+}
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -108,7 +118,7 @@ export function serverAndBrowser() {
 // from here on in `window.longTasks` (see `watchLongTasks`).
 export async function openStridedOnPascal(shared) {
   const { page, errors } = await openWithPreset(shared, "mdm-pascal-28sm", 28, { width: 1280, height: 900 });
-  await page.getByTestId("generator-select").selectOption("strided");
+  await page.getByTestId("workload-select").selectOption("generator:strided");
   await waitForText(page, "workload-label", "strided");
   await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
   await waitForText(page, "workload-label", "strided:gs=32");

@@ -33,7 +33,7 @@ async function freshPage() {
 // A fresh page showing the bundled vectoradd trace.
 async function vectoraddPage() {
   const opened = await freshPage();
-  await opened.page.getByTestId("sample-select").selectOption("vectoradd");
+  await opened.page.getByTestId("workload-select").selectOption("sample:vectoradd");
   await waitForText(opened.page, "workload-label", "vectoradd");
   return opened;
 }

@@ -7,19 +7,17 @@
 // link shows a message and the default experiment.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import { dropFiles, openPage, serverAndBrowser, SCREENSHOTS, textOf, waitForText, watchLongTasks } from "./harness.mjs";
+import {
+  CLI, dropFiles, experimentIn, openPage, runCli, serverAndBrowser, SCREENSHOTS, textOf, waitForText, watchLongTasks,
+} from "./harness.mjs";
 
 const shared = serverAndBrowser();
-const run = promisify(execFile);
-const CLI = process.env.WARPLAB_CLI ?? new URL("../../target/debug/warplab", import.meta.url).pathname;
 
 // What the CLI prints for the experiment in `url`'s fragment.
 async function cliFigures(url, { scale = false, trace, config } = {}) {
   const files = [...(trace ? ["--trace", trace] : []), ...(config ? ["--config", config] : [])];
   const args = ["run", "--link", url, "--json", ...(scale ? [] : ["--no-scale"]), ...files];
-  const { stdout } = await run(CLI, args, { maxBuffer: 64 << 20 });
+  const { stdout } = await runCli(CLI, args, { maxBuffer: 64 << 20 });
   return JSON.parse(stdout);
 }
 
@@ -42,13 +40,12 @@ async function experimentAfter(page, open) {
   const before = new URL(page.url()).hash;
   await open();
   await page.waitForFunction((old) => location.hash !== old, before, { timeout: 20_000 });
-  const { stdout } = await run(CLI, ["experiment", "show", page.url()]);
-  return JSON.parse(stdout);
+  return experimentIn(page.url());
 }
 
 async function checkAgainstCli(page, { scale = false, trace } = {}) {
   const url = page.url();
-  assert.match(url, /#x=1/, "the URL carries the experiment");
+  assert.match(url, /#x=2/, "the URL carries the experiment");
   const cli = await cliFigures(url, { scale, trace });
   same(await figure(page, "simulated"), cli.simulated.ipc, "simulated IPC");
   same(await figure(page, "analytical"), cli.analytical.models.mdm.ipc, "MDM's IPC");
@@ -73,7 +70,7 @@ test("the default page shows three IPCs, the CLI's for the page's own link", asy
 test("an MSHR edit moves the analytical IPC; a pinned baseline shows the change; the link carries both", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
-  await page.getByTestId("generator-select").selectOption("strided");
+  await page.getByTestId("workload-select").selectOption("generator:strided");
   await page.getByTestId("knob-gs").fill("500"); // the log slider's middle: 32
   await page.waitForFunction(() => document.querySelector('[data-testid="workload-label"]')?.textContent.trim() === "strided:gs=32");
   const before = await checkAgainstCli(page);
@@ -120,7 +117,7 @@ test("an MSHR edit moves the analytical IPC; a pinned baseline shows the change;
 test("run, cancel, run again", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await figure(page, "simulated");
-  await page.getByTestId("generator-select").selectOption("gemm-tiled");
+  await page.getByTestId("workload-select").selectOption("generator:gemm-tiled");
   await page.getByTestId("run").click();
   await page.getByTestId("cancel").click();
   await page.getByText("cancelled").first().waitFor({ timeout: 20_000 });

@@ -1,6 +1,7 @@
 // The page on a 390-px phone and a 1280×800 laptop: the body never scrolls
 // sideways (wide tables scroll inside their own box), the config search and
-// the glossary work, and each size leaves a full-page screenshot to look at.
+// the glossary work (its links leave the experiment in the address), the
+// toolbar stays in view on a laptop, and each size leaves a full-page screenshot to look at.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SCREENSHOTS, openPage, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
@@ -16,6 +17,12 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["laptop
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than the screen`);
     await page.screenshot({ path: `${SCREENSHOTS}layout-${name}.png`, fullPage: true });
+    // On a laptop the toolbar (GPU, workload, Run) stays at the top while the
+    // panels scroll under it; on a phone it scrolls away with the page.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const top = await page.getByTestId("toolbar").evaluate((bar) => bar.getBoundingClientRect().top);
+    if (name === "laptop") assert.equal(top, 0, "the toolbar is at the top of the window");
+    else assert.ok(top < 0, "the toolbar scrolled away");
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -41,8 +48,16 @@ test("the config search filters rows and hides empty groups; the glossary lists 
   const entries = page.getByTestId("glossary-entry");
   assert.ok((await entries.count()) > 80);
   await page.locator("#glossary-mshr").waitFor();
+  // A help link scrolls to its entry and leaves the address, which carries
+  // the experiment, as it was.
+  const link = page.url();
   await page.getByTestId("config").getByTestId("help-link").click();
-  assert.equal(new URL(page.url()).hash, "#glossary-config");
+  await page.waitForFunction(() => {
+    const box = document.getElementById("glossary-config").getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight;
+  });
+  assert.equal(page.url(), link);
+  assert.match(new URL(link).hash, /^#x=/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -10,7 +10,9 @@
 // 390-px-wide phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, waitForText, watchLongTasks } from "./harness.mjs";
+import {
+  experimentIn, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf, waitForText, watchLongTasks,
+} from "./harness.mjs";
 
 const shared = serverAndBrowser();
 
@@ -110,6 +112,15 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   const error = await dataValue(page, "scale-predicted-error");
   assert.ok(Math.abs(error - (100 * (predicted - simulated)) / simulated) < 1e-9);
   assert.match(await page.getByTestId("scale-results").textContent(), /Prediction of 32 SMs from 8 and 16 SMs/);
+  // The strip shows the prediction for the chosen target, its error against
+  // that target's own simulation, and the link carries the target.
+  await page.locator('[data-testid="ipc-scale-value"][data-value]').waitFor();
+  assert.equal(await dataValue(page, "ipc-scale-value"), predicted);
+  assert.equal(await dataValue(page, "ipc-scale-error"), error);
+  assert.match(await textOf(page, "ipc-scale"), /^Scale-model, for 32 SMs/);
+  await page.waitForFunction(() => location.hash.startsWith("#x="));
+  const linked = await experimentIn(page.url());
+  assert.deepEqual([linked.scale.target_sms, linked.scale.validate], [32, true]);
   const points = page.getByTestId("scale-chart").locator('[data-series="Scale models (simulated)"] [data-value]');
   assert.equal(await points.count(), 2, "the two scale models");
   assert.equal(await page.getByTestId("miss-curve").locator("[data-value]").count(), 3, "MPKI at 8, 16 and 32 SMs");

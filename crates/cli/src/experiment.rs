@@ -123,7 +123,8 @@ fn read_json_file(file: &Path) -> Result<String, String> {
 }
 
 /// The timing model, the analytical models and (unless `--no-scale`) the
-/// scale-model prediction of the config's own SM count.
+/// scale-model prediction of the experiment's target (the config's own SM
+/// count unless it names one).
 fn figures_of(experiment: &Experiment, args: &ExperimentRun) -> Result<Figures, String> {
     let (config_label, config) = resolve_config(experiment, &args.files)?;
     let workload = resolve_workload(&experiment.workload, &args.files)?;
@@ -136,7 +137,7 @@ fn figures_of(experiment: &Experiment, args: &ExperimentRun) -> Result<Figures, 
     } else {
         let pair = experiment.scale.scale_models.or_else(|| default_scale_models(&config));
         let plan = match pair {
-            Some(pair) => ScalePlan::new(&config, pair, &[]),
+            Some(pair) => ScalePlan::new(&config, pair, experiment.scale.target_sms.as_slice()),
             None => Err(PlanError { reason: "no scale models were chosen".to_owned(), workable: Vec::new() }),
         };
         let options = ScaleOptions {
@@ -275,9 +276,28 @@ fn error_pct(model: f64, simulated: f64) -> Option<f64> {
     (simulated > 0.0).then(|| 100.0 * (model - simulated) / simulated)
 }
 
+/// The size the scale models predict: the experiment's target (the one
+/// size the plan was asked for), else the config's own.
+fn scale_target(report: &ScaleReport) -> u32 {
+    report.targets.last().copied().unwrap_or(report.target_sms)
+}
+
 /// The scale-model method's IPC at the target.
 fn scale_ipc(report: &ScaleReport) -> Option<f64> {
-    report.prediction.ipc(Method::ScaleModel, report.target_sms)
+    report.prediction.ipc(Method::ScaleModel, scale_target(report))
+}
+
+/// The scale-model IPC's error: against the experiment's simulation when
+/// the target is the config's own size, else against the target's own
+/// simulation when the run validated it.
+fn scale_error_pct(report: &ScaleReport, simulated: f64) -> Option<f64> {
+    let target = scale_target(report);
+    let truth = if target == report.target_sms {
+        Some(simulated)
+    } else {
+        report.validation.iter().find(|run| run.sms == target).map(|run| run.ipc)
+    };
+    scale_ipc(report).zip(truth).and_then(|(ipc, truth)| error_pct(ipc, truth))
 }
 
 fn mdm_ipc(figures: &Figures) -> Option<f64> {
@@ -310,7 +330,7 @@ fn insert_figures(value: &mut Value, figures: &Figures) {
             let mut scale = json!(report);
             let ipc = scale_ipc(report);
             scale["ipc"] = json!(ipc);
-            scale["error_pct"] = json!(ipc.and_then(|ipc| error_pct(ipc, sim_ipc)));
+            scale["error_pct"] = json!(scale_error_pct(report, sim_ipc));
             scale
         }
         Some(Err(error)) => json!({ "error": error.reason, "workable": error.workable }),
@@ -356,10 +376,10 @@ fn text(figures: &Figures) -> String {
                 let _ = writeln!(
                     out,
                     "scale-model IPC     {ipc:>10.2}  ({} SMs from {} SMs, {} rule, {} vs simulated)",
-                    report.target_sms,
+                    scale_target(report),
                     models.join(" and "),
                     report.options.rule.name(),
-                    err(ipc)
+                    percent(&json!(scale_error_pct(report, sim)))
                 );
             }
         }

@@ -81,6 +81,42 @@ fn a_gpu_that_cannot_be_divided_is_a_message_not_a_failure() {
 }
 
 #[test]
+fn a_scale_target_is_predicted_and_compared_with_its_own_simulation() {
+    // QV100's 80 SMs from the default pair, 5 and 10 SMs, predicted at 20.
+    let mut experiment = vecadd();
+    experiment.config = ConfigChoice::Preset("SM7_QV100".to_owned());
+    experiment.scale.target_sms = Some(20);
+    experiment.scale.validate = true;
+    let out = json(&["run", "--experiment", &file("target", &experiment), "--json"]);
+    let scale = json(&[
+        "scale",
+        "run",
+        "--config",
+        "SM7_QV100",
+        "--gen",
+        "vecadd:size=4",
+        "--scale-models",
+        "5,10",
+        "--targets",
+        "20",
+        "--validate",
+        "--json",
+    ]);
+    assert_eq!(out["scale"]["targets"], serde_json::json!([20]));
+    assert_eq!(out["scale"]["prediction"], scale["prediction"]);
+    let predicted = ipc(&out["scale"]["ipc"]);
+    let at_20 =
+        |rows: &serde_json::Value| rows.as_array().and_then(|rows| rows.iter().find(|row| row["sms"] == 20)).cloned();
+    let truth = ipc(&at_20(&scale["validation"]).expect("the 20-SM simulation")["ipc"]);
+    // The error is against the 20-SM GPU's simulation, not the 80-SM one's.
+    let error = ipc(&out["scale"]["error_pct"]);
+    assert!((error - 100.0 * (predicted - truth) / truth).abs() < 1e-9, "{error}");
+    let (code, text, stderr) = warplab(&["run", "--experiment", &file("target-text", &experiment)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(text.contains(&format!("{predicted:.2}  (20 SMs from 5 and 10 SMs")), "{text}");
+}
+
+#[test]
 fn the_users_files_must_have_the_hash_the_experiment_names() {
     // The user's files: the small preset written out, with a README the hash leaves out.
     let dir = std::env::temp_dir().join(format!("warplab-experiment-{}-config", std::process::id()));
@@ -134,7 +170,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     experiment.view.watch_sm = 3;
     let (code, link, stderr) = warplab(&["experiment", "link", &file("link", &experiment)]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(link.starts_with("#x=1"), "{link}");
+    assert!(link.starts_with("#x=2"), "{link}");
     let (code, shown, stderr) = warplab(&["experiment", "show", link.trim()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(Experiment::from_json(&shown).expect("JSON"), experiment);
@@ -142,7 +178,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     let (code, _, stderr) = warplab(&["experiment", "show", "#x=7abc"]);
     assert_eq!(
         (code, stderr.trim()),
-        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1")
+        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2")
     );
     let truncated = &link.trim()[..link.len() / 2];
     let (code, _, stderr) = warplab(&["experiment", "show", truncated]);

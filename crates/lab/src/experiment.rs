@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
 use warplab_kernels::GenSpec;
-use warplab_scale::Rule;
+use warplab_scale::{Rule, ScalePlan};
 
 use crate::LabError;
 use crate::link::LinkError;
@@ -124,6 +124,12 @@ pub struct ScaleChoice {
     /// Simulate the target too and report each method's error.
     #[serde(default)]
     pub validate: bool,
+    /// The GPU size the scale-model IPC is predicted for, in SMs: a size of
+    /// the scale series (four or more times the smaller scale model, up to
+    /// the config's own SMs). `None`: the config's own SM count. Left out of
+    /// the JSON when `None`, so links without a target read as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_sms: Option<u32>,
 }
 
 /// What the page shows that is not a model input.
@@ -201,9 +207,11 @@ impl Experiment {
     /// preset exists and every edit reads back through the config reader
     /// (for the user's config files only the edits' spelling, since the
     /// files are not here), the sample exists, a generator spec names a
-    /// generator with its knobs in range, the scale models are `S, 2S`, the
-    /// watched SM exists, the speed is at most [`MAX_SPEED`], at most
-    /// [`MAX_EDITS`] edits, and a baseline carries no baseline of its own.
+    /// generator with its knobs in range, the scale models are `S, 2S`, a
+    /// scale-model target is a size their plan predicts (checked when the
+    /// config is a preset), the watched SM exists, the speed is at most
+    /// [`MAX_SPEED`], at most [`MAX_EDITS`] edits, and a baseline carries no
+    /// baseline of its own.
     ///
     /// # Errors
     /// The first value that does not check out, named.
@@ -267,6 +275,9 @@ impl Experiment {
                 "the scale models must be S and 2S SMs with S ≥ 1, got {small},{large}"
             )));
         }
+        if let (Some(config), Some(target)) = (&config, self.scale.target_sms) {
+            check_scale_target(config, self.scale.scale_models, target)?;
+        }
         if let Some(config) = &config
             && self.view.watch_sm >= config.n_sms()
         {
@@ -285,6 +296,16 @@ impl Experiment {
         }
         Ok(())
     }
+}
+
+/// A scale-model target must be a size the plan of `config` (with the
+/// chosen scale models, or the default pair) predicts.
+fn check_scale_target(config: &GpuConfig, scale_models: Option<[u32; 2]>, target: u32) -> Result<(), LinkError> {
+    let invalid = |reason: String| LinkError::Invalid(format!("the scale-model target of {target} SMs: {reason}"));
+    let pair = scale_models
+        .or_else(|| crate::scale::default_scale_models(config))
+        .ok_or_else(|| invalid(format!("the GPU's {} SMs cannot be scaled down", config.n_sms())))?;
+    ScalePlan::new(config, pair, &[target]).map(drop).map_err(|error| invalid(error.reason))
 }
 
 impl ConfigEdit {

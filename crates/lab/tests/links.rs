@@ -4,8 +4,8 @@
 
 use warplab_lab::scale::Rule;
 use warplab_lab::{
-    ConfigChoice, ConfigEdit, ContentHash, Experiment, GenSpec, LinkError, MAX_EDITS, MAX_JSON_BYTES, MAX_LINK_BYTES,
-    ScaleChoice, ViewState, WorkloadChoice, decode_link, encode_link,
+    ConfigChoice, ConfigEdit, ContentHash, Experiment, GenSpec, LINK_VERSION, LinkError, MAX_EDITS, MAX_JSON_BYTES,
+    MAX_LINK_BYTES, ScaleChoice, ViewState, WorkloadChoice, decode_link, encode_link,
 };
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -24,7 +24,8 @@ fn everything() -> Experiment {
         ConfigEdit::Knob { name: "noc_bw_scale".to_owned(), value: 0.5 },
     ];
     experiment.memcpy_warms_l2 = true;
-    experiment.scale = ScaleChoice { scale_models: Some([10, 20]), rule: Rule::Paper, validate: true };
+    experiment.scale =
+        ScaleChoice { scale_models: Some([10, 20]), rule: Rule::Paper, validate: true, target_sms: Some(40) };
     experiment.view = ViewState { watch_sm: 79, speed: 2000 };
     let mut baseline = Experiment::new(
         "SM7_QV100",
@@ -51,7 +52,7 @@ fn message(result: Result<Experiment, LinkError>) -> String {
 /// The link of `json` (not checked: how a tampered link is made).
 fn link_of_json(json: &str) -> String {
     let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    format!("1{}", base64_url(&deflated))
+    format!("{LINK_VERSION}{}", base64_url(&deflated))
 }
 
 /// A plain base64url encoder, written out so the test does not reuse the
@@ -72,7 +73,7 @@ fn base64_url(bytes: &[u8]) -> String {
 fn every_field_round_trips_through_a_link_and_a_file() {
     let experiment = everything();
     let link = encode_link(&experiment);
-    assert!(link.starts_with('1'), "{link}");
+    assert!(link.starts_with(LINK_VERSION), "{link}");
     assert!(link.len() < 1000, "{} bytes", link.len());
     assert_eq!(decode_link(&link).unwrap(), experiment);
     assert_eq!(Experiment::from_json(&experiment.to_json_pretty()).unwrap(), experiment);
@@ -98,8 +99,14 @@ fn a_link_is_found_in_whatever_was_pasted() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn the_pinned_link_of_every_version_still_opens() {
+    // Version 1 had no scale-model target.
+    let mut v1_experiment = everything();
+    v1_experiment.scale.target_sms = None;
     let v1 = include_str!("../test_data/links/v1.txt").trim();
-    assert_eq!(decode_link(v1).unwrap(), everything());
+    assert_eq!(decode_link(v1).unwrap(), v1_experiment);
+    let v2 = include_str!("../test_data/links/v2.txt").trim();
+    assert_eq!(decode_link(v2).unwrap(), everything());
+    assert!(v2.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -110,7 +117,7 @@ fn damaged_links_are_refused_with_a_reason() {
     assert!(message(decode_link("#x=")).contains("carries no experiment"));
     assert_eq!(
         message(decode_link(&format!("7{}", &link[1..]))),
-        "this link is from a newer warplab (version 7); this page reads versions 1"
+        "this link is from a newer warplab (version 7); this page reads versions 1, 2"
     );
     assert!(message(decode_link("%41")).contains("starts with `%`, not a version"));
     assert!(message(decode_link("1abc*def")).contains("not base64url"));
@@ -186,6 +193,15 @@ fn values_that_do_not_exist_or_do_not_fit_are_refused() {
     check(&|e| e.workload = WorkloadChoice::Sample("v\u{7}".to_owned()), "is not a name");
     check(&|e| e.scale.scale_models = Some([8, 12]), "must be S and 2S SMs");
     check(&|e| e.scale.scale_models = Some([0, 0]), "must be S and 2S SMs");
+    check(&|e| e.scale.target_sms = Some(30), "the scale-model target of 30 SMs: ");
+    check(&|e| e.scale.target_sms = Some(160), "the scale-model target of 160 SMs: ");
+    check(
+        &|e| {
+            e.scale.scale_models = Some([10, 20]);
+            e.scale.target_sms = Some(60);
+        },
+        "the scale-model target of 60 SMs: ",
+    );
     check(&|e| e.view.watch_sm = 80, "the watched SM 80 does not exist: the GPU has 80 SMs");
     check(
         &|e| {
@@ -293,6 +309,7 @@ mod properties {
             hash in any::<u64>(),
             label in "[a-zA-Z0-9 ._/-]{0,40}",
             with_baseline in any::<bool>(),
+            targeted in any::<bool>(),
         ) {
             let workload = if generated {
                 let mut spec = GenSpec::new("histogram");
@@ -306,7 +323,10 @@ mod properties {
             experiment.edits = edits;
             experiment.memcpy_warms_l2 = memcpy;
             let rule = if paper { Rule::Paper } else { Rule::Reference };
-            experiment.scale = ScaleChoice { scale_models: Some([small, 2 * small]), rule, validate };
+            // A target four times the smaller scale model, for pairs the
+            // QV100 (80 SMs, 32 memory channels) divides into.
+            let target_sms = (targeted && matches!(small, 5 | 10 | 20)).then_some(4 * small);
+            experiment.scale = ScaleChoice { scale_models: Some([small, 2 * small]), rule, validate, target_sms };
             experiment.view = ViewState { watch_sm, speed };
             if with_baseline {
                 let mut baseline = experiment.clone();

@@ -361,7 +361,8 @@ pub enum WorkerOutput {
     RunReport(Box<SimReport>),
     /// A run could not start (no workload yet, a trace that cannot be read).
     RunFailed(String),
-    /// The run was cancelled.
+    /// A cancel was carried out: the answer to every `Control(Cancel)`, with
+    /// or without a run.
     RunCancelled,
     /// The answer to `Analyze`.
     Analyzed(Box<Analysis>),
@@ -538,12 +539,14 @@ impl Lab {
                 let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
                 return self.start_run(speed, watch, options).unwrap_or_else(|e| vec![WorkerOutput::RunFailed(e)]);
             }
+            // A cancel is acknowledged even with no run, so the page can
+            // count its cancels off (see `RunState::unacknowledged_cancels`).
+            WorkerInput::Control(RunControl::Cancel) => {
+                self.run = None;
+                return vec![WorkerOutput::RunCancelled];
+            }
             WorkerInput::Control(control) => {
-                let outputs = self.run.as_mut().map_or_else(Vec::new, |run| run.control(control));
-                if control == RunControl::Cancel {
-                    self.run = None;
-                }
-                return outputs;
+                return self.run.as_mut().map_or_else(Vec::new, |run| run.control(control));
             }
             WorkerInput::Analyze { memcpy_warms_l2 } => {
                 let analysis = self.analyze(ProfileOptions { memcpy_warms_l2 });

@@ -23,10 +23,10 @@ use crate::baseline::{Baseline, Figures};
 use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
-    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView, RunPanel,
-    ScalePanel, WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView, ScalePanel,
+    Toolbar, WorkloadPanel,
 };
-use crate::components::{Glossary, HelpLink};
+use crate::components::{Glossary, HelpLink, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
@@ -109,33 +109,24 @@ pub fn App(props: &AppProps) -> Html {
         }
     });
 
-    let on_sample = page.callback(|page, name: String| page.load_sample(&name));
     let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
-    let on_preset = page.callback(|page, name: String| page.choose_preset(name, Vec::new()));
     let on_files = page.callback(|page, list: Option<FileList>| page.open_picked(list));
-    let (speed, watch, ready) = (run.speed, run.watch, state.ready());
-    let on_run = page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, e)));
-    let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
-    let ready = ready.is_some();
     let base_preset = state.preset.clone().map(AttrValue::from);
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     html! {
         <main class="warplab">
             { header(&page, &state, &shared) }
+            { toolbar(&page, &state, &run) }
             { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
-            <RunPanel run={(*run).clone()} {ready} {on_run} {on_cancel}>
-                if run.latest.is_some() {
-                    { controls(&page, &run) }
-                }
-            </RunPanel>
-            <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} {on_sample}
-                on_files={on_files.clone()} {on_generate} />
-            <ConfigPanel state={state.config.clone()} {base_preset} {on_preset} {on_files} />
+            <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} on_files={on_files.clone()}
+                {on_generate} />
+            <ConfigPanel state={state.config.clone()} {base_preset} {on_files} />
             if run.snapshot.is_some() {
                 <section class="panel animation-panel" data-testid="animation-panel">
                     <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
                         { "The GPU, cycle by cycle" }<HelpLink id="animation" />
                     </h2>
+                    { controls(&page, &run) }
                     <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
                         timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
                         on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
@@ -173,6 +164,22 @@ fn header(page: &Page, state: &State, shared: &Result<Shared, String>) -> Html {
     }
 }
 
+/// The GPU and workload pickers and the run's controls, wired to the page.
+fn toolbar(page: &Page, state: &State, run: &UseReducerHandle<RunState>) -> Html {
+    let on_sample = page.callback(|page, name: String| page.load_sample(&name));
+    let on_generate = page.callback(|page, spec: GenSpec| page.generate(spec));
+    let on_preset = page.callback(|page, name: String| page.choose_preset(name, Vec::new()));
+    let (speed, watch, ready) = (run.speed, run.watch, state.ready());
+    let on_run = page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, e)));
+    let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
+    let config_label = state.config.current.as_ref().map(|report| report.label.clone()).unwrap_or_default();
+    html! {
+        <Toolbar preset={state.preset.clone().map(AttrValue::from)} config_label={AttrValue::from(config_label)}
+            n_edits={state.edits.len()} choice={state.choice.clone()} {on_preset} {on_sample} {on_generate}
+            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} />
+    }
+}
+
 /// The three IPCs of the experiment shown, with the pinned baseline's.
 fn summary(
     page: &Page,
@@ -202,21 +209,29 @@ fn summary(
         };
         page.state.dispatch(Action::Pinned(baseline));
     });
+    // A target other than the config's own is compared with its own
+    // simulation, when the scale-model run validated it.
+    let validation = scale.report.as_ref().filter(|_| ready.is_some() && scale.report_for == ready);
+    let scale_target = scale.chosen_target().map(|sms| ScaleTarget {
+        sms,
+        simulated: validation.and_then(|report| report.validation.iter().find(|run| run.sms == sms)).map(|run| run.ipc),
+    });
     html! {
-        <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin} />
+        <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin}
+            {scale_target} />
     }
 }
 
 /// The three IPCs the page has for the experiment `ready`: a finished run's,
 /// MDM's at the config's own values, the scale-model prediction at the
-/// config's own SM count.
+/// target (the config's own SM count unless the user chose another).
 fn figures_of(run: &RunState, analysis: &AnalysisState, scale: &ScaleState, ready: Option<Experiment>) -> Figures {
     let current = |of: Option<Experiment>| ready.is_some() && of == ready;
     let simulated = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished && current(run.experiment));
     let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base() && current(analysis.experiment));
-    let own_size = scale.setup.as_ref().map(|setup| setup.target_sms);
     let prediction = scale.prediction().filter(|_| current(scale.report_for));
-    let scale_ipc = prediction.zip(own_size).and_then(|(prediction, sms)| prediction.ipc(Method::ScaleModel, sms));
+    let scale_ipc =
+        prediction.zip(scale.target_sms()).and_then(|(prediction, sms)| prediction.ipc(Method::ScaleModel, sms));
     Figures {
         simulated: simulated.map(|report| report.ipc),
         analytical: mdm.and_then(|r| r.models.get(&ModelKind::Mdm)).map(|prediction| prediction.ipc),
@@ -402,7 +417,7 @@ fn on_output(
         WorkerOutput::RunUpdated(update) => run.dispatch(RunAction::Updated(update)),
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
         WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
-        WorkerOutput::RunCancelled => run.dispatch(RunAction::Cancelled),
+        WorkerOutput::RunCancelled => run.dispatch(RunAction::CancelAcknowledged),
         WorkerOutput::Analyzed(result) => analysis.dispatch(AnalysisAction::Analyzed(result)),
         WorkerOutput::Predicted(report) => analysis.dispatch(AnalysisAction::Predicted(report)),
         WorkerOutput::AnalysisFailed(message) => analysis.dispatch(AnalysisAction::Failed(message)),
@@ -464,9 +479,12 @@ impl Page {
         Callback::from(move |value| handle(&page, value))
     }
 
-    /// Simulates the loaded workload in the worker.
+    /// Simulates the loaded workload in the worker, after a cancel of any
+    /// run before it, whose acknowledgement tells the page where that run's
+    /// outputs end.
     fn start_run(&self, speed: u64, watch: u32, experiment: Experiment) {
         self.run.dispatch(RunAction::Requested(experiment));
+        self.worker.send(WorkerInput::Control(RunControl::Cancel));
         self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: MEMCPY_WARMS_L2 });
     }
 
@@ -535,6 +553,7 @@ impl Page {
         if let Some(pair) = scale.scale_models {
             self.scale.dispatch(ScaleAction::PairChosen(pair));
         }
+        self.scale.dispatch(ScaleAction::TargetChosen(scale.target_sms));
         self.run.dispatch(RunAction::SpeedChosen(experiment.view.speed));
         self.run.dispatch(RunAction::Watched(experiment.view.watch_sm));
         let baseline = experiment

@@ -61,6 +61,11 @@ pub struct RunState {
     pub watch: u32,
     /// The workload and config the run simulates.
     pub experiment: Option<Experiment>,
+    /// Cancels sent to the worker that it has not acknowledged yet. The
+    /// worker answers inputs in order, so every run output before the last
+    /// acknowledgement is of a run the page has left (cancelled, or replaced
+    /// by a newer one), and is dropped.
+    pub unacknowledged_cancels: u32,
 }
 
 impl RunState {
@@ -81,8 +86,10 @@ pub enum RunAction {
     Reported(Box<SimReport>),
     /// The run could not start.
     Failed(String),
-    /// The run was cancelled.
+    /// The user cancelled the run (a cancel is sent to the worker).
     Cancelled,
+    /// The worker acknowledged a cancel.
+    CancelAcknowledged,
     /// The user chose a speed.
     SpeedChosen(u64),
     /// The user chose the SM to watch.
@@ -95,22 +102,33 @@ impl Reducible for RunState {
     fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
+            // A new run goes to the worker after a cancel of whatever ran
+            // before it (see `Page::start_run`).
             RunAction::Requested(experiment) => {
                 next = RunState {
                     phase: RunPhase::Starting,
                     speed: self.speed,
                     watch: self.watch,
                     experiment: Some(experiment),
+                    unacknowledged_cancels: self.unacknowledged_cancels + 1,
                     ..Self::default()
                 };
             }
+            RunAction::Updated(_) | RunAction::Reported(_) | RunAction::Failed(_)
+                if self.unacknowledged_cancels > 0 => {}
             RunAction::Updated(update) => next.update(*update),
             RunAction::Reported(report) => next.report = Some(Rc::new(*report)),
             RunAction::Failed(message) => {
                 next.phase = if self.active() { self.phase } else { RunPhase::Idle };
                 next.error = Some(message);
             }
-            RunAction::Cancelled => next.phase = RunPhase::Cancelled,
+            RunAction::Cancelled => {
+                next.phase = RunPhase::Cancelled;
+                next.unacknowledged_cancels += 1;
+            }
+            RunAction::CancelAcknowledged => {
+                next.unacknowledged_cancels = self.unacknowledged_cancels.saturating_sub(1)
+            }
             RunAction::SpeedChosen(speed) => next.speed = speed,
             RunAction::Watched(sm) => {
                 next.watch = sm;
@@ -123,9 +141,6 @@ impl Reducible for RunState {
 
 impl RunState {
     fn update(&mut self, update: RunUpdate) {
-        if self.phase == RunPhase::Cancelled {
-            return; // a slice that was under way when the user cancelled
-        }
         self.phase = match update.status {
             RunStatus::Running => RunPhase::Running,
             RunStatus::Paused => RunPhase::Paused,
@@ -189,7 +204,9 @@ mod tests {
 
     #[test]
     fn updates_grow_a_bounded_timeline_and_event_list() {
-        let mut state = Rc::new(RunState::default()).reduce(RunAction::Requested(Experiment::default()));
+        let mut state = Rc::new(RunState::default())
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(RunAction::CancelAcknowledged);
         assert_eq!(state.phase, RunPhase::Starting);
         for cycle in 1..=(TIMELINE_POINTS as u64 + 1) {
             state = state.reduce(update(cycle, RunStatus::Running));
@@ -208,11 +225,29 @@ mod tests {
     fn a_cancelled_run_ignores_late_updates_and_a_new_run_starts_afresh() {
         let state = Rc::new(RunState::default())
             .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(RunAction::CancelAcknowledged)
             .reduce(update(10, RunStatus::Running));
         let state = state.reduce(RunAction::Cancelled).reduce(update(20, RunStatus::Running));
         assert_eq!(state.phase, RunPhase::Cancelled);
         assert_eq!(state.latest.as_ref().map(|u| u.cycle), Some(10));
         let state = state.reduce(RunAction::SpeedChosen(200)).reduce(RunAction::Requested(Experiment::default()));
         assert_eq!((state.phase, state.speed, state.timeline.len()), (RunPhase::Starting, 200, 0));
+    }
+
+    #[test]
+    fn outputs_before_the_last_cancel_is_acknowledged_are_of_runs_left_behind() {
+        // Run, cancel and run again, faster than the worker answers: the
+        // first run's slices and its cancel's acknowledgement arrive after
+        // the second run was asked for.
+        let state = Rc::new(RunState::default())
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(RunAction::Cancelled)
+            .reduce(RunAction::Requested(Experiment::default()));
+        assert_eq!(state.unacknowledged_cancels, 3);
+        let state = state.reduce(RunAction::CancelAcknowledged).reduce(update(10, RunStatus::Running));
+        let state = state.reduce(RunAction::CancelAcknowledged).reduce(RunAction::Failed("no workload".into()));
+        assert_eq!((state.phase, state.latest.is_none(), state.error.is_none()), (RunPhase::Starting, true, true));
+        let state = state.reduce(RunAction::CancelAcknowledged).reduce(update(5_000, RunStatus::Finished));
+        assert_eq!((state.phase, state.latest.as_ref().map(|u| u.cycle)), (RunPhase::Finished, Some(5_000)));
     }
 }

@@ -54,7 +54,7 @@ pub enum ScaleAction {
     /// The user chose a pair of scale models.
     PairChosen([u32; 2]),
     /// The user chose a target size.
-    TargetChosen(u32),
+    TargetChosen(Option<u32>),
     /// The user chose a rule.
     RuleChosen(Rule),
     /// The user ticked or cleared "validate".
@@ -78,7 +78,14 @@ impl ScaleState {
     /// loaded config's SMs.
     pub fn target_sms(&self) -> Option<u32> {
         let setup = self.setup.as_ref()?;
-        Some(self.target.filter(|t| targets(setup).contains(t)).unwrap_or(setup.target_sms))
+        Some(self.chosen_target().unwrap_or(setup.target_sms))
+    }
+
+    /// The target the user chose, when the plan has it and it is not the
+    /// loaded config's own size: what a link carries.
+    pub fn chosen_target(&self) -> Option<u32> {
+        let setup = self.setup.as_ref()?;
+        self.target.filter(|&t| t != setup.target_sms && targets(setup).contains(&t))
     }
 
     /// The report's predictions under the rule shown: the report's own when
@@ -121,7 +128,7 @@ impl Reducible for ScaleState {
                 next.setup = Some(Rc::new(*setup));
             }
             ScaleAction::PairChosen(pair) => next.chosen_pair = Some(pair),
-            ScaleAction::TargetChosen(sms) => next.target = Some(sms),
+            ScaleAction::TargetChosen(sms) => next.target = sms,
             ScaleAction::RuleChosen(rule) => next.rule = rule,
             ScaleAction::ValidateSet(validate) => next.validate = validate,
             ScaleAction::Requested(experiment) => {
@@ -232,8 +239,10 @@ mod tests {
     fn a_target_the_new_plan_lacks_falls_back_to_the_loaded_config() {
         let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Planned(Box::new(setup(&[8, 16, 32, 64, 128]))));
         assert_eq!(state.target_sms(), Some(128), "the loaded config by default");
-        let state = state.reduce(ScaleAction::TargetChosen(32));
-        assert_eq!(state.target_sms(), Some(32));
+        let state = state.reduce(ScaleAction::TargetChosen(Some(32)));
+        assert_eq!((state.target_sms(), state.chosen_target()), (Some(32), Some(32)));
+        let own = state.clone().reduce(ScaleAction::TargetChosen(Some(128)));
+        assert_eq!((own.target_sms(), own.chosen_target()), (Some(128), None), "a link leaves the own size out");
         let state = state.reduce(ScaleAction::Planned(Box::new(setup(&[32, 64, 128]))));
         assert_eq!((state.target, state.target_sms()), (None, Some(128)), "32 SMs is a scale model now");
     }

@@ -34,7 +34,12 @@ pub fn experiment_of(state: &State, run: &RunState, scale: &ScaleState) -> Resul
         edits,
         workload,
         memcpy_warms_l2: false,
-        scale: ScaleChoice { scale_models: scale.chosen_pair, rule: scale.rule, validate: scale.validate },
+        scale: ScaleChoice {
+            scale_models: scale.chosen_pair,
+            rule: scale.rule,
+            validate: scale.validate,
+            target_sms: scale.chosen_target(),
+        },
         view: ViewState { watch_sm: run.watch, speed: run.speed },
         baseline: state.baseline.as_ref().map(|pinned| Box::new(pinned.experiment.clone())),
     })

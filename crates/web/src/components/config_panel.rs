@@ -1,6 +1,6 @@
-//! The GPU configuration panel: choose a preset or open config files, and read
-//! the config grouped by part of the GPU, with the options warplab keeps but
-//! does not model.
+//! The GPU configuration panel: open config files (the toolbar chooses among
+//! the presets), and read the config grouped by part of the GPU, with the
+//! options warplab keeps but does not model.
 //!
 //! The groups can be searched (label, option or value), each row explains
 //! its option with GPGPU-Sim's own help text, rows whose value differs from
@@ -11,8 +11,8 @@ mod compare;
 
 use std::rc::Rc;
 
-use warplab_lab::{ConfigReport, ConfigView, KeptOption, ViewRow, config_report, option_help, preset_config, presets};
-use web_sys::{FileList, HtmlInputElement, HtmlSelectElement};
+use warplab_lab::{ConfigReport, ConfigView, KeptOption, ViewRow, config_report, option_help, preset_config};
+use web_sys::{FileList, HtmlInputElement};
 use yew::prelude::*;
 
 use crate::components::{DropZone, FilePicker, HelpLink, StatusLine};
@@ -29,8 +29,6 @@ pub struct ConfigPanelProps {
     /// rows are compared with (`None`: a config from files, nothing to compare).
     #[prop_or_default]
     pub base_preset: Option<AttrValue>,
-    /// A preset was chosen (by name).
-    pub on_preset: Callback<String>,
     /// Files were picked or dropped.
     pub on_files: Callback<Option<FileList>>,
 }
@@ -50,28 +48,14 @@ pub fn ConfigPanel(props: &ConfigPanelProps) -> Html {
         let (name, config) = preset_config(name.as_deref()?).ok()?;
         Some(Base { name: name.to_owned(), view: config_report(name, &config, Vec::new()).view })
     });
-    let on_select = {
-        let on_preset = props.on_preset.clone();
-        Callback::from(move |event: Event| on_preset.emit(event.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
     let label = props.state.current.as_ref().map(|r| r.label.clone()).unwrap_or_default();
-    // The select shows the preset on screen; configs from files match no option.
-    let selected = label.strip_prefix("preset ").unwrap_or("").to_owned();
     let view =
         props.state.current.as_ref().map(|report| LoadedConfig { report, base: base.as_ref().as_ref(), query: &query });
     html! {
-        <section class="panel config" data-testid="config">
+        <section class="panel config" id="config-panel" data-testid="config">
             <DropZone on_files={props.on_files.clone()}>
                 <h2>{ "GPU: " }<span data-testid="config-label">{ label }</span><HelpLink id="config" /></h2>
                 <div class="controls">
-                    <select data-testid="preset-select" onchange={on_select} aria-label="Bundled GPU configuration">
-                        <option value="" disabled=true selected={selected.is_empty()}>{ "from files" }</option>
-                        { for presets().into_iter().map(|p| html! {
-                            <option value={p.name.clone()} title={p.description.clone()} selected={p.name == selected}>
-                                { &p.name }
-                            </option>
-                        }) }
-                    </select>
                     <FilePicker label="Open config files…" testid="config-files" accept=".config,.icnt" on_files={props.on_files.clone()} />
                     <span class="hint">{ "or drop gpgpusim.config, trace.config and .icnt files here" }</span>
                 </div>

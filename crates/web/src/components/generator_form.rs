@@ -1,13 +1,13 @@
-//! The generator form: pick a kernel, set its size and knobs with sliders,
-//! and see the canonical spec the workload panel's summary is for.
+//! The generator form: set a generated kernel's size and knobs with sliders
+//! (the toolbar picks the kernel), and see the canonical spec the workload
+//! panel's summary is for.
 //!
 //! The form holds no state of its own: the spec lives in the page state (a
 //! share link carries it), and every edit hands the whole new spec up.
 
 use std::iter;
 
-use warplab_lab::{GENERATORS, GenSpec, Generator, Knob, generator};
-use web_sys::HtmlSelectElement;
+use warplab_lab::{GenSpec, Generator, Knob, generator};
 use yew::prelude::*;
 
 use crate::components::KnobSlider;
@@ -21,34 +21,19 @@ pub struct GeneratorFormProps {
     pub on_change: Callback<GenSpec>,
 }
 
-/// The kernel select, the spec text, and one slider per knob.
+/// The spec text and one slider per knob; nothing when the workload is not
+/// generated.
 #[component]
 pub fn GeneratorForm(props: &GeneratorFormProps) -> Html {
-    let chosen = props.spec.as_ref().and_then(|spec| Some((generator(&spec.kernel)?, spec)));
-    let on_kernel = {
-        let on_change = props.on_change.clone();
-        Callback::from(move |event: Event| {
-            on_change.emit(GenSpec::new(&event.target_unchecked_into::<HtmlSelectElement>().value()));
-        })
-    };
-    let selected = chosen.map(|(generator, _)| generator.name);
+    let Some(spec) = &props.spec else { return html! {} };
     html! {
         <div class="generator" data-testid="generator">
             <div class="controls">
-                <label class="source" for="generator-select">{ "Generator" }</label>
-                <select id="generator-select" data-testid="generator-select" onchange={on_kernel}>
-                    <option value="" disabled=true selected={selected.is_none()}>{ "generate a kernel…" }</option>
-                    { for GENERATORS.iter().map(|g| html! {
-                        <option value={g.name} title={g.summary} selected={Some(g.name) == selected}>
-                            { format!("{}: {}", g.name, g.summary) }
-                        </option>
-                    }) }
-                </select>
-                if let Some(spec) = &props.spec {
-                    <code class="spec" data-testid="generated-spec">{ spec.to_string() }</code>
-                }
+                <span class="source">{ "Generated" }</span>
+                <code class="spec" data-testid="generated-spec">{ spec.to_string() }</code>
             </div>
-            if let Some((generator, spec)) = chosen {
+            if let Some(generator) = generator(&spec.kernel) {
+                <p class="hint">{ generator.summary }</p>
                 { knobs(generator, spec, &props.on_change) }
             }
         </div>

@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use crate::components::JumpLink;
 use crate::glossary::{ENTRIES, anchor};
 
 /// Properties of [`HelpLink`].
@@ -35,7 +36,7 @@ pub fn Glossary() -> Html {
 pub fn HelpLink(props: &HelpLinkProps) -> Html {
     let term = ENTRIES.iter().find(|(_, id, _)| *id == props.id.as_str()).map_or("this", |(term, _, _)| term);
     html! {
-        <a class="help-link" href={format!("#{}", anchor(&props.id))} data-testid="help-link"
-            title={format!("What is {term}? (glossary)")} aria-label={format!("Glossary: {term}")}>{ "?" }</a>
+        <JumpLink class="help-link" to={anchor(&props.id)} testid="help-link"
+            title={format!("What is {term}? (glossary)")} aria_label={format!("Glossary: {term}")}>{ "?" }</JumpLink>
     }
 }

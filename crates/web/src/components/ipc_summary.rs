@@ -21,6 +21,20 @@ pub struct IpcSummaryProps {
     pub on_pin: Callback<()>,
     /// Whether there is anything to pin yet.
     pub can_pin: bool,
+    /// The size the scale-model IPC is predicted for, when the user chose
+    /// one other than the config's own.
+    #[prop_or_default]
+    pub scale_target: Option<ScaleTarget>,
+}
+
+/// A scale-model target other than the config's own size: the simulation
+/// of the config is then not what the prediction is compared with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScaleTarget {
+    /// The target, in SMs.
+    pub sms: u32,
+    /// The target's own simulation, when the scale-model run validated it.
+    pub simulated: Option<f64>,
 }
 
 /// The headline strip.
@@ -38,13 +52,22 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             f.simulated,
             glossary::MODEL_MDM,
         ),
-        ("Scale-model", "scale", f.scale, base.and_then(|b| b.scale), f.simulated, glossary::METHOD_SCALE_MODEL),
+        (
+            "Scale-model",
+            "scale",
+            f.scale,
+            base.and_then(|b| b.scale),
+            props.scale_target.map_or(f.simulated, |target| target.simulated),
+            glossary::METHOD_SCALE_MODEL,
+        ),
     ];
+    let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
     let on_pin = props.on_pin.reform(|_: MouseEvent| ());
     html! {
         <section class="panel ipc-summary" data-testid="ipc-summary" aria-label="The three IPCs">
             <div class="ipc-figures">
                 { for rows.iter().zip(&props.pending).map(|(&(name, id, ipc, before, simulated, explain), pending)| {
+                    let name = if id == "scale" { scale_name.as_deref().unwrap_or(name) } else { name };
                     figure(name, id, ipc, simulated, explain, pending.as_ref(), base.map(|_| before))
                 }) }
             </div>

@@ -1,8 +1,9 @@
-//! The workload panel: choose a bundled sample, open a trace or run a
-//! generator, and see its kernels, instruction counts and memory footprint.
+//! The workload panel: open a trace, set a generated kernel's knobs (the
+//! toolbar chooses among the samples and generators), and see the workload's
+//! kernels, instruction counts and memory footprint.
 
-use warplab_lab::{Dim3, GenSpec, KernelSummary, SAMPLE_TRACES, WorkloadSummary};
-use web_sys::{FileList, HtmlSelectElement};
+use warplab_lab::{Dim3, GenSpec, KernelSummary, WorkloadSummary};
+use web_sys::FileList;
 use yew::prelude::*;
 
 use crate::components::{DropZone, FilePicker, GeneratorForm, HelpLink, StatusLine};
@@ -15,8 +16,6 @@ pub struct WorkloadPanelProps {
     pub state: Loadable<WorkloadSummary>,
     /// Where the workload comes from.
     pub choice: WorkloadChoice,
-    /// A bundled sample was chosen (by name).
-    pub on_sample: Callback<String>,
     /// Files were picked or dropped.
     pub on_files: Callback<Option<FileList>>,
     /// The generator form changed the spec.
@@ -26,29 +25,12 @@ pub struct WorkloadPanelProps {
 /// Shows the current workload, what is loading, and the last error.
 #[component]
 pub fn WorkloadPanel(props: &WorkloadPanelProps) -> Html {
-    let on_select = {
-        let on_sample = props.on_sample.clone();
-        Callback::from(move |event: Event| on_sample.emit(event.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
     let label = props.state.current.as_ref().map(|s| s.label.clone()).unwrap_or_default();
-    // The select shows the chosen sample; files and generators match no option.
-    let sample = match &props.choice {
-        WorkloadChoice::Sample(name) => name.as_str(),
-        WorkloadChoice::TraceFiles(_) | WorkloadChoice::Generated(_) => "",
-    };
-    let placeholder = if matches!(props.choice, WorkloadChoice::TraceFiles(_)) { "from files" } else { "a sample…" };
     html! {
         <section class="panel workload" data-testid="workload">
             <DropZone on_files={props.on_files.clone()}>
                 <h2>{ "Workload: " }<span data-testid="workload-label">{ label }</span><HelpLink id="workload" /></h2>
                 <div class="controls">
-                    <label class="source" for="sample-select">{ "Trace" }</label>
-                    <select id="sample-select" data-testid="sample-select" onchange={on_select} aria-label="Bundled sample trace">
-                        <option value="" disabled=true selected={sample.is_empty()}>{ placeholder }</option>
-                        { for SAMPLE_TRACES.iter().map(|s| html! {
-                            <option value={s.name} title={s.description} selected={s.name == sample}>{ s.name }</option>
-                        }) }
-                    </select>
                     <FilePicker label="Open trace folder…" testid="trace-folder" folder=true on_files={props.on_files.clone()} />
                     <FilePicker label="Open trace files…" testid="trace-files" accept=".g,.traceg,.xz" on_files={props.on_files.clone()} />
                     <span class="hint">{ "or drop kernelslist.g and .traceg / .traceg.xz files here" }</span>

@@ -81,7 +81,7 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
                 WorkerOutput::ScalePlanned(setup) if setup.error.is_none() => {
                     let request = ScaleRequest {
                         scale_models: setup.scale_models,
-                        targets: vec![setup.target_sms],
+                        targets: vec![experiment.scale.target_sms.unwrap_or(setup.target_sms)],
                         rule: experiment.scale.rule,
                         validate: false,
                         memcpy_warms_l2: experiment.memcpy_warms_l2,

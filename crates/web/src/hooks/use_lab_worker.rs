@@ -35,10 +35,14 @@ impl LabWorkerHandle {
     }
 }
 
-/// Spawns the worker at `worker_url` (an ES-module script) when the component
-/// mounts and hands each output to `on_output`. The worker is terminated when
-/// the component unmounts: dropping the handle's sender ends the task that owns
-/// the worker's bridge.
+/// Spawns the worker at `worker_url` (an ES-module script) when the first
+/// input is sent and hands each output to `on_output`. The worker is
+/// terminated when the component unmounts: dropping the handle's sender ends
+/// the task that owns the worker's bridge.
+///
+/// Spawning waits for work because each worker compiles the whole lab's wasm
+/// (about 1.3 MB): a worker the page never uses (the baseline's, on a page
+/// without one) would take a core from the first run while the page opens.
 #[hook]
 pub fn use_lab_worker(worker_url: AttrValue, on_output: Callback<WorkerOutput>) -> LabWorkerHandle {
     let handle = use_memo(worker_url, |worker_url| {
@@ -52,11 +56,13 @@ pub fn use_lab_worker(worker_url: AttrValue, on_output: Callback<WorkerOutput>) 
 /// Owns the worker: forwards queued inputs and delivers outputs until either
 /// side closes.
 async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInput>, on_output: Callback<WorkerOutput>) {
+    let Some(first) = inputs.next().await else { return };
     // `with_loader(true)`: `worker_url` is our own bootstrap module, loaded as
     // the worker's script. Without it gloo-worker would start the worker from a
     // blob: URL, against which the worker's relative fetches cannot resolve.
     let mut bridge = LabReactor::spawner().as_module(true).with_loader(true).spawn(&worker_url);
     let mut lanes = Lanes::default();
+    lanes.ask(first).into_iter().for_each(|input| bridge.send_input(input));
     loop {
         select! {
             input = inputs.next() => match input {

@@ -84,7 +84,7 @@ fn target_select(state: &ScaleState, setup: &ScaleSetup, running: bool, on_chang
     let chosen = state.target_sms().unwrap_or(setup.target_sms);
     let on_select = on_change.reform(|e: Event| {
         let value = e.target_unchecked_into::<HtmlSelectElement>().value();
-        ScaleAction::TargetChosen(value.parse().unwrap_or(0))
+        ScaleAction::TargetChosen(value.parse().ok())
     });
     let sizes = targets(setup);
     html! {

@@ -1,0 +1,220 @@
+//! The toolbar under the title: which GPU and which workload the experiment
+//! is, and Run, Cancel and the run's progress. It stays at the top of the
+//! window on wide screens, so the run can be started and watched from any
+//! panel.
+
+use warplab_lab::{GENERATORS, GenSpec, SAMPLE_TRACES, presets};
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::components::JumpLink;
+use crate::run_state::{RunPhase, RunState};
+use crate::state::WorkloadChoice;
+
+/// Properties of [`Toolbar`].
+#[derive(Debug, Clone, PartialEq, Properties)]
+pub struct ToolbarProps {
+    /// The preset the config started from; `None` for the user's files.
+    pub preset: Option<AttrValue>,
+    /// The loaded config's label (what the picker says for the user's files).
+    pub config_label: AttrValue,
+    /// How many edits the experiment makes to the config.
+    pub n_edits: usize,
+    /// Where the workload comes from.
+    pub choice: WorkloadChoice,
+    /// A preset was chosen (by name).
+    pub on_preset: Callback<String>,
+    /// A bundled sample was chosen (by name).
+    pub on_sample: Callback<String>,
+    /// A generator was chosen: its spec with every knob at its default.
+    pub on_generate: Callback<GenSpec>,
+    /// The run.
+    pub run: RunState,
+    /// Whether a workload and a config have loaded, so a run can start.
+    pub ready: bool,
+    /// Run was pressed.
+    pub on_run: Callback<()>,
+    /// Cancel was pressed.
+    pub on_cancel: Callback<()>,
+}
+
+/// The GPU and workload pickers, Run, Cancel and the progress bar.
+#[component]
+pub fn Toolbar(props: &ToolbarProps) -> Html {
+    html! {
+        <div class="toolbar" role="toolbar" aria-label="The experiment: GPU, workload and run" data-testid="toolbar">
+            { gpu_picker(props) }
+            { workload_picker(props) }
+            { run_controls(props) }
+        </div>
+    }
+}
+
+/// The preset select; the user's config files show as a choice of their own.
+fn gpu_picker(props: &ToolbarProps) -> Html {
+    let on_preset = props.on_preset.clone();
+    let onchange =
+        Callback::from(move |event: Event| on_preset.emit(event.target_unchecked_into::<HtmlSelectElement>().value()));
+    let selected = props.preset.as_deref().unwrap_or("");
+    let files = format!("files: {}", props.config_label);
+    let edits = match props.n_edits {
+        0 => None,
+        1 => Some("1 edit".to_owned()),
+        n => Some(format!("{n} edits")),
+    };
+    html! {
+        <span class="picker">
+            <label for="preset-select">{ "GPU" }</label>
+            <select id="preset-select" data-testid="preset-select" {onchange} title="The GPU configuration: a bundled preset, or your config files (Config panel)">
+                <option value="" disabled=true selected={selected.is_empty()}>{ files }</option>
+                { for presets().into_iter().map(|p| html! {
+                    <option value={p.name.clone()} title={p.description.clone()} selected={p.name == selected}>
+                        { &p.name }
+                    </option>
+                }) }
+            </select>
+            if let Some(edits) = edits {
+                <JumpLink class="edits" to="config-panel" testid="config-edits"
+                    title="Options the experiment changes from this config: see the Config panel">{ edits }</JumpLink>
+            }
+        </span>
+    }
+}
+
+/// One select for bundled traces and generators; the user's trace files
+/// show as a choice of their own.
+fn workload_picker(props: &ToolbarProps) -> Html {
+    let (on_sample, on_generate) = (props.on_sample.clone(), props.on_generate.clone());
+    let onchange = Callback::from(move |event: Event| {
+        match WorkloadOption::parse(&event.target_unchecked_into::<HtmlSelectElement>().value()) {
+            Some(WorkloadOption::Sample(name)) => on_sample.emit(name.to_owned()),
+            Some(WorkloadOption::Generator(name)) => on_generate.emit(GenSpec::new(name)),
+            None => {}
+        }
+    });
+    let selected = WorkloadOption::of(&props.choice).map(|option| option.value()).unwrap_or_default();
+    let files = match &props.choice {
+        WorkloadChoice::TraceFiles(label) => format!("files: {label}"),
+        _ => "your trace files (Workload panel)".to_owned(),
+    };
+    let option = |option: WorkloadOption, text: String, title: &'static str| {
+        let value = option.value();
+        let chosen = value == selected;
+        html! { <option selected={chosen} {value} {title}>{ text }</option> }
+    };
+    html! {
+        <span class="picker">
+            <label for="workload-select">{ "Workload" }</label>
+            <select id="workload-select" data-testid="workload-select" {onchange}
+                title="The workload: a bundled Accel-Sim trace, a generated kernel (its knobs are in the Workload panel), or your trace files">
+                <option value="" disabled=true selected={selected.is_empty()}>{ files }</option>
+                <optgroup label="Bundled traces">
+                    { for SAMPLE_TRACES.iter().map(|s| option(WorkloadOption::Sample(s.name), s.name.to_owned(), s.description)) }
+                </optgroup>
+                <optgroup label="Generated kernels">
+                    { for GENERATORS.iter().map(|g| option(WorkloadOption::Generator(g.name), format!("{} (generated)", g.name), g.summary)) }
+                </optgroup>
+            </select>
+        </span>
+    }
+}
+
+/// A choice of the workload select: its value is `sample:NAME` or
+/// `generator:NAME`, since a sample and a generator may share a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WorkloadOption<'a> {
+    Sample(&'a str),
+    Generator(&'a str),
+}
+
+impl<'a> WorkloadOption<'a> {
+    fn of(choice: &'a WorkloadChoice) -> Option<Self> {
+        match choice {
+            WorkloadChoice::Sample(name) => Some(WorkloadOption::Sample(name)),
+            WorkloadChoice::Generated(spec) => Some(WorkloadOption::Generator(&spec.kernel)),
+            WorkloadChoice::TraceFiles(_) => None,
+        }
+    }
+
+    fn parse(value: &'a str) -> Option<Self> {
+        match value.split_once(':')? {
+            ("sample", name) => Some(WorkloadOption::Sample(name)),
+            ("generator", name) => Some(WorkloadOption::Generator(name)),
+            _ => None,
+        }
+    }
+
+    fn value(self) -> String {
+        match self {
+            WorkloadOption::Sample(name) => format!("sample:{name}"),
+            WorkloadOption::Generator(name) => format!("generator:{name}"),
+        }
+    }
+}
+
+/// Run, Cancel, the progress bar and the run's error.
+fn run_controls(props: &ToolbarProps) -> Html {
+    let run = &props.run;
+    let on_run = props.on_run.reform(|_: MouseEvent| ());
+    let on_cancel = props.on_cancel.reform(|_: MouseEvent| ());
+    let busy = matches!(run.phase, RunPhase::Starting | RunPhase::Running | RunPhase::Paused);
+    html! {
+        <span class="run-controls">
+            <button class="button primary" data-testid="run" onclick={on_run} disabled={!props.ready}
+                title="Simulate the workload on the GPU with the cycle-level timing model, in the worker">
+                { if busy { "Run again" } else { "Run" } }
+            </button>
+            <button class="button" data-testid="cancel" onclick={on_cancel} disabled={!busy}
+                title="Stop the run and forget it">{ "Cancel" }</button>
+            { progress(run) }
+            if let Some(error) = &run.error {
+                <span class="error" role="alert" data-testid="run-error">{ error }</span>
+            }
+        </span>
+    }
+}
+
+/// The progress bar and its caption: warp instructions issued of the
+/// workload's total, and the cycle.
+fn progress(run: &RunState) -> Html {
+    let phase = match run.phase {
+        RunPhase::Idle => return html! {},
+        RunPhase::Starting => "starting",
+        RunPhase::Running => "running",
+        RunPhase::Paused => "paused",
+        RunPhase::Finished => "finished",
+        RunPhase::Cancelled => "cancelled",
+    };
+    let (done, total, cycle) = run.latest.as_ref().map_or((0, 1, 0), |u| (u.warp_insts, u.total_warp_insts, u.cycle));
+    let percent = if total == 0 { 100.0 } else { 100.0 * done as f64 / total as f64 };
+    html! {
+        <span class="run-progress">
+            <progress data-testid="run-progress" max={total.max(1).to_string()} value={done.to_string()}
+                title="Warp instructions issued so far, of the workload's total" />
+            <span data-testid="run-status" class="status" aria-live="polite">
+                { format!("{phase} · cycle {cycle} · {done} of {total} warp instructions ({percent:.0}%)") }
+            </span>
+        </span>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workload_options_read_back_what_they_write() {
+        for option in [WorkloadOption::Sample("vecadd"), WorkloadOption::Generator("vecadd")] {
+            assert_eq!(WorkloadOption::parse(&option.value()), Some(option));
+        }
+        assert_eq!(WorkloadOption::parse("vecadd"), None);
+        assert_eq!(WorkloadOption::parse("kernel:vecadd"), None);
+    }
+
+    #[test]
+    fn a_generated_workload_selects_its_generator_whatever_its_knobs() {
+        let choice = WorkloadChoice::Generated("strided:gs=32".parse().expect("a well-formed spec"));
+        assert_eq!(WorkloadOption::of(&choice), Some(WorkloadOption::Generator("strided")));
+        assert_eq!(WorkloadOption::of(&WorkloadChoice::TraceFiles("mine".into())), None);
+    }
+}
