@@ -66,9 +66,13 @@ pub fn App(props: &AppProps) -> Html {
     let run = use_reducer(RunState::default);
     let analysis = use_reducer(AnalysisState::default);
     let scale = use_reducer(ScaleState::default);
-    let outputs = on_output(state.dispatcher(), run.dispatcher(), analysis.dispatcher(), scale.dispatcher());
+    let outputs = on_output(state.dispatcher(), run.dispatcher());
     let worker_url: AttrValue = format!("{}worker.js", props.asset_base).into();
     let worker = use_lab_worker(worker_url.clone(), outputs);
+    // Analyses take a worker of their own, so the first run and the first
+    // analysis of a page share the two cores instead of following each
+    // other, and a slider's preview never waits for a run's slice.
+    let analyst = use_lab_worker(worker_url.clone(), on_analysis_output(analysis.dispatcher()));
     // Scale-model runs take a worker of their own for up to minutes, so the
     // main worker keeps answering runs and analyses meanwhile.
     let scaler = use_lab_worker(worker_url.clone(), on_scale_output(scale.dispatcher()));
@@ -84,6 +88,7 @@ pub fn App(props: &AppProps) -> Html {
     let link_edits = use_mut_ref(Vec::new);
     let page = Page {
         worker,
+        analyst,
         scaler,
         baseliner,
         state: state.dispatcher(),
@@ -402,13 +407,9 @@ fn use_scale_plan_of_each_config(page: &Page, config_loads: u64) {
     });
 }
 
-/// Routes each worker answer to the page, run, analysis or scale state.
-fn on_output(
-    state: UseReducerDispatcher<State>,
-    run: UseReducerDispatcher<RunState>,
-    analysis: UseReducerDispatcher<AnalysisState>,
-    scale: UseReducerDispatcher<ScaleState>,
-) -> Callback<WorkerOutput> {
+/// Routes the main worker's answers (loads and runs) to the page and run
+/// state; analyses and scale models have workers of their own.
+fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunState>) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::Workload(summary, hash) => state.dispatch(Action::WorkloadLoaded(summary, hash)),
         WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
@@ -418,12 +419,19 @@ fn on_output(
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
         WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
         WorkerOutput::RunCancelled => run.dispatch(RunAction::CancelAcknowledged),
+        _ => {}
+    })
+}
+
+/// Routes the analysis worker's answers to the analysis state; its answers
+/// to the loads it shares with the main worker are the main worker's too,
+/// and dropped.
+fn on_analysis_output(analysis: UseReducerDispatcher<AnalysisState>) -> Callback<WorkerOutput> {
+    Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::Analyzed(result) => analysis.dispatch(AnalysisAction::Analyzed(result)),
         WorkerOutput::Predicted(report) => analysis.dispatch(AnalysisAction::Predicted(report)),
         WorkerOutput::AnalysisFailed(message) => analysis.dispatch(AnalysisAction::Failed(message)),
-        WorkerOutput::ScalePlanned(setup) => scale.dispatch(ScaleAction::Planned(setup)),
-        WorkerOutput::Scaled(report) => scale.dispatch(ScaleAction::Scaled(report)),
-        WorkerOutput::ScaleFailed(message) => scale.dispatch(ScaleAction::Failed(message)),
+        _ => {}
     })
 }
 
@@ -449,8 +457,10 @@ fn copy_link() {
 /// generator and config edits.
 #[derive(Clone)]
 struct Page {
-    /// Runs, analyses and loads.
+    /// Runs and loads.
     worker: LabWorkerHandle,
+    /// Analyses and predictions, with the same loads as `worker`.
+    analyst: LabWorkerHandle,
     /// Scale-model plans and runs, with the same loads as `worker`.
     scaler: LabWorkerHandle,
     /// The figures of a baseline a link carried.
@@ -491,14 +501,14 @@ impl Page {
     /// Profiles the loaded workload and evaluates the models in the worker.
     fn analyze(&self, experiment: Experiment) {
         self.analysis.dispatch(AnalysisAction::Requested(experiment));
-        self.worker.send(WorkerInput::Analyze { memcpy_warms_l2: MEMCPY_WARMS_L2 });
+        self.analyst.send(WorkerInput::Analyze { memcpy_warms_l2: MEMCPY_WARMS_L2 });
     }
 
     /// Re-evaluates the models for the loaded config with `knobs` set; a
     /// request still waiting is replaced (see `use_lab_worker`).
     fn predict(&self, knobs: Vec<(String, f64)>) {
         self.analysis.dispatch(AnalysisAction::KnobsSet(knobs.clone()));
-        self.worker.send(WorkerInput::Predict { knobs });
+        self.analyst.send(WorkerInput::Predict { knobs });
     }
 
     /// Plans scale models of the loaded config (`None`: the worker's choice).
@@ -512,9 +522,10 @@ impl Page {
         self.scaler.send(WorkerInput::Scale(request));
     }
 
-    /// A load both workers make, so each holds the same config and workload.
+    /// A load every worker makes, so each holds the same config and workload.
     fn load(&self, input: WorkerInput) {
         self.scaler.send(input.clone());
+        self.analyst.send(input.clone());
         self.worker.send(input);
     }
 
