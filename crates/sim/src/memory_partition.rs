@@ -432,7 +432,8 @@ impl SubPartition {
         let byte_mask = if is_write { request.byte_mask } else { u32::MAX };
         let access = Access { addr: request.address, kind, byte_mask, local: request.local };
         let index_addr = ctx.address_map.partition_address(request.address);
-        let outcome = self.l2.probe_at(&access, index_addr);
+        let probe = self.l2.prepare_at(&access, index_addr);
+        let outcome = probe.outcome();
         let needs_reply = matches!(request.kind, RequestKind::Read | RequestKind::Write | RequestKind::Atomic);
         let fetch_addr = request.address & !u64::from(SECTOR_BYTES - 1);
         let fits = match outcome {
@@ -455,7 +456,7 @@ impl SubPartition {
         counts.count(outcome);
         self.icnt_to_l2.pop();
         ctx.note(Queue::L2, id, false);
-        let effect = self.l2.commit_at(&access, index_addr, ctx.core_now);
+        let effect = self.l2.commit_prepared(&access, probe, ctx.core_now);
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, ctx);
         }

@@ -9,18 +9,20 @@
 
 use rustc_hash::FxHashMap;
 
-/// One outstanding miss.
-#[derive(Debug, Clone)]
-struct Entry {
-    address: u64,
-    /// Requesters, in arrival order (capacity `max_merge`, allocated once).
-    waiters: Vec<u32>,
-}
+/// Words of an entry's record before its requesters: the address's low and
+/// high halves and the number of requesters.
+const HEADER_WORDS: usize = 3;
 
 /// An MSHR table.
 #[derive(Debug, Clone)]
 pub struct MshrTable {
-    entries: Vec<Entry>,
+    /// Entry `e`'s record is `records[e * record_words..][..record_words]`:
+    /// its address (low, high), its requester count, then up to `max_merge`
+    /// requesters in arrival order. One flat record per entry keeps what a
+    /// fill reads (the address to unmap, the requesters) in one or two host
+    /// cache lines, where a `Vec` per entry put the requesters a pointer away.
+    records: Vec<u32>,
+    record_words: usize,
     /// FxHash: the keys are addresses the model makes, not attacker input.
     by_address: FxHashMap<u64, u32>,
     free: Vec<u32>,
@@ -32,8 +34,10 @@ impl MshrTable {
     pub fn new(entries: u32, max_merge: u32) -> Self {
         let max_merge = max_merge.max(1) as usize;
         let n = entries.max(1);
+        let record_words = HEADER_WORDS + max_merge;
         Self {
-            entries: (0..n).map(|_| Entry { address: 0, waiters: Vec::with_capacity(max_merge) }).collect(),
+            records: vec![0; n as usize * record_words],
+            record_words,
             by_address: FxHashMap::with_capacity_and_hasher(n as usize, Default::default()),
             free: (0..n).rev().collect(),
             max_merge,
@@ -42,12 +46,12 @@ impl MshrTable {
 
     /// Entries in use.
     pub fn in_use(&self) -> usize {
-        self.entries.len() - self.free.len()
+        self.capacity() - self.free.len()
     }
 
     /// Entries in the table.
     pub fn capacity(&self) -> usize {
-        self.entries.len()
+        self.records.len() / self.record_words
     }
 
     /// The entry outstanding for `address`.
@@ -59,7 +63,7 @@ impl MshrTable {
     /// entry if it has one with room, else in a free entry.
     pub fn can_take(&self, address: u64) -> bool {
         match self.find(address) {
-            Some(entry) => self.entries[entry as usize].waiters.len() < self.max_merge,
+            Some(entry) => self.waiting(entry) < self.max_merge,
             None => !self.free.is_empty(),
         }
     }
@@ -67,27 +71,39 @@ impl MshrTable {
     /// Records `waiter` for `address` (the caller checked [`MshrTable::can_take`]);
     /// returns the entry and whether it is new (a new entry sends a request down).
     pub fn take(&mut self, address: u64, waiter: u32) -> (u32, bool) {
-        if let Some(entry) = self.find(address) {
-            self.entries[entry as usize].waiters.push(waiter);
-            return (entry, false);
+        let (entry, new) = match self.find(address) {
+            Some(entry) => (entry, false),
+            None => {
+                let entry = self.free.pop().unwrap_or(0);
+                let record = self.record_mut(entry);
+                record[0] = address as u32;
+                record[1] = (address >> 32) as u32;
+                record[2] = 0;
+                self.by_address.insert(address, entry);
+                (entry, true)
+            }
+        };
+        let max_merge = self.max_merge;
+        let record = self.record_mut(entry);
+        let n = record[2] as usize;
+        debug_assert!(n < max_merge, "take on a full MSHR entry");
+        // A full entry keeps the requesters it has (callers check `can_take`).
+        if n < max_merge {
+            record[HEADER_WORDS + n] = waiter;
+            record[2] += 1;
         }
-        let entry = self.free.pop().unwrap_or(0);
-        let slot = &mut self.entries[entry as usize];
-        slot.address = address;
-        slot.waiters.clear();
-        slot.waiters.push(waiter);
-        self.by_address.insert(address, entry);
-        (entry, true)
+        (entry, new)
     }
 
     /// Requesters merged into `entry`.
     pub fn waiting(&self, entry: u32) -> usize {
-        self.entries[entry as usize].waiters.len()
+        self.record(entry)[2] as usize
     }
 
     /// The address of `entry`.
     pub fn address(&self, entry: u32) -> u64 {
-        self.entries[entry as usize].address
+        let record = self.record(entry);
+        u64::from(record[0]) | u64::from(record[1]) << 32
     }
 
     /// Removes the oldest requester of `entry` and returns it; the entry is
@@ -95,26 +111,43 @@ impl MshrTable {
     /// its requesters one per cycle (GPGPU-Sim's `next_access`, the
     /// instruction cache) keeps the entry busy until all are answered.
     pub fn pop_waiter(&mut self, entry: u32) -> Option<u32> {
-        let slot = &mut self.entries[entry as usize];
-        if slot.waiters.is_empty() {
+        let record = self.record_mut(entry);
+        let n = record[2] as usize;
+        if n == 0 {
             return None;
         }
-        let waiter = slot.waiters.remove(0);
-        if slot.waiters.is_empty() {
-            self.by_address.remove(&slot.address);
-            self.free.push(entry);
+        let waiter = record[HEADER_WORDS];
+        record.copy_within(HEADER_WORDS + 1..HEADER_WORDS + n, HEADER_WORDS);
+        record[2] -= 1;
+        if n == 1 {
+            self.free_entry(entry);
         }
         Some(waiter)
     }
 
     /// Frees `entry`, moving its waiters into `out` (cleared first).
     pub fn release(&mut self, entry: u32, out: &mut Vec<u32>) {
-        let slot = &mut self.entries[entry as usize];
+        let record = self.record_mut(entry);
+        let n = record[2] as usize;
+        record[2] = 0;
         out.clear();
-        out.extend_from_slice(&slot.waiters);
-        slot.waiters.clear();
-        self.by_address.remove(&slot.address);
+        out.extend_from_slice(&record[HEADER_WORDS..HEADER_WORDS + n]);
+        self.free_entry(entry);
+    }
+
+    fn free_entry(&mut self, entry: u32) {
+        self.by_address.remove(&self.address(entry));
         self.free.push(entry);
+    }
+
+    fn record(&self, entry: u32) -> &[u32] {
+        let start = entry as usize * self.record_words;
+        &self.records[start..start + self.record_words]
+    }
+
+    fn record_mut(&mut self, entry: u32) -> &mut [u32] {
+        let start = entry as usize * self.record_words;
+        &mut self.records[start..start + self.record_words]
     }
 }
 

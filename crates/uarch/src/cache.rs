@@ -115,6 +115,24 @@ pub struct Effect {
     pub eviction: Option<Eviction>,
 }
 
+/// A look-up made by [`Cache::prepare`] (or [`Cache::prepare_at`]) for
+/// [`Cache::commit_prepared`] to apply: a controller that first checks it has
+/// room for an access's outcome looks the line up once instead of twice.
+/// It describes the cache as it was; it must be committed before anything
+/// else changes the cache, or dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    set: u32,
+    lookup: Lookup,
+}
+
+impl Probe {
+    /// What the access's commit will report.
+    pub fn outcome(self) -> Outcome {
+        self.lookup.outcome
+    }
+}
+
 /// The tag array of one cache (one L1 of an SM, or one L2 slice).
 #[derive(Debug, Clone)]
 pub struct Cache {
@@ -246,7 +264,29 @@ impl Cache {
 
     /// [`Cache::probe`] with the set taken from `index_addr` (see the module doc).
     pub fn probe_at(&self, access: &Access, index_addr: u64) -> Outcome {
-        self.look_up(access, self.set_of(index_addr)).outcome
+        self.prepare_at(access, index_addr).outcome()
+    }
+
+    /// [`Cache::probe`], keeping the look-up for [`Cache::commit_prepared`].
+    pub fn prepare(&self, access: &Access) -> Probe {
+        self.prepare_at(access, access.addr)
+    }
+
+    /// [`Cache::prepare`] with the set taken from `index_addr` (see the module doc).
+    pub fn prepare_at(&self, access: &Access, index_addr: u64) -> Probe {
+        let set = self.set_of(index_addr);
+        Probe { set, lookup: self.look_up(access, set) }
+    }
+
+    /// [`Cache::commit`] of the access `probe` looked up, which must be
+    /// `access` with the cache unchanged since: the same effect, without
+    /// finding the line (or choosing the victim) again.
+    pub fn commit_prepared(&mut self, access: &Access, probe: Probe, now: u64) -> Effect {
+        debug_assert_eq!(probe.lookup, self.look_up(access, probe.set), "the cache changed since the probe");
+        match access.kind {
+            AccessKind::Read => self.commit_read(access, probe.set, probe.lookup, now),
+            AccessKind::Write => self.commit_write(access, probe.set, probe.lookup, now),
+        }
     }
 
     /// Applies `access` at cycle `now` (the caller's clock, which orders LRU
@@ -279,12 +319,8 @@ impl Cache {
 
     /// [`Cache::commit`] with the set taken from `index_addr` (see the module doc).
     pub fn commit_at(&mut self, access: &Access, index_addr: u64, now: u64) -> Effect {
-        let set = self.set_of(index_addr);
-        let lookup = self.look_up(access, set);
-        match access.kind {
-            AccessKind::Read => self.commit_read(access, set, lookup, now),
-            AccessKind::Write => self.commit_write(access, set, lookup, now),
-        }
+        let probe = self.prepare_at(access, index_addr);
+        self.commit_prepared(access, probe, now)
     }
 
     /// The data of `addr`'s sector arrived from the next level at cycle `now`.
@@ -322,12 +358,9 @@ impl Cache {
     /// as the two calls, without finding the line a second time. Returns the
     /// access's effect and the fill's eviction.
     pub fn commit_filled_at(&mut self, access: &Access, index_addr: u64, now: u64) -> (Effect, Option<Eviction>) {
-        let set = self.set_of(index_addr);
-        let lookup = self.look_up(access, set);
-        let effect = match access.kind {
-            AccessKind::Read => self.commit_read(access, set, lookup, now),
-            AccessKind::Write => self.commit_write(access, set, lookup, now),
-        };
+        let probe = self.prepare_at(access, index_addr);
+        let (set, lookup) = (probe.set, probe.lookup);
+        let effect = self.commit_prepared(access, probe, now);
         if !effect.fetch {
             return (effect, None);
         }
@@ -387,7 +420,7 @@ struct LineBytes {
 
 /// What a look-up found: the outcome commit will report and the way it acts
 /// on (the hit way, or the victim for an allocating miss).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Lookup {
     outcome: Outcome,
     way: Option<u32>,

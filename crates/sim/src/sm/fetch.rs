@@ -135,9 +135,10 @@ impl FetchUnit {
             return Lookup::Hit;
         };
         let access = Access { addr, kind: AccessKind::Read, byte_mask: FULL_SECTOR_MASK, local: false };
-        let outcome = l1i.probe(&access);
+        let probe = l1i.prepare(&access);
+        let outcome = probe.outcome();
         if outcome == Outcome::Hit {
-            l1i.commit(&access, now);
+            l1i.commit_prepared(&access, probe, now);
             self.stats.count(Outcome::Hit);
             return Lookup::Hit;
         }
@@ -149,7 +150,7 @@ impl FetchUnit {
             return Lookup::ReservationFail;
         }
         // Reserves the line under allocation on miss; nothing under allocation on fill.
-        l1i.commit(&access, now);
+        l1i.commit_prepared(&access, probe, now);
         let (entry, new) = self.mshrs.take(line, w as u32);
         self.stats.count(if new { Outcome::Miss } else { Outcome::HitReserved });
         Lookup::Miss(new.then_some(entry))

@@ -37,6 +37,25 @@ pub(crate) enum Stall {
     Structural,
 }
 
+/// The unit a warp's next instruction waits for when that is all it lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UnitWait {
+    /// A pool of execution units: its index in `Sm::unit_free_at`.
+    Pool(u16),
+    /// The LD/ST unit.
+    LoadStore,
+}
+
+/// Why a warp cannot issue now: the stall it is charged, the cycle before
+/// which it surely cannot issue (see [`Sm::check`]), and the unit it waits
+/// for when the rest of the check passed.
+#[derive(Debug, Clone, Copy)]
+struct Blocked {
+    stall: Stall,
+    until: u64,
+    unit: Option<UnitWait>,
+}
+
 /// What one scheduler did in one cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum IssueOutcome {
@@ -120,15 +139,20 @@ impl Sm {
                 earliest = earliest.min(warp.blocked_until);
                 continue;
             }
-            match self.check(w, k, now, kernels) {
+            let verdict = match self.unit_still_busy(w, now) {
+                Some(blocked) => Err(blocked),
+                None => self.check(w, k, now, kernels),
+            };
+            match verdict {
                 Ok(()) => {
                     self.issue(w, k, now, kernels);
                     return IssueOutcome::Issued;
                 }
-                Err((stall, until)) => {
+                Err(Blocked { stall, until, unit }) => {
                     let warp = &mut self.warps[w];
                     warp.blocked_until = until;
                     warp.blocked_on = Some(stall);
+                    warp.waits_for_unit = unit;
                     worst = Some(worst.map_or(stall, |s| s.max(stall)));
                     earliest = earliest.min(until);
                 }
@@ -238,6 +262,25 @@ impl Sm {
         &self.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize]
     }
 
+    /// What [`Sm::check`] would say of warp `w` at `now` when its last check
+    /// found it lacking only its unit and that unit is still busy; `None` when
+    /// the warp must be checked. Nothing but the unit can have changed since
+    /// (its registers stay ready, it cannot reach a barrier or lose decoded
+    /// instructions without issuing, and whatever else could change wakes
+    /// it), so the answer saves reading its instruction and scoreboard, which
+    /// are rarely in the host's cache, for every warp of a crowd waiting for
+    /// one unit.
+    fn unit_still_busy(&self, w: usize, now: u64) -> Option<Blocked> {
+        let unit = self.warps[w].waits_for_unit?;
+        let until = match unit {
+            UnitWait::Pool(pool) => self.unit_free_at[usize::from(pool)].iter().copied().min().unwrap_or(PENDING),
+            UnitWait::LoadStore if self.memory.can_accept() => return None,
+            UnitWait::LoadStore => LDST_FREE,
+        };
+        let stall = if unit == UnitWait::LoadStore { Stall::Memory } else { Stall::Structural };
+        (until > now).then_some(Blocked { stall, until, unit: Some(unit) })
+    }
+
     /// Whether warp `w` can issue now, or why not and until when it surely
     /// cannot (`PENDING`: until one of its memory operations completes, which
     /// resets the warp's wait; `LDST_FREE`: until the LD/ST unit takes its next
@@ -245,38 +288,45 @@ impl Sm {
     // Inlined into the hot issue loop; `warp_state` (snapshots, events) calls
     // it too, which otherwise makes it an out-of-line call on the batch path.
     #[inline(always)]
-    fn check(&self, w: usize, k: usize, now: u64, kernels: &[KernelView]) -> Result<(), (Stall, u64)> {
+    fn check(&self, w: usize, k: usize, now: u64, kernels: &[KernelView]) -> Result<(), Blocked> {
+        let blocked = |stall, until| Err(Blocked { stall, until, unit: None });
         let warp = &self.warps[w];
         if warp.at_barrier {
-            return Err((Stall::Barrier, PENDING));
+            return blocked(Stall::Barrier, PENDING);
         }
         if warp.next >= warp.end {
             // Finished its stream; waiting for its loads and stores to drain.
-            return Err((Stall::Memory, PENDING));
+            return blocked(Stall::Memory, PENDING);
         }
         if warp.next >= warp.decoded {
             // Decode wakes the warp.
-            return Err((Stall::Fetch, PENDING));
+            return blocked(Stall::Fetch, PENDING);
         }
         let instruction = self.instruction(w);
         let op = kernels[warp.kernel as usize].ops[instruction.opcode.0 as usize];
         for &reg in instruction.srcs().iter().chain(instruction.dsts()) {
             let ready = self.scoreboard.ready_at(w, reg);
             if ready > now {
-                return Err(if ready == PENDING { (Stall::Memory, PENDING) } else { (Stall::Dependence, ready) });
+                return if ready == PENDING {
+                    blocked(Stall::Memory, PENDING)
+                } else {
+                    blocked(Stall::Dependence, ready)
+                };
             }
         }
         if op.kind == OpKind::MemoryBarrier && (warp.pending_stores > 0 || warp.pending_loads > 0) {
-            return Err((Stall::Memory, PENDING));
+            return blocked(Stall::Memory, PENDING);
         }
-        match op.unit {
+        let (stall, until, unit) = match op.unit {
             Some(class) if self.free_unit(k, class, now).is_none() => {
-                Err((Stall::Structural, self.earliest_free_unit(k, class)))
+                let pool = u16::try_from(self.pool(k, class)).ok().map(UnitWait::Pool);
+                (Stall::Structural, self.earliest_free_unit(k, class), pool)
             }
-            Some(_) => Ok(()),
-            None if self.memory.can_accept() => Ok(()),
-            None => Err((Stall::Memory, LDST_FREE)),
-        }
+            Some(_) => return Ok(()),
+            None if self.memory.can_accept() => return Ok(()),
+            None => (Stall::Memory, LDST_FREE, Some(UnitWait::LoadStore)),
+        };
+        Err(Blocked { stall, until, unit })
     }
 
     /// What warp slot `w` is doing, as the issue stage would find it at
@@ -289,13 +339,13 @@ impl Sm {
         if warp.next >= warp.end && !warp.at_barrier {
             return WarpState::Done;
         }
-        match self.check(w, w % self.schedulers.len(), now, kernels) {
-            Ok(()) => WarpState::Ready,
-            Err((Stall::Memory, _)) => WarpState::Memory,
-            Err((Stall::Fetch, _)) => WarpState::Fetch,
-            Err((Stall::Barrier, _)) => WarpState::Barrier,
-            Err((Stall::Dependence, _)) => WarpState::Dependence,
-            Err((Stall::Structural, _)) => WarpState::Structural,
+        let Err(blocked) = self.check(w, w % self.schedulers.len(), now, kernels) else { return WarpState::Ready };
+        match blocked.stall {
+            Stall::Memory => WarpState::Memory,
+            Stall::Fetch => WarpState::Fetch,
+            Stall::Barrier => WarpState::Barrier,
+            Stall::Dependence => WarpState::Dependence,
+            Stall::Structural => WarpState::Structural,
         }
     }
 
@@ -347,6 +397,8 @@ impl Sm {
             self.ctas[slot].at_barrier += 1;
         }
         self.warps[w].next += 1;
+        // Its next instruction is another: what it waited for no longer holds.
+        self.warps[w].waits_for_unit = None;
         self.after_issue(w);
         if op.kind == OpKind::Barrier {
             self.release_barrier_if_complete(self.warps[w].cta_slot as usize);

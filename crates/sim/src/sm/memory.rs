@@ -485,7 +485,8 @@ impl Sm {
         let Some(load) = op.load else { return true };
         let Some(l1) = &self.memory.l1 else { return true };
         let fetch_addr = self.fetch_address(access.addr);
-        let outcome = l1.probe(&access);
+        let probe = l1.prepare(&access);
+        let outcome = probe.outcome();
         let room_for_miss = self.miss_queue_room(true);
         let memory = &mut self.memory;
         // Every read that is not a hit, merged or not, needs the miss queue
@@ -504,7 +505,7 @@ impl Sm {
         }
         memory.l1_stats.reads.count(outcome);
         let Some(l1) = &mut memory.l1 else { return true };
-        let effect = l1.commit(&access, now);
+        let effect = l1.commit_prepared(&access, probe, now);
         if outcome == Outcome::Hit {
             self.complete_access(load, now);
             return true;
@@ -524,7 +525,8 @@ impl Sm {
 
     fn write_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
         let Some(l1) = &self.memory.l1 else { return true };
-        let outcome = l1.probe(&access);
+        let probe = l1.prepare(&access);
+        let outcome = probe.outcome();
         if outcome == Outcome::ReservationFail || !self.miss_queue_room(false) {
             self.memory.l1_stats.writes.count(Outcome::ReservationFail);
             self.memory.note_retry(Retry::Write);
@@ -532,7 +534,7 @@ impl Sm {
         }
         self.memory.l1_stats.writes.count(outcome);
         let Some(l1) = &mut self.memory.l1 else { return true };
-        let effect = l1.commit(&access, now);
+        let effect = l1.commit_prepared(&access, probe, now);
         if effect.write_down {
             let bytes = access.byte_mask.count_ones();
             let sector = access.addr & !u64::from(SECTOR_BYTES - 1);

@@ -93,6 +93,9 @@ pub(crate) struct Warp {
     /// scoreboard every cycle while it waits.
     pub blocked_until: u64,
     pub blocked_on: Option<issue::Stall>,
+    /// The unit its next instruction lacked at its last check, when that was
+    /// all it lacked. Invariant: `None` once the warp issues or is woken.
+    pub waits_for_unit: Option<issue::UnitWait>,
     pub pending_loads: u32,
     pub pending_stores: u32,
 }
@@ -351,6 +354,7 @@ impl Sm {
                 at_barrier: false,
                 blocked_until: 0,
                 blocked_on: None,
+                waits_for_unit: None,
                 pending_loads: 0,
                 pending_stores: 0,
             };
@@ -420,6 +424,7 @@ impl Sm {
         for &w in &cta.warp_slots {
             self.warps[w as usize].at_barrier = false;
             self.warps[w as usize].blocked_until = 0;
+            self.warps[w as usize].waits_for_unit = None;
             self.schedulers[w as usize % n_sched].sleep_until = 0;
         }
     }
@@ -433,11 +438,14 @@ impl Sm {
         self.wake(w);
     }
 
-    /// Wakes the warps that found the LD/ST unit busy.
+    /// Wakes the warps that found the LD/ST unit busy. They lacked only the
+    /// unit, and still know it, so the issue stage asks the unit before it
+    /// checks them again.
     pub(crate) fn wake_ldst_waiters(&mut self) {
         for w in 0..self.warps.len() {
             if self.warps[w].blocked_until == LDST_FREE {
-                self.wake(w);
+                self.warps[w].blocked_until = 0;
+                self.wake_scheduler_of(w);
             }
         }
     }
@@ -445,6 +453,11 @@ impl Sm {
     /// Makes warp `w` and its scheduler look again at the next issue.
     pub(crate) fn wake(&mut self, w: usize) {
         self.warps[w].blocked_until = 0;
+        self.warps[w].waits_for_unit = None;
+        self.wake_scheduler_of(w);
+    }
+
+    fn wake_scheduler_of(&mut self, w: usize) {
         let n_sched = self.schedulers.len();
         self.schedulers[w % n_sched].sleep_until = 0;
     }
