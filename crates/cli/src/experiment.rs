@@ -292,11 +292,7 @@ fn scale_ipc(report: &ScaleReport) -> Option<f64> {
 /// simulation when the run validated it.
 fn scale_error_pct(report: &ScaleReport, simulated: f64) -> Option<f64> {
     let target = scale_target(report);
-    let truth = if target == report.target_sms {
-        Some(simulated)
-    } else {
-        report.validation.iter().find(|run| run.sms == target).map(|run| run.ipc)
-    };
+    let truth = if target == report.target_sms { Some(simulated) } else { report.validated_ipc(target) };
     scale_ipc(report).zip(truth).and_then(|(ipc, truth)| error_pct(ipc, truth))
 }
 

@@ -154,6 +154,14 @@ pub struct ScaleReport {
     pub diagnostics: Vec<String>,
 }
 
+impl ScaleReport {
+    /// The IPC of the validation's simulation of `sms` SMs, when the run
+    /// validated that size.
+    pub fn validated_ipc(&self, sms: u32) -> Option<f64> {
+        self.validation.iter().find(|run| run.sms == sms).map(|run| run.ipc)
+    }
+}
+
 /// Runs the scale models, the curve and the predictor (and, to validate,
 /// the targets).
 ///

@@ -217,10 +217,9 @@ fn summary(
     // A target other than the config's own is compared with its own
     // simulation, when the scale-model run validated it.
     let validation = scale.report.as_ref().filter(|_| ready.is_some() && scale.report_for == ready);
-    let scale_target = scale.chosen_target().map(|sms| ScaleTarget {
-        sms,
-        simulated: validation.and_then(|report| report.validation.iter().find(|run| run.sms == sms)).map(|run| run.ipc),
-    });
+    let scale_target = scale
+        .chosen_target()
+        .map(|sms| ScaleTarget { sms, simulated: validation.and_then(|report| report.validated_ipc(sms)) });
     html! {
         <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin}
             {scale_target} />

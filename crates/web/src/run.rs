@@ -143,7 +143,9 @@ impl WorkerRun {
             }
             RunControl::Speed(speed) => self.speed = speed,
             RunControl::Watch(sm) => self.watch = sm,
-            RunControl::Cancel => return vec![WorkerOutput::RunCancelled],
+            // The worker drops the run itself and acknowledges the cancel
+            // (`agent.rs`), so a cancel never reaches here.
+            RunControl::Cancel => return Vec::new(),
         }
         self.sync_recording();
         // A seek and a new speed show in the slices that follow.

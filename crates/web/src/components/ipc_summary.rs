@@ -42,6 +42,7 @@ pub struct ScaleTarget {
 pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     let f = props.figures;
     let base = props.baseline;
+    let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
     let rows = [
         ("Simulated", "simulated", f.simulated, base.and_then(|b| b.simulated), None, glossary::SIMULATED_TRUTH),
         (
@@ -53,7 +54,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             glossary::MODEL_MDM,
         ),
         (
-            "Scale-model",
+            scale_name.as_deref().unwrap_or("Scale-model"),
             "scale",
             f.scale,
             base.and_then(|b| b.scale),
@@ -61,13 +62,11 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             glossary::METHOD_SCALE_MODEL,
         ),
     ];
-    let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
     let on_pin = props.on_pin.reform(|_: MouseEvent| ());
     html! {
         <section class="panel ipc-summary" data-testid="ipc-summary" aria-label="The three IPCs">
             <div class="ipc-figures">
                 { for rows.iter().zip(&props.pending).map(|(&(name, id, ipc, before, simulated, explain), pending)| {
-                    let name = if id == "scale" { scale_name.as_deref().unwrap_or(name) } else { name };
                     figure(name, id, ipc, simulated, explain, pending.as_ref(), base.map(|_| before))
                 }) }
             </div>

@@ -158,7 +158,7 @@ fn results(props: &ScalePanelProps) -> Html {
     let target = prediction.target();
     let same = |of: Option<(Experiment, f64)>| of.filter(|(e, _)| Some(*e) == state.report_for).map(|(_, ipc)| ipc);
     let whole_gpu = target == report.target_sms;
-    let validated = report.validation.iter().find(|run| run.sms == target).map(|run| (run.ipc, Simulated::Validation));
+    let validated = report.validated_ipc(target).map(|ipc| (ipc, Simulated::Validation));
     let run_panel = same(props.simulated).filter(|_| whole_gpu).map(|ipc| (ipc, Simulated::RunPanel));
     let simulated = validated.or(run_panel);
     let strip = Figures {
