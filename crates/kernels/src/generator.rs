@@ -161,3 +161,15 @@ pub(crate) const SEED: Knob = Knob {
     min: 0,
     max: u32::MAX as u64,
 };
+
+/// The `launches` knob of the generators that can repeat their kernel: the
+/// same launch over the same arrays several times in a row, so a workload has
+/// many kernels for sampled simulation to choose from. Its default of 1 is
+/// the single launch, which a canonical spec leaves out.
+pub(crate) const LAUNCHES: Knob = Knob {
+    name: "launches",
+    help: "identical kernel launches in a row (a multi-kernel workload for sampled simulation)",
+    default: 1,
+    min: 1,
+    max: 64,
+};

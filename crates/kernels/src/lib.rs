@@ -14,6 +14,12 @@
 //! on hardware. Each kernel's SASS listing is written once ([`Code`]) and a
 //! per-CTA body executes it warp by warp ([`WarpWriter`]).
 //!
+//! A workload may launch several kernels, in `kernelslist.g` order with ids
+//! 1, 2, ...: `bfs` launches one per BFS level, and `vecadd` and `gemm-tiled`
+//! launch the same kernel `launches` times over the same arrays (one body
+//! shared by the launches, so each produces the same CTAs; the default of 1
+//! is the single launch, byte for byte).
+//!
 //! ```
 //! use warplab_kernels::{GenSpec, generate};
 //!

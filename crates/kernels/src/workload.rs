@@ -2,6 +2,7 @@
 //! kernel launches), with each kernel's CTAs produced on demand.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use warplab_trace::{Cta, Dim3, KernelHeader, OpcodeTable, SummaryBuilder, WRITTEN_TRACER_VERSION, XzTraceWriter};
 
@@ -17,6 +18,15 @@ pub trait CtaBody: Send + Sync {
     /// Writes CTA `index` (its linear index in the grid, x fastest) into
     /// `cta`, which arrives empty with its `id` set.
     fn fill(&self, index: u64, cta: &mut Cta);
+}
+
+/// The body of a kernel launched several times ([`Kernel::repeated`]).
+struct Shared(Arc<dyn CtaBody>);
+
+impl CtaBody for Shared {
+    fn fill(&self, index: u64, cta: &mut Cta) {
+        self.0.fill(index, cta);
+    }
 }
 
 /// One generated kernel launch.
@@ -78,6 +88,14 @@ impl Kernel {
             other: Vec::new(),
         };
         Kernel { header, opcodes: code.opcodes().clone(), body: Box::new(body) }
+    }
+
+    /// `launches` launches of one kernel in a row, each running `body` (shared
+    /// rather than copied, so every launch produces the same CTAs). Ids are
+    /// given by [`Workload::new`].
+    pub(crate) fn repeated(launch: &Launch, code: &Code, body: impl CtaBody + 'static, launches: u64) -> Vec<Kernel> {
+        let body: Arc<dyn CtaBody> = Arc::new(body);
+        (0..launches).map(|_| Kernel::new(launch.clone(), code, Shared(Arc::clone(&body)))).collect()
     }
 
     /// The header a trace of this kernel carries.

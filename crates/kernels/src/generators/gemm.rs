@@ -20,12 +20,17 @@
 //! the instruction counts stay comparable: about 9 warp instructions per
 //! `kk` and warp for either kernel, M × N / 32 warps. The matrix sizes must
 //! be multiples of the tile (16 for the naive kernel). Every dimension stops
-//! at 1024: a 1024³ product is about 0.3 G warp instructions. The data values
-//! never change an address, so only the arrays' places are allocated.
+//! at 1024: a 1024³ product is about 0.3 G warp instructions per launch. The
+//! data values never change an address, so only the arrays' places are
+//! allocated.
+//!
+//! `gemm-tiled` has a `launches` knob: L launches of the same kernel over the
+//! same matrices (A and B copied in once), L kernels with the same CTAs and L
+//! times the instructions, a multi-kernel workload for sampled simulation.
 
 use warplab_trace::{Cta, Dim3};
 
-use crate::generator::{Knob, Params, size};
+use crate::generator::{Knob, LAUNCHES, Params, size};
 use crate::generators::grid_x;
 use crate::spec::GenError;
 use crate::{Array, Code, CtaBody, DeviceMemory, Generator, Kernel, Launch, Op, RZ, WarpLanes, WarpWriter, Workload};
@@ -39,7 +44,7 @@ const NAIVE_TILE: u64 = 16;
 const FLOAT: u64 = 4;
 
 const SIZE: Knob =
-    size("N: M = 16·N rows of C (up to 1024); ≈ 4.5·N·n·k warp instructions (1.2 M at the defaults)", 4, 64);
+    size("N: M = 16·N rows of C (up to 1024); ≈ 4.5·N·n·k warp instructions per launch (1.2 M at the defaults)", 4, 64);
 const N: Knob =
     Knob { name: "n", help: "columns of B and C (a multiple of the tile)", default: 256, min: 8, max: 1024 };
 const K: Knob = Knob {
@@ -70,7 +75,7 @@ pub(crate) const TILED: Generator = Generator {
     name: "gemm-tiled",
     summary: "C = A × B (float) through tile × tile shared-memory tiles of A and B",
     size: SIZE,
-    knobs: &[N, K, TILE],
+    knobs: &[N, K, TILE, LAUNCHES],
     uses_config: false,
     build: build_tiled,
 };
@@ -427,8 +432,8 @@ fn build_tiled(params: &Params<'_>) -> Result<Workload, GenError> {
     let launch = problem.launch(name, tile, (2 * tile * tile * FLOAT) as u32)?;
     let mut code = Code::new();
     let ops = tiled_listing(&mut code);
-    let kernel = Kernel::new(launch, &code, Tiled { ops, problem, tile });
-    Ok(Workload::new(&memory, vec![kernel]))
+    let body = Tiled { ops, problem, tile };
+    Ok(Workload::new(&memory, Kernel::repeated(&launch, &code, body, params.knob(LAUNCHES.name))))
 }
 
 #[cfg(test)]
@@ -436,7 +441,7 @@ mod tests {
     use std::collections::HashMap;
 
     use crate::Command;
-    use crate::test_support::{distinct_sectors, for_each_op, run};
+    use crate::test_support::{assert_launches_repeat, distinct_sectors, for_each_op, run};
 
     /// How often the global loads of `spec` read each element of A and of B
     /// (the two arrays copied in, in that order).
@@ -509,5 +514,10 @@ mod tests {
             let error = crate::generate(&spec.parse().unwrap(), &config).unwrap_err();
             assert!(matches!(error, crate::GenError::Inconsistent(_)), "{spec}: {error}");
         }
+    }
+
+    #[test]
+    fn tiled_launches_repeat_the_kernel_over_the_same_matrices() {
+        assert_launches_repeat("gemm-tiled:size=2,n=32,k=64,tile=16", 4);
     }
 }

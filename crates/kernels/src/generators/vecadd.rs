@@ -1,9 +1,13 @@
 //! `vecadd`: `c[i] = a[i] + b[i]`, one thread per element, with the
 //! `if (i < n)` guard exiting the lanes past the end.
+//!
+//! With `launches` = L the host copies `a` and `b` in once and launches the
+//! kernel L times over the same arrays: L kernels with the same CTAs, a
+//! multi-kernel workload whose launches a sampled simulation can skip.
 
 use warplab_trace::Cta;
 
-use crate::generator::{Knob, Params, size};
+use crate::generator::{Knob, LAUNCHES, Params, size};
 use crate::generators::prologue::ThreadIndex;
 use crate::spec::GenError;
 use crate::{Array, Code, CtaBody, DeviceMemory, Generator, Kernel, Launch, Op, Workload, for_each_warp, within};
@@ -14,7 +18,11 @@ const ELEMENTS_PER_SIZE: u64 = 1024;
 pub(crate) const GENERATOR: Generator = Generator {
     name: "vecadd",
     summary: "c[i] = a[i] + b[i] over float arrays, one thread per element",
-    size: size("N: thousands of elements (N × 1024); one 15-instruction warp per 32 elements", 1024, 1 << 20),
+    size: size(
+        "N: thousands of elements (N × 1024); one 15-instruction warp per 32 elements and launch",
+        1024,
+        1 << 20,
+    ),
     knobs: &[
         Knob { name: "block", help: "threads per CTA", default: 256, min: 32, max: 1024 },
         Knob {
@@ -24,6 +32,7 @@ pub(crate) const GENERATOR: Generator = Generator {
             min: 0,
             max: 1023,
         },
+        LAUNCHES,
     ],
     uses_config: false,
     build,
@@ -98,13 +107,13 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let mut code = Code::new();
     let ops = listing(&mut code);
     let launch = Launch::linear("_Z6vecAddPKfS0_Pfi", n.div_ceil(block), block, 0)?;
-    let kernel = Kernel::new(launch, &code, VecAdd { ops, a, b, c, block });
-    Ok(Workload::new(&memory, vec![kernel]))
+    let body = VecAdd { ops, a, b, c, block };
+    Ok(Workload::new(&memory, Kernel::repeated(&launch, &code, body, params.knob(LAUNCHES.name))))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::test_support::{distinct_sectors, run};
+    use crate::test_support::{assert_launches_repeat, distinct_sectors, run};
 
     #[test]
     fn every_element_is_loaded_from_a_and_b_and_stored_to_c_once() {
@@ -136,5 +145,10 @@ mod tests {
         assert_eq!(stores.len(), n);
         // One full-warp access touches 4 sectors (128 contiguous bytes).
         assert_eq!(distinct_sectors(&workload, "LDG", 0), 4);
+    }
+
+    #[test]
+    fn launches_repeat_the_kernel_over_the_same_arrays() {
+        assert_launches_repeat("vecadd:size=2,tail=40,block=96", 3);
     }
 }
