@@ -11,6 +11,7 @@ mod experiment_args;
 mod generated;
 mod predict;
 mod run;
+mod sampling;
 mod scale;
 mod svg_chart;
 mod sweep;
@@ -125,6 +126,8 @@ enum Command {
         /// The most events held between two writes; more are counted as dropped.
         #[arg(long, default_value_t = warplab_lab::EventWindow::DEFAULT_MAX_EVENTS, value_name = "N", requires = "events")]
         max_events: usize,
+        #[command(flatten)]
+        sampling: sampling::SamplingArgs,
     },
     /// Predict IPC with the analytical models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM) from one profile.
     Predict {
@@ -314,12 +317,27 @@ fn main() -> ExitCode {
         {
             experiment::run(&experiment::ExperimentRun { file: experiment_file, link, files, no_scale, json })
         }
-        Command::Run { experiment, max_cycles, json, events, window, sms, snapshot_every, max_events, .. } => (|| {
+        Command::Run {
+            experiment,
+            max_cycles,
+            json,
+            events,
+            window,
+            sms,
+            snapshot_every,
+            max_events,
+            sampling,
+            ..
+        } => (|| {
             let options = warplab_lab::SimOptions {
                 memcpy_warms_l2: experiment.memcpy_warms_l2,
                 max_cycles,
+                sampling: sampling.options()?,
                 ..Default::default()
             };
+            if sampling.against_full && sampling.mode == warplab_lab::sampling::SampleMode::Off {
+                return Err("--against-full needs --sample photon|kernel|warp|bb".to_owned());
+            }
             let events = match events {
                 Some(file) => Some(events::EventArgs {
                     file,
@@ -330,9 +348,8 @@ fn main() -> ExitCode {
                 }),
                 None => None,
             };
-            run::run(&run::RunArgs { experiment, options, json, events })
-        })(
-        ),
+            run::run(&run::RunArgs { experiment, options, json, events, against_full: sampling.against_full })
+        })(),
     };
     match result {
         Ok(output) => {

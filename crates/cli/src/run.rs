@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use warplab_lab::sampling::{self, SamplingComparison};
 use warplab_lab::{Cycle, GpuConfig, SimOptions, SimReport, Simulation};
 
 use crate::events::{EventArgs, EventFile};
@@ -22,6 +23,8 @@ pub struct RunArgs {
     pub json: bool,
     /// Write the event stream of a window to a file.
     pub events: Option<EventArgs>,
+    /// With sampling on: also run in full and compare.
+    pub against_full: bool,
 }
 
 /// Runs the simulation and renders the report.
@@ -34,10 +37,24 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
     let simulation = Simulation::new(&config, args.options, &mut *source);
     let report = drive(simulation, started, args.events.as_ref(), [&label, &workload_label])?;
     let wall_s = started.elapsed().as_secs_f64();
+    let comparison = if args.against_full {
+        let full_started = Instant::now();
+        let options = SimOptions { sampling: Default::default(), ..args.options };
+        let mut source = workload.source(&config)?;
+        let full =
+            drive(Simulation::new(&config, options, &mut *source), full_started, None, [&label, &workload_label])?;
+        Some(sampling::compare(&report, &full, Some((wall_s, full_started.elapsed().as_secs_f64()))))
+    } else {
+        None
+    };
     if args.json {
-        return json(&report, wall_s);
+        return json(&report, wall_s, comparison.as_ref());
     }
-    Ok(text(&label, &workload_label, &report, wall_s))
+    let mut out = text(&label, &workload_label, &report, wall_s);
+    if let Some(sampled) = &report.sampling {
+        out += &crate::sampling::text(sampled, comparison.as_ref());
+    }
+    Ok(out)
 }
 
 /// The timing model on `workload` for `config`, to the end and in one call
@@ -93,9 +110,13 @@ fn drive(
     Ok(simulation.report())
 }
 
-fn json(report: &SimReport, wall_s: f64) -> Result<String, String> {
+fn json(report: &SimReport, wall_s: f64, comparison: Option<&SamplingComparison>) -> Result<String, String> {
     let mut value = serde_json::to_value(report).map_err(|e| format!("writing JSON: {e}"))?;
     if let Some(object) = value.as_object_mut() {
+        if let Some(comparison) = comparison {
+            let comparison = serde_json::to_value(comparison).map_err(|e| format!("writing JSON: {e}"))?;
+            object.insert("against_full".to_owned(), comparison);
+        }
         object.insert("sim_wall_s".to_owned(), serde_json::json!(wall_s));
         object.insert("warp_insts_per_s".to_owned(), serde_json::json!(rate(report.warp_insts, wall_s)));
     }

@@ -39,6 +39,7 @@ mod knobs;
 mod link;
 mod memory_files;
 mod samples;
+pub mod sampling;
 pub mod scale;
 mod simulate;
 mod workload;

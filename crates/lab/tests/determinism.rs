@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::io::Read;
 
 use serde::{Deserialize, Serialize};
+use warplab_lab::sampling::{SampleMode, SamplingOptions};
 use warplab_lab::{
     Cycle, GenSpec, GeneratedWorkload, GpuConfig, OpenRead, SimOptions, SimReport, Simulation, TraceWorkload,
     preset_config, simulate_generated, simulate_trace,
@@ -47,6 +48,9 @@ struct Case {
     /// A bundled preset, by name or alias.
     config: String,
     workload: Workload,
+    /// Sampled simulation (`off` when absent).
+    #[serde(default, skip_serializing_if = "is_off")]
+    sample: SampleMode,
     /// `SimReport::cycles`.
     cycles: u64,
     /// `SimReport::warp_insts`.
@@ -59,6 +63,15 @@ struct Case {
     /// whole `SimReport`: every counter, every float (formatted shortest
     /// round-trip, so equal only if bit-identical), every per-SM entry.
     report_fnv1a64: String,
+}
+
+fn is_off(mode: &SampleMode) -> bool {
+    *mode == SampleMode::Off
+}
+
+/// The options of a case: Photon's defaults in its mode.
+fn options(mode: SampleMode) -> SimOptions {
+    SimOptions { sampling: SamplingOptions::with_mode(mode), ..SimOptions::default() }
 }
 
 /// What a case runs.
@@ -100,20 +113,20 @@ fn trace_list(dir: &str) -> &'static str {
 }
 
 /// Runs `workload` to its end in one call, through the lab's facade.
-fn run_whole(config: &GpuConfig, workload: &Workload) -> SimReport {
+fn run_whole(config: &GpuConfig, workload: &Workload, options: SimOptions) -> SimReport {
     match workload {
         Workload::Generated(spec) => {
             let spec: GenSpec = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
-            simulate_generated(config, SimOptions::default(), &spec).expect("the spec runs")
+            simulate_generated(config, options, &spec).expect("the spec runs")
         }
         Workload::Trace(dir) => {
-            simulate_trace(config, SimOptions::default(), trace_list(dir), &mut *trace_opener(dir)).expect("reads")
+            simulate_trace(config, options, trace_list(dir), &mut *trace_opener(dir)).expect("reads")
         }
     }
 }
 
 /// Runs `workload` in `SLICE_CYCLES` slices, as the CLI and the worker do.
-fn run_sliced(config: &GpuConfig, workload: &Workload) -> SimReport {
+fn run_sliced(config: &GpuConfig, workload: &Workload, options: SimOptions) -> SimReport {
     let drive = |mut simulation: Simulation<'_>| {
         while !simulation.run_until(Cycle(simulation.progress().cycle.0 + SLICE_CYCLES)).finished {}
         simulation.report()
@@ -122,12 +135,12 @@ fn run_sliced(config: &GpuConfig, workload: &Workload) -> SimReport {
         Workload::Generated(spec) => {
             let spec: GenSpec = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
             let mut source = GeneratedWorkload::new(&spec, config).expect("the spec runs");
-            drive(Simulation::new(config, SimOptions::default(), &mut source))
+            drive(Simulation::new(config, options, &mut source))
         }
         Workload::Trace(dir) => {
             let mut open = trace_opener(dir);
             let mut source = TraceWorkload::new(trace_list(dir), &mut *open).expect("kernelslist.g parses");
-            drive(Simulation::new(config, SimOptions::default(), &mut source))
+            drive(Simulation::new(config, options, &mut source))
         }
     }
 }
@@ -162,8 +175,8 @@ fn runs_match_the_pinned_table() {
     let mut differences = String::new();
     for (case, current) in pinned.cases.iter().zip(&mut now.cases) {
         let config = preset_config(&case.config).unwrap_or_else(|e| panic!("{}: {e}", case.config)).1;
-        let whole = run_whole(&config, &case.workload);
-        let sliced = run_sliced(&config, &case.workload);
+        let whole = run_whole(&config, &case.workload, options(case.sample));
+        let sliced = run_sliced(&config, &case.workload, options(case.sample));
         assert!(whole == sliced, "{:?} on {}: a sliced run differs from a whole run", case.workload, case.config);
         *current = measured(case, &whole);
         if current != case {

@@ -17,7 +17,7 @@
 //! its counters when it wakes, exactly as ticks would have counted them. Idle
 //! crossbars, L2 slices and DRAM channels are not ticked either.
 
-use std::collections::VecDeque;
+use std::collections::{BinaryHeap, VecDeque};
 
 use warplab_config::GpuConfig;
 use warplab_trace::KernelHeader;
@@ -26,10 +26,12 @@ use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
 
 use crate::SimOptions;
 use crate::events::{Event, EventKind, EventLog};
+use crate::gpu_sampling::{PredictedCta, sampler_for};
 use crate::interconnect::Crossbar;
 use crate::memory_partition::{MemorySystem, PartitionContext};
 use crate::report::{LatencyBreakdown, MshrHistogram};
 use crate::request::Requests;
+use crate::sampling::sampler::Sampler;
 use crate::sm::{CtaResources, KernelView, Sm};
 use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
@@ -50,6 +52,12 @@ pub(crate) struct KernelRun {
     pub end_cycle: Option<u64>,
     pub ctas_issued: u64,
     pub ctas_done: u64,
+    /// Warps launched in detail (sampling numbers them).
+    pub warps_launched: u64,
+    /// Sampling: the cycle a reused kernel ends (it runs no CTAs).
+    pub ends_at: Option<u64>,
+    /// Sampling: warp and thread instructions predicted, not simulated.
+    pub predicted: [u64; 2],
 }
 
 impl KernelRun {
@@ -78,9 +86,13 @@ pub struct Gpu {
     pub(crate) breakdown: LatencyBreakdown,
     pub(crate) mshr_histogram: MshrHistogram,
     pub(crate) diagnostics: Vec<String>,
+    /// Sampled simulation, when on.
+    pub(crate) sampler: Option<Sampler>,
+    /// Predicted CTAs in flight, the first to end on top.
+    pub(crate) predicted_ctas: BinaryHeap<PredictedCta>,
     pending: VecDeque<Command>,
     workload_done: bool,
-    next_sm: usize,
+    pub(crate) next_sm: usize,
     pub(crate) last_cycle: u64,
     /// Whether a kernel ran in the last core cycle (idle SMs then count
     /// "no warp" issue slots).
@@ -97,11 +109,16 @@ impl Gpu {
         let n_slices = config.memory.n_sub_partitions();
         let ic = &config.interconnect;
         let mshr_entries = config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
+        let sampler = sampler_for(&options);
+        let mut sms: Vec<Sm> = (0..n_sms).map(|id| Sm::new(id, config)).collect();
+        for sm in &mut sms {
+            sm.sample_log.on = sampler.is_some();
+        }
         Self {
             config: config.clone(),
             options,
             clocks: Clocks::new(&config.clocks),
-            sms: (0..n_sms).map(|id| Sm::new(id, config)).collect(),
+            sms,
             memory: MemorySystem::new(config),
             request_network: Crossbar::for_config(n_sms, n_slices, ic),
             reply_network: Crossbar::for_config(n_slices, n_sms, ic),
@@ -116,6 +133,8 @@ impl Gpu {
                 cycles: vec![0; MSHR_BUCKETS as usize + 1],
             },
             diagnostics: Vec::new(),
+            sampler,
+            predicted_ctas: BinaryHeap::new(),
             pending: VecDeque::new(),
             workload_done: false,
             next_sm: 0,
@@ -182,6 +201,7 @@ impl Gpu {
 
     fn core_cycle(&mut self, now: u64, icnt_now: u64, workload: &mut dyn WorkloadSource) {
         self.admit_kernels(now, workload);
+        self.end_predicted(now);
         self.launch_ctas(now);
         let any_running = self.runs.iter().any(KernelRun::running);
         if any_running != self.any_running {
@@ -214,6 +234,11 @@ impl Gpu {
             sm.count_cycles(1, !issued && all_memory, &mut self.mshr_histogram);
             sm.charged_through = now;
             sm.wake_at = if self.options.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
+            if let Some(sampler) = &mut self.sampler
+                && !sm.sample_log.is_empty()
+            {
+                sampler.take(&mut sm.sample_log, now);
+            }
             let mut finished = std::mem::take(&mut sm.finished_ctas);
             for (kernel, slot) in finished.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
@@ -263,7 +288,7 @@ impl Gpu {
                 return None;
             }
         }
-        next = next.min(self.memory.next_event(&self.clocks)?);
+        next = next.min(self.memory.next_event(&self.clocks)?).min(self.next_predicted_end());
         for run in self.runs.iter().filter(|run| run.has_ctas()) {
             if run.ready_cycle > now {
                 next = next.min(run.ready_cycle);
@@ -358,7 +383,7 @@ impl Gpu {
         };
         let launch_latency = u64::from(self.config.kernels.kernel_launch_latency_cycles);
         let mut run = KernelRun {
-            source: Some(source),
+            source: None,
             header,
             needs,
             ctas_per_sm: 0,
@@ -368,6 +393,9 @@ impl Gpu {
             end_cycle: None,
             ctas_issued: 0,
             ctas_done: 0,
+            warps_launched: 0,
+            ends_at: None,
+            predicted: [0, 0],
         };
         match occupancy(&self.config, shape) {
             Ok(occ) => {
@@ -379,10 +407,13 @@ impl Gpu {
                         sm.configure_l1(&self.config, carveout.map(|(_, ways)| ways));
                     }
                 }
+                self.sample_launch(&mut run, source, now);
             }
             Err(error) => {
                 self.diagnostics.push(format!("kernel {} ({}) cannot run: {error}", run.header.id, run.header.name));
-                run.source = None;
+                if let Some(sampler) = &mut self.sampler {
+                    sampler.not_run();
+                }
                 run.end_cycle = Some(now);
             }
         }
@@ -403,15 +434,24 @@ impl Gpu {
         for k in 0..n {
             let s = (start + k) % n;
             for r in 0..self.runs.len() {
-                let run = &mut self.runs[r];
+                let run = &self.runs[r];
                 if !run.has_ctas() || run.ready_cycle > now || !self.sms[s].fits(run.needs) {
                     continue;
                 }
+                if self.predicts(r) {
+                    self.launch_predicted(s, r, now);
+                    break;
+                }
+                let run = &mut self.runs[r];
                 let Some(slot) = self.sms[s].free_cta_slot() else { break };
                 let Some(source) = run.source.as_mut() else { continue };
                 let buffer = self.sms[s].cta_buffer(slot);
                 match source.next_cta(buffer) {
                     Ok(true) => {
+                        if let Some(sampler) = &mut self.sampler {
+                            let slot = &mut self.sms[s].ctas[slot];
+                            sampler.annotate(r, &slot.cta, source.opcodes(), &mut slot.block_at);
+                        }
                         let fallbacks = self.views[r].extend(source.opcodes(), &self.config);
                         if !fallbacks.is_empty() {
                             let header = run.header.clone();
@@ -419,9 +459,9 @@ impl Gpu {
                         }
                         let run = &mut self.runs[r];
                         run.ctas_issued += 1;
-                        let needs = run.needs;
+                        let (needs, first) = (run.needs, run.warps_launched);
                         self.sms[s].settle(now - 1, self.any_running, &mut self.mshr_histogram);
-                        self.sms[s].launch_cta(slot, r as u32, needs);
+                        self.runs[r].warps_launched += self.sms[s].launch_cta(slot, r as u32, needs, now, first);
                         self.next_sm = (s + 1) % n;
                         let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
                         let cta = || cta_index(&self.runs, &self.sms[s], slot);
@@ -444,7 +484,7 @@ impl Gpu {
         }
     }
 
-    fn close_source(&mut self, r: usize) {
+    pub(crate) fn close_source(&mut self, r: usize) {
         if let Some(source) = self.runs[r].source.take() {
             for message in source.diagnostics() {
                 let header = &self.runs[r].header;
@@ -455,11 +495,14 @@ impl Gpu {
 
     fn retire_kernels(&mut self, now: u64) {
         let mut ended = false;
-        for run in &mut self.runs {
-            if run.running() && run.source.is_none() && run.ctas_done == run.ctas_issued {
+        for r in 0..self.runs.len() {
+            let run = &mut self.runs[r];
+            let done = run.source.is_none() && run.ctas_done == run.ctas_issued;
+            if run.running() && done && run.ends_at.is_none_or(|end| end <= now) {
                 run.end_cycle = Some(now);
                 self.last_cycle = now;
                 ended = true;
+                self.sample_ended(r, now);
             }
         }
         // GPGPU-Sim flushes the L1s between kernels (`-gpgpu_flush_l1_cache`).

@@ -37,6 +37,7 @@ pub mod dram;
 pub mod events;
 pub mod fifo;
 mod gpu;
+mod gpu_sampling;
 pub mod interconnect;
 pub mod memory_partition;
 pub mod mshr;
@@ -44,6 +45,7 @@ pub use warplab_uarch::ops;
 pub mod report;
 mod report_builder;
 pub mod request;
+pub mod sampling;
 mod sm;
 pub mod snapshot;
 mod snapshot_builder;
@@ -68,6 +70,8 @@ pub struct SimOptions {
     /// Tick every busy SM every cycle and never jump the clock. The results
     /// are identical either way (a test checks it); only the speed differs.
     pub tick_every_cycle: bool,
+    /// Sampled simulation (Photon): off by default.
+    pub sampling: sampling::SamplingOptions,
 }
 
 /// How far a run got.

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use warplab_uarch::cache::Outcome;
 
 use crate::dram::DramStats;
+use crate::sampling::SamplingReport;
 
 /// Everything a run measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +55,9 @@ pub struct SimReport {
     /// Recoverable oddities: opcode fallbacks, truncated input, kernels that
     /// could not run.
     pub diagnostics: Vec<String>,
+    /// What sampled simulation did, when it was on. Instruction counts
+    /// above then include the instructions it predicted.
+    pub sampling: Option<SamplingReport>,
 }
 
 /// One cache level's accesses by Accel-Sim's outcome classes. Every access is

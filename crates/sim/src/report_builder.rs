@@ -18,8 +18,11 @@ impl Gpu {
     pub fn report(&self) -> SimReport {
         let cycles = if self.finished() { self.last_cycle } else { self.cycle().0 };
         let per_cycle = |count: u64| if cycles == 0 { 0.0 } else { count as f64 / cycles as f64 };
-        let warp_insts: u64 = self.sms.iter().map(|sm| sm.counters.warp_insts).sum();
-        let thread_insts: u64 = self.sms.iter().map(|sm| sm.counters.thread_insts).sum();
+        // Instructions sampling predicted count as run: the figures stay comparable with a full run's.
+        let [predicted_warp, predicted_thread] =
+            self.runs.iter().fold([0, 0], |acc, run| [acc[0] + run.predicted[0], acc[1] + run.predicted[1]]);
+        let warp_insts: u64 = self.sms.iter().map(|sm| sm.counters.warp_insts).sum::<u64>() + predicted_warp;
+        let thread_insts: u64 = self.sms.iter().map(|sm| sm.counters.thread_insts).sum::<u64>() + predicted_thread;
         let mut l1i = OutcomeCounts::default();
         let mut l1d = CacheReport::default();
         let mut issue = IssueBreakdown::default();
@@ -62,6 +65,7 @@ impl Gpu {
             kernels: self.kernel_reports(),
             sms,
             diagnostics: self.diagnostics.clone(),
+            sampling: self.sampler.as_ref().map(|sampler| sampler.report(|k| self.detailed_insts(k)[0])),
         }
     }
 
@@ -144,11 +148,8 @@ impl Gpu {
             .iter()
             .enumerate()
             .map(|(k, run)| {
-                let [warp_insts, thread_insts] = self
-                    .sms
-                    .iter()
-                    .filter_map(|sm| sm.counters.by_kernel.get(k))
-                    .fold([0, 0], |acc, c| [acc[0] + c[0], acc[1] + c[1]]);
+                let [warp_insts, thread_insts] = self.detailed_insts(k);
+                let [warp_insts, thread_insts] = [warp_insts + run.predicted[0], thread_insts + run.predicted[1]];
                 let end_cycle = run.end_cycle.unwrap_or(self.cycle().0);
                 let span = end_cycle.saturating_sub(run.start_cycle);
                 KernelReport {

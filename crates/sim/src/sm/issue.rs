@@ -376,6 +376,9 @@ impl Sm {
         let view = &kernels[kernel as usize];
         let op: OpInfo = view.ops[instruction.opcode.0 as usize];
         self.count_instruction(kernel, op.unit, instruction.mask.count_ones());
+        if self.sample_log.on {
+            self.record_issue(w, self.warps[w].next, instruction.opcode.0, now);
+        }
         self.scoreboard.settle(w, instruction.srcs());
         let scheduler = &mut self.schedulers[k];
         scheduler.last_issued = Some(w as u16);
@@ -403,6 +406,6 @@ impl Sm {
         if op.kind == OpKind::Barrier {
             self.release_barrier_if_complete(self.warps[w].cta_slot as usize);
         }
-        self.maybe_retire(w);
+        self.maybe_retire(w, now);
     }
 }

@@ -325,7 +325,7 @@ impl Sm {
         self.memory.outstanding -= 1;
         match request.waiter {
             Waiter::None | Waiter::Fetch(_) => {}
-            Waiter::Store(w) => self.store_done(w as usize),
+            Waiter::Store(w) => self.store_done(w as usize, now),
             Waiter::Load(load) => {
                 record_latency(ctx.breakdown, &request, now);
                 self.complete_access(load, now);
@@ -361,7 +361,7 @@ impl Sm {
         let w = record.warp as usize;
         self.set_ready(w, &record.dst[..record.n_dst as usize], now);
         self.warps[w].pending_loads -= 1;
-        self.maybe_retire(w);
+        self.maybe_retire(w, now);
     }
 
     fn work_on_current(&mut self, now: u64) {
@@ -430,16 +430,16 @@ impl Sm {
         match op.load {
             Some(load) => self.complete_access(load, now),
             None if matches!(op.kind, OpKind::Load(_)) => {}
-            None => self.store_done(op.warp as usize),
+            None => self.store_done(op.warp as usize, now),
         }
     }
 
     /// One of warp `w`'s stores (or atomics without a result) is
     /// acknowledged: it may run a memory barrier, or retire, now.
-    fn store_done(&mut self, w: usize) {
+    fn store_done(&mut self, w: usize, now: u64) {
         self.warps[w].pending_stores -= 1;
         self.wake(w);
-        self.maybe_retire(w);
+        self.maybe_retire(w, now);
     }
 
     /// The LD/ST unit is done with `op`: drop the placeholder counts.
@@ -448,7 +448,7 @@ impl Sm {
         self.wake_ldst_waiters();
         match op.load {
             Some(load) => self.complete_access(load, now),
-            None => self.store_done(op.warp as usize),
+            None => self.store_done(op.warp as usize, now),
         }
     }
 

@@ -31,6 +31,8 @@ use warplab_trace::{Cta, OpcodeTable, Reg};
 
 use crate::ops::{N_UNIT_CLASSES, OpInfo, extend_op_table, unit_class};
 use crate::report::{IssueBreakdown, MshrHistogram};
+use crate::sampling::blocks::NO_BLOCK;
+use crate::sampling::log::{BlockRecord, GapRecord, SampleLog, WarpRecord};
 
 pub(crate) use issue::{IssueOutcome, Stall};
 pub(crate) use memory::MemoryPipeline;
@@ -98,7 +100,18 @@ pub(crate) struct Warp {
     pub waits_for_unit: Option<issue::UnitWait>,
     pub pending_loads: u32,
     pub pending_stores: u32,
+    /// Sampling: the block it is in (`NO_BLOCK` before its first issue), the
+    /// index of that block's first instruction and the cycle the block began.
+    pub block: u32,
+    pub block_first: u32,
+    pub block_start: u64,
+    /// Sampling: the cycle and opcode of its last issue (`NO_ISSUE`: none yet).
+    pub last_issue: u64,
+    pub last_opcode: u16,
 }
+
+/// A warp's `last_issue` before its first issue.
+pub(crate) const NO_ISSUE: u64 = u64::MAX;
 
 /// One CTA slot.
 #[derive(Debug, Clone, Default)]
@@ -110,6 +123,13 @@ pub(crate) struct CtaSlot {
     pub live_warps: u32,
     pub at_barrier: u32,
     pub resources: CtaResources,
+    /// Sampling: per instruction, the id of the basic block it starts
+    /// (`NO_BLOCK` inside a block); empty when blocks are not tracked.
+    pub block_at: Vec<u32>,
+    /// Sampling: the cycle it launched, and its warps' numbers among the
+    /// kernel's warps launched in detail.
+    pub launched_at: u64,
+    pub warp_seqs: std::ops::Range<u64>,
 }
 
 /// One sub-core's warp scheduler.
@@ -185,6 +205,12 @@ pub struct Sm {
     pub(crate) fetch: fetch::FetchUnit,
     pub(crate) used: CtaResources,
     pub(crate) resident_ctas: u32,
+    /// Resources and CTA slots held by CTAs that sampling predicts instead of
+    /// simulating: they only keep other CTAs out until they end.
+    pub(crate) predicted: CtaResources,
+    pub(crate) predicted_ctas: u32,
+    /// What the SM records for sampling.
+    pub(crate) sample_log: SampleLog,
     /// The most CTAs resident at once (occupancy checks).
     pub(crate) max_resident_ctas: u32,
     pub(crate) counters: SmCounters,
@@ -230,6 +256,9 @@ impl Sm {
             fetch: fetch::FetchUnit::new(config, n_warps),
             used: CtaResources::default(),
             resident_ctas: 0,
+            predicted: CtaResources::default(),
+            predicted_ctas: 0,
+            sample_log: SampleLog::default(),
             max_resident_ctas: 0,
             counters: SmCounters::default(),
             finished_ctas: Vec::new(),
@@ -247,11 +276,24 @@ impl Sm {
 
     /// Whether a CTA needing `needs` fits next to the resident ones.
     pub(crate) fn fits(&self, needs: CtaResources) -> bool {
-        self.resident_ctas < self.max_ctas
-            && self.used.threads + needs.threads <= self.limits.threads
-            && self.used.regs + needs.regs <= self.limits.regs
-            && self.used.shmem_bytes + needs.shmem_bytes <= self.limits.shmem_bytes
-            && self.used.warps + needs.warps <= self.limits.warps
+        let (used, held) = (self.used, self.predicted);
+        self.resident_ctas + self.predicted_ctas < self.max_ctas
+            && used.threads + held.threads + needs.threads <= self.limits.threads
+            && used.regs + held.regs + needs.regs <= self.limits.regs
+            && used.shmem_bytes + held.shmem_bytes + needs.shmem_bytes <= self.limits.shmem_bytes
+            && used.warps + held.warps + needs.warps <= self.limits.warps
+    }
+
+    /// A predicted CTA needing `needs` starts holding resources here.
+    pub(crate) fn hold_predicted(&mut self, needs: CtaResources) {
+        self.predicted += needs;
+        self.predicted_ctas += 1;
+    }
+
+    /// A predicted CTA needing `needs` ended.
+    pub(crate) fn release_predicted(&mut self, needs: CtaResources) {
+        self.predicted -= needs;
+        self.predicted_ctas -= 1;
     }
 
     /// Charges the cycles after the last charged one through `through`, which
@@ -320,7 +362,16 @@ impl Sm {
 
     /// Makes the CTA already read into slot `slot` resident: its warps take free
     /// warp slots, assigned to the schedulers round-robin by slot number.
-    pub(crate) fn launch_cta(&mut self, slot: usize, kernel: u32, needs: CtaResources) {
+    /// Its warps are numbered from `first_seq` on in launch order; returns how
+    /// many it launched.
+    pub(crate) fn launch_cta(
+        &mut self,
+        slot: usize,
+        kernel: u32,
+        needs: CtaResources,
+        now: u64,
+        first_seq: u64,
+    ) -> u64 {
         let n_sched = self.schedulers.len();
         let cta = &mut self.ctas[slot];
         cta.live = true;
@@ -357,6 +408,11 @@ impl Sm {
                 waits_for_unit: None,
                 pending_loads: 0,
                 pending_stores: 0,
+                block: NO_BLOCK,
+                block_first: first,
+                block_start: now,
+                last_issue: NO_ISSUE,
+                last_opcode: 0,
             };
             self.schedulers[index % n_sched].sleep_until = 0;
             self.scoreboard.reset(index);
@@ -374,19 +430,26 @@ impl Sm {
         self.used += needs;
         self.resident_ctas += 1;
         self.max_resident_ctas = self.max_resident_ctas.max(self.resident_ctas);
-        if self.ctas[slot].live_warps == 0 {
+        let launched = u64::from(self.ctas[slot].live_warps);
+        self.ctas[slot].launched_at = now;
+        self.ctas[slot].warp_seqs = first_seq..first_seq + launched;
+        if launched == 0 {
             self.finish_cta(slot);
         }
+        launched
     }
 
     /// Retires warp `w` if it has run its last instruction and nothing it
     /// sent is outstanding; frees its CTA when it was the last.
-    pub(crate) fn maybe_retire(&mut self, w: usize) {
+    pub(crate) fn maybe_retire(&mut self, w: usize, now: u64) {
         let warp = &self.warps[w];
         if !warp.live || warp.next < warp.end || warp.pending_loads > 0 || warp.pending_stores > 0 {
             return;
         }
         let slot = warp.cta_slot as usize;
+        if self.sample_log.on {
+            self.record_retire(w, now);
+        }
         self.warps[w].live = false;
         let n_sched = self.schedulers.len();
         let scheduler = &mut self.schedulers[w % n_sched];
@@ -399,6 +462,9 @@ impl Sm {
         let cta = &mut self.ctas[slot];
         cta.live_warps -= 1;
         if cta.live_warps == 0 {
+            if self.sample_log.on {
+                self.record_cta_end(slot, now);
+            }
             self.finish_cta(slot);
         } else {
             self.release_barrier_if_complete(slot);
@@ -411,6 +477,59 @@ impl Sm {
         self.used -= cta.resources;
         self.resident_ctas -= 1;
         self.finished_ctas.push((cta.kernel, slot as u16));
+    }
+
+    /// Sampling: warp `w` issued instruction `index` with `opcode` at `now`.
+    /// Ends its block when this instruction starts another, and records the
+    /// previous instruction's issue interval.
+    pub(crate) fn record_issue(&mut self, w: usize, index: u32, opcode: u16, now: u64) {
+        let warp = &mut self.warps[w];
+        let block_at = &self.ctas[warp.cta_slot as usize].block_at;
+        if block_at.is_empty() {
+            // Blocks are not tracked for this kernel: neither are intervals.
+            return;
+        }
+        let log = &mut self.sample_log;
+        if warp.last_issue != NO_ISSUE {
+            log.gaps.push(GapRecord { kernel: warp.kernel, opcode: warp.last_opcode, cycles: now - warp.last_issue });
+        }
+        warp.last_issue = now;
+        warp.last_opcode = opcode;
+        let starts = block_at.get(index as usize).copied().unwrap_or(NO_BLOCK);
+        if starts == NO_BLOCK {
+            return;
+        }
+        if warp.block != NO_BLOCK {
+            let insts = index - warp.block_first;
+            let (kernel, block, start) = (warp.kernel, warp.block, warp.block_start);
+            log.blocks.push(BlockRecord { kernel, block, insts, start, end: now });
+            warp.block_start = now;
+        }
+        warp.block = starts;
+        warp.block_first = index;
+    }
+
+    /// Sampling: warp `w` retires at `now`: its last block and instruction end.
+    fn record_retire(&mut self, w: usize, now: u64) {
+        let warp = &self.warps[w];
+        let log = &mut self.sample_log;
+        if warp.last_issue != NO_ISSUE {
+            log.gaps.push(GapRecord { kernel: warp.kernel, opcode: warp.last_opcode, cycles: now - warp.last_issue });
+        }
+        if warp.block != NO_BLOCK {
+            let insts = warp.end - warp.block_first;
+            let (kernel, block, start) = (warp.kernel, warp.block, warp.block_start);
+            log.blocks.push(BlockRecord { kernel, block, insts, start, end: now });
+        }
+    }
+
+    /// Sampling: the CTA in `slot` ended at `now`, and with it the time its
+    /// warps held their resources (a CTA's resources are freed together).
+    fn record_cta_end(&mut self, slot: usize, now: u64) {
+        let cta = &self.ctas[slot];
+        for seq in cta.warp_seqs.clone() {
+            self.sample_log.warps.push(WarpRecord { kernel: cta.kernel, seq, start: cta.launched_at, end: now });
+        }
     }
 
     /// Frees the warps of CTA `slot` waiting at a barrier once every live warp arrived.

@@ -284,6 +284,7 @@ mod tests {
             kernels: Vec::new(),
             sms: Vec::new(),
             diagnostics: Vec::new(),
+            sampling: None,
         }
     }
 
