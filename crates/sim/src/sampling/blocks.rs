@@ -161,7 +161,9 @@ mod tests {
     #[test]
     fn the_same_code_gets_the_same_id() {
         let ends = [false, true];
-        let stream = [inst(0, 0), inst(16, 0), inst(32, 1), inst(16, 0), inst(32, 1), inst(48, 0)];
+        // The loop body [16, 32] runs twice.
+        let stream =
+            [inst(0, 0), inst(16, 0), inst(32, 1), inst(16, 0), inst(32, 1), inst(16, 0), inst(32, 1), inst(48, 0)];
         let mut table = BlockTable::default();
         let mut ids = Vec::new();
         for (a, b) in blocks(&stream, &ends) {
