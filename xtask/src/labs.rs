@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use crate::parallel::run_jobs;
-use crate::shell::{Result, command, exec, output, root, target_dir};
+use crate::shell::{Result, cli_json, command, output, release_cli, root};
 use crate::validate_models::{Markers, write};
 
 /// Where a handout's links point; an instructor replaces it with the host
@@ -50,8 +50,7 @@ struct Step {
 
 /// Builds the CLI, computes every step and rewrites every handout.
 pub fn run() -> Result<ExitCode> {
-    exec(&mut command("cargo", &["build", "--release", "-p", "warplab"]))?;
-    let cli = target_dir().join("release").join("warplab");
+    let cli = release_cli()?;
     let labs = root().join("docs").join("labs");
     let steps = steps(&labs.join("experiments"))?;
     let rows =
@@ -120,8 +119,7 @@ fn row(cli: &Path, step: &Step) -> Result<String> {
     if !states_scale {
         args.push("--no-scale");
     }
-    let report: Value = serde_json::from_str(&output(&mut command(cli, &args))?)
-        .map_err(|e| format!("{}: reading the CLI's JSON: {e}", step.id))?;
+    let report = cli_json(Path::new(cli), &args, &step.id)?;
     let figure = |value: &Value, what: &str| {
         value.as_f64().map(|ipc| format!("{ipc:.1}")).ok_or_else(|| format!("step {}: no {what} in {value}", step.id))
     };
@@ -138,9 +136,7 @@ fn row(cli: &Path, step: &Step) -> Result<String> {
 /// The sentence on the paper's published accuracy at its largest size, with
 /// the figures the page's published section shows (two decimals).
 fn published(cli: &Path) -> Result<String> {
-    let cli = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
-    let report: Value = serde_json::from_str(&output(&mut command(cli, &["scale", "table", PUBLISHED_CSV, "--json"]))?)
-        .map_err(|e| format!("{PUBLISHED_CSV}: reading the CLI's JSON: {e}"))?;
+    let report = cli_json(cli, &["scale", "table", PUBLISHED_CSV, "--json"], PUBLISHED_CSV)?;
     let rows = report["summary"].as_array().cloned().unwrap_or_default();
     let largest = rows.iter().filter_map(|r| r["target_units"].as_u64()).max().unwrap_or(0);
     let row = rows

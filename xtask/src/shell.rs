@@ -76,6 +76,20 @@ pub fn output(command: &mut Command) -> Result<String> {
     String::from_utf8(output.stdout).map_err(|_| format!("{} printed non-UTF-8 output", describe(command)))
 }
 
+/// Builds the release CLI (what the recorded validations run) and returns its path.
+pub fn release_cli() -> Result<PathBuf> {
+    exec(&mut command("cargo", &["build", "--release", "-p", "warplab"]))?;
+    Ok(target_dir().join("release").join("warplab"))
+}
+
+/// Runs the CLI at `cli` with `args` and parses the JSON it prints; errors
+/// name `what` was being run.
+pub fn cli_json(cli: &Path, args: &[&str], what: &str) -> Result<serde_json::Value> {
+    let program = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
+    let json = output(&mut command(program, args))?;
+    serde_json::from_str(&json).map_err(|e| format!("{what}: reading the CLI's JSON: {e}"))
+}
+
 fn describe(command: &Command) -> String {
     let mut words = vec![command.get_program().to_string_lossy().into_owned()];
     words.extend(command.get_args().map(|arg| arg.to_string_lossy().into_owned()));

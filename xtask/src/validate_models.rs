@@ -10,7 +10,7 @@
 
 use crate::parallel::run_jobs;
 use crate::plot::{Chart, Panel, Series};
-use crate::shell::{Result, command, exec, output, root, target_dir};
+use crate::shell::{Result, cli_json, command, output, release_cli, root};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
@@ -119,8 +119,7 @@ impl Tool {
 
 /// Builds the CLI, runs every case and writes the docs.
 pub fn run() -> Result<ExitCode> {
-    exec(&mut command("cargo", &["build", "--release", "-p", "warplab"]))?;
-    let cli = target_dir().join("release").join("warplab");
+    let cli = release_cli()?;
     let cases = cases();
     let jobs: Vec<(Case, Tool)> =
         cases.iter().flat_map(|case| [(case.clone(), Tool::Run), (case.clone(), Tool::Predict)]).collect();
@@ -196,9 +195,7 @@ fn run_one(cli: &Path, case: &Case, tool: Tool) -> Result<Vec<f64>> {
     if let Some(set) = &set {
         args.extend(["--set", set.as_str()]);
     }
-    let cli = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
-    let json = output(&mut command(cli, &args))?;
-    let value: serde_json::Value = serde_json::from_str(&json).map_err(|e| format!("reading its JSON: {e}"))?;
+    let value = cli_json(cli, &args, case.spec)?;
     let number = |v: &serde_json::Value, what: &str| v.as_f64().ok_or_else(|| format!("its JSON has no number {what}"));
     match tool {
         Tool::Run => Ok(vec![number(&value["ipc"], "ipc")?]),

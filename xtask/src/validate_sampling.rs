@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use crate::parallel::run_jobs;
-use crate::shell::{Result, command, exec, output, root, target_dir};
+use crate::shell::{Result, cli_json, command, output, release_cli, root};
 use crate::validate_models::{Markers, write};
 
 /// Where a case's workload comes from.
@@ -130,8 +130,7 @@ fn error(value: f64, truth: f64) -> f64 {
 
 /// Builds the CLI, runs every case and the sensitivity study, writes the docs.
 pub fn run() -> Result<ExitCode> {
-    exec(&mut command("cargo", &["build", "--release", "-p", "warplab"]))?;
-    let cli = target_dir().join("release").join("warplab");
+    let cli = release_cli()?;
     // One at a time: the wall-time speedup is a measurement, two runs beside
     // each other on two cores would share the machine with the full runs.
     let main = run_jobs(&CASES, 1, |c| describe(c, ""), summary, |c| against_full(&cli, c));
@@ -175,8 +174,7 @@ fn sampled_run(cli: &Path, case: &Case, extra: &[&str]) -> Result<Value> {
     };
     let mut args = vec!["run", "--config", case.config, flag, what, "--sample", "photon", "--json"];
     args.extend_from_slice(extra);
-    let json = output(&mut command(cli.to_str().ok_or("the CLI's path is not UTF-8")?, &args))?;
-    serde_json::from_str(&json).map_err(|e| format!("{}: reading its JSON: {e}", label(case)))
+    cli_json(cli, &args, label(case))
 }
 
 fn against_full(cli: &Path, case: &Case) -> Result<Outcome> {

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use crate::parallel::run_jobs;
-use crate::shell::{Result, command, exec, output, root, target_dir};
+use crate::shell::{Result, cli_json, command, output, release_cli, root};
 use crate::validate_models::{Markers, write};
 
 const CONFIG: &str = "scalemodel";
@@ -43,8 +43,7 @@ const METHODS: [&str; 5] = ["Scale-Model", "PowerLaw", "Linear", "Logarithmic", 
 
 /// Builds the CLI, runs every kernel and writes the docs.
 pub fn run() -> Result<ExitCode> {
-    exec(&mut command("cargo", &["build", "--release", "-p", "warplab"]))?;
-    let cli = target_dir().join("release").join("warplab");
+    let cli = release_cli()?;
     let results = run_jobs(
         &KERNELS,
         2,
@@ -76,8 +75,7 @@ fn scale_run(cli: &Path, spec: &str) -> Result<Value> {
         "--validate",
         "--json",
     ];
-    let json = output(&mut command(cli.to_str().ok_or("the CLI's path is not UTF-8")?, &args))?;
-    serde_json::from_str(&json).map_err(|e| format!("{spec}: reading its JSON: {e}"))
+    cli_json(cli, &args, spec)
 }
 
 fn number(v: &Value) -> f64 {

@@ -9,7 +9,7 @@
 //! statistics.
 
 use rustc_hash::FxHashMap;
-use warplab_trace::{Cta, Instruction, WarpTrace};
+use warplab_trace::{Cta, Instruction, OpcodeTable, WarpTrace};
 
 /// No block starts at this instruction (`block_at` entries).
 pub(crate) const NO_BLOCK: u32 = u32::MAX;
@@ -40,6 +40,13 @@ const MAX_FALL_THROUGH: u32 = 32;
 pub(crate) fn ends_block(opcode: &str) -> bool {
     let base = opcode.split('.').next().unwrap_or(opcode);
     BLOCK_ENDERS.contains(&base)
+}
+
+/// Extends `ends` (by opcode id: whether it ends a block) to the opcodes
+/// `opcodes` has gained since (a trace's table grows as CTAs are read).
+pub(crate) fn extend_ends(ends: &mut Vec<bool>, opcodes: &OpcodeTable) {
+    let known = ends.len();
+    ends.extend(opcodes.iter().skip(known).map(|(_, info)| ends_block(&info.text)));
 }
 
 /// A block type's name: the PCs of its first and last instruction.

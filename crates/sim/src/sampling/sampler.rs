@@ -6,7 +6,7 @@
 use warplab_trace::{Cta, OpcodeTable};
 
 use super::bbv::{GpuBbv, SampleBuilder};
-use super::blocks::{BlockTable, ends_block};
+use super::blocks::{BlockTable, extend_ends};
 use super::log::SampleLog;
 use super::lookahead::Lookahead;
 use super::projection::{BlockStats, OpcodeGaps, cta_cycles_by_blocks};
@@ -94,11 +94,6 @@ impl KernelState {
         }
     }
 
-    fn refresh_ends(&mut self, opcodes: &OpcodeTable) {
-        let known = self.ends.len();
-        self.ends.extend(opcodes.iter().skip(known).map(|(_, info)| ends_block(&info.text)));
-    }
-
     fn stable_share(&self) -> f64 {
         if self.executed_insts == 0 { 0.0 } else { self.stable_insts as f64 / self.executed_insts as f64 }
     }
@@ -126,7 +121,7 @@ impl Sampler {
         let mut ends = Vec::new();
         let mut builder = SampleBuilder::default();
         let source = Lookahead::read(source, |cta, opcodes| {
-            ends.extend(opcodes.iter().skip(ends.len()).map(|(_, info)| ends_block(&info.text)));
+            extend_ends(&mut ends, opcodes);
             builder.add_cta(cta, &ends, &mut table);
             builder.warps() < wanted
         });
@@ -204,7 +199,7 @@ impl Sampler {
             block_at.clear();
             return;
         }
-        state.refresh_ends(opcodes);
+        extend_ends(&mut state.ends, opcodes);
         state.table.annotate(cta, &state.ends, block_at);
     }
 
@@ -219,7 +214,7 @@ impl Sampler {
         }
         let cta = &self.scratch;
         let state = &mut self.kernels[kernel];
-        state.refresh_ends(source.opcodes());
+        extend_ends(&mut state.ends, source.opcodes());
         let cycles = match state.report.level {
             SampleLevel::BasicBlock => {
                 cta_cycles_by_blocks(cta, &mut state.table, &state.ends, &state.blocks, &state.gaps)
