@@ -59,7 +59,7 @@ async function settledAt(page, mshrs) {
     String(mshrs),
     { timeout: 30_000 },
   );
-  assert.match(decodeURIComponent(page.url()), /#x=2/, "the link carries the edit");
+  assert.match(decodeURIComponent(page.url()), /#x=3/, "the link carries the edit");
   return dataValue(page, "model-ipc-mdm");
 }
 

@@ -129,7 +129,7 @@ fn figures_of(experiment: &Experiment, args: &ExperimentRun) -> Result<Figures, 
     let (config_label, config) = resolve_config(experiment, &args.files)?;
     let workload = resolve_workload(&experiment.workload, &args.files)?;
     let memcpy_warms_l2 = experiment.memcpy_warms_l2;
-    let simulated = run::simulate(&config, &workload, memcpy_warms_l2)?;
+    let simulated = run::simulate(&config, &workload, experiment.sim_options())?;
     let profile = predict::profile(&config, &workload, ProfileOptions { memcpy_warms_l2 })?;
     let analytical = warplab_lab::predict(&profile, &config);
     let scale = if args.no_scale {
@@ -354,7 +354,9 @@ fn percent(value: &Value) -> String {
 fn text(figures: &Figures) -> String {
     let sim = figures.simulated.ipc;
     let mut out = format!("{} on {}\n", figures.workload_label, figures.config_label);
-    let _ = writeln!(out, "simulated IPC       {sim:>10.2}  ({} cycles, timing model)", figures.simulated.cycles);
+    let sampled = figures.simulated.sampling.as_ref();
+    let how = sampled.map_or(String::new(), |s| format!(", {} sampling", s.options.mode));
+    let _ = writeln!(out, "simulated IPC       {sim:>10.2}  ({} cycles, timing model{how})", figures.simulated.cycles);
     let err = |ipc: f64| percent(&json!(error_pct(ipc, sim)));
     if let Some(mdm) = mdm_ipc(figures) {
         let _ = writeln!(out, "analytical IPC      {mdm:>10.2}  (MDM, {} vs simulated)", err(mdm));
@@ -382,6 +384,9 @@ fn text(figures: &Figures) -> String {
         Some(Err(error)) => {
             let _ = writeln!(out, "scale-model IPC     not predicted: {error}");
         }
+    }
+    if let Some(sampled) = sampled {
+        out += &crate::sampling::text(sampled, None);
     }
     out
 }

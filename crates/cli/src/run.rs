@@ -58,9 +58,9 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
 }
 
 /// The timing model on `workload` for `config`, to the end and in one call
-/// (no slices, no events): what a sweep runs per point.
-pub fn simulate(config: &GpuConfig, workload: &Workload, memcpy_warms_l2: bool) -> Result<SimReport, String> {
-    let options = SimOptions { memcpy_warms_l2, ..Default::default() };
+/// (no slices, no events): what a sweep runs per point and what
+/// `run --experiment` runs with the experiment's options.
+pub fn simulate(config: &GpuConfig, workload: &Workload, options: SimOptions) -> Result<SimReport, String> {
     Ok(warplab_lab::simulate_workload(config, options, &mut *workload.source(config)?))
 }
 

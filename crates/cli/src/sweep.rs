@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use warplab_lab::{GpuConfig, Machine, ModelKind, Profile, ProfileOptions, ProfiledKnobs};
+use warplab_lab::{GpuConfig, Machine, ModelKind, Profile, ProfileOptions, ProfiledKnobs, SimOptions};
 
 use crate::experiment_args::{ExperimentArgs, numbers};
 use crate::svg_chart::{Chart, PALETTE, Panel, Series};
@@ -184,6 +184,7 @@ fn evaluate(
     let options = ProfileOptions { memcpy_warms_l2: experiment.memcpy_warms_l2 };
     let mut profiles: HashMap<ProfiledKnobs, Profile> = HashMap::new();
     let workload = experiment.workload()?;
+    let sim_options = SimOptions { memcpy_warms_l2: experiment.memcpy_warms_l2, ..SimOptions::default() };
     let mut progress = Progress::new(point_count(axes));
     let mut rows = Vec::with_capacity(point_count(axes));
     for index in 0..point_count(axes) {
@@ -196,11 +197,7 @@ fn evaluate(
             Entry::Vacant(entry) => entry.insert(predict::profile(&knobbed, &workload, options)?),
         };
         let ipc = models.iter().map(|&m| warplab_lab::predict_model(profile, &machine, m).ipc).collect();
-        let simulated = if args.simulate {
-            Some(run::simulate(&knobbed, &workload, experiment.memcpy_warms_l2)?.ipc)
-        } else {
-            None
-        };
+        let simulated = if args.simulate { Some(run::simulate(&knobbed, &workload, sim_options)?.ipc) } else { None };
         rows.push(Row { point, ipc, simulated });
         progress.step(index + 1);
     }

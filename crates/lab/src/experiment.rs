@@ -16,7 +16,9 @@ use warplab_kernels::GenSpec;
 use warplab_scale::{Rule, ScalePlan};
 
 use crate::LabError;
+use crate::SimOptions;
 use crate::link::LinkError;
+use crate::sampling::{SampleMode, SamplingOptions};
 
 /// The most config edits an experiment carries (a link stays short).
 pub const MAX_EDITS: usize = 64;
@@ -45,6 +47,11 @@ pub struct Experiment {
     /// Host-to-device copies fill the L2 (DESIGN §2a: off by default).
     #[serde(default)]
     pub memcpy_warms_l2: bool,
+    /// Sampled simulation (Photon): the levels the timing model may sample
+    /// at. Left out of the JSON when off, so an experiment without sampling
+    /// has the JSON (and the link) it had before link version 3.
+    #[serde(default, skip_serializing_if = "is_off")]
+    pub sampling: SampleMode,
     /// The scale-model prediction's options.
     #[serde(default)]
     pub scale: ScaleChoice,
@@ -177,11 +184,29 @@ impl Experiment {
             edits: Vec::new(),
             workload,
             memcpy_warms_l2: false,
+            sampling: SampleMode::Off,
             scale: ScaleChoice::default(),
             view: ViewState::default(),
             baseline: None,
         }
     }
+
+    /// The timing model's options for this experiment: whether copies warm
+    /// the L2, and its sampling mode at Photon's thresholds (an experiment
+    /// names only the mode, so a link stays short and the page, the file
+    /// and the CLI sample alike).
+    pub fn sim_options(&self) -> SimOptions {
+        SimOptions {
+            memcpy_warms_l2: self.memcpy_warms_l2,
+            sampling: SamplingOptions::with_mode(self.sampling),
+            ..SimOptions::default()
+        }
+    }
+}
+
+/// Whether `mode` is off: serde's test for leaving the field out.
+fn is_off(mode: &SampleMode) -> bool {
+    *mode == SampleMode::Off
 }
 
 /// `base` with `edits` applied in order, each read back through the config

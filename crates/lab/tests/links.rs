@@ -2,6 +2,7 @@
 //! the pinned link of every version still opens, and every way a link can
 //! be wrong is refused with a message, natively and in the browser.
 
+use warplab_lab::sampling::SampleMode;
 use warplab_lab::scale::Rule;
 use warplab_lab::{
     ConfigChoice, ConfigEdit, ContentHash, Experiment, GenSpec, LINK_VERSION, LinkError, MAX_EDITS, MAX_JSON_BYTES,
@@ -24,6 +25,7 @@ fn everything() -> Experiment {
         ConfigEdit::Knob { name: "noc_bw_scale".to_owned(), value: 0.5 },
     ];
     experiment.memcpy_warms_l2 = true;
+    experiment.sampling = SampleMode::Photon;
     experiment.scale =
         ScaleChoice { scale_models: Some([10, 20]), rule: Rule::Paper, validate: true, target_sms: Some(40) };
     experiment.view = ViewState { watch_sm: 79, speed: 2000 };
@@ -99,14 +101,35 @@ fn a_link_is_found_in_whatever_was_pasted() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn the_pinned_link_of_every_version_still_opens() {
-    // Version 1 had no scale-model target.
-    let mut v1_experiment = everything();
+    // Version 2 had no sampling: its links open with sampling off.
+    let mut v2_experiment = everything();
+    v2_experiment.sampling = SampleMode::Off;
+    // Version 1 had no scale-model target either.
+    let mut v1_experiment = v2_experiment.clone();
     v1_experiment.scale.target_sms = None;
     let v1 = include_str!("../test_data/links/v1.txt").trim();
     assert_eq!(decode_link(v1).unwrap(), v1_experiment);
     let v2 = include_str!("../test_data/links/v2.txt").trim();
-    assert_eq!(decode_link(v2).unwrap(), everything());
-    assert!(v2.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
+    assert_eq!(decode_link(v2).unwrap(), v2_experiment);
+    let v3 = include_str!("../test_data/links/v3.txt").trim();
+    assert_eq!(decode_link(v3).unwrap(), everything());
+    assert!(v3.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn sampling_is_left_out_of_the_json_when_off_and_refused_when_unknown() {
+    // Off: the JSON is what it was before sampling existed.
+    assert!(!vecadd().to_json_compact().contains("sampling"));
+    let mut sampled = vecadd();
+    for mode in SampleMode::ALL {
+        sampled.sampling = mode;
+        let json = sampled.to_json_compact();
+        assert_eq!(json.contains(&format!("\"sampling\":\"{mode}\"")), mode != SampleMode::Off, "{json}");
+        assert_eq!(decode_link(&encode_link(&sampled)).unwrap(), sampled);
+    }
+    let json = vecadd().to_json_compact().replacen("{\"config\"", "{\"sampling\":\"simpoint\",\"config\"", 1);
+    let error = message(decode_link(&link_of_json(&json)));
+    assert!(error.contains("unknown variant `simpoint`"), "{error}");
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -117,7 +140,7 @@ fn damaged_links_are_refused_with_a_reason() {
     assert!(message(decode_link("#x=")).contains("carries no experiment"));
     assert_eq!(
         message(decode_link(&format!("7{}", &link[1..]))),
-        "this link is from a newer warplab (version 7); this page reads versions 1, 2"
+        "this link is from a newer warplab (version 7); this page reads versions 1, 2, 3"
     );
     assert!(message(decode_link("%41")).contains("starts with `%`, not a version"));
     assert!(message(decode_link("1abc*def")).contains("not base64url"));
@@ -310,6 +333,7 @@ mod properties {
             label in "[a-zA-Z0-9 ._/-]{0,40}",
             with_baseline in any::<bool>(),
             targeted in any::<bool>(),
+            sampling in prop::sample::select(SampleMode::ALL.to_vec()),
         ) {
             let workload = if generated {
                 let mut spec = GenSpec::new("histogram");
@@ -322,6 +346,7 @@ mod properties {
             let mut experiment = Experiment::new("QV100", workload);
             experiment.edits = edits;
             experiment.memcpy_warms_l2 = memcpy;
+            experiment.sampling = sampling;
             let rule = if paper { Rule::Paper } else { Rule::Reference };
             // A target four times the smaller scale model, for pairs the
             // QV100 (80 SMs, 32 memory channels) divides into.

@@ -34,13 +34,14 @@ use futures::{SinkExt, StreamExt};
 use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
+use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
 use warplab_lab::{
     AnalyticalReport, ConfigEdit, ConfigReport, ContentHash, ContentHasher, Event, GenSpec, GeneratedWorkload,
     GpuConfig, OpenRead, Profile, ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload,
     WorkloadSource, WorkloadSummary, apply_edits, config_delta, config_hash_files, config_report, default_config,
-    generate, kernel_files, predict, preset_config, profile_workload, read_config_files, summarize_generated,
-    summarize_trace, trace_hash_files,
+    generate, kernel_files, predict, preset_config, profile_workload, read_config_files, simulate_workload,
+    summarize_generated, summarize_trace, trace_hash_files,
 };
 use web_sys::Blob;
 
@@ -115,6 +116,20 @@ pub enum WorkerInput {
         speed: u64,
         /// The SM whose events are recorded while playing slowly or stepping.
         watch: u32,
+        /// Host-to-device copies fill the L2.
+        memcpy_warms_l2: bool,
+        /// Sampled simulation (Photon's levels, at its thresholds).
+        sampling: SampleMode,
+    },
+    /// Simulate the loaded workload twice in one go, sampled with
+    /// `sampling` and in full, each timed with the worker's clock; answered
+    /// by [`WorkerOutput::SamplingCompared`] or
+    /// [`WorkerOutput::CompareFailed`]. Both runs are made here, rather than
+    /// reusing the page's sampled run, so both wall times are of a run in
+    /// one call (the page's run plays in slices, perhaps slowly).
+    CompareSampling {
+        /// The sampling mode of the sampled run.
+        sampling: SampleMode,
         /// Host-to-device copies fill the L2.
         memcpy_warms_l2: bool,
     },
@@ -254,7 +269,7 @@ impl WorkerInput {
             Self::PlanScale { .. } => Some(Lane::ScalePlan),
             Self::Scale(_) => Some(Lane::Scale),
             Self::LoadPreset { .. } | Self::LoadConfigFiles { .. } | Self::EditConfig { .. } => Some(Lane::Config),
-            Self::Run { .. } | Self::Control(_) => None,
+            Self::Run { .. } | Self::Control(_) | Self::CompareSampling { .. } => None,
         }
     }
 
@@ -379,6 +394,11 @@ pub enum WorkerOutput {
     /// `Scale` failed: no workload yet, a pair or target the config cannot be
     /// cut into (with the pairs that would work), a trace that cannot be read.
     ScaleFailed(String),
+    /// The answer to `CompareSampling`: the sampled run against the full
+    /// one, per kernel and overall, with both wall times' ratio.
+    SamplingCompared(Box<SamplingComparison>),
+    /// `CompareSampling` failed: no workload yet, a trace that cannot be read.
+    CompareFailed(String),
 }
 
 impl WorkerOutput {
@@ -390,7 +410,12 @@ impl WorkerOutput {
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
             Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
             Self::Config(..) | Self::ConfigFailed(_) => Some(Lane::Config),
-            Self::RunUpdated(_) | Self::RunReport(_) | Self::RunFailed(_) | Self::RunCancelled => None,
+            Self::RunUpdated(_)
+            | Self::RunReport(_)
+            | Self::RunFailed(_)
+            | Self::RunCancelled
+            | Self::SamplingCompared(_)
+            | Self::CompareFailed(_) => None,
         }
     }
 }
@@ -431,6 +456,12 @@ pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
             }
         }
     }
+}
+
+/// A run's options: `sampling` at Photon's thresholds, as an experiment
+/// names only the mode (`Experiment::sim_options`).
+fn sim_options(memcpy_warms_l2: bool, sampling: SampleMode) -> SimOptions {
+    SimOptions { memcpy_warms_l2, sampling: SamplingOptions::with_mode(sampling), ..SimOptions::default() }
 }
 
 /// Milliseconds on the worker's clock.
@@ -535,9 +566,13 @@ impl Lab {
                 Some(base) => self.config(Ok(base), &edits),
                 None => WorkerOutput::ConfigFailed("no config has loaded yet to edit".to_owned()),
             },
-            WorkerInput::Run { speed, watch, memcpy_warms_l2 } => {
-                let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
+            WorkerInput::Run { speed, watch, memcpy_warms_l2, sampling } => {
+                let options = sim_options(memcpy_warms_l2, sampling);
                 return self.start_run(speed, watch, options).unwrap_or_else(|e| vec![WorkerOutput::RunFailed(e)]);
+            }
+            WorkerInput::CompareSampling { sampling, memcpy_warms_l2 } => {
+                let compared = self.compare_sampling(sim_options(memcpy_warms_l2, sampling));
+                compared.map_or_else(WorkerOutput::CompareFailed, |c| WorkerOutput::SamplingCompared(Box::new(c)))
             }
             // A cancel is acknowledged even with no run, so the page can
             // count its cancels off (see `RunState::unacknowledged_cancels`).
@@ -651,6 +686,22 @@ impl Lab {
         let outputs = run.advance(now_ms);
         self.run = Some(run);
         Ok(outputs)
+    }
+
+    /// Simulates the loaded workload sampled with `options` and in full, in
+    /// one call each, and compares them with their wall times.
+    fn compare_sampling(&mut self, options: SimOptions) -> Result<SamplingComparison, String> {
+        let gpu = self.gpu_or_default()?.clone();
+        let Some((loaded, _)) = &self.workload else { return Err(NO_WORKLOAD.to_owned()) };
+        let timed = |options: SimOptions| -> Result<(SimReport, f64), String> {
+            let mut workload = loaded.source(&gpu)?;
+            let started_ms = now_ms();
+            let report = simulate_workload(&gpu, options, &mut *workload);
+            Ok((report, (now_ms() - started_ms) / 1000.0))
+        };
+        let (sampled, sampled_s) = timed(options)?;
+        let (full, full_s) = timed(SimOptions { sampling: SamplingOptions::default(), ..options })?;
+        Ok(compare(&sampled, &full, Some((sampled_s, full_s))))
     }
 
     /// The config loaded last, or the default preset when none has.

@@ -15,6 +15,7 @@ use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use warplab_lab::ModelKind;
+use warplab_lab::sampling::SampleMode;
 use warplab_lab::scale::Method;
 
 use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
@@ -23,8 +24,8 @@ use crate::baseline::{Baseline, Figures};
 use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
-    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView, ScalePanel,
-    Toolbar, WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
+    SamplingPanel, ScalePanel, Toolbar, WorkloadPanel,
 };
 use crate::components::{Glossary, HelpLink, ScaleTarget};
 use crate::fetch::page_url;
@@ -138,6 +139,7 @@ pub fn App(props: &AppProps) -> Html {
                     <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
                 </section>
             }
+            { sampling_panel(&page, &run) }
             if let Some(report) = &run.report {
                 <section class="panel report-panel">
                     <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }<HelpLink id="report" /></h2>
@@ -174,14 +176,16 @@ fn toolbar(page: &Page, state: &State, run: &UseReducerHandle<RunState>) -> Html
     let on_sample = page.callback(|page, name: String| page.load_sample(&name));
     let on_generate = page.callback(|page, spec: GenSpec| page.generate(spec));
     let on_preset = page.callback(|page, name: String| page.choose_preset(name, Vec::new()));
-    let (speed, watch, ready) = (run.speed, run.watch, state.ready());
-    let on_run = page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, e)));
+    let (speed, watch, sampling, ready) = (run.speed, run.watch, run.sampling, state.ready());
+    let on_run =
+        page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, sampling, e)));
     let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
+    let on_sampling = page.callback(|page, mode| page.run.dispatch(RunAction::SamplingChosen(mode)));
     let config_label = state.config.current.as_ref().map(|report| report.label.clone()).unwrap_or_default();
     html! {
         <Toolbar preset={state.preset.clone().map(AttrValue::from)} config_label={AttrValue::from(config_label)}
             n_edits={state.edits.len()} choice={state.choice.clone()} {on_preset} {on_sample} {on_generate}
-            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} />
+            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} {sampling} {on_sampling} />
     }
 }
 
@@ -220,9 +224,34 @@ fn summary(
     let scale_target = scale
         .chosen_target()
         .map(|sms| ScaleTarget { sms, simulated: validation.and_then(|report| report.validated_ipc(sms)) });
+    // The simulated card says when its figure is a sampled estimate.
+    let sampled = figures
+        .simulated
+        .and(run.report.as_ref())
+        .and_then(|report| report.sampling.as_ref())
+        .map(|sampling| AttrValue::from(sampling_label_of(sampling.options.mode)));
     html! {
         <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin}
-            {scale_target} />
+            {scale_target} {sampled} />
+    }
+}
+
+/// The IPC strip's name of a sampling mode: the select's, capitalized.
+fn sampling_label_of(mode: SampleMode) -> String {
+    let label = crate::components::toolbar::sampling_label(mode);
+    let mut chars = label.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+}
+
+/// The sampling panel of a finished sampled run, with "Run in full to
+/// compare" wired to the main worker.
+fn sampling_panel(page: &Page, run: &RunState) -> Html {
+    let Some(report) = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished) else { return html! {} };
+    let Some(mode) = report.sampling.as_ref().map(|sampling| sampling.options.mode) else { return html! {} };
+    let on_compare = page.callback(move |page, ()| page.compare_sampling(mode));
+    html! {
+        <SamplingPanel report={report.clone()} comparison={run.comparison.clone()} comparing={run.comparing}
+            error={run.compare_error.clone().map(AttrValue::from)} {on_compare} />
     }
 }
 
@@ -356,11 +385,11 @@ fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &Run
     let resized = state.choice.spec().is_some_and(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config));
     let awaiting_regeneration = resized && state.workload_sized_for != state.config_loads;
     let experiment = state.ready().filter(|_| !awaiting_regeneration);
-    let (page, speed, watch) = (page.clone(), run.speed, run.watch);
+    let (page, speed, watch, sampling) = (page.clone(), run.speed, run.watch, run.sampling);
     use_effect_with(experiment, move |experiment| {
         if let Some(experiment) = *experiment {
             page.analyze(experiment);
-            page.start_run(speed, watch, experiment);
+            page.start_run(speed, watch, sampling, experiment);
         }
     });
     experiment
@@ -418,6 +447,8 @@ fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunSt
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
         WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
         WorkerOutput::RunCancelled => run.dispatch(RunAction::CancelAcknowledged),
+        WorkerOutput::SamplingCompared(comparison) => run.dispatch(RunAction::Compared(comparison)),
+        WorkerOutput::CompareFailed(message) => run.dispatch(RunAction::CompareFailed(message)),
         _ => {}
     })
 }
@@ -491,10 +522,18 @@ impl Page {
     /// Simulates the loaded workload in the worker, after a cancel of any
     /// run before it, whose acknowledgement tells the page where that run's
     /// outputs end.
-    fn start_run(&self, speed: u64, watch: u32, experiment: Experiment) {
+    fn start_run(&self, speed: u64, watch: u32, sampling: SampleMode, experiment: Experiment) {
         self.run.dispatch(RunAction::Requested(experiment));
         self.worker.send(WorkerInput::Control(RunControl::Cancel));
-        self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: MEMCPY_WARMS_L2 });
+        self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: MEMCPY_WARMS_L2, sampling });
+    }
+
+    /// Simulates the loaded workload sampled with `sampling` and in full in
+    /// the main worker (idle once its run has finished), for the sampling
+    /// panel's error and speedup.
+    fn compare_sampling(&self, sampling: SampleMode) {
+        self.run.dispatch(RunAction::CompareRequested);
+        self.worker.send(WorkerInput::CompareSampling { sampling, memcpy_warms_l2: MEMCPY_WARMS_L2 });
     }
 
     /// Profiles the loaded workload and evaluates the models in the worker.
@@ -565,6 +604,7 @@ impl Page {
         }
         self.scale.dispatch(ScaleAction::TargetChosen(scale.target_sms));
         self.run.dispatch(RunAction::SpeedChosen(experiment.view.speed));
+        self.run.dispatch(RunAction::SamplingChosen(experiment.sampling));
         self.run.dispatch(RunAction::Watched(experiment.view.watch_sm));
         let baseline = experiment
             .baseline

@@ -213,6 +213,12 @@ pub const RUN_PANEL: &str = "The timing model: a cycle-level simulation of the w
 pub const ANIMATION_PANEL: &str = "The animation: every SM with its warps coloured (and lettered) by state, the memory system's queues, and IPC over time, at the cycle shown.";
 /// The report.
 pub const REPORT_PANEL: &str = "The report: what the timing model measured (IPC, issue slots, cache outcomes, MSHR occupancy, miss latency) over the cycles simulated so far.";
+/// Photon's sampled simulation.
+pub const PHOTON_SAMPLING: &str = "Photon sampling (Liu, Sun and Carlson, MICRO 2023): the timing model analyses 1% of each kernel's warps at launch, then skips a kernel like one already simulated (kernel level), or simulates in detail only until the warps' (warp level) or basic blocks' (basic-block level) times are stable and predicts the rest. Faster, at some IPC error; \"Run in full to compare\" measures both.";
+/// The level a kernel was sampled at.
+pub const SAMPLE_LEVEL: &str = "The level a kernel was simulated at: detailed (every warp), kernel (not simulated: the IPC of the nearest similar kernel), warp or bb (detailed until stable, then predicted per warp or per basic block).";
+/// The distance between two kernels' basic-block vectors.
+pub const BBV_DISTANCE: &str = "Distance between two kernels' GPU basic-block vectors (0: the same mix of blocks, 2: nothing in common); below 0.05 a kernel reuses the nearer one's IPC.";
 
 /// Every entry of the glossary: the term, its anchor id (the page prefixes
 /// `glossary-`) and its explanation, in the order the page lists them.
@@ -308,6 +314,10 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("Paper rule", "rule-paper", RULE_PAPER),
     ("Prediction error", "scale-error", SCALE_ERROR),
     ("Speedup", "scale-speedup", SCALE_SPEEDUP),
+    // Sampled simulation.
+    ("Photon sampling", "photon-sampling", PHOTON_SAMPLING),
+    ("Sampling level", "sample-level", SAMPLE_LEVEL),
+    ("BBV distance", "bbv-distance", BBV_DISTANCE),
 ];
 
 /// The element id of the glossary entry `id` (an id of [`ENTRIES`]).

@@ -41,7 +41,10 @@ pub use analysis_state::AnalysisState;
 pub use app::{App, AppProps};
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
-pub use components::{AnalyticalPanel, AnalyticalPanelProps, ReportView, ReportViewProps, ScalePanel, ScalePanelProps};
+pub use components::{
+    AnalyticalPanel, AnalyticalPanelProps, ReportView, ReportViewProps, SamplingPanel, SamplingPanelProps, ScalePanel,
+    ScalePanelProps,
+};
 pub use published::Published;
 pub use scale_state::{ScaleAction, ScaleState};
 pub use state::Experiment;

@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use warplab_lab::sampling::{SampleMode, SamplingComparison};
 use warplab_lab::{Event, SimReport, Snapshot};
 use yew::Reducible;
 
@@ -59,6 +60,15 @@ pub struct RunState {
     pub speed: u64,
     /// The SM whose events are listed.
     pub watch: u32,
+    /// The sampling mode runs are asked with (the experiment's).
+    pub sampling: SampleMode,
+    /// The finished sampled run against a full run of the same workload,
+    /// once the user asked for one.
+    pub comparison: Option<Rc<SamplingComparison>>,
+    /// Whether the worker is making that comparison.
+    pub comparing: bool,
+    /// Why the comparison failed.
+    pub compare_error: Option<String>,
     /// The workload and config the run simulates.
     pub experiment: Option<Experiment>,
     /// Cancels sent to the worker that it has not acknowledged yet. The
@@ -94,6 +104,14 @@ pub enum RunAction {
     SpeedChosen(u64),
     /// The user chose the SM to watch.
     Watched(u32),
+    /// The user chose the sampling mode of the next runs.
+    SamplingChosen(SampleMode),
+    /// The user asked for the sampled run to be compared with a full run.
+    CompareRequested,
+    /// The worker compared the sampled run with a full run.
+    Compared(Box<SamplingComparison>),
+    /// The comparison could not be made.
+    CompareFailed(String),
 }
 
 impl Reducible for RunState {
@@ -109,12 +127,19 @@ impl Reducible for RunState {
                     phase: RunPhase::Starting,
                     speed: self.speed,
                     watch: self.watch,
+                    sampling: self.sampling,
                     experiment: Some(experiment),
                     unacknowledged_cancels: self.unacknowledged_cancels + 1,
                     ..Self::default()
                 };
             }
-            RunAction::Updated(_) | RunAction::Reported(_) | RunAction::Failed(_)
+            // A comparison asked for before a newer run is of a run left
+            // behind too: the worker answers it before that run's cancel.
+            RunAction::Updated(_)
+            | RunAction::Reported(_)
+            | RunAction::Failed(_)
+            | RunAction::Compared(_)
+            | RunAction::CompareFailed(_)
                 if self.unacknowledged_cancels > 0 => {}
             RunAction::Updated(update) => next.update(*update),
             RunAction::Reported(report) => next.report = Some(Rc::new(*report)),
@@ -133,6 +158,19 @@ impl Reducible for RunState {
             RunAction::Watched(sm) => {
                 next.watch = sm;
                 next.events = Rc::default();
+            }
+            RunAction::SamplingChosen(mode) => next.sampling = mode,
+            RunAction::CompareRequested => {
+                next.comparing = true;
+                next.compare_error = None;
+            }
+            RunAction::Compared(comparison) => {
+                next.comparing = false;
+                next.comparison = Some(Rc::new(*comparison));
+            }
+            RunAction::CompareFailed(message) => {
+                next.comparing = false;
+                next.compare_error = Some(message);
             }
         }
         Rc::new(next)
@@ -249,5 +287,39 @@ mod tests {
         assert_eq!((state.phase, state.latest.is_none(), state.error.is_none()), (RunPhase::Starting, true, true));
         let state = state.reduce(RunAction::CancelAcknowledged).reduce(update(5_000, RunStatus::Finished));
         assert_eq!((state.phase, state.latest.as_ref().map(|u| u.cycle)), (RunPhase::Finished, Some(5_000)));
+    }
+
+    fn comparison(sampled_ipc: f64) -> RunAction {
+        RunAction::Compared(Box::new(SamplingComparison {
+            sampled_ipc,
+            full_ipc: 100.0,
+            ipc_error: (sampled_ipc - 100.0) / 100.0,
+            sampled_cycles: 10,
+            full_cycles: 10,
+            kernels: Vec::new(),
+            instruction_speedup: 4.0,
+            wall_speedup: Some(3.0),
+        }))
+    }
+
+    #[test]
+    fn a_comparison_belongs_to_the_run_it_was_asked_for_and_the_mode_outlives_runs() {
+        let state = Rc::new(RunState::default())
+            .reduce(RunAction::SamplingChosen(SampleMode::Photon))
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(RunAction::CancelAcknowledged)
+            .reduce(update(10, RunStatus::Finished))
+            .reduce(RunAction::CompareRequested);
+        assert!(state.comparing);
+        let state = state.reduce(comparison(98.0));
+        assert_eq!((state.comparing, state.comparison.as_ref().map(|c| c.sampled_ipc)), (false, Some(98.0)));
+        // Asked again, then a new run before the answer: the answer is the old run's.
+        let state = state
+            .reduce(RunAction::CompareRequested)
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(comparison(50.0));
+        assert_eq!((state.sampling, state.comparison.is_none(), state.comparing), (SampleMode::Photon, true, false));
+        let state = state.reduce(RunAction::CancelAcknowledged).reduce(RunAction::CompareFailed("no workload".into()));
+        assert_eq!(state.compare_error.as_deref(), Some("no workload"));
     }
 }

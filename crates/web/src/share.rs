@@ -34,6 +34,7 @@ pub fn experiment_of(state: &State, run: &RunState, scale: &ScaleState) -> Resul
         edits,
         workload,
         memcpy_warms_l2: false,
+        sampling: run.sampling,
         scale: ScaleChoice {
             scale_models: scale.chosen_pair,
             rule: scale.rule,

@@ -15,6 +15,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use gloo::timers::future::sleep;
 use gloo_worker::reactor::ReactorBridge;
+use warplab_lab::sampling::SampleMode;
 use warplab_lab::{AnalyticalReport, ConfigEdit, GenSpec, ModelKind, SimOptions, simulate_generated};
 use warplab_web::agent::{Analysis, LabReactor, RunControl, RunStatus, RunUpdate, WorkerInput, WorkerOutput};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -48,7 +49,7 @@ async fn pause_step_seek_and_finish_through_the_worker() {
     let mut bridge = spawn();
     loaded(&mut bridge).await;
     // 2,000 cycles a second: 100 cycles a frame, slow enough to catch running.
-    bridge.send_input(WorkerInput::Run { speed: 2_000, watch: 0, memcpy_warms_l2: false });
+    bridge.send_input(WorkerInput::Run { speed: 2_000, watch: 0, memcpy_warms_l2: false, sampling: SampleMode::Off });
     let first = update_with(&mut bridge, RunStatus::Running).await;
     assert_eq!(first.total_warp_insts, 8 * 1024 / 32 * 15);
     assert_eq!(first.snapshot.sms.len(), 80);
@@ -89,7 +90,7 @@ async fn pause_step_seek_and_finish_through_the_worker() {
 async fn cancel_stops_a_long_run() {
     let mut bridge = spawn();
     loaded(&mut bridge).await;
-    bridge.send_input(WorkerInput::Run { speed: 200, watch: 0, memcpy_warms_l2: false });
+    bridge.send_input(WorkerInput::Run { speed: 200, watch: 0, memcpy_warms_l2: false, sampling: SampleMode::Off });
     update_with(&mut bridge, RunStatus::Running).await;
     bridge.send_input(WorkerInput::Control(RunControl::Cancel));
     loop {

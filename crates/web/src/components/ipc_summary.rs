@@ -25,6 +25,10 @@ pub struct IpcSummaryProps {
     /// one other than the config's own.
     #[prop_or_default]
     pub scale_target: Option<ScaleTarget>,
+    /// How the simulated figure was sampled (e.g. `Photon`), when it was:
+    /// the card says so, since a sampled IPC is itself an estimate.
+    #[prop_or_default]
+    pub sampled: Option<AttrValue>,
 }
 
 /// A scale-model target other than the config's own size: the simulation
@@ -43,8 +47,16 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     let f = props.figures;
     let base = props.baseline;
     let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
+    let simulated_name = props.sampled.as_ref().map(|how| format!("Simulated ({how} sampling)"));
     let rows = [
-        ("Simulated", "simulated", f.simulated, base.and_then(|b| b.simulated), None, glossary::SIMULATED_TRUTH),
+        (
+            simulated_name.as_deref().unwrap_or("Simulated"),
+            "simulated",
+            f.simulated,
+            base.and_then(|b| b.simulated),
+            None,
+            glossary::SIMULATED_TRUTH,
+        ),
         (
             "Analytical (MDM)",
             "analytical",

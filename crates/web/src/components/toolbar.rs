@@ -1,8 +1,9 @@
 //! The toolbar under the title: which GPU and which workload the experiment
-//! is, and Run, Cancel and the run's progress. It stays at the top of the
+//! is, the run's sampling mode, and Run, Cancel and the run's progress. It stays at the top of the
 //! window on wide screens, so the run can be started and watched from any
 //! panel.
 
+use warplab_lab::sampling::SampleMode;
 use warplab_lab::{GENERATORS, GenSpec, SAMPLE_TRACES, presets};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -36,6 +37,12 @@ pub struct ToolbarProps {
     pub on_run: Callback<()>,
     /// Cancel was pressed.
     pub on_cancel: Callback<()>,
+    /// The sampling mode the next run uses.
+    #[prop_or_default]
+    pub sampling: SampleMode,
+    /// A sampling mode was chosen.
+    #[prop_or_default]
+    pub on_sampling: Callback<SampleMode>,
 }
 
 /// The GPU and workload pickers, Run, Cancel and the progress bar.
@@ -45,6 +52,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         <div class="toolbar" role="toolbar" aria-label="The experiment: GPU, workload and run" data-testid="toolbar">
             { gpu_picker(props) }
             { workload_picker(props) }
+            { sampling_picker(props) }
             { run_controls(props) }
         </div>
     }
@@ -119,6 +127,41 @@ fn workload_picker(props: &ToolbarProps) -> Html {
     }
 }
 
+/// The sampling select: off, or the levels Photon samples at, with a link
+/// to the glossary's explanation. It applies from the next run.
+fn sampling_picker(props: &ToolbarProps) -> Html {
+    let on_sampling = props.on_sampling.clone();
+    let onchange = Callback::from(move |event: Event| {
+        if let Ok(mode) = event.target_unchecked_into::<HtmlSelectElement>().value().parse() {
+            on_sampling.emit(mode);
+        }
+    });
+    html! {
+        <span class="picker">
+            <label for="sampling-select">{ "Sampling" }</label>
+            <select id="sampling-select" data-testid="sampling-select" {onchange}
+                title="Sampled simulation after Photon: simulate part of the work in detail and predict the rest (applies from the next run)">
+                { for SampleMode::ALL.into_iter().map(|mode| html! {
+                    <option value={mode.name()} selected={mode == props.sampling}>{ sampling_label(mode) }</option>
+                }) }
+            </select>
+            <JumpLink class="help-link" to={crate::glossary::anchor("photon-sampling")} testid="sampling-help"
+                title={crate::glossary::PHOTON_SAMPLING} aria_label="Glossary: Photon sampling">{ "?" }</JumpLink>
+        </span>
+    }
+}
+
+/// How the sampling select names a mode.
+pub fn sampling_label(mode: SampleMode) -> &'static str {
+    match mode {
+        SampleMode::Off => "off",
+        SampleMode::Photon => "Photon",
+        SampleMode::Kernel => "kernel",
+        SampleMode::Warp => "warp",
+        SampleMode::BasicBlock => "basic block",
+    }
+}
+
 /// A choice of the workload select: its value is `sample:NAME` or
 /// `generator:NAME`, since a sample and a generator may share a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,12 +230,15 @@ fn progress(run: &RunState) -> Html {
     };
     let (done, total, cycle) = run.latest.as_ref().map_or((0, 1, 0), |u| (u.warp_insts, u.total_warp_insts, u.cycle));
     let percent = if total == 0 { 100.0 } else { 100.0 * done as f64 / total as f64 };
+    // A sampled run issues only the instructions it simulates in detail.
+    let sampled = run.phase == RunPhase::Finished && run.report.as_ref().is_some_and(|r| r.sampling.is_some());
+    let rest = if sampled { " in detail, the rest predicted" } else { "" };
     html! {
         <span class="run-progress">
             <progress data-testid="run-progress" max={total.max(1).to_string()} value={done.to_string()}
                 title="Warp instructions issued so far, of the workload's total" />
             <span data-testid="run-status" class="status" aria-live="polite">
-                { format!("{phase} · cycle {cycle} · {done} of {total} warp instructions ({percent:.0}%)") }
+                { format!("{phase} · cycle {cycle} · {done} of {total} warp instructions ({percent:.0}%){rest}") }
             </span>
         </span>
     }

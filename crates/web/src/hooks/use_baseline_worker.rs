@@ -56,7 +56,7 @@ impl BaselineWorker {
         self.worker.send(WorkerInput::LoadPreset { name: name.clone(), edits: experiment.edits.clone() });
         self.worker.send(workload);
         let memcpy_warms_l2 = experiment.memcpy_warms_l2;
-        self.worker.send(WorkerInput::Run { speed: 0, watch: 0, memcpy_warms_l2 });
+        self.worker.send(WorkerInput::Run { speed: 0, watch: 0, memcpy_warms_l2, sampling: experiment.sampling });
         self.worker.send(WorkerInput::Analyze { memcpy_warms_l2 });
         self.worker.send(WorkerInput::PlanScale { scale_models: experiment.scale.scale_models });
         Ok(())
