@@ -1,5 +1,5 @@
 // Sampled simulation in the page (Photon): on four identical launches of
-// vecadd, the sampling select set to Photon and Run give the sampling panel
+// vecadd, the sampling select set to Photon gives (without pressing Run) the sampling panel
 // with kernels 1-3 at the kernel level (reusing kernel 0's IPC), the IPC
 // strip says its simulated figure is sampled and equals `warplab run --link`'s
 // for the page's own link, "Run in full to compare" shows the IPC error and
@@ -42,13 +42,14 @@ test("Photon sampling on four launches of vecadd: the panel, the comparison and 
   await page.getByTestId("sampling-select").selectOption("photon");
   await page.waitForFunction(() => location.hash.startsWith("#x=3"));
   assert.equal((await experimentIn(page.url())).sampling, "photon", "the link carries the mode");
-  await page.getByTestId("run").click();
+  // Choosing a mode runs the experiment again, as any other change does.
   await page.getByTestId("sampling-panel").waitFor({ timeout: 120_000 });
 
   const levels = await page.locator('[data-testid^="sampling-level-"]').evaluateAll((cells) => cells.map((c) => c.dataset.value));
   assert.deepEqual(levels, ["detailed", "kernel", "kernel", "kernel"], "kernels 1-3 reuse kernel 0's IPC");
   assert.match(await textOf(page, "sampling-nearest-1"), /^0 \(0\.0+\)$/);
   assert.match(await textOf(page, "ipc-simulated"), /Simulated \(Photon sampling\)/);
+  assert.match(await textOf(page, "report-sampled-note"), /only what was simulated in detail/);
   const cli = JSON.parse((await runCli(CLI, ["run", "--link", page.url(), "--json", "--no-scale"], { maxBuffer: 64 << 20 })).stdout);
   assert.equal(cli.experiment.sampling, "photon");
   assert.equal(await dataValue(page, "ipc-simulated-value"), cli.simulated.ipc, "the page's sampled IPC is the CLI's");
@@ -70,6 +71,14 @@ test("Photon sampling on four launches of vecadd: the panel, the comparison and 
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `nothing widens the page beyond a phone's screen: ${overflow} px`);
   await panel.screenshot({ path: `${SCREENSHOTS}sampling-panel-phone.png` });
+
+  // Back to off: the run in full replaces the sampled one, and its panel goes.
+  await page.getByTestId("sampling-select").selectOption("off");
+  await page.getByTestId("sampling-panel").waitFor({ state: "detached", timeout: 120_000 });
+  await page.locator('[data-testid="ipc-simulated-value"][data-value]').waitFor({ timeout: 120_000 });
+  assert.doesNotMatch(await textOf(page, "ipc-simulated"), /sampling/);
+  assert.equal(await page.getByTestId("report-sampled-note").count(), 0);
+  assert.equal((await experimentIn(page.url())).sampling, undefined);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -87,6 +87,10 @@ fn repeated_identical_kernels_simulate_one_in_detail() {
     }
     assert_eq!(report.warp_insts, full.warp_insts);
     assert_eq!(compare(&report, &full, None).instruction_speedup, 4.0);
+    // Only the first launch reached the L2, so the misses per instruction are
+    // a single launch's, not diluted by the three predicted ones.
+    let once = run(&config, SimOptions::default(), "vecadd:size=64");
+    assert_eq!(report.l2_mpki, once.l2_mpki);
 }
 
 #[test]

@@ -26,7 +26,8 @@ pub struct SimReport {
     /// Share of SM cycles with resident warps in which nothing issued because
     /// every resident warp waited on memory, averaged over SMs (0 to 1).
     pub f_mem: f64,
-    /// L2 sector misses per 1,000 thread instructions.
+    /// L2 sector misses per 1,000 thread instructions (in a sampled run,
+    /// per 1,000 of those simulated in detail, the only ones that reach the L2).
     pub l2_mpki: f64,
     /// L1 instruction cache lookups by outcome (all SMs): a fetch that
     /// merged into its line's outstanding miss is a pending hit.

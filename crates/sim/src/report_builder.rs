@@ -36,7 +36,10 @@ impl Gpu {
             l2 += &slice.stats;
         }
         let l2_misses = l2.reads.misses() + l2.writes.misses() + l2.atomics.misses();
-        let l2_mpki = if thread_insts == 0 { 0.0 } else { l2_misses as f64 * 1000.0 / thread_insts as f64 };
+        // Predicted work sends nothing to the L2, so its misses are per the
+        // instructions simulated in detail (all of them in a full run).
+        let detailed_thread = thread_insts - predicted_thread;
+        let l2_mpki = if detailed_thread == 0 { 0.0 } else { l2_misses as f64 * 1000.0 / detailed_thread as f64 };
         let sms: Vec<SmReport> = self.sms.iter().map(|sm| self.sm_report(sm, cycles)).collect();
         let active: Vec<&SmReport> = sms.iter().filter(|sm| sm.active_cycles > 0).collect();
         let f_mem = if active.is_empty() {

@@ -143,6 +143,15 @@ pub fn App(props: &AppProps) -> Html {
             if let Some(report) = &run.report {
                 <section class="panel report-panel">
                     <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }<HelpLink id="report" /></h2>
+                    if report.sampling.is_some() {
+                        // Predicted work holds SMs but issues nothing and
+                        // sends no traffic (docs/sampling.md), so the
+                        // breakdowns are of the detailed part alone.
+                        <p class="note" data-testid="report-sampled-note">
+                            { "A sampled run: IPC, cycles and instruction counts include the predicted work; \
+                               issue slots, caches and memory count only what was simulated in detail." }
+                        </p>
+                    }
                     <ReportView report={report.clone()} />
                 </section>
             }
@@ -379,16 +388,23 @@ fn use_regenerate_for_new_config(page: &Page, state: &State) {
 
 /// Analyzes and simulates each workload and config once both have loaded,
 /// unless the workload is about to be generated again for a config that
-/// just loaded; returns the experiment that is ready, if any.
+/// just loaded; simulates again when the sampling mode changes (the models'
+/// analysis does not depend on it); returns the experiment that is ready,
+/// if any.
 #[hook]
 fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &RunState) -> Option<Experiment> {
     let resized = state.choice.spec().is_some_and(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config));
     let awaiting_regeneration = resized && state.workload_sized_for != state.config_loads;
     let experiment = state.ready().filter(|_| !awaiting_regeneration);
-    let (page, speed, watch, sampling) = (page.clone(), run.speed, run.watch, run.sampling);
+    let analyzer = page.clone();
     use_effect_with(experiment, move |experiment| {
         if let Some(experiment) = *experiment {
-            page.analyze(experiment);
+            analyzer.analyze(experiment);
+        }
+    });
+    let (page, speed, watch) = (page.clone(), run.speed, run.watch);
+    use_effect_with((experiment, run.sampling), move |&(experiment, sampling)| {
+        if let Some(experiment) = experiment {
             page.start_run(speed, watch, sampling, experiment);
         }
     });

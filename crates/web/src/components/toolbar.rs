@@ -128,7 +128,8 @@ fn workload_picker(props: &ToolbarProps) -> Html {
 }
 
 /// The sampling select: off, or the levels Photon samples at, with a link
-/// to the glossary's explanation. It applies from the next run.
+/// to the glossary's explanation. Choosing one simulates the experiment
+/// again with it.
 fn sampling_picker(props: &ToolbarProps) -> Html {
     let on_sampling = props.on_sampling.clone();
     let onchange = Callback::from(move |event: Event| {
@@ -140,7 +141,7 @@ fn sampling_picker(props: &ToolbarProps) -> Html {
         <span class="picker">
             <label for="sampling-select">{ "Sampling" }</label>
             <select id="sampling-select" data-testid="sampling-select" {onchange}
-                title="Sampled simulation after Photon: simulate part of the work in detail and predict the rest (applies from the next run)">
+                title="Sampled simulation after Photon: simulate part of the work in detail and predict the rest (choosing a mode runs again)">
                 { for SampleMode::ALL.into_iter().map(|mode| html! {
                     <option value={mode.name()} selected={mode == props.sampling}>{ sampling_label(mode) }</option>
                 }) }
