@@ -91,6 +91,9 @@ pub fn text(report: &SamplingReport, comparison: Option<&SamplingComparison>) ->
         if let Some(cycle) = kernel.switched_at {
             out += &format!(", switched at cycle {cycle}");
         }
+        if let Some(cycles) = kernel.warp_cycles {
+            out += &format!(", predicted CTAs hold {cycles} cycles");
+        }
         if let Some(error) = comparison.and_then(|c| c.kernels.get(k)) {
             out += &format!(", IPC error {:+.2}%", 100.0 * error.ipc_error);
         }

@@ -61,6 +61,11 @@ async fn the_panel_shows_what_sampling_did_and_the_comparison() {
     assert_eq!(values(&host, "[data-testid=sampling-summary]"), [sampling.detailed_warp_insts as f64]);
     assert!(text(&host, "[data-testid=sampling-summary]").is_some_and(|t| t.starts_with("Photon sampling")));
     assert!(all(&host, "[data-testid=sampling-comparison]").is_empty(), "nothing compared yet");
+    assert_eq!(
+        text(&host, "[data-testid=sampling-cta-time-1]").as_deref(),
+        Some("–"),
+        "no CTA predicted at the kernel level"
+    );
 
     let button = host.query_selector("[data-testid=sampling-compare]").ok().flatten().expect("the compare button");
     button.dyn_into::<HtmlElement>().expect("a button").click();
@@ -75,6 +80,19 @@ async fn the_panel_shows_what_sampling_did_and_the_comparison() {
     assert_eq!(values(&host, "[data-testid=sampling-wall-speedup]"), [2.5]);
     assert_eq!(values(&host, "[data-testid=sampling-instruction-speedup]"), [comparison.instruction_speedup]);
     assert!((comparison.instruction_speedup - 3.0).abs() < 1e-9, "a third of the instructions in detail");
+}
+
+#[wasm_bindgen_test]
+async fn a_warp_sampled_kernel_shows_the_time_its_predicted_ctas_hold() {
+    let mut sampled = simulate(SampleMode::Photon);
+    // The report of a warp-sampled first kernel (the level's own run is
+    // `crates/lab/tests/sampling.rs`'s; here only its drawing).
+    let kernel = &mut sampled.sampling.as_mut().expect("sampled").kernels[0];
+    kernel.level = warplab_lab::sampling::SampleLevel::Warp;
+    kernel.warp_cycles = Some(3_548);
+    let host = mount(&sampled, None, &Rc::new(Cell::new(0))).await;
+    assert_eq!(text(&host, "[data-testid=sampling-cta-time-0]").as_deref(), Some("3,548 cycles"));
+    assert_eq!(text(&host, "[data-testid=sampling-level-0]").as_deref(), Some("warp"));
 }
 
 #[wasm_bindgen_test]

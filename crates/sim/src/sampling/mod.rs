@@ -207,6 +207,11 @@ pub struct KernelSampling {
     pub predicted_warps: u64,
     /// The core cycle at which warp or basic-block sampling took over.
     pub switched_at: Option<u64>,
+    /// Warp sampling: the cycles each predicted CTA holds its SM, the mean
+    /// time from launch to CTA end of the last `warp_window` warps (in launch
+    /// order) when the stability test passed, and fixed from then on.
+    #[serde(default)]
+    pub warp_cycles: Option<u64>,
     /// Share of the executed instructions in stable block types when the run
     /// switched or ended (0 to 1; 0 when blocks were not tracked).
     pub stable_block_share: f64,

@@ -63,6 +63,15 @@ struct KernelState {
 }
 
 impl KernelState {
+    /// Whether the detailed warps' times still feed the windows and the
+    /// interval estimate: only until the switch. The detailed CTAs still in
+    /// flight after it share their SMs with predicted CTAs, which issue
+    /// nothing, so they run faster than the steady state the prediction
+    /// stands for; their times would shorten every later prediction.
+    fn measuring(&self) -> bool {
+        self.report.level == SampleLevel::Detailed
+    }
+
     /// A kernel of `warps` warps, in detail, tracking nothing yet.
     fn new(warps: u64, options: &SamplingOptions) -> Self {
         Self {
@@ -77,6 +86,7 @@ impl KernelState {
                 detailed_warp_insts: 0,
                 predicted_warps: 0,
                 switched_at: None,
+                warp_cycles: None,
                 stable_block_share: 0.0,
             },
             bbv: GpuBbv::default(),
@@ -219,7 +229,7 @@ impl Sampler {
             SampleLevel::BasicBlock => {
                 cta_cycles_by_blocks(cta, &mut state.table, &state.ends, &state.blocks, &state.gaps)
             }
-            _ => state.warps.mean_duration().max(1),
+            _ => state.report.warp_cycles.unwrap_or(1),
         };
         let live = cta.warps.iter().filter(|w| w.len > 0).count() as u64;
         state.report.predicted_warps += live;
@@ -236,13 +246,16 @@ impl Sampler {
         for record in &log.warps {
             let state = &mut self.kernels[record.kernel as usize];
             state.report.detailed_warps += 1;
-            if state.track_warps {
+            if state.track_warps && state.measuring() {
                 state.warp_order.push(record.seq, record.start, record.end, &mut state.warps);
                 self.maybe_switch(record.kernel as usize, now);
             }
         }
         for record in &log.blocks {
             let state = &mut self.kernels[record.kernel as usize];
+            if !state.measuring() {
+                continue;
+            }
             state.executed_insts += u64::from(record.insts);
             let Some(block) = state.table.types.get(record.block as usize) else { continue };
             debug_assert_eq!(block.insts, record.insts);
@@ -266,7 +279,10 @@ impl Sampler {
             self.maybe_switch(record.kernel as usize, now);
         }
         for record in &log.gaps {
-            self.kernels[record.kernel as usize].gaps.add(record.opcode, record.cycles);
+            let state = &mut self.kernels[record.kernel as usize];
+            if state.measuring() {
+                state.gaps.add(record.opcode, record.cycles);
+            }
         }
         log.clear();
     }
@@ -291,6 +307,9 @@ impl Sampler {
         };
         state.report.level = level;
         state.report.switched_at = Some(now);
+        if level == SampleLevel::Warp {
+            state.report.warp_cycles = Some(state.warps.mean_duration().max(1));
+        }
         state.report.stable_block_share = state.stable_share();
     }
 

@@ -92,6 +92,9 @@ fn kernel_table(sampling: &SamplingReport, report: &SimReport, comparison: Optio
                         </th>
                         <th title={glossary::BBV_DISTANCE}>{ "nearest kernel" }</th>
                         <th class="num" title="The core cycle at which warp or basic-block prediction took over">{ "switched at" }</th>
+                        <th class="num" title="Warp level: the cycles each predicted CTA holds its SM, the mean time from launch to CTA end of the last warps measured when the stability test passed">
+                            { "predicted CTA time" }
+                        </th>
                         if comparison.is_some() {
                             <th class="num" title={glossary::MODEL_ERROR}>{ "IPC vs full" }</th>
                         }
@@ -115,6 +118,7 @@ fn kernel_row(index: usize, kernel: &KernelSampling, total: u64, compared: Optio
     let level = kernel.level.name();
     let nearest = kernel.nearest.map_or("–".to_owned(), |(k, distance)| format!("{k} ({distance:.3})"));
     let switched = kernel.switched_at.map_or("–".to_owned(), format::count);
+    let cta_time = kernel.warp_cycles.map_or("–".to_owned(), |cycles| format!("{} cycles", format::count(cycles)));
     html! {
         <tr data-testid={format!("sampling-kernel-{index}")}>
             <td>{ index }</td>
@@ -125,6 +129,7 @@ fn kernel_row(index: usize, kernel: &KernelSampling, total: u64, compared: Optio
             <td class="num">{ format!("{} / {}", format::count(kernel.detailed_warp_insts), format::count(total)) }</td>
             <td data-testid={format!("sampling-nearest-{index}")}>{ nearest }</td>
             <td class="num">{ switched }</td>
+            <td class="num" data-testid={format!("sampling-cta-time-{index}")}>{ cta_time }</td>
             if let Some(compared) = compared {
                 { error_cell(compared.map(|k| 100.0 * k.ipc_error), &format!("sampling-error-{index}")) }
             }
