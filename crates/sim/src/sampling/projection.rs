@@ -4,8 +4,9 @@
 //! Warp sampling gives every warp the mean duration of the last `n` warps,
 //! so the CTA ends that long after its launch. Basic-block sampling walks
 //! each warp's blocks: a block of a stable type takes its type's mean over
-//! its last executions, any other block the interval estimate, the sum of
-//! the mean issue intervals its opcodes have shown so far. The CTA ends when
+//! its last executions, a type seen but not yet stable its mean so far, and
+//! a block never seen the interval estimate, the sum of the mean issue
+//! intervals its opcodes have shown so far. The CTA ends when
 //! its slowest warp does, as a real CTA frees its resources only then.
 
 use warplab_trace::{Cta, Instruction};
@@ -70,7 +71,10 @@ fn warp_cycles(
     let mut cycles = 0;
     table.walk(cta, &cta.warps[w], ends, |block, instructions| {
         cycles += match stats.get(block as usize) {
-            Some(s) if s.stable => s.window.mean_duration(),
+            // A type seen but not yet stable still has its own times, which
+            // hold what the opcodes' intervals miss (a CTA's last block waits
+            // for its stores to be acknowledged before the warp retires).
+            Some(s) if s.stable || s.window.seen() > 0 => s.window.mean_duration(),
             _ => gaps.estimate(instructions),
         };
     });
@@ -128,8 +132,11 @@ mod tests {
         table.intern(&cta.instructions[0..2]);
         let cycles = cta_cycles_by_blocks(&cta, &mut table, &ends, &stats, &OpcodeGaps::default());
         assert_eq!(cycles, 100);
-        // Not stable: the interval estimate, 1 cycle per instruction.
+        // Seen but not stable: still the type's own mean.
         let unstable = vec![BlockStats { stable: false, ..stats[0].clone() }];
-        assert_eq!(cta_cycles_by_blocks(&cta, &mut table, &ends, &unstable, &OpcodeGaps::default()), 4);
+        assert_eq!(cta_cycles_by_blocks(&cta, &mut table, &ends, &unstable, &OpcodeGaps::default()), 100);
+        // Never seen: the interval estimate, 1 cycle per instruction.
+        let unseen = vec![BlockStats { window: StabilityWindow::new(2), executed_insts: 0, stable: false }];
+        assert_eq!(cta_cycles_by_blocks(&cta, &mut table, &ends, &unseen, &OpcodeGaps::default()), 4);
     }
 }
