@@ -18,7 +18,7 @@ use warplab_scale::{Rule, ScalePlan};
 use crate::LabError;
 use crate::SimOptions;
 use crate::link::LinkError;
-use crate::sampling::{SampleMode, SamplingOptions};
+use crate::sampling::SampleMode;
 
 /// The most config edits an experiment carries (a link stays short).
 pub const MAX_EDITS: usize = 64;
@@ -192,15 +192,9 @@ impl Experiment {
     }
 
     /// The timing model's options for this experiment: whether copies warm
-    /// the L2, and its sampling mode at Photon's thresholds (an experiment
-    /// names only the mode, so a link stays short and the page, the file
-    /// and the CLI sample alike).
+    /// the L2, and its sampling mode ([`crate::sampling::sim_options`]).
     pub fn sim_options(&self) -> SimOptions {
-        SimOptions {
-            memcpy_warms_l2: self.memcpy_warms_l2,
-            sampling: SamplingOptions::with_mode(self.sampling),
-            ..SimOptions::default()
-        }
+        crate::sampling::sim_options(self.memcpy_warms_l2, self.sampling)
     }
 }
 

@@ -3,11 +3,18 @@
 //! of the same workload (IPC error per kernel and overall, and speedup).
 
 use serde::{Deserialize, Serialize};
-use warplab_sim::SimReport;
 pub use warplab_sim::sampling::{
     BasisPoints, KernelSampling, MAX_BLOCK_TYPES, MAX_SAMPLE_WARPS, MAX_WINDOW, SampleLevel, SampleMode,
     SamplingOptions, SamplingReport,
 };
+use warplab_sim::{SimOptions, SimReport};
+
+/// The timing model's options for a run that names only its sampling mode,
+/// at Photon's thresholds: what an experiment (and so a link, the page and
+/// `warplab run --experiment`) simulates with, so all of them sample alike.
+pub fn sim_options(memcpy_warms_l2: bool, mode: SampleMode) -> SimOptions {
+    SimOptions { memcpy_warms_l2, sampling: SamplingOptions::with_mode(mode), ..SimOptions::default() }
+}
 
 /// One kernel of a sampled run against the full run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

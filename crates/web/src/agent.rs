@@ -34,7 +34,7 @@ use futures::{SinkExt, StreamExt};
 use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
-use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare};
+use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare, sim_options};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
 use warplab_lab::{
     AnalyticalReport, ConfigEdit, ConfigReport, ContentHash, ContentHasher, Event, GenSpec, GeneratedWorkload,
@@ -456,12 +456,6 @@ pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
             }
         }
     }
-}
-
-/// A run's options: `sampling` at Photon's thresholds, as an experiment
-/// names only the mode (`Experiment::sim_options`).
-fn sim_options(memcpy_warms_l2: bool, sampling: SampleMode) -> SimOptions {
-    SimOptions { memcpy_warms_l2, sampling: SamplingOptions::with_mode(sampling), ..SimOptions::default() }
 }
 
 /// Milliseconds on the worker's clock.

@@ -61,6 +61,12 @@ pub fn signed_percent(percent: f64) -> String {
     if rounded == 0.0 { "0.0%".to_owned() } else { format!("{rounded:+.1}%") }
 }
 
+/// The class of a model's error in percent: within ±10% the page shows it
+/// as close (`error-small`), beyond as far (`error-large`).
+pub fn error_class(percent: f64) -> &'static str {
+    if percent.abs() <= 10.0 { "error-small" } else { "error-large" }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +112,12 @@ mod tests {
         ] {
             assert_eq!(share(fraction), expect, "{fraction}");
         }
+    }
+
+    #[test]
+    fn errors_within_ten_percent_either_way_are_close() {
+        assert_eq!([error_class(10.0), error_class(-10.0), error_class(0.0)], ["error-small"; 3]);
+        assert_eq!([error_class(10.01), error_class(-10.01)], ["error-large"; 2]);
     }
 
     #[test]

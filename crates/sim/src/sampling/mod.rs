@@ -210,7 +210,6 @@ pub struct KernelSampling {
     /// Warp sampling: the cycles each predicted CTA holds its SM, the mean
     /// time from launch to CTA end of the last `warp_window` warps (in launch
     /// order) when the stability test passed, and fixed from then on.
-    #[serde(default)]
     pub warp_cycles: Option<u64>,
     /// Share of the executed instructions in stable block types when the run
     /// switched or ended (0 to 1; 0 when blocks were not tracked).

@@ -71,10 +71,11 @@ fn warp_cycles(
     let mut cycles = 0;
     table.walk(cta, &cta.warps[w], ends, |block, instructions| {
         cycles += match stats.get(block as usize) {
-            // A type seen but not yet stable still has its own times, which
-            // hold what the opcodes' intervals miss (a CTA's last block waits
-            // for its stores to be acknowledged before the warp retires).
-            Some(s) if s.stable || s.window.seen() > 0 => s.window.mean_duration(),
+            // A stable type's mean; a type seen but not yet stable still has
+            // its own times, which hold what the opcodes' intervals miss (a
+            // CTA's last block waits for its stores to be acknowledged
+            // before the warp retires).
+            Some(s) if s.window.seen() > 0 => s.window.mean_duration(),
             _ => gaps.estimate(instructions),
         };
     });

@@ -115,7 +115,7 @@ fn figure(
                 </div>
             }
             if let Some(error) = error {
-                <div class={if error.abs() <= 10.0 { "figure-error error-small" } else { "figure-error error-large" }}
+                <div class={classes!("figure-error", format::error_class(error))}
                     data-testid={format!("ipc-{id}-error")} data-value={error.to_string()} title={glossary::MODEL_ERROR}>
                     { format!("{} vs simulated", format::signed_percent(error)) }
                 </div>

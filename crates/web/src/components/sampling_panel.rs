@@ -140,14 +140,14 @@ fn kernel_row(index: usize, kernel: &KernelSampling, total: u64, compared: Optio
 /// An IPC error in percent, coloured as the page's other errors are.
 fn error_cell(error_pct: Option<f64>, testid: &str) -> Html {
     let Some(error) = error_pct else { return html! { <td class="num muted">{ "–" }</td> } };
-    let class = if error.abs() <= 10.0 { "num error-small" } else { "num error-large" };
+    let class = classes!("num", format::error_class(error));
     html! { <td {class} data-testid={testid.to_owned()} data-value={error.to_string()}>{ format::signed_percent(error) }</td> }
 }
 
 /// The comparison's headline: IPC error overall and the two speedups.
 fn compared(comparison: &SamplingComparison) -> Html {
     let error = 100.0 * comparison.ipc_error;
-    let error_class = if error.abs() <= 10.0 { "figure-error error-small" } else { "figure-error error-large" };
+    let error_class = classes!("figure-error", format::error_class(error));
     let wall = comparison.wall_speedup.map_or("–".to_owned(), |s| format!("{s:.1}×"));
     html! {
         <dl class="sampling-comparison" data-testid="sampling-comparison">

@@ -50,9 +50,8 @@ fn error_cell(model: ModelKind, ipc: f64, reference: Option<f64>) -> Html {
     match reference {
         Some(simulated) => {
             let error = 100.0 * (ipc - simulated) / simulated;
-            let class = if error.abs() <= 10.0 { "num error-small" } else { "num error-large" };
             html! {
-                <td class={class} data-testid={testid} data-value={error.to_string()}>{ format::signed_percent(error) }</td>
+                <td class={classes!("num", format::error_class(error))} data-testid={testid} data-value={error.to_string()}>{ format::signed_percent(error) }</td>
             }
         }
         None => html! { <td class="num muted" data-testid={testid}>{ "–" }</td> },

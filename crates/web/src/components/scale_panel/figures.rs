@@ -73,7 +73,7 @@ fn figure(name: &str, testid: &str, ipc: Option<f64>, simulated: Option<f64>, no
                     <span class="figure-ipc muted" data-testid={format!("{testid}-ipc")}>{ "–" }</span>
                 }
                 if let Some(error) = error {
-                    <span class={if error.abs() <= 10.0 { "figure-error error-small" } else { "figure-error error-large" }}
+                    <span class={classes!("figure-error", format::error_class(error))}
                         data-testid={format!("{testid}-error")} data-value={error.to_string()} title={glossary::MODEL_ERROR}>
                         { format!("{} vs simulated", format::signed_percent(error)) }
                     </span>
