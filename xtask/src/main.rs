@@ -14,6 +14,9 @@
 //!   `docs/validation.md` and `docs/validation-*.svg` (a recorded run, not a test).
 //! - `validate-scale`: the scale-model prediction of 64 SMs from 8 and 16 against
 //!   the timing model on four teaching kernels, written into `docs/validation.md`.
+//! - `validate-sim`: the timing model against the recorded Accel-Sim runs of
+//!   `crates/lab/test_data/accelsim/`, every case and counter, written into
+//!   `docs/validation.md` (the same cases `accelsim_reference.rs` asserts).
 //! - `sampling`: Photon's sampled simulation against the full simulation on
 //!   large regular kernels and multi-kernel workloads (IPC error, speedup),
 //!   written into `docs/validation.md` (a recorded run, not a test).
@@ -33,10 +36,11 @@ mod tools;
 mod validate_models;
 mod validate_sampling;
 mod validate_scale;
+mod validate_sim;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | labs | validate-models | validate-scale | sampling>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | labs | validate-models | validate-scale | validate-sim | sampling>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Some("labs") => labs::run(),
         Some("validate-models") => validate_models::run(),
         Some("validate-scale") => validate_scale::run(),
+        Some("validate-sim") => validate_sim::run(),
         Some("sampling") => validate_sampling::run(),
         _ => {
             eprintln!("{USAGE}");

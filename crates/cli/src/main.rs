@@ -4,6 +4,7 @@
 //! the web app. Bad input is one line on standard error naming the file, line
 //! and field, and exit code 2.
 
+mod accelsim;
 mod config_files;
 mod events;
 mod experiment;
@@ -47,6 +48,18 @@ enum Command {
         /// The config the generator sizes its arrays for (a preset name, a directory or files).
         #[arg(long = "for", value_name = "CONFIG", num_args = 1.., requires = "generated")]
         for_config: Vec<PathBuf>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare the timing model with recorded Accel-Sim runs: every case of a reference set (a directory laid out
+    /// like crates/lab/test_data/accelsim), its trace checked against what Accel-Sim ran, on its pinned config.
+    Accelsim {
+        /// The reference set's directory.
+        dir: PathBuf,
+        /// Only the cases whose name contains this.
+        #[arg(long)]
+        case: Option<String>,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -300,6 +313,7 @@ fn main() -> ExitCode {
         Command::Info { path, generated, for_config, json } => info(path, generated, &for_config, json),
         Command::GenTrace { kernel, size, set, for_config, output, xz } => generated::spec(&kernel, size, &set)
             .and_then(|spec| generated::write_trace(&spec, &generated::target(&for_config)?, &output, xz)),
+        Command::Accelsim { dir, case, json } => accelsim::check(&dir, case.as_deref(), json),
         Command::Generators => Ok(generated::list()),
         Command::Samples { regenerate: None } => Ok(generated::list_samples()),
         Command::Samples { regenerate: Some(root) } => generated::regenerate_samples(&root),

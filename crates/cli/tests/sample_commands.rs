@@ -37,7 +37,9 @@ fn thresholds_are_options_and_bad_ones_are_named() {
     let (code, _, stderr) = warplab(&["run", "--config", "QV100", "--gen", "vecadd:size=4", "--against-full"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--against-full needs --sample"), "{stderr}");
-    // A window of 2 warps and a 100% tolerance: warp sampling takes over at once.
+    // A window of 32 warps and a 100% tolerance: warp sampling takes over at
+    // once. (Four CTAs' worth: the warps of one CTA share their launch and end
+    // cycles, so a window inside one CTA has no slope to test.)
     let report = json(&[
         "run",
         "--config",
@@ -47,11 +49,11 @@ fn thresholds_are_options_and_bad_ones_are_named() {
         "--sample",
         "warp",
         "--warp-window",
-        "2",
+        "32",
         "--delta-pct",
         "100",
         "--json",
     ]);
     assert_eq!(report["sampling"]["kernels"][0]["level"], "warp");
-    assert_eq!(report["sampling"]["options"]["warp_window"], 2);
+    assert_eq!(report["sampling"]["options"]["warp_window"], 32);
 }

@@ -28,6 +28,65 @@ pub struct DramConfig {
     pub return_queue_entries: u32,
     /// `-dram_dual_bus_interface`: separate row and column command buses (HBM).
     pub dual_bus_interface: bool,
+    /// `-dram_bnk_indexing_policy`: how a request's bank within its channel
+    /// is taken from the address's bank and row bits.
+    pub bank_indexing: BankIndexing,
+    /// `-dram_bnkgrp_indexing_policy`: which bits of the bank number name its
+    /// bank group.
+    pub bank_group_indexing: BankGroupIndexing,
+}
+
+/// `-dram_bnk_indexing_policy`: the bank a request goes to, from the bank
+/// bits of its address (GPGPU-Sim applies it in the DRAM channel, after the
+/// address has chosen the channel and L2 slice, so it never moves a request
+/// to another slice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BankIndexing {
+    /// 0: the address's bank bits as they are.
+    Linear,
+    /// 1: the bank bits XOR the row's low bits.
+    XorRow,
+    /// 2: IPOLY of the row and bank bits (16, 32 or 64 banks).
+    Ipoly,
+}
+
+/// `-dram_bnkgrp_indexing_policy`: which bits of the bank number are its bank
+/// group. With `tCCDL` > `tCCD` this decides whether consecutive banks can
+/// take back-to-back column commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BankGroupIndexing {
+    /// 0: the high bits: banks `0..n/g` are group 0, the next `n/g` group 1, ...
+    HighBits,
+    /// 1: the low bits: bank `b` is in group `b mod g`, so consecutive banks
+    /// are in different groups (every Accel-Sim preset sets this).
+    LowBits,
+}
+
+impl BankIndexing {
+    fn from_option(value: u32) -> Self {
+        match value {
+            0 => Self::Linear,
+            1 => Self::XorRow,
+            _ => Self::Ipoly,
+        }
+    }
+
+    fn option_value(self) -> u32 {
+        self as u32
+    }
+}
+
+impl BankGroupIndexing {
+    /// The bank group of bank `bank` of `n_banks` in `n_groups` groups
+    /// (GPGPU-Sim's `dram_t::get_bankgrp_number`).
+    pub fn group_of(self, bank: u32, n_banks: u32, n_groups: u32) -> u32 {
+        let n_groups = n_groups.max(1);
+        match self {
+            Self::HighBits => bank / (n_banks / n_groups).max(1),
+            Self::LowBits => bank % n_groups,
+        }
+        .min(n_groups - 1)
+    }
 }
 
 /// DRAM timing parameters, in DRAM command clocks.
@@ -114,7 +173,19 @@ impl DramConfig {
             scheduler_queue_entries: r.u32_in("-gpgpu_frfcfs_dram_sched_queue_size", 0..=65_536)?,
             return_queue_entries: r.u32_in("-gpgpu_dram_return_queue_size", 0..=65_536)?,
             dual_bus_interface: r.value("-dram_dual_bus_interface")?.u32_in(0..=1)? == 1,
+            // GPGPU-Sim's 3 ("custom") leaves the bank undefined; it is refused.
+            bank_indexing: BankIndexing::from_option(r.u32_in("-dram_bnk_indexing_policy", 0..=2)?),
+            bank_group_indexing: match r.u32_in("-dram_bnkgrp_indexing_policy", 0..=1)? {
+                0 => BankGroupIndexing::HighBits,
+                _ => BankGroupIndexing::LowBits,
+            },
         };
+        if dram.bank_indexing == BankIndexing::Ipoly && ![16, 32, 64].contains(&dram.timing.n_banks) {
+            let value = r.value("-dram_bnk_indexing_policy")?;
+            return Err(
+                value.inconsistent("IPOLY bank indexing (2) needs 16, 32 or 64 banks in -gpgpu_dram_timing_opt")
+            );
+        }
         if !dram.burst_length.is_multiple_of(dram.data_command_freq_ratio) {
             let value = r.value("-gpgpu_dram_burst_length")?;
             return Err(value.inconsistent("the burst length must be a multiple of -dram_data_command_freq_ratio"));
@@ -133,6 +204,8 @@ impl DramConfig {
         w.option("-gpgpu_frfcfs_dram_sched_queue_size", self.scheduler_queue_entries);
         w.option("-gpgpu_dram_return_queue_size", self.return_queue_entries);
         w.option("-dram_dual_bus_interface", u32::from(self.dual_bus_interface));
+        w.option("-dram_bnk_indexing_policy", self.bank_indexing.option_value());
+        w.option("-dram_bnkgrp_indexing_policy", self.bank_group_indexing as u32);
     }
 
     /// Bytes one access moves: burst length × bus width × chips.

@@ -114,6 +114,7 @@
 
 pub mod cache;
 pub mod clocks;
+pub mod collector;
 pub mod dram;
 mod error;
 mod files;
@@ -136,7 +137,8 @@ mod writer;
 
 pub use cache::CacheConfig;
 pub use clocks::{ClockDomains, Frequency};
-pub use dram::{DramConfig, DramScheduler, DramTiming};
+pub use collector::{CollectorSet, CollectorSetKind, OperandCollector};
+pub use dram::{BankGroupIndexing, BankIndexing, DramConfig, DramScheduler, DramTiming};
 pub use error::{ConfigError, Location};
 pub use files::{ConfigFileKind, file_kind, order_chosen_config_files, order_config_files};
 pub use gpu::{GpuConfig, KeptOption, KernelLaunch};
@@ -146,7 +148,7 @@ pub use memory::{AddressMapping, L1Config, MemoryPartitions, PartitionIndexing, 
 pub use options::{RawConfig, RawSetting};
 pub use presets::{PRESETS, Preset, default_preset, preset};
 pub use scale::{Diagnostic, Scaled};
-pub use sm::{Cores, SchedulerPolicy, Scheduling};
+pub use sm::{ComputeCapability, Cores, SchedulerPolicy, Scheduling};
 pub use summary::{CacheSummary, ConfigSummary, ConfigView, ViewGroup, ViewRow};
 pub use units::{
     ClassLatencies, ExecutionUnits, LatencyInitiation, PipelineWidths, PtxLatencies, SpecializedUnit, UnitClass,

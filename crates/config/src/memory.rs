@@ -43,6 +43,12 @@ pub struct L1Config {
     pub unified_l1d_size_bytes: u32,
     /// `-gpgpu_shmem_option` (given in KB): the shared-memory carve-outs.
     pub shmem_options_bytes: Vec<u32>,
+    /// `-gpgpu_n_cluster_ejection_buffer_size`: replies an SM's cluster holds
+    /// between the crossbar and the LD/ST unit.
+    pub ejection_buffer_entries: u32,
+    /// `-gpgpu_n_ldst_response_buffer_size`: replies the LD/ST unit holds
+    /// before it fills the L1 with them, one a cycle.
+    pub ldst_response_entries: u32,
 }
 
 /// The memory partitions: channels, their L2 slices, and the path to DRAM.
@@ -129,6 +135,8 @@ impl L1Config {
             adaptive_cache: r.bool("-gpgpu_adaptive_cache_config")?,
             unified_l1d_size_bytes: r.u32_in("-gpgpu_unified_l1d_size", 0..=MAX_SHMEM_BYTES / 1024)? * 1024,
             shmem_options_bytes: read_kb_list(&r.value("-gpgpu_shmem_option")?)?,
+            ejection_buffer_entries: r.u32_in("-gpgpu_n_cluster_ejection_buffer_size", 1..=4096)?,
+            ldst_response_entries: r.u32_in("-gpgpu_n_ldst_response_buffer_size", 1..=4096)?,
         };
         if l1.adaptive_cache {
             l1.check_carveout(&r.value("-gpgpu_unified_l1d_size")?, &shmem_size)?;
@@ -172,6 +180,8 @@ impl L1Config {
         w.option("-gpgpu_unified_l1d_size", self.unified_l1d_size_bytes / 1024);
         let options: Vec<String> = self.shmem_options_bytes.iter().map(|bytes| (bytes / 1024).to_string()).collect();
         w.option("-gpgpu_shmem_option", options.join(","));
+        w.option("-gpgpu_n_cluster_ejection_buffer_size", self.ejection_buffer_entries);
+        w.option("-gpgpu_n_ldst_response_buffer_size", self.ldst_response_entries);
     }
 
     /// The adaptive carve-out for a kernel needing `shmem_bytes` of shared
@@ -411,6 +421,8 @@ mod tests {
             adaptive_cache: true,
             unified_l1d_size_bytes: 128 * 1024,
             shmem_options_bytes: [0, 8, 16, 32, 64, 96].map(|kb| kb * 1024).to_vec(),
+            ejection_buffer_entries: 32,
+            ldst_response_entries: 2,
         };
         // No shared memory: 256 ways of 512 B = 128 KB of L1 (the README's QV100 example).
         assert_eq!(l1.carveout_for(0), Some((0, 256)));

@@ -36,6 +36,32 @@ pub struct Cores {
     pub regs_per_sm: u32,
     /// `-gpgpu_registers_per_block`: registers one CTA may use.
     pub regs_per_cta: u32,
+    /// `-gpgpu_compute_capability_major` and `_minor`: the architecture, which
+    /// says which SASS (binary version) traces generated for this GPU carry.
+    #[serde(default)]
+    pub compute_capability: ComputeCapability,
+}
+
+/// A CUDA compute capability, `major.minor`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComputeCapability {
+    /// The architecture generation (6 Pascal, 7 Volta and Turing, 8 Ampere, 9 Hopper).
+    pub major: u32,
+    /// The revision within it.
+    pub minor: u32,
+}
+
+impl Default for ComputeCapability {
+    /// GPGPU-Sim's default, 7.0 (Volta).
+    fn default() -> Self {
+        Self { major: 7, minor: 0 }
+    }
+}
+
+impl fmt::Display for ComputeCapability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
 }
 
 /// The most fetch-and-decode steps per SM cycle warplab accepts.
@@ -123,6 +149,10 @@ impl Cores {
             max_ctas_per_sm: r.u32_in("-gpgpu_shader_cta", 1..=MAX_CTAS_PER_SM)?,
             regs_per_sm,
             regs_per_cta: r.u32_in("-gpgpu_registers_per_block", 1..=MAX_REGS_PER_SM)?,
+            compute_capability: ComputeCapability {
+                major: r.u32_in("-gpgpu_compute_capability_major", 1..=99)?,
+                minor: r.u32_in("-gpgpu_compute_capability_minor", 0..=9)?,
+            },
         })
     }
 
@@ -134,6 +164,8 @@ impl Cores {
         w.option("-gpgpu_shader_cta", self.max_ctas_per_sm);
         w.option("-gpgpu_shader_registers", self.regs_per_sm);
         w.option("-gpgpu_registers_per_block", self.regs_per_cta);
+        w.option("-gpgpu_compute_capability_major", self.compute_capability.major);
+        w.option("-gpgpu_compute_capability_minor", self.compute_capability.minor);
     }
 }
 

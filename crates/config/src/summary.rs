@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cache::{CacheConfig, SetIndex};
+use crate::dram::{BankGroupIndexing, BankIndexing};
 use crate::gpu::{GpuConfig, KeptOption};
 use crate::interconnect::NetworkMode;
 use crate::units::{N_SPECIALIZED_SLOTS, UnitClass};
@@ -288,6 +289,30 @@ impl GpuConfig {
                     "Scheduler",
                     format!("{}, queue {}", d.scheduler, d.scheduler_queue_entries),
                     "-gpgpu_dram_scheduler",
+                ),
+                row(
+                    "Bank groups",
+                    format!(
+                        "{} of {} banks, tCCDL {} clocks, {}",
+                        t.n_bank_groups,
+                        t.n_banks,
+                        t.t_ccdl,
+                        match d.bank_group_indexing {
+                            BankGroupIndexing::HighBits => "group from the bank's high bits",
+                            BankGroupIndexing::LowBits => "group from the bank's low bits",
+                        }
+                    ),
+                    "-dram_bnkgrp_indexing_policy",
+                ),
+                row(
+                    "Bank indexing",
+                    match d.bank_indexing {
+                        BankIndexing::Linear => "address bank bits",
+                        BankIndexing::XorRow => "bank bits XOR row bits",
+                        BankIndexing::Ipoly => "IPOLY of bank and row bits",
+                    }
+                    .to_owned(),
+                    "-dram_bnk_indexing_policy",
                 ),
             ],
         )

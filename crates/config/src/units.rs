@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::collector::OperandCollector;
 use crate::error::ConfigError;
 use crate::lookup::{OptionReader, Value};
 use crate::writer::OptionWriter;
@@ -37,6 +38,8 @@ pub struct ExecutionUnits {
     pub trace_latencies: ClassLatencies,
     /// `-ptx_opcode_latency_*` / `-ptx_opcode_initiation_*`.
     pub ptx: PtxLatencies,
+    /// The operand collector between issue and the units.
+    pub operand_collector: OperandCollector,
 }
 
 /// `-gpgpu_pipeline_widths`: pipeline registers between stages, in GPGPU-Sim's order.
@@ -174,6 +177,7 @@ impl ExecutionUnits {
             specialized: read_specialized(r)?,
             trace_latencies: ClassLatencies::read(r)?,
             ptx: PtxLatencies::read(r)?,
+            operand_collector: OperandCollector::read(r)?,
         };
         if units.n_sp_units == 0 {
             return Err(r.value("-gpgpu_num_sp_units")?.inconsistent("an SM needs at least one SP unit"));
@@ -195,6 +199,7 @@ impl ExecutionUnits {
         for unit in &self.specialized {
             unit.write(w);
         }
+        self.operand_collector.write(w);
     }
 
     /// Whether the SM has units of this class (an enabled slot for a specialized class).

@@ -42,9 +42,7 @@ fn check(name: &str, e: &Expect) {
     assert_eq!((c.cores.max_threads_per_sm, c.cores.warp_size), (e.threads, 32), "{name}");
     assert_eq!((c.cores.max_ctas_per_sm, c.cores.regs_per_sm), (32, 65_536), "{name}");
     assert_eq!((c.scheduling.schedulers_per_sm, &c.scheduling.policy), (4, &SchedulerPolicy::Lrr), "{name}");
-    let reg_banks =
-        c.unmodelled_options.iter().find(|k| k.name == "-gpgpu_num_reg_banks").and_then(|k| k.value.as_deref());
-    assert_eq!(reg_banks, Some(e.reg_banks), "{name}");
+    assert_eq!(c.units.operand_collector.reg_banks.to_string(), e.reg_banks, "{name}");
     assert_eq!(c.l1.dl1.as_ref().map(ToString::to_string).as_deref(), Some(e.dl1), "{name}");
     assert_eq!((c.l1.l1_latency_cycles, c.l1.shmem_latency_cycles), e.l1_smem_latency, "{name}");
     assert!(c.l1.adaptive_cache, "{name}");

@@ -5,11 +5,33 @@
 //! and its registers are fixed, so the dependences the timing model sees are
 //! the ones the listing spells out.
 
+use warplab_config::ComputeCapability;
 use warplab_trace::{Diagnostic, Isa, MAX_DST_REGS, MAX_SRC_REGS, MemSpace, OpcodeId, OpcodeTable, Reg};
 
-/// The binary version generated traces carry: Volta (`sm_70`), whose opcode
-/// table every bundled preset reads without a fallback diagnostic.
+/// The binary version of a listing made without a GPU in mind (unit tests):
+/// Volta (`sm_70`).
 pub const BINARY_VERSION: u32 = 70;
+
+/// The binary version, and so the opcode table, of the SASS generated for a
+/// GPU of compute capability `cc`: the GPU's own where Accel-Sim has a table
+/// for it (`trace_kernel_info_t`'s binary versions 60 and 61 Pascal, 70
+/// Volta, 75 Turing, 80 and 86 Ampere), so that Accel-Sim dispatches each
+/// instruction as that GPU's config expects: Volta's table sends `BRA` to
+/// specialized unit 1, which a Pascal config does not define, where Pascal's
+/// runs it on the SP (or INT) units. Accel-Sim exits on any other version:
+/// Hopper and later get Ampere's table, the nearest it has; Maxwell and
+/// older get Pascal's, since the generators' opcodes (`IADD3`, `LOP3`, ...)
+/// are not in Kepler's.
+pub fn binary_version_for(cc: ComputeCapability) -> u32 {
+    match (cc.major, cc.minor) {
+        (6, 0) => 60,
+        (0..=6, _) => 61,
+        (7, 5) => 75,
+        (7, _) => 70,
+        (8, 6) => 86,
+        _ => 80,
+    }
+}
 
 /// Bytes between consecutive instructions (Volta and later encode 128-bit
 /// instructions).
@@ -43,6 +65,7 @@ impl Op {
 /// instructions are interned in.
 #[derive(Debug, Clone)]
 pub struct Code {
+    binary_version: u32,
     opcodes: OpcodeTable,
     next_pc: u32,
     /// One past the highest general-purpose register named so far.
@@ -58,8 +81,18 @@ impl Default for Code {
 impl Code {
     /// An empty listing for [`BINARY_VERSION`].
     pub fn new() -> Code {
-        let (isa, _) = Isa::for_binary_version(BINARY_VERSION);
-        Code { opcodes: OpcodeTable::new(isa), next_pc: 0, registers: 0 }
+        Code::for_binary_version(BINARY_VERSION)
+    }
+
+    /// An empty listing in the SASS of `binary_version`.
+    pub fn for_binary_version(binary_version: u32) -> Code {
+        let (isa, _) = Isa::for_binary_version(binary_version);
+        Code { binary_version, opcodes: OpcodeTable::new(isa), next_pc: 0, registers: 0 }
+    }
+
+    /// The binary version the kernel's header declares.
+    pub fn binary_version(&self) -> u32 {
+        self.binary_version
     }
 
     /// Appends `opcode dst.. , src..` at the next PC. Memory opcodes (those
@@ -75,7 +108,7 @@ impl Code {
         let mut diagnostics: Vec<Diagnostic> = Vec::new();
         let id = self.opcodes.intern(opcode, &mut diagnostics).expect("opcode table has room");
         let info = self.opcodes.info(id);
-        assert!(!info.unknown, "generator listing uses `{opcode}`, which the sm_70 table lacks");
+        assert!(!info.unknown, "generator listing uses `{opcode}`, which the {:?} table lacks", self.opcodes.isa());
         let mut op = Op {
             pc: self.next_pc,
             opcode: id,

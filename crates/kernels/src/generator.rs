@@ -3,6 +3,7 @@
 
 use warplab_config::GpuConfig;
 
+use crate::code::{Code, binary_version_for};
 use crate::spec::{GenError, GenSpec};
 use crate::workload::Workload;
 
@@ -50,6 +51,12 @@ pub struct Params<'a> {
 }
 
 impl Params<'_> {
+    /// An empty listing in the SASS of the GPU the workload is for
+    /// ([`crate::code::binary_version_for`]).
+    pub fn code(&self) -> Code {
+        Code::for_binary_version(binary_version_for(self.config.cores.compute_capability))
+    }
+
     /// `--size N`.
     pub fn size(&self) -> u64 {
         self.size

@@ -42,7 +42,7 @@ mod spec;
 mod warp;
 mod workload;
 
-pub use code::{BINARY_VERSION, Code, Op, RZ};
+pub use code::{BINARY_VERSION, Code, Op, RZ, binary_version_for};
 pub use device::{Array, DeviceMemory, LOCAL_BASE, SHMEM_BASE};
 pub use generator::{Generator, Knob, Params, generate, generator};
 pub use generators::GENERATORS;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use warplab_trace::{Cta, Dim3, KernelHeader, OpcodeTable, SummaryBuilder, WRITTEN_TRACER_VERSION, XzTraceWriter};
 
-use crate::code::{BINARY_VERSION, Code};
+use crate::code::Code;
 use crate::device::{DeviceMemory, LOCAL_BASE, SHMEM_BASE};
 use crate::generators::grid_x;
 use crate::spec::GenError;
@@ -78,7 +78,7 @@ impl Kernel {
             block: launch.block,
             shmem_bytes: launch.shmem_bytes,
             nregs: code.registers_per_thread(),
-            binary_version: BINARY_VERSION,
+            binary_version: code.binary_version(),
             stream_id: 0,
             shmem_base: SHMEM_BASE,
             local_base: LOCAL_BASE,

@@ -28,6 +28,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod accelsim;
 mod analytical;
 mod config;
 mod config_delta;

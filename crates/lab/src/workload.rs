@@ -102,6 +102,9 @@ pub enum LabError {
     Knob(String),
     /// Files fed to a `ContentHasher` out of order or with the wrong length.
     Hash(String),
+    /// A recorded Accel-Sim reference set that cannot be read or run (the
+    /// message names the file or case).
+    Reference(String),
 }
 
 impl fmt::Display for LabError {
@@ -119,6 +122,7 @@ impl fmt::Display for LabError {
             LabError::Profile(message) => write!(f, "profiling the workload: {message}"),
             LabError::Knob(message) => f.write_str(message),
             LabError::Hash(message) => write!(f, "content hash: {message}"),
+            LabError::Reference(message) => write!(f, "Accel-Sim reference: {message}"),
         }
     }
 }

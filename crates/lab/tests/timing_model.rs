@@ -158,9 +158,11 @@ fn moves_then_exit(n: usize) -> Vec<String> {
 fn a_cold_instruction_cache_miss_costs_a_dram_round_trip() {
     // 16 instructions 16 bytes apart fill two 128-B lines; a lone warp misses
     // on each in turn and waits the whole round trip: the line read crosses
-    // the request crossbar, the ROP pipeline, the L2, the fixed DRAM latency,
-    // an activate and a read on a closed bank (tRCD + CL + burst), and the
-    // line (plus header) crosses back.
+    // the request crossbar, the ROP pipeline, the L2 (its access, its miss
+    // queue, the fill answered the cycle after), the fixed DRAM latency, a
+    // DRAM cycle to reach the bank, an activate and one read per 32-B access
+    // of the line on a closed bank (tRCD, the reads tCCD apart, CL), a DRAM
+    // cycle back to the L2, and the line (plus header) crosses back.
     let config = gtx1080();
     let mut perfect = config.clone();
     perfect.scheduling.perfect_inst_const_cache = true;
@@ -173,13 +175,14 @@ fn a_cold_instruction_cache_miss_costs_a_dram_round_trip() {
     let line = config.l1i.as_ref().unwrap().line_size_bytes;
     let icnt = config.clocks.icnt.khz();
     let t = config.dram.timing;
-    let burst = config.dram.burst_length / config.dram.data_command_freq_ratio;
+    let reads = line / config.dram.access_bytes();
+    let service = 1 + t.t_rcd + (reads - 1) * t.t_ccd.max(t.t_ccdl) + t.cl + 1;
     let miss = in_core_cycles(&config, f64::from(1 + 8u32.div_ceil(flit)), icnt)
         + f64::from(config.memory.l2_rop_latency_cycles)
-        + in_core_cycles(&config, 2.0, config.clocks.l2.khz())
+        + in_core_cycles(&config, 4.0, config.clocks.l2.khz())
         + f64::from(config.memory.dram_latency_cycles)
-        + in_core_cycles(&config, f64::from(t.t_rcd + t.cl + burst), config.clocks.dram.khz())
-        + in_core_cycles(&config, f64::from(1 + (8 + line).div_ceil(flit)), icnt);
+        + in_core_cycles(&config, f64::from(service), config.clocks.dram.khz())
+        + in_core_cycles(&config, f64::from((8 + line).div_ceil(flit)), icnt);
     let per_miss = (cold.cycles - warm.cycles) as f64 / 2.0;
     assert_within(per_miss, miss, 0.02, "instruction-cache miss");
 }
@@ -206,9 +209,11 @@ fn one_fetch_per_cycle_brings_two_instructions() {
 fn a_write_the_l2_sends_to_dram_is_acknowledged_from_dram() {
     // Under the naive write-allocate `W` the L2 sends a missing write on to
     // DRAM (and fetches the line); its acknowledgement leaves when DRAM has
-    // written it: the fixed DRAM latency, then an activate and a write on a
-    // closed bank (tRCDWR = tRCD - (WL + 1), WL, the burst). Under lazy
-    // fetch-on-read the L2 keeps the write and acknowledges it at once.
+    // written it: an L2 cycle from the L2's miss queue to the DRAM queue, the
+    // fixed DRAM latency, a DRAM cycle to reach the bank, an activate and a
+    // write on a closed bank (tRCDWR = tRCD - (WL + 1), then WL), and a DRAM
+    // cycle back to the L2. Under lazy fetch-on-read the L2 keeps the write
+    // and acknowledges it at once.
     let config = gtx1080();
     let mut keeps = config.clone();
     keeps.memory.l2.write_allocate = WriteAllocate::LazyFetchOnRead;
@@ -217,9 +222,9 @@ fn a_write_the_l2_sends_to_dram_is_acknowledged_from_dram() {
     let kept = run_one_warp(&keeps, &lines);
     assert_eq!((through.dram.totals.writes, kept.dram.totals.writes), (1, 0));
     let t = config.dram.timing;
-    let burst = config.dram.burst_length / config.dram.data_command_freq_ratio;
-    let write = t.t_rcd.saturating_sub(t.wl + 1) + t.wl + burst;
-    let expected = f64::from(config.memory.dram_latency_cycles)
+    let write = 1 + t.t_rcd.saturating_sub(t.wl + 1) + t.wl + 1;
+    let expected = in_core_cycles(&config, 1.0, config.clocks.l2.khz())
+        + f64::from(config.memory.dram_latency_cycles)
         + in_core_cycles(&config, f64::from(write), config.clocks.dram.khz());
     assert_within((through.cycles - kept.cycles) as f64, expected, 0.02, "write acknowledged from DRAM");
 }
@@ -239,7 +244,7 @@ fn vectoradd_anchor_against_accel_sim() {
     // behind warplab's figure and what still differs. The goal is 25%; the
     // exact value is pinned so that any change is noticed.
     assert!((report.cycles as f64 - 1282.0).abs() <= 0.25 * 1282.0, "{} cycles", report.cycles);
-    assert_eq!(report.cycles, 1232);
+    assert_eq!(report.cycles, 1271);
 }
 
 /// Sleeping SMs and clock jumps are an optimisation only: ticking every busy

@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(qv100.scheduler, SchedulerModel::RoundRobin);
         assert_eq!((qv100.n_sms, qv100.schedulers_per_sm, qv100.l1_mshrs), (80, 4, 512));
         assert!(!qv100.streaming_l1);
-        assert_eq!(qv100.latencies.l1_hit, 21.0);
+        assert_eq!(qv100.latencies.l1_hit, 24.0);
         let pascal = Machine::of(&warplab_config::preset("mdm-pascal-28sm").unwrap().config().unwrap());
         assert_eq!(pascal.scheduler, SchedulerModel::Gto);
         assert_eq!((pascal.n_sms, pascal.l1_mshrs), (28, 128));

@@ -3,11 +3,12 @@
 //!
 //! At each instant the clocks due tick in this order, so that what a
 //! component produced is seen by its consumer on the consumer's next edge:
-//! 1. interconnect: both crossbars grant and move flits;
-//! 2. DRAM: channels take requests from their slices, schedule commands and
-//!    hand finished reads back;
-//! 3. L2: each slice sends a reply, takes a fill, serves one access and takes
-//!    an arrival from the crossbar;
+//! 1. interconnect: each L2 slice puts its next reply into the reply
+//!    crossbar, then both crossbars grant and move packets;
+//! 2. DRAM: channels hand a finished request back, schedule commands and
+//!    take requests from their slices;
+//! 3. L2: each slice takes an arrival from the crossbar, answers a requester
+//!    of a filled miss, takes a fill, serves one access;
 //! 4. core: the CTA scheduler launches CTAs, then every SM runs its cycle
 //!    (see [`crate::sm`]).
 //!
@@ -170,23 +171,36 @@ impl Gpu {
     pub(crate) fn step(&mut self, workload: &mut dyn WorkloadSource) -> bool {
         let ticks = self.clocks.advance();
         let core_now = self.clocks.core().0;
-        let icnt_now = self.clocks.domain_cycles(Domain::Icnt);
+        // What the crossbars' consumers see: a packet moved at an interconnect
+        // edge is taken at the consumer's next edge after that instant
+        // (GPGPU-Sim moves packets after the L2 and the SMs have popped), so
+        // at an instant without an interconnect edge, everything the last
+        // interconnect cycle delivered is there.
+        let icnt_cycles = self.clocks.domain_cycles(Domain::Icnt);
+        let icnt_now = if ticks.icnt { icnt_cycles } else { icnt_cycles + 1 };
         if self.log.window.is_some() {
             self.log.enter_cycle(core_now);
-        }
-        if ticks.icnt {
-            self.request_network.cycle(icnt_now);
-            self.reply_network.cycle(icnt_now);
         }
         let mut ctx = PartitionContext {
             requests: &mut self.requests,
             request_network: &mut self.request_network,
             reply_network: &mut self.reply_network,
             address_map: &self.address_map,
-            core_now,
+            // GPGPU-Sim's `gpu_sim_cycle` as the memory side reads it: the
+            // core ticks last in an instant and counts its cycle after, so
+            // an L2 or DRAM edge that coincides with a core edge still sees
+            // the cycles before it.
+            core_now: core_now - u64::from(ticks.core),
+            event_cycle: core_now,
             icnt_now,
             log: &mut self.log,
         };
+        if ticks.icnt {
+            // Replies enter the crossbar before it moves packets, as in GPGPU-Sim.
+            self.memory.icnt_cycle(&mut ctx);
+            ctx.request_network.cycle(icnt_cycles);
+            ctx.reply_network.cycle(icnt_cycles);
+        }
         if ticks.dram {
             self.memory.dram_cycle(self.clocks.domain_cycles(Domain::Dram), &mut ctx);
         }
@@ -228,7 +242,7 @@ impl Gpu {
                 sm.wake_at = u64::MAX;
                 continue;
             }
-            sm.memory_cycle(now, &mut ctx);
+            sm.execute_cycle(now, &mut ctx, &self.views);
             let (issued, all_memory) = sm.issue_cycle(now, &self.views);
             sm.fetch_cycle(now, &mut ctx);
             sm.count_cycles(1, !issued && all_memory, &mut self.mshr_histogram);
@@ -281,7 +295,14 @@ impl Gpu {
             return None;
         }
         let arrival = self.request_network.next_arrival()?.min(self.reply_network.next_arrival()?);
-        let mut next = if arrival == u64::MAX { u64::MAX } else { self.clocks.core_cycle_at(Domain::Icnt, arrival) };
+        // A packet arriving at interconnect cycle `arrival` is seen at the
+        // first edge of any domain after interconnect edge `arrival - 1`:
+        // wake at the core edge at or before that one, so that no edge after it is passed over.
+        let mut next = if arrival == u64::MAX {
+            u64::MAX
+        } else {
+            self.clocks.core_cycle_at(Domain::Icnt, arrival.saturating_sub(1))
+        };
         for sm in &self.sms {
             next = next.min(sm.wake_at);
             if next <= now + 1 {

@@ -22,7 +22,11 @@
 //!   whose head packet wants them, one grant per input per cycle.
 //!
 //! A packet is delivered into the output's buffer when its last flit arrives,
-//! and its consumer takes it from the next interconnect cycle on. Input buffers
+//! and its consumer takes it at its own next edge after that instant: GPGPU-Sim
+//! moves packets (`icnt_transfer`) after the L2 slices and the SMs have popped
+//! theirs, so a packet moved at an instant is never taken at that instant,
+//! and under a slower interconnect clock it is taken at the next L2 or core
+//! edge rather than after the next interconnect edge. Input buffers
 //! are bounded by `-icnt_in_buffer_limit` packets, output buffers by
 //! `-icnt_out_buffer_limit`; a full output holds the input's head packet back,
 //! a full input makes the sender wait.
@@ -249,7 +253,9 @@ impl Crossbar {
         self.heads_for_output[output].remove(input);
     }
 
-    /// The next packet delivered at `output` by icnt cycle `now`.
+    /// The next packet delivered at `output` for a consumer that sees
+    /// deliveries through interconnect cycle `now` − 1: the current cycle's
+    /// own, once its edge has passed (see the module doc).
     pub fn peek(&self, output: u32, now: u64) -> Option<RequestId> {
         match self.outputs[output as usize].front() {
             Some(&(at, request)) if at <= now => Some(request),

@@ -1,35 +1,55 @@
 //! The memory side: one L2 slice per memory sub-partition (ticked at the L2
 //! clock) and one DRAM channel per memory partition (ticked at the DRAM
 //! clock), with the bounded queues of `-gpgpu_dram_partition_queues` between
-//! them.
+//! them, after GPGPU-Sim's `memory_sub_partition` and `memory_partition_unit`
+//! (`l2cache.cc`) and its `data_cache` (`gpu-cache.cc`).
 //!
 //! A slice takes a request from the crossbar (one per L2 cycle) only while its
-//! `icnt to L2` queue has room for a line's four sectors, as GPGPU-Sim does
-//! (otherwise the request waits in the crossbar's output buffer); the request
-//! then spends `-gpgpu_l2_rop_latency` core cycles in the ROP pipeline and
-//! waits in the `icnt to L2` queue for the slice, which serves one access per
-//! L2 cycle. A read hit goes to the `L2 to icnt` queue and back through the
-//! reply crossbar; a miss takes an L2 MSHR entry (or merges into one) and the
-//! slice sends a fill read down the `L2 to DRAM` queue; writes follow the
-//! slice's cache string (write-back, write-validate, ...). A write the slice
-//! keeps is acknowledged at once; a write it sends on to DRAM (write-through,
-//! write-evict, no write-allocate, and the naive write-allocate `W`, which
-//! also fetches the line) is acknowledged when DRAM has written it, as in
-//! GPGPU-Sim, where DRAM returns the write itself as the reply. On the DRAM
-//! side a channel takes one request per DRAM cycle from its slices while its
-//! scheduler queue has room; the request waits `-dram_latency` core cycles,
-//! then enters that queue; its completion comes back through the `DRAM to L2`
-//! queue, fills the slice and answers every request merged into the MSHR
-//! entry.
+//! `icnt to L2` queue has room for a line's four sectors; the request then
+//! spends `-gpgpu_l2_rop_latency` core cycles in the ROP pipeline and waits in
+//! the `icnt to L2` queue. One L2 cycle of a slice (`memory_sub_partition::cache_cycle`):
+//! 1. the next requester of a filled MSHR entry is answered (one per cycle,
+//!    GPGPU-Sim's `next_access`), if the `L2 to icnt` queue has room;
+//! 2. the head of the `DRAM to L2` queue fills the L2 (when the fill port is
+//!    free; a fill holds it for a fetch's bytes over the data port width), or,
+//!    if it is a write DRAM has done, goes back to be acknowledged;
+//! 3. the head of the L2's own miss queue (the cache string's miss-queue
+//!    entries) moves to the `L2 to DRAM` queue, and the ports count down;
+//! 4. the head of the `icnt to L2` queue is looked up, but only while the `L2
+//!    to DRAM` queue and the `L2 to icnt` queue have room and the data port is
+//!    free (GPGPU-Sim does not try otherwise, so nothing is counted). A hit
+//!    replies and holds the data port for its bytes; a miss needs an MSHR
+//!    entry (or one to merge into) and the miss queue room GPGPU-Sim's read
+//!    and write handlers ask for, else it is a reservation failure, retried
+//!    next cycle; a fetch asks for a sector from a sectored L2 and for the
+//!    whole line from a non-sectored one;
+//! 5. the head of the ROP pipeline moves to the `icnt to L2` queue.
+//!
+//! A write the slice keeps is acknowledged at once; a write it sends on to
+//! DRAM (write-through, write-evict, no write-allocate, and the naive
+//! write-allocate `W`, which also fetches the line) is acknowledged when DRAM
+//! has written it, as GPGPU-Sim's DRAM returns the write itself as the reply.
+//! Replies leave the `L2 to icnt` queue at the interconnect clock ([`MemorySystem::icnt_cycle`]).
+//!
+//! One DRAM cycle of a channel (`memory_partition_unit::dram_cycle`): the
+//! head of the channel's return queue goes back to its slice's `DRAM to L2`
+//! queue if that has room (a write-back simply ends); the DRAM advances; one
+//! request moves from a slice's `L2 to DRAM` queue into the `-dram_latency`
+//! pipeline (slices in round robin, each needing a credit, its `DRAM to L2`
+//! queue not full and the DRAM scheduler's queue not full); and the head of
+//! that pipeline, once its latency is over, enters the DRAM scheduler's queue
+//! if it has room. Credits: every slice has one of its own and shares the
+//! rest of the scheduler and return queues' entries; a request holds one
+//! until it is back in its slice (a write-back, until DRAM has written it).
 
 use std::collections::VecDeque;
 
 use warplab_config::GpuConfig;
-use warplab_config::cache::Allocation;
+use warplab_config::cache::{Allocation, CacheConfig, WriteAllocate, WritePolicy};
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 
-use crate::dram::{DramChannel, DramCompletion, DramRequest};
+use crate::dram::{DramChannel, DramRequest};
 use crate::events::{EventLog, Queue, note_queue};
 use crate::fifo::Fifo;
 use crate::interconnect::Crossbar;
@@ -50,26 +70,63 @@ pub struct SubPartition {
     icnt_to_l2: Fifo<RequestId>,
     l2: Cache,
     mshrs: MshrTable,
+    /// The L2's own miss queue (GPGPU-Sim's `m_miss_queue`), drained into
+    /// `l2_to_dram` one request per L2 cycle. Its bound is the cache
+    /// string's; GPGPU-Sim checks it before an access for the most the access
+    /// can send, so the queue itself has room for one line's write-backs more.
+    miss_queue: Fifo<RequestId>,
+    miss_queue_entries: usize,
     l2_to_dram: Fifo<RequestId>,
     dram_to_l2: Fifo<RequestId>,
     l2_to_icnt: Fifo<RequestId>,
+    /// MSHR entries whose data arrived, oldest first; their requesters are
+    /// answered one per cycle and the entry is freed with its last.
+    filled: VecDeque<u32>,
     rop_latency: u64,
-    /// The L2 allocates lines when fills arrive, so a fill may evict a dirty line.
-    allocates_on_fill: bool,
-    waiters: Vec<u32>,
+    policy: SlicePolicy,
+    /// L2 cycles the data port and the fill port stay busy.
+    data_port_busy_cycles: u32,
+    fill_port_busy_cycles: u32,
     /// Accesses by outcome.
     pub(crate) stats: CacheReport,
 }
 
-/// One DRAM channel with its fixed-latency queue.
+/// What a slice's cache string fixes about its accesses.
+#[derive(Debug, Clone, Copy)]
+struct SlicePolicy {
+    /// The L2 allocates lines when fills arrive, so a fill may evict a dirty line.
+    allocates_on_fill: bool,
+    /// Bytes a miss fetches from DRAM: a sector, or the whole line of a
+    /// non-sectored L2 (GPGPU-Sim's atom size).
+    fetch_bytes: u32,
+    line_bytes: u32,
+    sectored: bool,
+    data_port_width: u32,
+    write_policy: WritePolicy,
+    write_allocate: WriteAllocate,
+}
+
+/// One DRAM channel with its fixed-latency pipeline and the credits of its slices.
 #[derive(Debug, Clone)]
 pub struct Channel {
     pub(crate) dram: DramChannel,
     latency_queue: VecDeque<(u64, RequestId)>,
-    returned: VecDeque<(RequestId, DramCompletion)>,
-    next_sub_partition: u32,
+    /// The slice (within the channel) that last sent a request to DRAM.
+    last_sender: u32,
+    credits: Credits,
     /// DRAM cycles a request waited because the scheduler queue was full.
     pub(crate) full_cycles: u64,
+}
+
+/// GPGPU-Sim's `arbitration_metadata`: requests a slice may have between its
+/// `L2 to DRAM` queue and its return.
+#[derive(Debug, Clone)]
+struct Credits {
+    /// Per slice of the channel: its own credit in use (0 or 1).
+    private: Vec<u32>,
+    shared: u32,
+    /// 0: no limit (an unlimited scheduler or return queue).
+    shared_limit: u32,
 }
 
 /// The L2 slices, DRAM channels and what they need to talk to the rest.
@@ -79,6 +136,7 @@ pub struct MemorySystem {
     pub(crate) channels: Vec<Channel>,
     per_channel: u32,
     dram_latency: u64,
+    dram_access_bytes: u32,
     core_khz: u64,
     dram_khz: u64,
 }
@@ -89,7 +147,15 @@ pub(crate) struct PartitionContext<'a> {
     pub request_network: &'a mut Crossbar,
     pub reply_network: &'a mut Crossbar,
     pub address_map: &'a AddressMap,
+    /// The core cycles completed before this instant's core edge: GPGPU-Sim's
+    /// `gpu_sim_cycle` as its L2 and DRAM read it (the core ticks last in an
+    /// instant), which every memory-side latency is counted in.
     pub core_now: u64,
+    /// The core cycle events are stamped with: the SMs' count, which the
+    /// event window is in (`core_now` lags it by one at a core edge).
+    pub event_cycle: u64,
+    /// The interconnect cycle whose deliveries the crossbars' consumers see
+    /// (see [`crate::interconnect::Crossbar::peek`]).
     pub icnt_now: u64,
     pub log: &'a mut EventLog,
 }
@@ -97,7 +163,80 @@ pub(crate) struct PartitionContext<'a> {
 impl PartitionContext<'_> {
     /// Records request `id` entering (`true`) or leaving `queue` now.
     fn note(&mut self, queue: Queue, id: RequestId, entered: bool) {
-        note_queue(self.log, self.requests, self.core_now, queue, id, entered);
+        note_queue(self.log, self.requests, self.event_cycle, queue, id, entered);
+    }
+}
+
+impl SlicePolicy {
+    fn of(l2: &CacheConfig) -> Self {
+        let sectored = l2.is_sectored();
+        Self {
+            allocates_on_fill: l2.allocation != Allocation::OnMiss,
+            fetch_bytes: if sectored { SECTOR_BYTES } else { l2.line_size_bytes },
+            line_bytes: l2.line_size_bytes,
+            sectored,
+            data_port_width: l2.data_port_width_bytes.max(1),
+            write_policy: l2.write_policy,
+            write_allocate: l2.write_allocate,
+        }
+    }
+
+    /// L2 cycles the data or fill port is busy moving `bytes`.
+    fn port_cycles(self, bytes: u32) -> u32 {
+        bytes.div_ceil(self.data_port_width)
+    }
+
+    /// Free miss-queue entries an access needs before it may go on: GPGPU-Sim's
+    /// `miss_queue_full(n)` checks in its read and write handlers, as one
+    /// more than `n` (`rd_miss_base` keeps room for a fetch and a write-back;
+    /// the naive write-allocate for the write, a fetch and a write-back).
+    fn miss_queue_needed(self, access: &Access, outcome: Outcome) -> usize {
+        let write_keeps = |policy| match policy {
+            WritePolicy::WriteBack => true,
+            WritePolicy::LocalWriteBackGlobalWriteThrough => access.local,
+            _ => false,
+        };
+        match (access.kind, outcome) {
+            (AccessKind::Read, Outcome::Hit) => 0,
+            (AccessKind::Read, _) => 2,
+            (AccessKind::Write, Outcome::Hit) if write_keeps(self.write_policy) => 0,
+            (AccessKind::Write, Outcome::Hit) => 1,
+            (AccessKind::Write, _) => match self.write_allocate {
+                WriteAllocate::WriteAllocate => 3,
+                WriteAllocate::FetchOnWrite => 2,
+                WriteAllocate::None | WriteAllocate::LazyFetchOnRead => 1,
+            },
+        }
+    }
+}
+
+impl Credits {
+    fn new(config: &GpuConfig) -> Self {
+        let per_channel = config.memory.sub_partitions_per_channel;
+        let (queue, returns) = (config.dram.scheduler_queue_entries, config.dram.return_queue_entries);
+        let shared_limit =
+            if queue == 0 || returns == 0 { 0 } else { (queue + returns).saturating_sub(per_channel - 1).max(1) };
+        Self { private: vec![0; per_channel as usize], shared: 0, shared_limit }
+    }
+
+    fn available(&self, slice: usize) -> bool {
+        self.private[slice] < 1 || self.shared_limit == 0 || self.shared < self.shared_limit
+    }
+
+    fn borrow(&mut self, slice: usize) {
+        if self.private[slice] < 1 {
+            self.private[slice] += 1;
+        } else {
+            self.shared += 1;
+        }
+    }
+
+    fn give_back(&mut self, slice: usize) {
+        if self.private[slice] > 0 {
+            self.private[slice] -= 1;
+        } else {
+            self.shared = self.shared.saturating_sub(1);
+        }
     }
 }
 
@@ -106,6 +245,8 @@ impl MemorySystem {
     pub fn new(config: &GpuConfig) -> Self {
         let memory = &config.memory;
         let q = memory.queues;
+        let policy = SlicePolicy::of(&memory.l2);
+        let miss_queue_entries = memory.l2.miss_queue_entries.max(1) as usize;
         let slices = (0..memory.n_sub_partitions())
             .map(|id| SubPartition {
                 id,
@@ -113,12 +254,16 @@ impl MemorySystem {
                 icnt_to_l2: Fifo::new(q.icnt_to_l2),
                 l2: Cache::new(&memory.l2),
                 mshrs: MshrTable::new(memory.l2.mshr_entries, memory.l2.mshr_max_merge),
+                miss_queue: Fifo::new((miss_queue_entries + 1 + SECTORS_PER_LINE as usize) as u32),
+                miss_queue_entries,
                 l2_to_dram: Fifo::new(q.l2_to_dram),
                 dram_to_l2: Fifo::new(q.dram_to_l2),
                 l2_to_icnt: Fifo::new(q.l2_to_icnt),
+                filled: VecDeque::new(),
                 rop_latency: u64::from(memory.l2_rop_latency_cycles),
-                allocates_on_fill: memory.l2.allocation != Allocation::OnMiss,
-                waiters: Vec::new(),
+                policy,
+                data_port_busy_cycles: 0,
+                fill_port_busy_cycles: 0,
                 stats: CacheReport::default(),
             })
             .collect();
@@ -126,8 +271,8 @@ impl MemorySystem {
             .map(|_| Channel {
                 dram: DramChannel::new(&config.dram),
                 latency_queue: VecDeque::new(),
-                returned: VecDeque::new(),
-                next_sub_partition: 0,
+                last_sender: memory.sub_partitions_per_channel.saturating_sub(1),
+                credits: Credits::new(config),
                 full_cycles: 0,
             })
             .collect();
@@ -136,6 +281,7 @@ impl MemorySystem {
             channels,
             per_channel: memory.sub_partitions_per_channel,
             dram_latency: u64::from(memory.dram_latency_cycles),
+            dram_access_bytes: config.dram.access_bytes().max(1),
             core_khz: config.clocks.core.khz(),
             dram_khz: config.clocks.dram.khz().max(1),
         }
@@ -159,6 +305,15 @@ impl MemorySystem {
         }
     }
 
+    /// One interconnect cycle of every slice: the head of its `L2 to icnt`
+    /// queue enters the reply crossbar (GPGPU-Sim does this at the
+    /// interconnect clock, before the crossbar moves packets).
+    pub(crate) fn icnt_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
+        for slice in &mut self.slices {
+            slice.send_reply(ctx);
+        }
+    }
+
     /// One L2 cycle of every slice.
     pub(crate) fn l2_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
         for slice in &mut self.slices {
@@ -167,6 +322,7 @@ impl MemorySystem {
             if slice.is_idle() && !ctx.request_network.has_pending(slice.id) {
                 continue;
             }
+            slice.take_arrival(ctx);
             slice.cycle(ctx);
         }
     }
@@ -178,7 +334,6 @@ impl MemorySystem {
             let first = c * self.per_channel as usize;
             let slices = &self.slices[first..first + self.per_channel as usize];
             let idle = channel.latency_queue.is_empty()
-                && channel.returned.is_empty()
                 && channel.dram.is_idle()
                 && slices.iter().all(|slice| slice.l2_to_dram.is_empty());
             if !idle {
@@ -190,7 +345,7 @@ impl MemorySystem {
     /// When nothing moves between the L2 slices and DRAM: the first core
     /// cycle at which a slice or channel has work (a request leaving the ROP
     /// or DRAM latency queue, a DRAM command or transfer due), `u64::MAX` if
-    /// none; `None` while a slice's queues or a channel's return path hold
+    /// none; `None` while a slice's queues or a channel's return queue hold
     /// something.
     pub(crate) fn next_event(&self, clocks: &Clocks) -> Option<u64> {
         let mut next = u64::MAX;
@@ -198,7 +353,7 @@ impl MemorySystem {
             next = next.min(slice.next_event()?);
         }
         for channel in &self.channels {
-            if !channel.returned.is_empty() {
+            if channel.dram.has_completed() {
                 return None;
             }
             if let Some(&(ready, _)) = channel.latency_queue.front() {
@@ -215,23 +370,11 @@ impl MemorySystem {
         dram_cycles * self.core_khz / self.dram_khz
     }
 
+    /// One DRAM cycle of channel `c`, in GPGPU-Sim's order (see the module doc).
     fn channel_cycle(&mut self, c: usize, dram_now: u64, ctx: &mut PartitionContext<'_>) {
-        let per_channel = self.per_channel;
-        let first = c as u32 * per_channel;
-        // Take one request per cycle from the channel's slices, round-robin,
-        // while the DRAM scheduler's queue has room (GPGPU-Sim checks
-        // `dram_t::full` before a request enters the latency queue).
-        let takes = if self.channels[c].dram.can_accept() { per_channel } else { 0 };
-        for k in 0..takes {
-            let s = first + (self.channels[c].next_sub_partition + k) % per_channel;
-            if let Some(id) = self.slices[s as usize].l2_to_dram.pop() {
-                let request = ctx.requests.get_mut(id);
-                request.stamps.dram_queue += ctx.core_now.saturating_sub(request.stamps.to_dram);
-                self.channels[c].latency_queue.push_back((ctx.core_now + self.dram_latency, id));
-                self.channels[c].next_sub_partition = (self.channels[c].next_sub_partition + k + 1) % per_channel;
-                break;
-            }
-        }
+        self.deliver_return(c, ctx);
+        self.channels[c].dram.cycle(dram_now);
+        self.send_to_dram(c, ctx);
         let channel = &mut self.channels[c];
         if let Some(&(ready, id)) = channel.latency_queue.front()
             && ready <= ctx.core_now
@@ -243,35 +386,69 @@ impl MemorySystem {
                 request.stamps.dram_service += self.dram_latency;
                 let at = ctx.address_map.decode(request.address);
                 let is_write = request.kind != RequestKind::L2Fill;
-                let dram_request = DramRequest { tag: id.0, bank: at.bank, row: at.row, column: at.column, is_write };
+                let bursts = request.bytes.div_ceil(self.dram_access_bytes).max(1);
+                let dram_request =
+                    DramRequest { tag: id.0, bank: at.bank, row: at.row, column: at.column, is_write, bursts };
                 channel.dram.push(dram_request, dram_now);
             } else {
                 channel.full_cycles += 1;
             }
         }
-        channel.dram.cycle(dram_now);
-        while let Some(done) = channel.dram.pop_completed(dram_now) {
-            channel.returned.push_back((RequestId(done.tag), done));
-        }
-        self.deliver_returns(c, ctx);
     }
 
-    /// Moves finished DRAM requests back to their slices while there is room.
-    fn deliver_returns(&mut self, c: usize, ctx: &mut PartitionContext<'_>) {
-        while let Some(&(id, done)) = self.channels[c].returned.front() {
-            let kind = ctx.requests.get(id).kind;
-            if kind == RequestKind::Writeback {
-                // Write-backs end at DRAM; a write goes back to be acknowledged.
-                self.channels[c].returned.pop_front();
+    /// Moves one request from a slice's `L2 to DRAM` queue into the channel's
+    /// latency pipeline: slices in round robin after the last that sent, the
+    /// first with a request, a credit and room in its `DRAM to L2` queue; none
+    /// while the DRAM scheduler's queue is full.
+    fn send_to_dram(&mut self, c: usize, ctx: &mut PartitionContext<'_>) {
+        let per_channel = self.per_channel;
+        let first = c as u32 * per_channel;
+        for k in 0..per_channel {
+            let local = (self.channels[c].last_sender + 1 + k) % per_channel;
+            let slice = &self.slices[(first + local) as usize];
+            if slice.l2_to_dram.is_empty()
+                || !self.channels[c].credits.available(local as usize)
+                || !slice.dram_to_l2.can_push()
+            {
+                continue;
+            }
+            if !self.channels[c].dram.can_accept() {
+                return;
+            }
+            let Some(id) = self.slices[(first + local) as usize].l2_to_dram.pop() else { return };
+            let request = ctx.requests.get_mut(id);
+            request.stamps.dram_queue += ctx.core_now.saturating_sub(request.stamps.to_dram);
+            let channel = &mut self.channels[c];
+            channel.latency_queue.push_back((ctx.core_now + self.dram_latency, id));
+            channel.credits.borrow(local as usize);
+            channel.last_sender = local;
+            return;
+        }
+    }
+
+    /// Moves the head of channel `c`'s return queue back to its slice, if the
+    /// slice's `DRAM to L2` queue has room; write-backs end here.
+    fn deliver_return(&mut self, c: usize, ctx: &mut PartitionContext<'_>) {
+        let first = c as u32 * self.per_channel;
+        let mut delivered_one = false;
+        while let Some(done) = self.channels[c].dram.peek_completed() {
+            let id = RequestId(done.tag);
+            let request = ctx.requests.get(id);
+            let slice = request.sub_partition as usize;
+            let local = (request.sub_partition - first) as usize;
+            if request.kind == RequestKind::Writeback {
+                // GPGPU-Sim ends a write-back in DRAM, outside the return queue.
+                self.channels[c].dram.pop_completed();
+                self.channels[c].credits.give_back(local);
                 ctx.note(Queue::Dram, id, false);
                 ctx.requests.remove(id);
                 continue;
             }
-            let slice = ctx.requests.get(id).sub_partition as usize;
-            if !self.slices[slice].dram_to_l2.try_reserve() {
-                break;
+            if delivered_one || !self.slices[slice].dram_to_l2.try_reserve() {
+                return;
             }
-            self.channels[c].returned.pop_front();
+            self.channels[c].dram.pop_completed();
+            self.channels[c].credits.give_back(local);
             ctx.note(Queue::Dram, id, false);
             let queued = self.to_core_cycles(done.queued_cycles);
             let service = self.to_core_cycles(done.service_cycles);
@@ -280,6 +457,7 @@ impl MemorySystem {
             request.stamps.dram_service += service;
             request.stamps.from_dram = ctx.core_now;
             self.slices[slice].dram_to_l2.push(id);
+            delivered_one = true;
         }
     }
 }
@@ -296,28 +474,40 @@ impl SubPartition {
     fn is_idle(&self) -> bool {
         self.rop.is_empty()
             && self.icnt_to_l2.is_empty()
+            && self.miss_queue.is_empty()
             && self.l2_to_dram.is_empty()
             && self.dram_to_l2.is_empty()
             && self.l2_to_icnt.is_empty()
+            && self.filled.is_empty()
+            && self.data_port_busy_cycles == 0
+            && self.fill_port_busy_cycles == 0
     }
 
     /// The core cycle the first request leaves the ROP queue when that is all
     /// the slice holds (`u64::MAX`: nothing at all); `None` otherwise.
     fn next_event(&self) -> Option<u64> {
-        let queues_empty = self.icnt_to_l2.is_empty()
+        let rest_idle = self.icnt_to_l2.is_empty()
+            && self.miss_queue.is_empty()
             && self.l2_to_dram.is_empty()
             && self.dram_to_l2.is_empty()
-            && self.l2_to_icnt.is_empty();
-        queues_empty.then(|| self.rop.front().map_or(u64::MAX, |&(ready, _)| ready))
+            && self.l2_to_icnt.is_empty()
+            && self.filled.is_empty()
+            && self.data_port_busy_cycles == 0
+            && self.fill_port_busy_cycles == 0;
+        rest_idle.then(|| self.rop.front().map_or(u64::MAX, |&(ready, _)| ready))
     }
 
     /// The slice's queue depths now.
     pub(crate) fn snapshot(&self) -> SliceSnapshot {
         let to_l2 = self.icnt_to_l2.depth();
+        let to_dram = Depth {
+            len: (self.l2_to_dram.len() + self.miss_queue.len()) as u32,
+            capacity: (self.l2_to_dram.capacity() + self.miss_queue_entries) as u32,
+        };
         SliceSnapshot {
             to_l2: Depth { len: to_l2.len + self.rop.len() as u32, capacity: to_l2.capacity },
             mshrs_in_use: Depth { len: self.mshrs.in_use() as u32, capacity: self.mshrs.capacity() as u32 },
-            to_dram: self.l2_to_dram.depth(),
+            to_dram,
             from_dram: self.dram_to_l2.depth(),
             to_crossbar: self.l2_to_icnt.depth(),
         }
@@ -333,29 +523,51 @@ impl SubPartition {
         ]
     }
 
-    /// One L2 cycle, back to front: replies out, fills in, one access, arrivals.
-    fn cycle(&mut self, ctx: &mut PartitionContext<'_>) {
-        self.send_reply(ctx);
-        self.take_fill(ctx);
-        self.access(ctx);
-        if let Some(&(ready, id)) = self.rop.front()
-            && ready <= ctx.core_now
-            && self.icnt_to_l2.try_reserve()
-        {
-            self.rop.pop_front();
-            self.icnt_to_l2.push(id);
-        }
-        // GPGPU-Sim takes a request from the crossbar only while the `icnt to
-        // L2` queue has room for a whole line's sectors (`full(SECTOR_CHUNCK_SIZE)`),
-        // however many wait in the ROP pipeline; otherwise the request stays in
-        // the crossbar's output buffer.
+    /// Takes one request from the crossbar into the ROP pipeline, while the
+    /// `icnt to L2` queue has room for a whole line's sectors
+    /// (`full(SECTOR_CHUNCK_SIZE)`), however many wait in the ROP pipeline;
+    /// otherwise the request stays in the crossbar's output buffer.
+    fn take_arrival(&mut self, ctx: &mut PartitionContext<'_>) {
         let room = self.icnt_to_l2.len() + SECTORS_PER_LINE as usize <= self.icnt_to_l2.capacity();
-        if room && let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
+        if !room {
+            // GPGPU-Sim's `gpu_stall_dramfull`.
+            self.icnt_to_l2.full_stalls += 1;
+            return;
+        }
+        if let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
             ctx.request_network.pop(self.id);
             ctx.note(Queue::RequestNetwork, id, false);
             ctx.note(Queue::L2, id, true);
             ctx.requests.get_mut(id).stamps.at_partition = ctx.core_now;
             self.rop.push_back((ctx.core_now + self.rop_latency, id));
+        }
+    }
+
+    /// One L2 cycle, in GPGPU-Sim's order (see the module doc).
+    fn cycle(&mut self, ctx: &mut PartitionContext<'_>) {
+        self.answer_filled();
+        self.take_from_dram(ctx);
+        if let Some(&id) = self.miss_queue.front()
+            && self.l2_to_dram.try_reserve()
+        {
+            self.miss_queue.pop();
+            self.l2_to_dram.push(id);
+        }
+        self.data_port_busy_cycles = self.data_port_busy_cycles.saturating_sub(1);
+        self.fill_port_busy_cycles = self.fill_port_busy_cycles.saturating_sub(1);
+        if !self.icnt_to_l2.is_empty()
+            && self.l2_to_dram.can_push()
+            && self.l2_to_icnt.can_push()
+            && self.data_port_busy_cycles == 0
+        {
+            self.access(ctx);
+        }
+        if let Some(&(ready, id)) = self.rop.front()
+            && ready <= ctx.core_now
+            && self.icnt_to_l2.can_push()
+        {
+            self.rop.pop_front();
+            self.icnt_to_l2.push(id);
         }
     }
 
@@ -376,10 +588,28 @@ impl SubPartition {
         ctx.reply_network.inject(self.id, request.source, data, id);
     }
 
-    fn take_fill(&mut self, ctx: &mut PartitionContext<'_>) {
+    /// Answers the next requester of the oldest filled MSHR entry (GPGPU-Sim's
+    /// `access_ready` / `next_access`: one a cycle, the entry held until its last).
+    fn answer_filled(&mut self) {
+        let Some(&entry) = self.filled.front() else { return };
+        if !self.l2_to_icnt.try_reserve() {
+            return;
+        }
+        match self.mshrs.pop_waiter(entry) {
+            Some(NO_WAITER) | None => {}
+            Some(waiter) => self.l2_to_icnt.push(RequestId(waiter)),
+        }
+        // The entry is freed with its last requester.
+        if self.mshrs.waiting(entry) == 0 {
+            self.filled.pop_front();
+        }
+    }
+
+    /// The head of the `DRAM to L2` queue: a fill, or a write DRAM has done.
+    fn take_from_dram(&mut self, ctx: &mut PartitionContext<'_>) {
         let Some(&id) = self.dram_to_l2.front() else { return };
         let fill = *ctx.requests.get(id);
-        if fill.kind == RequestKind::Write {
+        if fill.kind != RequestKind::L2Fill {
             // DRAM has written it: the acknowledgement goes back to the SM.
             if self.l2_to_icnt.try_reserve() {
                 self.dram_to_l2.pop();
@@ -387,40 +617,32 @@ impl SubPartition {
             }
             return;
         }
-        let entry = fill.l2_entry;
-        let merged = self.mshrs.waiting(entry);
         // Only a cache that allocates on fill can evict (and write back) here.
-        let room_for_write_backs = !self.allocates_on_fill || self.l2_to_dram_room();
-        if self.l2_to_icnt.len() + merged > self.l2_to_icnt.capacity() || !room_for_write_backs {
-            self.l2_to_icnt.full_stalls += 1;
+        let room_for_write_backs = !self.policy.allocates_on_fill || self.miss_queue.can_push();
+        if self.fill_port_busy_cycles > 0 || !room_for_write_backs {
             return;
         }
         self.dram_to_l2.pop();
+        self.fill_port_busy_cycles += self.policy.port_cycles(self.policy.fetch_bytes);
         let index_addr = ctx.address_map.partition_address(fill.address);
         if let Some(eviction) = self.l2.fill_at(fill.address, index_addr, ctx.core_now) {
             self.write_back(eviction, ctx);
         }
-        let mut waiters = std::mem::take(&mut self.waiters);
-        self.mshrs.release(entry, &mut waiters);
-        for &waiter in waiters.iter().filter(|&&waiter| waiter != NO_WAITER) {
-            let request = ctx.requests.get_mut(RequestId(waiter));
-            request.stamps.dram_queue = fill.stamps.dram_queue;
-            request.stamps.dram_service = fill.stamps.dram_service;
-            self.l2_to_icnt.push(RequestId(waiter));
+        let entry = fill.l2_entry;
+        for &waiter in self.mshrs.waiters(entry) {
+            if waiter != NO_WAITER {
+                let request = ctx.requests.get_mut(RequestId(waiter));
+                request.stamps.dram_queue = fill.stamps.dram_queue;
+                request.stamps.dram_service = fill.stamps.dram_service;
+            }
         }
-        self.waiters = waiters;
+        self.filled.push_back(entry);
         ctx.requests.remove(id);
     }
 
-    /// Whether the `L2 to DRAM` queue has room for `n` requests and the
-    /// write-backs of one evicted line.
-    fn l2_to_dram_room_for(&self, n: usize) -> bool {
-        let needed = n + SECTORS_PER_LINE as usize;
-        self.l2_to_dram.len() + needed <= self.l2_to_dram.capacity().max(needed)
-    }
-
-    fn l2_to_dram_room(&self) -> bool {
-        self.l2_to_dram_room_for(1)
+    /// Free entries of the L2's miss queue, against the cache string's bound.
+    fn miss_queue_free(&self) -> usize {
+        self.miss_queue_entries.saturating_sub(self.miss_queue.len())
     }
 
     /// Serves the head of the `icnt to L2` queue, or leaves it for a retry.
@@ -434,16 +656,14 @@ impl SubPartition {
         let index_addr = ctx.address_map.partition_address(request.address);
         let probe = self.l2.prepare_at(&access, index_addr);
         let outcome = probe.outcome();
-        let needs_reply = matches!(request.kind, RequestKind::Read | RequestKind::Write | RequestKind::Atomic);
-        let fetch_addr = request.address & !u64::from(SECTOR_BYTES - 1);
-        let fits = match outcome {
-            Outcome::ReservationFail => false,
-            Outcome::Hit if !is_write => self.l2_to_icnt.can_push(),
-            Outcome::HitReserved if !is_write => self.mshrs.can_take(fetch_addr),
-            // A write miss may send the write itself and a fetch.
-            _ if is_write => self.l2_to_dram_room_for(2) && (!needs_reply || self.l2_to_icnt.can_push()),
-            _ => self.mshrs.can_take(fetch_addr) && self.l2_to_dram_room(),
-        };
+        let fetch_addr = self.fetch_address(request.address);
+        let fetches = !matches!(outcome, Outcome::Hit | Outcome::ReservationFail)
+            && (!is_write
+                || self.policy.write_allocate == WriteAllocate::WriteAllocate
+                || (self.policy.write_allocate == WriteAllocate::FetchOnWrite && byte_mask != u32::MAX));
+        let fits = outcome != Outcome::ReservationFail
+            && self.miss_queue_free() >= self.policy.miss_queue_needed(&access, outcome)
+            && (!fetches || self.mshrs.can_take(fetch_addr));
         let counts = match request.kind {
             RequestKind::Atomic => &mut self.stats.atomics,
             _ if is_write => &mut self.stats.writes,
@@ -457,9 +677,15 @@ impl SubPartition {
         self.icnt_to_l2.pop();
         ctx.note(Queue::L2, id, false);
         let effect = self.l2.commit_prepared(&access, probe, ctx.core_now);
+        if outcome == Outcome::Hit {
+            self.data_port_busy_cycles += self.policy.port_cycles(request.bytes);
+        }
         if let Some(eviction) = effect.eviction {
+            // Reading the victim's data out takes the data port too.
+            self.data_port_busy_cycles += self.policy.port_cycles(self.write_back_bytes(eviction));
             self.write_back(eviction, ctx);
         }
+        let needs_reply = matches!(request.kind, RequestKind::Read | RequestKind::Write | RequestKind::Atomic);
         if is_write {
             self.finish_write(id, &request, effect.fetch, effect.write_down, needs_reply, ctx);
             return;
@@ -476,6 +702,12 @@ impl SubPartition {
         }
     }
 
+    /// The address an L2 miss of `address` fetches: its sector, or its line
+    /// in a non-sectored L2.
+    fn fetch_address(&self, address: u64) -> u64 {
+        address & !u64::from(self.policy.fetch_bytes - 1)
+    }
+
     fn finish_write(
         &mut self,
         id: RequestId,
@@ -490,16 +722,18 @@ impl SubPartition {
         if acknowledged_below {
             // The write itself goes to DRAM and comes back as its acknowledgement.
             ctx.requests.get_mut(id).stamps.to_dram = ctx.core_now;
-            self.l2_to_dram.push(id);
+            self.miss_queue.push(id);
             ctx.note(Queue::Dram, id, true);
         } else if write_down {
             self.send_down(RequestKind::Writeback, request.address, request.bytes, ctx);
         }
-        let fetch_addr = request.address & !u64::from(SECTOR_BYTES - 1);
-        if fetch && self.mshrs.find(fetch_addr).is_none() && self.mshrs.can_take(fetch_addr) {
+        let fetch_addr = self.fetch_address(request.address);
+        if fetch && self.mshrs.can_take(fetch_addr) {
             // Write-allocate: the fill completes the sector; nobody waits for it.
-            let (entry, _) = self.mshrs.take(fetch_addr, NO_WAITER);
-            self.send_fill(fetch_addr, entry, ctx);
+            let (entry, new) = self.mshrs.take(fetch_addr, NO_WAITER);
+            if new {
+                self.send_fill(fetch_addr, entry, ctx);
+            }
         }
         if acknowledged_below {
             return;
@@ -512,7 +746,7 @@ impl SubPartition {
     }
 
     fn send_fill(&mut self, address: u64, entry: u32, ctx: &mut PartitionContext<'_>) {
-        let fill = self.send_down(RequestKind::L2Fill, address, SECTOR_BYTES, ctx);
+        let fill = self.send_down(RequestKind::L2Fill, address, self.policy.fetch_bytes, ctx);
         let request = ctx.requests.get_mut(fill);
         request.l2_entry = entry;
     }
@@ -531,15 +765,21 @@ impl SubPartition {
             stamps: Stamps { to_dram: ctx.core_now, ..Stamps::default() },
         };
         let id = ctx.requests.insert(request);
-        self.l2_to_dram.push(id);
+        self.miss_queue.push(id);
         ctx.note(Queue::Dram, id, true);
         id
     }
 
+    /// An evicted line's modified data goes to DRAM as one write of its dirty
+    /// sectors (GPGPU-Sim's write-back of `m_modified_size` bytes); a
+    /// non-sectored line is written whole.
     fn write_back(&mut self, eviction: Eviction, ctx: &mut PartitionContext<'_>) {
-        for addr in eviction.dirty_sector_addrs() {
-            self.send_down(RequestKind::Writeback, addr, SECTOR_BYTES, ctx);
-        }
+        let bytes = self.write_back_bytes(eviction);
+        self.send_down(RequestKind::Writeback, eviction.line_addr, bytes, ctx);
+    }
+
+    fn write_back_bytes(&self, eviction: Eviction) -> u32 {
+        if self.policy.sectored { eviction.dirty_sectors.count_ones() * SECTOR_BYTES } else { self.policy.line_bytes }
     }
 }
 
@@ -599,6 +839,7 @@ mod tests {
                 reply_network: &mut reply_network,
                 address_map: &address_map,
                 core_now: now,
+                event_cycle: now,
                 icnt_now: now,
                 log: &mut log,
             };

@@ -100,6 +100,12 @@ impl MshrTable {
         self.record(entry)[2] as usize
     }
 
+    /// The requesters merged into `entry`, oldest first.
+    pub fn waiters(&self, entry: u32) -> &[u32] {
+        let record = self.record(entry);
+        &record[HEADER_WORDS..HEADER_WORDS + record[2] as usize]
+    }
+
     /// The address of `entry`.
     pub fn address(&self, entry: u32) -> u64 {
         let record = self.record(entry);

@@ -119,12 +119,15 @@ impl Gpu {
         let seconds = cycles as f64 / (self.config.clocks.core.khz() as f64 * 1000.0);
         let bandwidth = if seconds > 0.0 { bytes as f64 / seconds } else { 0.0 };
         let peak = self.config.dram_bandwidth_bytes_per_second() as f64;
-        let columns = totals.reads + totals.writes;
         DramReport {
             bytes,
             bandwidth_bytes_per_s: bandwidth,
             bandwidth_utilization: if peak > 0.0 { bandwidth / peak } else { 0.0 },
-            row_buffer_hit_rate: if columns == 0 { 0.0 } else { totals.row_hits as f64 / columns as f64 },
+            row_buffer_hit_rate: if totals.requests == 0 {
+                0.0
+            } else {
+                totals.row_hits as f64 / totals.requests as f64
+            },
             totals,
         }
     }

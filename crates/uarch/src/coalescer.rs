@@ -64,9 +64,12 @@ pub struct SectorAccess {
 /// accesses (see [`crate::shared_memory`]) and non-memory instructions yield
 /// nothing.
 ///
-/// Order: by subwarp, then by ascending sector address (GPGPU-Sim's order,
-/// which walks each subwarp's requests by address). Each (subwarp, sector)
-/// appears once. Allocates only when `out` must grow past its capacity.
+/// Order: the order GPGPU-Sim's LD/ST unit sends them in. It queues a
+/// warp's requests by subwarp, then by ascending sector address
+/// (`warp_inst_t::memory_coalescing_arch`), and takes them from the back of
+/// that queue (`ldst_unit::memory_cycle`, `accessq_back`): so the last
+/// subwarp's highest sector comes first. Each (subwarp, sector) appears
+/// once. Allocates only when `out` must grow past its capacity.
 pub fn coalesce(
     lanes: impl Iterator<Item = (u32, u64)>,
     width_bytes: u32,
@@ -110,6 +113,56 @@ pub fn coalesce(
         }
     }
     out.sort_unstable_by_key(|access| (subwarps.of_lane(access.lanes.trailing_zeros()), access.sector_addr));
+    // GPGPU-Sim's queue order, taken from the back.
+    out.reverse();
+}
+
+/// Coalesces one warp atomic into sector requests, as GPGPU-Sim's
+/// `memory_coalescing_arch_atomic` does for `-gpgpu_coalesce_arch` 40 and
+/// above: lanes are grouped by 32-B sector within each subwarp, but two lanes
+/// that update the same bytes cannot share a request (each update is its own
+/// read-modify-write at the L2), so a lane joins the first request of its
+/// sector whose bytes it does not overlap, or starts a new one. A histogram
+/// whose lanes hit one bin makes one request per lane.
+///
+/// Order: the reverse of by subwarp, then by sector address, then in the
+/// order the requests were started (GPGPU-Sim's queue, taken from the back
+/// as in [`coalesce`]). A lane's bytes are taken within its own sector (an atomic
+/// never crosses one).
+pub fn coalesce_atomic(
+    lanes: impl Iterator<Item = (u32, u64)>,
+    width_bytes: u32,
+    subwarps: u32,
+    out: &mut Vec<SectorAccess>,
+) {
+    out.clear();
+    let width = access_width_bytes(width_bytes).min(SECTOR_BYTES as u32);
+    let subwarps = Subwarps::new(subwarps);
+    for (lane, addr) in lanes {
+        if lane >= WARP_LANES {
+            continue;
+        }
+        let subwarp = subwarps.of_lane(lane);
+        let sector_addr = addr & !(SECTOR_BYTES - 1);
+        let first = (addr - sector_addr) as u32;
+        let byte_mask = byte_range_mask(first, (first + width).min(SECTOR_BYTES as u32));
+        let free = out.iter_mut().find(|access| {
+            access.sector_addr == sector_addr
+                && subwarps.of_lane(access.lanes.trailing_zeros()) == subwarp
+                && access.byte_mask & byte_mask == 0
+        });
+        match free {
+            Some(access) => {
+                access.byte_mask |= byte_mask;
+                access.lanes |= 1 << lane;
+            }
+            None => out.push(SectorAccess { sector_addr, byte_mask, lanes: 1 << lane }),
+        }
+    }
+    // Stable: requests of one sector keep the order they were started in.
+    out.sort_by_key(|access| (subwarps.of_lane(access.lanes.trailing_zeros()), access.sector_addr));
+    // GPGPU-Sim's queue order, taken from the back (see `coalesce`).
+    out.reverse();
 }
 
 /// The distinct 128-B lines `accesses` touch (a line two subwarps both touch
@@ -175,7 +228,9 @@ mod tests {
     use super::*;
 
     /// Coalesces `addresses` (one per lane from lane 0) and compares the
-    /// result with `expect`, given as (sector address, byte mask, lanes).
+    /// result with `expect`, given as (sector address, byte mask, lanes) in
+    /// the order GPGPU-Sim queues them; the coalescer emits them in reverse,
+    /// the order they are sent in.
     fn check(addresses: &[u64], width_bytes: u32, space: MemSpace, subwarps: u32, expect: &[(u64, u32, u32)]) {
         let mut out = Vec::new();
         coalesce(
@@ -185,7 +240,7 @@ mod tests {
             subwarps,
             &mut out,
         );
-        let got: Vec<(u64, u32, u32)> = out.iter().map(|a| (a.sector_addr, a.byte_mask, a.lanes)).collect();
+        let got: Vec<(u64, u32, u32)> = out.iter().rev().map(|a| (a.sector_addr, a.byte_mask, a.lanes)).collect();
         assert_eq!(got, expect);
     }
 
@@ -198,6 +253,19 @@ mod tests {
         let mut out = Vec::new();
         coalesce(addresses.enumerate().map(|(lane, addr)| (lane as u32, addr)), width_bytes, space, subwarps, &mut out);
         out
+    }
+
+    #[test]
+    fn atomics_to_the_same_bytes_need_a_request_each() {
+        // Lanes 0-2 update one word, lane 3 the next word of the same sector,
+        // lane 4 another sector: three requests for the shared word (lane 3
+        // joins the first), one for the other sector.
+        let addresses = [0x100, 0x100, 0x100, 0x104, 0x140];
+        let mut out = Vec::new();
+        coalesce_atomic(addresses.iter().copied().enumerate().map(|(l, a)| (l as u32, a)), 4, 1, &mut out);
+        let got: Vec<(u64, u32, u32)> = out.iter().map(|a| (a.sector_addr, a.byte_mask, a.lanes)).collect();
+        // Sent from the back of GPGPU-Sim's queue: the other sector first.
+        assert_eq!(got, [(0x140, 0x0F, 0b1_0000), (0x100, 0x0F, 0b0100), (0x100, 0x0F, 0b0010), (0x100, 0xFF, 0b1001)]);
     }
 
     #[test]
@@ -262,10 +330,11 @@ mod tests {
         // consecutive lanes, which never straddle the two halves.
         let addresses: Vec<u64> = (0..32).map(|lane| lane * 4).collect();
         assert_eq!(run(addresses.iter().copied(), 4, MemSpace::Global, 2).len(), 4);
-        // Both halves reading the same 64 B: two sectors each, ordered by subwarp then address.
+        // Both halves reading the same 64 B: two sectors each, the last
+        // subwarp's highest sector first.
         let out = run((0..32).map(|lane| (lane % 16) * 4), 4, MemSpace::Global, 2);
         let got: Vec<(u64, u32)> = out.iter().map(|access| (access.sector_addr, access.lanes)).collect();
-        assert_eq!(got, [(0, 0x0000_00FF), (32, 0x0000_FF00), (0, 0x00FF_0000), (32, 0xFF00_0000)]);
+        assert_eq!(got, [(32, 0xFF00_0000), (0, 0x00FF_0000), (32, 0x0000_FF00), (0, 0x0000_00FF)]);
         assert_eq!(run((0..32).map(|lane| (lane % 16) * 4), 4, MemSpace::Global, 1).len(), 2);
         assert_eq!(lines_touched(&out), 1);
     }
@@ -332,9 +401,9 @@ mod tests {
                 let subwarp = split.of_lane(access.lanes.trailing_zeros());
                 prop_assert!((0..32).filter(|lane| access.lanes & (1 << lane) != 0).all(|lane| split.of_lane(lane) == subwarp));
             }
-            // Distinct and ordered by (subwarp, sector).
+            // Distinct and in the reverse of (subwarp, sector) order.
             let keys: Vec<(u32, u64)> = out.iter().map(|a| (split.of_lane(a.lanes.trailing_zeros()), a.sector_addr)).collect();
-            prop_assert!(keys.windows(2).all(|pair| pair[0] < pair[1]), "{:?}", keys);
+            prop_assert!(keys.windows(2).all(|pair| pair[0] > pair[1]), "{:?}", keys);
             prop_assert!(lines_touched(&out) as usize <= out.len());
         }
     }

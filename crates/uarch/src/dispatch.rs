@@ -10,7 +10,7 @@
 //! opcodes on a Volta config, say), the instruction runs on INT (SP without
 //! INT) and a diagnostic says so, instead of the run stopping.
 
-use warplab_config::{ExecutionUnits, UnitClass as ConfigUnit};
+use warplab_config::{CollectorSetKind, ExecutionUnits, GpuConfig, UnitClass as ConfigUnit};
 use warplab_trace::{OpcodeTable, UnitClass as TraceUnit};
 
 /// Where an instruction issues.
@@ -66,6 +66,106 @@ pub fn dispatch_table(opcodes: &OpcodeTable, units: &ExecutionUnits) -> (Vec<Pip
         pipes.push(pipe);
     }
     (pipes, diagnostics)
+}
+
+/// One input port of the operand collector: the pipelines whose `ID_OC`
+/// registers it takes instructions from, and the collector-unit sets it
+/// allocates in, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectorPort {
+    /// The pipelines it serves.
+    pub pipes: Vec<Pipe>,
+    /// The sets it allocates in, first to last.
+    pub sets: Vec<CollectorSetKind>,
+}
+
+/// The operand collector's input ports as GPGPU-Sim builds them
+/// (`shader_core_ctx::create_exec_pipeline`): each generic port takes the
+/// SP, SFU and LD/ST registers, the tensor, DP and INT ones when the SM has
+/// those units, and every specialized unit's, allocating in the generic set;
+/// with `-gpgpu_enable_specialized_operand_collector`, each pipeline's own
+/// ports take only its register and allocate in its own set, then the
+/// generic one. Specialized units have no ports of their own.
+pub fn collector_ports(config: &GpuConfig) -> Vec<CollectorPort> {
+    let units = &config.units;
+    let oc = &units.operand_collector;
+    let mut generic_pipes = vec![Pipe::Unit(ConfigUnit::Sp), Pipe::Unit(ConfigUnit::Sfu), Pipe::Memory];
+    if units.tensor_core_available {
+        generic_pipes.push(Pipe::Unit(ConfigUnit::Tensor));
+    }
+    if units.n_dp_units > 0 {
+        generic_pipes.push(Pipe::Unit(ConfigUnit::Dp));
+    }
+    if units.n_int_units > 0 {
+        generic_pipes.push(Pipe::Unit(ConfigUnit::Int));
+    }
+    for unit in units.specialized.iter().filter(|unit| unit.enabled) {
+        generic_pipes.push(Pipe::Unit(ConfigUnit::Specialized(unit.id)));
+    }
+    let mut ports = Vec::new();
+    for _ in 0..oc.set(CollectorSetKind::Generic).in_ports {
+        ports.push(CollectorPort { pipes: generic_pipes.clone(), sets: vec![CollectorSetKind::Generic] });
+    }
+    if oc.specialized_sets {
+        let own = [
+            (CollectorSetKind::Sp, Pipe::Unit(ConfigUnit::Sp)),
+            (CollectorSetKind::Dp, Pipe::Unit(ConfigUnit::Dp)),
+            (CollectorSetKind::Sfu, Pipe::Unit(ConfigUnit::Sfu)),
+            (CollectorSetKind::Tensor, Pipe::Unit(ConfigUnit::Tensor)),
+            (CollectorSetKind::Memory, Pipe::Memory),
+            (CollectorSetKind::Int, Pipe::Unit(ConfigUnit::Int)),
+        ];
+        for (kind, pipe) in own {
+            for _ in 0..oc.set(kind).in_ports {
+                ports.push(CollectorPort { pipes: vec![pipe], sets: vec![kind, CollectorSetKind::Generic] });
+            }
+        }
+    }
+    ports
+}
+
+/// Whether some collector unit can ever take `pipe`'s instructions: a port
+/// serves it and one of that port's sets is built with units in it.
+pub fn can_collect(pipe: Pipe, config: &GpuConfig) -> bool {
+    let oc = &config.units.operand_collector;
+    let has_units = |kind: CollectorSetKind| oc.built_sets().any(|set| set.kind == kind && set.units > 0);
+    collector_ports(config).iter().any(|port| port.pipes.contains(&pipe) && port.sets.iter().any(|&k| has_units(k)))
+}
+
+/// Why Accel-Sim (GPGPU-Sim 4.2's trace-driven mode) cannot run instructions
+/// that ask for `asked` on `config`, or `None` if it runs them as warplab
+/// does. It aborts on a specialized unit the config does not define (it
+/// indexes its list of enabled units: `spec_id < m_specialized_unit.size()`
+/// in `shader.cc`), and an instruction whose pipeline no collector unit can
+/// take waits in its `ID_OC` register forever, which it reports as a
+/// deadlock. Where warplab's dispatch falls back to another unit (a unit the
+/// config lacks), Accel-Sim does not run the instruction there either.
+pub fn accel_sim_problem(asked: TraceUnit, config: &GpuConfig) -> Option<String> {
+    let units = &config.units;
+    if let TraceUnit::Specialized(k) = asked {
+        let defined = (1..=k).all(|j| units.specialized_unit(j).is_some_and(|unit| unit.enabled));
+        if !defined {
+            return Some(format!(
+                "Accel-Sim aborts: the instruction asks for specialized unit {k}, and the config does not define \
+                 specialized units 1 to {k} (`-specialized_unit_N`)"
+            ));
+        }
+    }
+    let Dispatch { pipe, fallback } = dispatch(asked, units);
+    if let Some(message) = fallback {
+        return Some(format!("Accel-Sim does not run it elsewhere: {message}"));
+    }
+    if !can_collect(pipe, config) {
+        let what = match pipe {
+            Pipe::Unit(unit) => name(unit, units),
+            Pipe::Memory => "LD/ST".to_owned(),
+        };
+        return Some(format!(
+            "Accel-Sim deadlocks: no operand collector unit can take {what} instructions (its ports allocate only in \
+             collector sets with no units)"
+        ));
+    }
+    None
 }
 
 /// Specialized units 1 to 4 as Accel-Sim's `trace.config` files number them.

@@ -13,18 +13,41 @@ use warplab_config::NetworkMode;
 /// Bytes of a request's header on the interconnect (address and control).
 pub const PACKET_HEADER_BYTES: u32 = 8;
 
+/// Operand-collector steps from issue to the LD/ST unit's pipeline register:
+/// into a collector unit, the operands read, dispatched (GPGPU-Sim's
+/// `opndcoll_rfu_t`, `-gpgpu_reg_file_port_throughput` steps a cycle).
+pub const COLLECTOR_STEPS: u32 = 3;
+
+/// Core cycles from a load's issue to its first cycle in the L1's lookup
+/// pipeline: the collector's [`COLLECTOR_STEPS`] (from the cycle after the
+/// issue), a cycle for the LD/ST unit to take it, and one to send its
+/// accesses to the L1 banks.
+pub fn issue_to_l1_cycles(config: &GpuConfig) -> u32 {
+    COLLECTOR_STEPS.div_ceil(config.units.operand_collector.reg_file_port_throughput.max(1)) + 2
+}
+
+/// Core cycles from an L1 fill to the load's result: the LD/ST unit's
+/// writeback port takes the access the next cycle and completes it the cycle
+/// after (GPGPU-Sim's `ldst_unit::writeback`).
+pub const FILL_TO_RESULT_CYCLES: u32 = 2;
+
 /// Load-to-use latencies of an idle GPU, in core cycles.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IdleLatencies {
-    /// An L1 hit: one cycle from issue to the LD/ST unit, then `-gpgpu_l1_latency`.
+    /// An L1 hit: [`issue_to_l1_cycles`], then `-gpgpu_l1_latency`.
     pub l1_hit: f64,
     /// An L2 hit: the L1 lookup, a cycle into the crossbar, the request
     /// crossing (a grant cycle plus one per flit, in icnt cycles; GPGPU-Sim's
     /// own crossbar moves a packet in one), the ROP pipeline, a cycle into
-    /// the L2 queue and the access (two L2 cycles), and the reply crossing.
+    /// the L2 queue and the access (two L2 cycles), and the reply crossing
+    /// (one per flit: the reply enters the crossbar in the icnt cycle it moves),
+    /// and [`FILL_TO_RESULT_CYCLES`].
     pub l2_hit: f64,
-    /// A DRAM access with a row miss: the L2 path, `-dram_latency`, then
-    /// precharge, activate, CAS latency and the data burst in DRAM cycles.
+    /// A DRAM access with a row miss: the L2 path, two L2 cycles (the L2's
+    /// miss queue to the DRAM queue; the fill, whose requester is answered the
+    /// next cycle), `-dram_latency`, then in DRAM cycles: one to reach a bank,
+    /// precharge, activate, a column command per access of the fetch
+    /// (`tCCD` or `tCCDL` apart, one bank), CAS latency, and one back to the L2.
     pub dram_row_miss: f64,
 }
 
@@ -39,17 +62,21 @@ impl IdleLatencies {
         let request_flits = flits(PACKET_HEADER_BYTES);
         let reply_flits = flits(PACKET_HEADER_BYTES + fetch);
         let icnt = config.clocks.icnt.khz();
-        let l1_hit = 1.0 + f64::from(config.l1.l1_latency_cycles);
+        let l1_hit = f64::from(issue_to_l1_cycles(config) + config.l1.l1_latency_cycles);
         let l2_hit = l1_hit
             + 1.0
             + in_core_cycles(config, f64::from(1 + request_flits), icnt)
             + f64::from(config.memory.l2_rop_latency_cycles)
             + in_core_cycles(config, 2.0, config.clocks.l2.khz())
-            + in_core_cycles(config, f64::from(1 + reply_flits), icnt);
+            + in_core_cycles(config, f64::from(reply_flits), icnt)
+            + f64::from(FILL_TO_RESULT_CYCLES);
         let t = config.dram.timing;
-        let burst = config.dram.burst_length / config.dram.data_command_freq_ratio.max(1);
-        let service = f64::from(t.t_rp + t.t_rcd + t.cl + burst);
+        let l2 = &config.memory.l2;
+        let l2_fetch_bytes = if l2.is_sectored() { 32 } else { l2.line_size_bytes };
+        let bursts = l2_fetch_bytes.div_ceil(config.dram.access_bytes().max(1)).max(1);
+        let service = f64::from(2 + t.t_rp + t.t_rcd + (bursts - 1) * t.t_ccd.max(t.t_ccdl) + t.cl);
         let dram_row_miss = l2_hit
+            + in_core_cycles(config, 2.0, config.clocks.l2.khz())
             + f64::from(config.memory.dram_latency_cycles)
             + in_core_cycles(config, service, config.clocks.dram.khz());
         Self { l1_hit, l2_hit, dram_row_miss }

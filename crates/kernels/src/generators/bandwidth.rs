@@ -248,7 +248,7 @@ impl CtaBody for Stream {
 
 fn build(level: Level, params: &Params<'_>) -> Result<Workload, GenError> {
     let config = params.config;
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let resident = resident_ctas(config, BLOCK);
     let region = region(level, config, resident)?;

@@ -300,7 +300,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let arrays = allocate(&mut memory, &graph.csr);
     let launch = Launch::linear("_Z9bfs_levelPKiS0_PbS1_S1_Piii", vertices.div_ceil(BLOCK), BLOCK, 0)?;
     // Every level launches the same code.
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let kernels = (0..graph.depth())
         .map(|level| {

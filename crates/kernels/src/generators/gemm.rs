@@ -287,7 +287,7 @@ fn build_naive(params: &Params<'_>) -> Result<Workload, GenError> {
     let mut memory = DeviceMemory::default();
     let problem = Problem::new(params, NAIVE_TILE, &mut memory)?;
     let launch = problem.launch("_Z10gemm_naivePKfS0_Pfiii", NAIVE_TILE, 0)?;
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = naive_listing(&mut code);
     let kernel = Kernel::new(launch, &code, Naive { ops, problem });
     Ok(Workload::new(&memory, vec![kernel]))
@@ -430,7 +430,7 @@ fn build_tiled(params: &Params<'_>) -> Result<Workload, GenError> {
         _ => "_Z10gemm_tiledILi32EEvPKfS1_Pfiii",
     };
     let launch = problem.launch(name, tile, (2 * tile * tile * FLOAT) as u32)?;
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = tiled_listing(&mut code);
     let body = Tiled { ops, problem, tile };
     Ok(Workload::new(&memory, Kernel::repeated(&launch, &code, body, params.knob(LAUNCHES.name))))

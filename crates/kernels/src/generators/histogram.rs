@@ -172,7 +172,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let values = values(count as usize, bins as u32, params.knob("skew"), &mut Random::new(params.knob("seed")));
     let mut memory = DeviceMemory::default();
     let (input, hist) = allocate(&mut memory, count, bins);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let launch = Launch::linear("_Z9histogramPKjPjij", threads / BLOCK, BLOCK, 0)?;
     let kernel = Kernel::new(launch, &code, Histogram { ops, input, hist, values, threads });

@@ -125,7 +125,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     if !block.is_multiple_of(32) {
         return Err(GenError::Inconsistent(format!("block = {block} is not a whole number of warps")));
     }
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code, chains as u16);
     let ctas = params.size() * u64::from(params.config.n_sms());
     let mut memory = DeviceMemory::default();

@@ -202,7 +202,7 @@ fn build(level: Level, params: &Params<'_>) -> Result<Workload, GenError> {
     let array = memory.input(u64::from(pointers), stride);
     let out = memory.alloc(1, POINTER_BYTES);
     let next = Random::new(params.knob("seed")).single_cycle(pointers);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code, unroll);
     let one = Dim3 { x: 1, y: 1, z: 1 };
     let launch = Launch { name: "_Z6pchasePKmPmi", grid: one, block: one, shmem_bytes: 0 };

@@ -206,7 +206,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let mut memory = DeviceMemory::default();
     let input = memory.input(n, FLOAT);
     let output = memory.alloc(ctas, FLOAT);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let launch = Launch::linear("_Z6reducePKfPf", ctas, block, (block * FLOAT) as u32)?;
     let kernel = Kernel::new(launch, &code, Reduction { ops, input, output, block });

@@ -259,7 +259,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let matrix = Csr::random(rows as usize, rows as u32, params.knob("nnz") as u32, &mut random);
     let mut memory = DeviceMemory::default();
     let arrays = allocate(&mut memory, &matrix);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let launch = Launch::linear("_Z22spmv_csr_scalar_kerneliPKiS0_PKfS2_Pf", rows.div_ceil(BLOCK), BLOCK, 0)?;
     let kernel = Kernel::new(launch, &code, SpMv { ops, arrays, matrix });

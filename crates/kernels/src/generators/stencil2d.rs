@@ -176,7 +176,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let mut memory = DeviceMemory::default();
     let input = memory.input(width * height, FLOAT);
     let output = memory.alloc(width * height, FLOAT);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let launch = Launch {
         name: "_Z9stencil2dPKfPfiif",

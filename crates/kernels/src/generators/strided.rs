@@ -104,7 +104,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let (gs, n) = (params.knob("gs"), params.knob("n"));
     let mut memory = DeviceMemory::default();
     let input = memory.input(gs * (threads - 1) + n, 4);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let launch = Launch::linear("_Z7stridedPfii", threads / BLOCK, BLOCK, (BLOCK * 4) as u32)?;
     let kernel = Kernel::new(launch, &code, Strided { ops, input, gs, n });

@@ -104,7 +104,7 @@ fn build(params: &Params<'_>) -> Result<Workload, GenError> {
     let mut memory = DeviceMemory::default();
     let (a, b) = (memory.input(n, 4), memory.input(n, 4));
     let c = memory.alloc(n, 4);
-    let mut code = Code::new();
+    let mut code = params.code();
     let ops = listing(&mut code);
     let launch = Launch::linear("_Z6vecAddPKfS0_Pfi", n.div_ceil(block), block, 0)?;
     let body = VecAdd { ops, a, b, c, block };

@@ -101,7 +101,9 @@ impl FetchUnit {
             filled: VecDeque::new(),
             buffer: None,
             fetchable: BitSet::new(n_warps.max(1)),
-            last_fetched: n_warps.max(1) - 1,
+            // GPGPU-Sim starts its round robin after warp slot 0
+            // (`m_last_warp_fetched = 0`), so slot 1 fetches first.
+            last_fetched: 0,
             steps_per_cycle: config.scheduling.inst_fetch_throughput.max(1),
             stats: OutcomeCounts::default(),
         }

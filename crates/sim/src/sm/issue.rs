@@ -18,8 +18,9 @@
 use warplab_config::SchedulerPolicy;
 use warplab_trace::Instruction;
 
-use super::{KernelView, LDST_FREE, PENDING, Sm};
-use crate::ops::{N_UNIT_CLASSES, OpInfo, OpKind};
+use super::pipeline::{MEMORY_PIPE, Staged};
+use super::{COMPUTING, KernelView, PENDING, Sm};
+use crate::ops::{OpInfo, OpKind};
 use crate::snapshot::WarpState;
 
 /// Why a warp could not issue this cycle.
@@ -37,14 +38,10 @@ pub(crate) enum Stall {
     Structural,
 }
 
-/// The unit a warp's next instruction waits for when that is all it lacks.
+/// The pipeline register a warp's next instruction waits for when that is all
+/// it lacks: the pipeline's index (see [`super::pipeline`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum UnitWait {
-    /// A pool of execution units: its index in `Sm::unit_free_at`.
-    Pool(u16),
-    /// The LD/ST unit.
-    LoadStore,
-}
+pub(crate) struct UnitWait(pub u8);
 
 /// Why a warp cannot issue now: the stall it is charged, the cycle before
 /// which it surely cannot issue (see [`Sm::check`]), and the unit it waits
@@ -75,10 +72,20 @@ impl IssueOutcome {
 impl Sm {
     /// Runs every scheduler once; returns whether anything issued and whether
     /// every resident warp waited on memory.
+    ///
+    /// The scheduler that goes first rotates every cycle, as GPGPU-Sim's
+    /// `shader_core_ctx::issue` (`Issue_Prio`) does: the first scheduler wins
+    /// whatever the schedulers share (the LD/ST unit), so a fixed order would
+    /// let one sub-core's warps take it every time. The rotation counts the
+    /// SM's active cycles ([`super::ActiveCycles`]), slept through or not,
+    /// so a sleeping SM wakes to the order it would have had.
     pub(crate) fn issue_cycle(&mut self, now: u64, kernels: &[KernelView]) -> (bool, bool) {
         let mut issued_any = false;
         let mut all_memory = true;
-        for k in 0..self.schedulers.len() {
+        let n_schedulers = self.schedulers.len();
+        let first = (self.active_cycles.before(now) % n_schedulers as u64) as usize;
+        for turn in 0..n_schedulers {
+            let k = (first + turn) % n_schedulers;
             let outcome = self.schedule(k, now, kernels);
             self.counters.issue.add(outcome, 1);
             issued_any |= outcome == IssueOutcome::Issued;
@@ -139,7 +146,7 @@ impl Sm {
                 earliest = earliest.min(warp.blocked_until);
                 continue;
             }
-            let verdict = match self.unit_still_busy(w, now) {
+            let verdict = match self.unit_still_busy(w, k, now) {
                 Some(blocked) => Err(blocked),
                 None => self.check(w, k, now, kernels),
             };
@@ -270,21 +277,18 @@ impl Sm {
     /// it), so the answer saves reading its instruction and scoreboard, which
     /// are rarely in the host's cache, for every warp of a crowd waiting for
     /// one unit.
-    fn unit_still_busy(&self, w: usize, now: u64) -> Option<Blocked> {
+    fn unit_still_busy(&self, w: usize, k: usize, now: u64) -> Option<Blocked> {
         let unit = self.warps[w].waits_for_unit?;
-        let until = match unit {
-            UnitWait::Pool(pool) => self.unit_free_at[usize::from(pool)].iter().copied().min().unwrap_or(PENDING),
-            UnitWait::LoadStore if self.memory.can_accept() => return None,
-            UnitWait::LoadStore => LDST_FREE,
-        };
-        let stall = if unit == UnitWait::LoadStore { Stall::Memory } else { Stall::Structural };
-        (until > now).then_some(Blocked { stall, until, unit: Some(unit) })
+        if self.pipeline.can_issue(usize::from(unit.0), k) {
+            return None;
+        }
+        Some(Blocked { stall: stall_for_pipe(usize::from(unit.0)), until: now + 1, unit: Some(unit) })
     }
 
     /// Whether warp `w` can issue now, or why not and until when it surely
-    /// cannot (`PENDING`: until one of its memory operations completes, which
-    /// resets the warp's wait; `LDST_FREE`: until the LD/ST unit takes its next
-    /// instruction, which wakes the warp).
+    /// cannot (`PENDING`: until one of its memory operations completes, and
+    /// `COMPUTING`: until an instruction it waits for is written back; both
+    /// reset the warp's wait).
     // Inlined into the hot issue loop; `warp_state` (snapshots, events) calls
     // it too, which otherwise makes it an out-of-line call on the batch path.
     #[inline(always)]
@@ -293,6 +297,9 @@ impl Sm {
         let warp = &self.warps[w];
         if warp.at_barrier {
             return blocked(Stall::Barrier, PENDING);
+        }
+        if warp.atomics > 0 {
+            return blocked(Stall::Memory, PENDING);
         }
         if warp.next >= warp.end {
             // Finished its stream; waiting for its loads and stores to drain.
@@ -307,26 +314,21 @@ impl Sm {
         for &reg in instruction.srcs().iter().chain(instruction.dsts()) {
             let ready = self.scoreboard.ready_at(w, reg);
             if ready > now {
-                return if ready == PENDING {
-                    blocked(Stall::Memory, PENDING)
-                } else {
-                    blocked(Stall::Dependence, ready)
+                return match ready {
+                    PENDING => blocked(Stall::Memory, PENDING),
+                    COMPUTING => blocked(Stall::Dependence, PENDING),
+                    _ => blocked(Stall::Dependence, ready),
                 };
             }
         }
         if op.kind == OpKind::MemoryBarrier && (warp.pending_stores > 0 || warp.pending_loads > 0) {
             return blocked(Stall::Memory, PENDING);
         }
-        let (stall, until, unit) = match op.unit {
-            Some(class) if self.free_unit(k, class, now).is_none() => {
-                let pool = u16::try_from(self.pool(k, class)).ok().map(UnitWait::Pool);
-                (Stall::Structural, self.earliest_free_unit(k, class), pool)
-            }
-            Some(_) => return Ok(()),
-            None if self.memory.can_accept() => return Ok(()),
-            None => (Stall::Memory, LDST_FREE, Some(UnitWait::LoadStore)),
-        };
-        Err(Blocked { stall, until, unit })
+        let pipe = op.unit.unwrap_or(MEMORY_PIPE);
+        if self.pipeline.can_issue(pipe, k) {
+            return Ok(());
+        }
+        Err(Blocked { stall: stall_for_pipe(pipe), until: now + 1, unit: Some(UnitWait(pipe as u8)) })
     }
 
     /// What warp slot `w` is doing, as the issue stage would find it at
@@ -356,25 +358,10 @@ impl Sm {
         waking.min().unwrap_or(PENDING)
     }
 
-    fn pool(&self, k: usize, class: usize) -> usize {
-        let pool = if self.sub_core_units { k } else { 0 };
-        pool * N_UNIT_CLASSES + class
-    }
-
-    fn free_unit(&self, k: usize, class: usize, now: u64) -> Option<usize> {
-        self.unit_free_at[self.pool(k, class)].iter().position(|&free_at| free_at <= now)
-    }
-
-    /// The cycle the first unit of `class` in scheduler `k`'s pool frees up.
-    fn earliest_free_unit(&self, k: usize, class: usize) -> u64 {
-        self.unit_free_at[self.pool(k, class)].iter().copied().min().unwrap_or(PENDING)
-    }
-
     fn issue(&mut self, w: usize, k: usize, now: u64, kernels: &[KernelView]) {
         let instruction = *self.instruction(w);
         let kernel = self.warps[w].kernel;
-        let view = &kernels[kernel as usize];
-        let op: OpInfo = view.ops[instruction.opcode.0 as usize];
+        let op: OpInfo = kernels[kernel as usize].ops[instruction.opcode.0 as usize];
         self.count_instruction(kernel, op.unit, instruction.mask.count_ones());
         if self.sample_log.on {
             self.record_issue(w, self.warps[w].next, instruction.opcode.0, now);
@@ -384,16 +371,16 @@ impl Sm {
         scheduler.last_issued = Some(w as u16);
         scheduler.issued += 1;
         scheduler.issued_warp = w as u16;
-        match op.unit {
-            Some(class) => {
-                let pool = self.pool(k, class);
-                if let Some(unit) = self.free_unit(k, class, now) {
-                    self.unit_free_at[pool][unit] = now + u64::from(op.initiation_cycles);
-                }
-                self.set_ready(w, instruction.dsts(), now + u64::from(op.latency_cycles));
+        let load = match op.unit {
+            Some(_) => {
+                self.set_ready(w, instruction.dsts(), COMPUTING);
+                None
             }
-            None => self.issue_memory(w, &instruction, op, view, now),
-        }
+            None => self.reserve_memory(w, &instruction, op),
+        };
+        let index = self.warps[w].next;
+        self.pipeline.issue(staged(w, k, &instruction, op, index, load));
+        self.warps[w].in_pipeline += 1;
         if op.kind == OpKind::Barrier {
             let slot = self.warps[w].cta_slot as usize;
             self.warps[w].at_barrier = true;
@@ -407,5 +394,39 @@ impl Sm {
             self.release_barrier_if_complete(self.warps[w].cta_slot as usize);
         }
         self.maybe_retire(w, now);
+    }
+}
+
+/// The stall a full pipeline register charges: the LD/ST unit's is a memory
+/// stall (f_mem counts a full memory pipeline), the others structural.
+fn stall_for_pipe(pipe: usize) -> Stall {
+    if pipe == MEMORY_PIPE { Stall::Memory } else { Stall::Structural }
+}
+
+/// What the pipeline carries of an instruction warp `w` issued on scheduler
+/// `k`: its distinct source registers (one register-file read each) and its
+/// destinations.
+fn staged(w: usize, k: usize, instruction: &Instruction, op: OpInfo, index: u32, load: Option<u32>) -> Staged {
+    let mut src = [warplab_trace::Reg::RZ; warplab_trace::MAX_SRC_REGS];
+    let mut n_src = 0;
+    for &reg in instruction.srcs() {
+        if !src[..n_src].contains(&reg) {
+            src[n_src] = reg;
+            n_src += 1;
+        }
+    }
+    Staged {
+        warp: w as u16,
+        scheduler: k as u8,
+        pipe: op.unit.unwrap_or(MEMORY_PIPE) as u8,
+        uid: 0,
+        latency: u16::try_from(op.latency_cycles).unwrap_or(u16::MAX),
+        initiation: u16::try_from(op.initiation_cycles).unwrap_or(u16::MAX),
+        index,
+        load,
+        n_dst: instruction.n_dst.min(2),
+        dst: instruction.dst,
+        n_src: n_src as u8,
+        src,
     }
 }

@@ -29,7 +29,7 @@ use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
 use warplab_trace::{Instruction, MemSpace, Reg};
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
-use warplab_uarch::coalescer::{SectorAccess, coalesce};
+use warplab_uarch::coalescer::{SectorAccess, coalesce, coalesce_atomic};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use super::{KernelView, PENDING, Sm};
@@ -49,6 +49,8 @@ struct PendingLoad {
     remaining: u32,
     dst: [Reg; 2],
     n_dst: u8,
+    /// An atomic: its warp waits for it to complete before issuing again.
+    atomic: bool,
 }
 
 /// The instruction in the LD/ST unit.
@@ -99,6 +101,8 @@ pub(crate) struct MemoryContext<'a> {
     pub request_network: &'a mut crate::interconnect::Crossbar,
     pub reply_network: &'a mut crate::interconnect::Crossbar,
     pub address_map: &'a warplab_uarch::address_map::AddressMap,
+    /// The interconnect cycle whose deliveries the crossbars' consumers see
+    /// (see [`crate::interconnect::Crossbar::peek`]).
     pub icnt_now: u64,
     /// The core cycle.
     pub now: u64,
@@ -118,6 +122,11 @@ pub(crate) struct MemoryPipeline {
     shmem_banks: u32,
     mshrs: MshrTable,
     pub(crate) miss_queue: Fifo<RequestId>,
+    /// Replies out of the crossbar, in the SM's cluster (GPGPU-Sim's
+    /// ejection buffer, `-gpgpu_n_cluster_ejection_buffer_size`).
+    ejection: Fifo<RequestId>,
+    /// Replies the LD/ST unit takes one a cycle (`-gpgpu_n_ldst_response_buffer_size`).
+    responses: Fifo<RequestId>,
     /// Per L1 bank, the accesses in its lookup pipeline (GPGPU-Sim 4's L1
     /// latency queue), oldest first.
     /// Invariant: at most `l1_latency` entries each, `ready` non-decreasing.
@@ -129,10 +138,20 @@ pub(crate) struct MemoryPipeline {
     last_cycle: LastCycle,
     accesses: Vec<SectorAccess>,
     cursor: usize,
-    /// L1 hits and shared-memory results: (ready cycle, load record).
+    /// Shared-memory loads in the LD/ST unit's pipeline: (the cycle they reach
+    /// its end, load record).
     returns: VecDeque<(u64, u32)>,
+    /// L1 MSHR entries whose line arrived: their merged accesses leave one a
+    /// cycle through the writeback port, and the entry is freed with the last.
+    l1_filled: VecDeque<u32>,
+    /// Loads past the L1 whose data arrived, waiting for the writeback port.
+    bypassed: VecDeque<u32>,
+    /// The access the writeback port holds; its load completes next cycle
+    /// (GPGPU-Sim's `m_next_wb`).
+    next_writeback: Option<u32>,
+    /// The writeback port's round robin among its clients.
+    writeback_turn: u8,
     loads: Slab<PendingLoad>,
-    waiters: Vec<u32>,
     /// L1 accesses by outcome.
     pub(crate) l1_stats: CacheReport,
     /// Per-cycle MSHR occupancy samples are taken by the GPU from here.
@@ -158,14 +177,19 @@ impl MemoryPipeline {
             shmem_banks: config.l1.shmem_banks,
             mshrs: MshrTable::new(entries, merge),
             miss_queue: Fifo::new(miss_queue.max(1)),
+            ejection: Fifo::new(config.l1.ejection_buffer_entries),
+            responses: Fifo::new(config.l1.ldst_response_entries),
             banks: (0..n_banks).map(|_| VecDeque::new()).collect(),
             current: None,
             last_cycle: LastCycle::default(),
             accesses: Vec::with_capacity(64),
             cursor: 0,
             returns: VecDeque::new(),
+            l1_filled: VecDeque::new(),
+            bypassed: VecDeque::new(),
+            next_writeback: None,
+            writeback_turn: 0,
             loads: Slab::default(),
-            waiters: Vec::new(),
             l1_stats: CacheReport::default(),
             outstanding: 0,
         }
@@ -188,15 +212,15 @@ impl MemoryPipeline {
         }
     }
 
-    /// Whether the LD/ST unit takes an instruction this cycle.
-    pub(crate) fn can_accept(&self) -> bool {
-        self.current.is_none()
-    }
-
     /// Whether nothing is in the pipeline or outstanding.
     pub(crate) fn is_idle(&self) -> bool {
         self.current.is_none()
             && self.returns.is_empty()
+            && self.l1_filled.is_empty()
+            && self.bypassed.is_empty()
+            && self.next_writeback.is_none()
+            && self.ejection.is_empty()
+            && self.responses.is_empty()
             && self.miss_queue.is_empty()
             && self.banks.iter().all(VecDeque::is_empty)
             && self.outstanding == 0
@@ -210,7 +234,9 @@ impl MemoryPipeline {
     /// bank's pipeline or a result falling due.
     pub(crate) fn next_event(&self, now: u64) -> u64 {
         let shared = self.current.is_some_and(|op| op.space == MemSpace::Shared);
-        if !self.miss_queue.is_empty() || self.last_cycle.progressed || shared {
+        let writing_back = self.next_writeback.is_some() || !self.l1_filled.is_empty() || !self.bypassed.is_empty();
+        let receiving = !self.ejection.is_empty() || !self.responses.is_empty();
+        if !self.miss_queue.is_empty() || self.last_cycle.progressed || shared || writing_back || receiving {
             return now + 1;
         }
         let returns = self.returns.front().map_or(u64::MAX, |&(ready, _)| ready);
@@ -249,86 +275,126 @@ impl MemoryPipeline {
 }
 
 impl Sm {
-    /// Takes a memory instruction into the LD/ST unit (the issue stage checked it is free).
-    pub(crate) fn issue_memory(
-        &mut self,
-        w: usize,
-        instruction: &Instruction,
-        op: OpInfo,
-        view: &KernelView,
-        now: u64,
-    ) {
+    /// The issue stage's part of a memory instruction: a load's destination
+    /// registers wait for its data and a load record counts its accesses; a
+    /// store (or an atomic without a result) holds the warp until
+    /// acknowledged. Returns the load record.
+    ///
+    /// An atomic always has a record, result or not: GPGPU-Sim counts its
+    /// lanes outstanding (`inc_n_atomic`), and its warp issues nothing more
+    /// until every one is back.
+    pub(crate) fn reserve_memory(&mut self, w: usize, instruction: &Instruction, op: OpInfo) -> Option<u32> {
+        let atomic = matches!(op.kind, OpKind::Atomic(_));
+        let has_result = atomic || (instruction.n_dst > 0 && matches!(op.kind, OpKind::Load(_)));
+        if !has_result {
+            self.warps[w].pending_stores += 1;
+            return None;
+        }
+        if atomic {
+            self.warps[w].atomics += 1;
+        }
+        let mut dst = [Reg::RZ; 2];
+        let n_dst = instruction.dsts().len().min(2);
+        dst[..n_dst].copy_from_slice(&instruction.dsts()[..n_dst]);
+        self.set_ready(w, &dst[..n_dst], PENDING);
+        self.warps[w].pending_loads += 1;
+        let record = PendingLoad { warp: w as u16, remaining: 1, dst, n_dst: n_dst as u8, atomic };
+        Some(self.memory.loads.insert_index(record))
+    }
+
+    /// The LD/ST unit takes the oldest memory instruction waiting in the
+    /// pipeline's `OC_EX` register, if it is free (GPGPU-Sim's `execute`
+    /// feeding `ldst_unit`): its accesses are coalesced (or its shared-memory
+    /// bank conflicts counted) and it starts next cycle.
+    pub(crate) fn take_memory_instruction(&mut self, now: u64, kernels: &[KernelView]) {
+        if self.memory.current.is_some() {
+            return;
+        }
+        let Some(staged) = self.pipeline.take_memory() else { return };
+        let w = usize::from(staged.warp);
+        self.warps[w].in_pipeline -= 1;
         let slot = self.warps[w].cta_slot as usize;
+        let instruction = self.ctas[slot].cta.instructions[staged.index as usize];
+        let view = &kernels[self.warps[w].kernel as usize];
+        let op = view.ops[instruction.opcode.0 as usize];
         let space = match op.kind {
             OpKind::Load(space) | OpKind::Store(space) | OpKind::Atomic(space) => space,
             _ => MemSpace::Global,
         };
         let space =
-            if space == MemSpace::Generic { resolve_generic(&self.ctas[slot].cta, instruction, view) } else { space };
-        let has_result = instruction.n_dst > 0 && matches!(op.kind, OpKind::Load(_) | OpKind::Atomic(_));
-        let load = if has_result {
-            let mut dst = [Reg::RZ; 2];
-            let n_dst = instruction.dsts().len().min(2);
-            dst[..n_dst].copy_from_slice(&instruction.dsts()[..n_dst]);
-            self.set_ready(w, &dst[..n_dst], PENDING);
-            self.warps[w].pending_loads += 1;
-            let record = PendingLoad { warp: w as u16, remaining: 1, dst, n_dst: n_dst as u8 };
-            Some(self.memory.loads.insert_index(record))
-        } else {
-            // Stores (and atomics without a result) hold the warp until acknowledged.
-            self.warps[w].pending_stores += 1;
-            None
-        };
-        let lanes = self.ctas[slot].cta.lane_addresses(instruction);
+            if space == MemSpace::Generic { resolve_generic(&self.ctas[slot].cta, &instruction, view) } else { space };
+        let lanes = self.ctas[slot].cta.lane_addresses(&instruction);
         let memory = &mut self.memory;
         let mut shared_cycles = 0;
         memory.accesses.clear();
         memory.cursor = 0;
         if space == MemSpace::Shared {
             shared_cycles = shared_memory_cycles(lanes, op.access_bytes, memory.shmem_banks, 1).max(1);
+        } else if matches!(op.kind, OpKind::Atomic(_)) {
+            coalesce_atomic(lanes, op.access_bytes, 1, &mut memory.accesses);
         } else {
             coalesce(lanes, op.access_bytes, space, 1, &mut memory.accesses);
         }
-        memory.current = Some(MemOp { warp: w as u16, kind: op.kind, space, load, first_try: now, shared_cycles });
+        let load = staged.load;
+        memory.current = Some(MemOp { warp: staged.warp, kind: op.kind, space, load, first_try: now, shared_cycles });
+        // A new instruction: the unit works on it next cycle.
+        memory.last_cycle.progressed = true;
     }
 
     /// One memory-pipeline cycle: steps 1 to 4 of the SM's order.
     pub(crate) fn memory_cycle(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
         self.memory.last_cycle = LastCycle::default();
+        self.receive_replies(now, ctx);
+        self.write_back_loads(now);
         self.take_reply(now, ctx);
-        while let Some(&(ready, load)) = self.memory.returns.front() {
-            if ready > now {
-                break;
-            }
-            self.memory.returns.pop_front();
-            self.complete_access(load, now);
-        }
         self.send_miss(now, ctx);
         self.look_up(ctx);
-        self.work_on_current(now);
+        self.work_on_current(now, ctx);
     }
 
     fn send_miss(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
         send_head(&mut self.memory.miss_queue, self.id, now, ctx);
     }
 
+    /// Replies reach the LD/ST unit as in GPGPU-Sim's `simt_core_cluster::icnt_cycle`:
+    /// the head of the cluster's ejection buffer moves to the unit's response
+    /// buffer (an instruction-cache line goes to the fetch stage instead), then
+    /// one more reply leaves the crossbar for the ejection buffer, each while
+    /// its buffer has room; a reply is used the cycle after it left the crossbar.
+    fn receive_replies(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
+        if let Some(&id) = self.memory.ejection.front() {
+            let request = *ctx.requests.get(id);
+            if let Waiter::Fetch(entry) = request.waiter {
+                self.memory.ejection.pop();
+                ctx.requests.remove(id);
+                self.fetch.fill(entry, request.address, now);
+            } else if self.memory.responses.can_push() {
+                self.memory.ejection.pop();
+                self.memory.responses.push(id);
+            }
+        }
+        if self.memory.ejection.can_push()
+            && let Some(id) = ctx.reply_network.peek(self.id, ctx.icnt_now)
+        {
+            ctx.reply_network.pop(self.id);
+            note_queue(ctx.log, ctx.requests, now, Queue::ReplyNetwork, id, false);
+            self.memory.ejection.push(id);
+        }
+    }
+
+    /// The head of the LD/ST unit's response buffer: an L1 fill, a store's
+    /// acknowledgement, or the data of a load past the L1 (one a cycle).
     fn take_reply(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
-        let Some(id) = ctx.reply_network.peek(self.id, ctx.icnt_now) else { return };
-        ctx.reply_network.pop(self.id);
-        note_queue(ctx.log, ctx.requests, now, Queue::ReplyNetwork, id, false);
+        let Some(id) = self.memory.responses.pop() else { return };
         let request = *ctx.requests.get(id);
         ctx.requests.remove(id);
-        if let Waiter::Fetch(entry) = request.waiter {
-            self.fetch.fill(entry, request.address, now);
-            return;
-        }
         self.memory.outstanding -= 1;
         match request.waiter {
             Waiter::None | Waiter::Fetch(_) => {}
             Waiter::Store(w) => self.store_done(w as usize, now),
             Waiter::Load(load) => {
                 record_latency(ctx.breakdown, &request, now);
-                self.complete_access(load, now);
+                self.memory.bypassed.push_back(load);
             }
             Waiter::Mshr(entry) => {
                 record_latency(ctx.breakdown, &request, now);
@@ -339,12 +405,45 @@ impl Sm {
                 }
                 let sm = self.id;
                 ctx.log.record_sm(sm, now, || EventKind::MshrFreed { sm, address: request.address });
-                let mut waiters = std::mem::take(&mut self.memory.waiters);
-                self.memory.mshrs.release(entry, &mut waiters);
-                for &load in &waiters {
-                    self.complete_access(load, now);
+                self.memory.l1_filled.push_back(entry);
+            }
+        }
+    }
+
+    /// The LD/ST unit's writeback port (GPGPU-Sim's `ldst_unit::writeback`):
+    /// the access it took last cycle completes its load, then it takes one
+    /// more, its clients in round robin: shared-memory loads at the end of the
+    /// unit's pipeline, loads past the L1, and the L1's filled misses (one
+    /// merged access a cycle; the MSHR entry is freed with its last).
+    fn write_back_loads(&mut self, now: u64) {
+        if let Some(load) = self.memory.next_writeback.take() {
+            self.complete_access(load, now);
+        }
+        const CLIENTS: u8 = 3;
+        for turn in 0..CLIENTS {
+            let client = (self.memory.writeback_turn + turn) % CLIENTS;
+            let memory = &mut self.memory;
+            let taken = match client {
+                0 if memory.returns.front().is_some_and(|&(ready, _)| ready <= now) => {
+                    memory.returns.pop_front().map(|(_, load)| load)
                 }
-                self.memory.waiters = waiters;
+                1 => memory.bypassed.pop_front(),
+                2 => match memory.l1_filled.front() {
+                    Some(&entry) => {
+                        let load = memory.mshrs.pop_waiter(entry);
+                        if memory.mshrs.waiting(entry) == 0 {
+                            memory.l1_filled.pop_front();
+                        }
+                        load
+                    }
+                    None => None,
+                },
+                _ => None,
+            };
+            if taken.is_some() {
+                memory.next_writeback = taken;
+                memory.writeback_turn = (client + 1) % CLIENTS;
+                return;
             }
         }
     }
@@ -359,13 +458,20 @@ impl Sm {
         let record = *record;
         self.memory.loads.remove_index(load);
         let w = record.warp as usize;
+        if record.atomic {
+            self.warps[w].atomics -= 1;
+        }
         self.set_ready(w, &record.dst[..record.n_dst as usize], now);
         self.warps[w].pending_loads -= 1;
         self.maybe_retire(w, now);
     }
 
-    fn work_on_current(&mut self, now: u64) {
+    fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
         let Some(mut op) = self.memory.current else { return };
+        if self.bypasses_l1(op) {
+            self.send_one_past_l1(op, now, ctx);
+            return;
+        }
         if op.space == MemSpace::Shared {
             op.shared_cycles -= 1;
             self.memory.current = Some(op);
@@ -445,7 +551,6 @@ impl Sm {
     /// The LD/ST unit is done with `op`: drop the placeholder counts.
     fn finish_current(&mut self, op: MemOp, now: u64) {
         self.memory.current = None;
-        self.wake_ldst_waiters();
         match op.load {
             Some(load) => self.complete_access(load, now),
             None => self.store_done(op.warp as usize, now),
@@ -458,13 +563,7 @@ impl Sm {
     /// answers it (an MSHR entry, a request's reply) or is released.
     fn try_access(&mut self, op: MemOp, access: SectorAccess, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
         let local = op.space == MemSpace::Local;
-        let bypass = matches!(op.kind, OpKind::Atomic(_))
-            || self.memory.l1.is_none()
-            || (self.memory.skip_l1_for_global && !local);
         let is_write = matches!(op.kind, OpKind::Store(_));
-        if bypass {
-            return self.send_past_l1(op, access, is_write, ctx);
-        }
         let kind = if is_write { AccessKind::Write } else { AccessKind::Read };
         let cache_access = Access { addr: access.sector_addr, kind, byte_mask: access.byte_mask, local };
         if is_write {
@@ -515,7 +614,17 @@ impl Sm {
             let sm = self.id;
             ctx.log.record_sm(sm, now, || EventKind::MshrAllocated { sm, address: fetch_addr });
             let bytes = if memory.l1_sectored { SECTOR_BYTES } else { l1.line_size_bytes() };
-            self.send(RequestKind::Read, fetch_addr, bytes, 0, access.local, Waiter::Mshr(entry), op.first_try, ctx);
+            let id = self.new_request(
+                RequestKind::Read,
+                fetch_addr,
+                bytes,
+                0,
+                access.local,
+                Waiter::Mshr(entry),
+                op.first_try,
+                ctx,
+            );
+            self.memory.miss_queue.push(id);
         }
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, now, ctx);
@@ -539,7 +648,17 @@ impl Sm {
             let bytes = access.byte_mask.count_ones();
             let sector = access.addr & !u64::from(SECTOR_BYTES - 1);
             let waiter = Waiter::Store(u32::from(op.warp));
-            self.send(RequestKind::Write, sector, bytes, access.byte_mask, access.local, waiter, op.first_try, ctx);
+            let id = self.new_request(
+                RequestKind::Write,
+                sector,
+                bytes,
+                access.byte_mask,
+                access.local,
+                waiter,
+                op.first_try,
+                ctx,
+            );
+            self.memory.miss_queue.push(id);
         } else {
             self.access_done(op, now);
         }
@@ -549,24 +668,54 @@ impl Sm {
         true
     }
 
-    /// Global accesses that skip the L1, and atomics: straight to the miss queue.
-    fn send_past_l1(&mut self, op: MemOp, access: SectorAccess, is_write: bool, ctx: &mut MemoryContext<'_>) -> bool {
-        if !self.miss_queue_room(false) {
-            self.memory.miss_queue.full_stalls += 1;
-            self.memory.note_retry(Retry::MissQueue);
-            return false;
+    /// Whether `op`'s accesses skip the L1: atomics (Accel-Sim gives them
+    /// `CACHE_GLOBAL`), every access without an L1, and global accesses with
+    /// `-gpgpu_gmem_skip_L1D`.
+    fn bypasses_l1(&self, op: MemOp) -> bool {
+        matches!(op.kind, OpKind::Atomic(_))
+            || self.memory.l1.is_none()
+            || (self.memory.skip_l1_for_global && op.space != MemSpace::Local)
+    }
+
+    /// Sends `op`'s next access that skips the L1 straight into the crossbar,
+    /// one a cycle, as GPGPU-Sim's `ldst_unit::memory_cycle` does: past the
+    /// L1's lookup pipeline and miss queue, waiting while the crossbar port is full.
+    fn send_one_past_l1(&mut self, op: MemOp, now: u64, ctx: &mut MemoryContext<'_>) {
+        if let Some(&access) = self.memory.accesses.get(self.memory.cursor) {
+            if !ctx.request_network.can_inject(self.id) {
+                ctx.request_network.count_full(self.id);
+                self.memory.note_retry(Retry::MissQueue);
+                return;
+            }
+            let is_write = matches!(op.kind, OpKind::Store(_));
+            let (kind, waiter) = match (op.kind, op.load) {
+                (OpKind::Atomic(_), Some(load)) => (RequestKind::Atomic, Waiter::Load(load)),
+                (_, _) if is_write => (RequestKind::Write, Waiter::Store(u32::from(op.warp))),
+                (_, Some(load)) => (RequestKind::Read, Waiter::Load(load)),
+                (_, None) => (RequestKind::Read, Waiter::None),
+            };
+            if waiter != Waiter::None {
+                self.hold_for_access(op);
+                let bytes = if kind == RequestKind::Read { SECTOR_BYTES } else { access.byte_mask.count_ones() };
+                let local = op.space == MemSpace::Local;
+                let id = self.new_request(
+                    kind,
+                    access.sector_addr,
+                    bytes,
+                    access.byte_mask,
+                    local,
+                    waiter,
+                    op.first_try,
+                    ctx,
+                );
+                inject(id, self.id, now, ctx);
+            }
+            self.memory.cursor += 1;
+            self.memory.last_cycle.progressed = true;
         }
-        let (kind, waiter) = match (op.kind, op.load) {
-            (OpKind::Atomic(_), Some(load)) => (RequestKind::Atomic, Waiter::Load(load)),
-            (OpKind::Atomic(_), None) => (RequestKind::Atomic, Waiter::Store(u32::from(op.warp))),
-            (_, _) if is_write => (RequestKind::Write, Waiter::Store(u32::from(op.warp))),
-            (_, Some(load)) => (RequestKind::Read, Waiter::Load(load)),
-            (_, None) => return true,
-        };
-        let bytes = if kind == RequestKind::Read { SECTOR_BYTES } else { access.byte_mask.count_ones() };
-        let local = op.space == MemSpace::Local;
-        self.send(kind, access.sector_addr, bytes, access.byte_mask, local, waiter, op.first_try, ctx);
-        true
+        if self.memory.cursor >= self.memory.accesses.len() {
+            self.finish_current(op, now);
+        }
     }
 
     /// Whether the miss queue can take a request and the write-backs a
@@ -587,12 +736,15 @@ impl Sm {
 
     fn write_back(&mut self, eviction: Eviction, now: u64, ctx: &mut MemoryContext<'_>) {
         for addr in eviction.dirty_sector_addrs() {
-            self.send(RequestKind::Writeback, addr, SECTOR_BYTES, u32::MAX, true, Waiter::None, now, ctx);
+            let id =
+                self.new_request(RequestKind::Writeback, addr, SECTOR_BYTES, u32::MAX, true, Waiter::None, now, ctx);
+            self.memory.miss_queue.push(id);
         }
     }
 
+    /// A new request from this SM, outstanding until its reply if it has one.
     #[allow(clippy::too_many_arguments)]
-    fn send(
+    fn new_request(
         &mut self,
         kind: RequestKind,
         address: u64,
@@ -602,7 +754,7 @@ impl Sm {
         waiter: Waiter,
         first_try: u64,
         ctx: &mut MemoryContext<'_>,
-    ) {
+    ) -> RequestId {
         let request = Request {
             kind,
             source: self.id,
@@ -620,7 +772,7 @@ impl Sm {
         if kind != RequestKind::Writeback {
             self.memory.outstanding += 1;
         }
-        self.memory.miss_queue.push(id);
+        id
     }
 }
 
@@ -633,6 +785,12 @@ pub(crate) fn send_head(queue: &mut Fifo<RequestId>, source: u32, now: u64, ctx:
         return;
     }
     queue.pop();
+    inject(id, source, now, ctx);
+}
+
+/// Puts request `id` into SM `source`'s crossbar port (the caller checked it
+/// has room). A read carries no data on the way down.
+fn inject(id: RequestId, source: u32, now: u64, ctx: &mut MemoryContext<'_>) {
     note_queue(ctx.log, ctx.requests, now, Queue::RequestNetwork, id, true);
     let request = ctx.requests.get_mut(id);
     request.stamps.injected = now;

@@ -2,17 +2,22 @@
 //! their warp schedulers and execution units, and the memory pipeline (LD/ST
 //! unit, L1 data cache, MSHRs, miss queue).
 //!
-//! Per core cycle the SM works back to front, so that a result produced in a
-//! cycle is consumed in the next one and the order never depends on which
-//! component was written first:
-//! 1. take one reply from the crossbar (fill the L1, release its MSHR entry,
-//!    complete the merged loads);
-//! 2. complete L1 hits and shared-memory accesses whose latency has elapsed;
-//! 3. send the head of the miss queue into the crossbar, then let the head of
-//!    each L1 bank's lookup pipeline look up the tags;
-//! 4. let the LD/ST unit work on its current instruction (coalesced accesses
-//!    into the L1 banks' pipelines, one per bank);
-//! 5. let each sub-core's scheduler issue at most one instruction;
+//! Per core cycle the SM works back to front, as GPGPU-Sim's
+//! `shader_core_ctx::cycle` does, so that a result produced in a cycle is
+//! consumed in the next one and the order never depends on which component
+//! was written first:
+//! 1. write back the results in the writeback register (see [`pipeline`]);
+//! 2. advance the execution units, each taking its next instruction;
+//! 3. the memory pipeline: take one reply from the crossbar (fill the L1,
+//!    release its MSHR entry, complete the merged loads); complete
+//!    shared-memory accesses whose latency has elapsed; send the head of the
+//!    miss queue into the crossbar, then let the head of each L1 bank's
+//!    lookup pipeline look up the tags; let the LD/ST unit work on its
+//!    current instruction (coalesced accesses into the L1 banks' pipelines,
+//!    one per bank), and take its next one when it is done;
+//! 4. the operand collector's steps;
+//! 5. let each sub-core's scheduler issue at most one instruction, into its
+//!    pipeline's issue register;
 //! 6. decode what the fetch stage fetched last into that warp's instruction
 //!    buffer, and
 //! 7. fetch for one more warp (instruction cache, see [`fetch`]); steps 6
@@ -21,6 +26,7 @@
 pub(crate) mod fetch;
 pub(crate) mod issue;
 pub(crate) mod memory;
+pub(crate) mod pipeline;
 pub(crate) mod scoreboard;
 
 use std::collections::VecDeque;
@@ -29,7 +35,7 @@ use std::ops::{AddAssign, SubAssign};
 use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::{Cta, OpcodeTable, Reg};
 
-use crate::ops::{N_UNIT_CLASSES, OpInfo, extend_op_table, unit_class};
+use crate::ops::{N_UNIT_CLASSES, OpInfo, extend_op_table};
 use crate::report::{IssueBreakdown, MshrHistogram};
 use crate::sampling::blocks::NO_BLOCK;
 use crate::sampling::log::{BlockRecord, GapRecord, SampleLog, WarpRecord};
@@ -41,9 +47,9 @@ use scoreboard::Scoreboard;
 /// A register waiting on a load has this ready time until the data returns.
 pub(crate) const PENDING: u64 = u64::MAX;
 
-/// A warp whose memory instruction found the LD/ST unit busy waits until this
-/// "cycle": the unit wakes it when it takes its next instruction.
-pub(crate) const LDST_FREE: u64 = u64::MAX - 1;
+/// A register an arithmetic instruction will write has this ready time until
+/// the instruction's writeback (its timing depends on the pipeline).
+pub(crate) const COMPUTING: u64 = u64::MAX - 1;
 
 /// Resources one CTA holds on its SM.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -100,6 +106,12 @@ pub(crate) struct Warp {
     pub waits_for_unit: Option<issue::UnitWait>,
     pub pending_loads: u32,
     pub pending_stores: u32,
+    /// Instructions issued and not yet written back or taken by the LD/ST
+    /// unit (GPGPU-Sim's `inst_in_pipeline`): the warp cannot retire before.
+    pub in_pipeline: u32,
+    /// Atomics issued and not yet complete: the warp issues nothing until
+    /// they are (GPGPU-Sim's `m_n_atomic`, one of `shd_warp_t::waiting`'s reasons).
+    pub atomics: u32,
     /// Sampling: the block it is in (`NO_BLOCK` before its first issue), the
     /// index of that block's first instruction and the cycle the block began.
     pub block: u32,
@@ -189,6 +201,37 @@ pub(crate) struct SmCounters {
     pub by_unit: [[u64; 2]; N_UNIT_CLASSES + 1],
 }
 
+/// Counts the core cycles in which an SM has a CTA resident, without
+/// ticking: GPGPU-Sim's `shader_core_ctx::cycle` returns at once on an SM
+/// with no CTA, so its scheduler rotation (`Issue_Prio`) advances only in
+/// these cycles, and an SM's first active cycle always starts with
+/// scheduler 0.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ActiveCycles {
+    /// Active cycles before the current active stretch.
+    before: u64,
+    /// The first cycle of the current active stretch, if the SM is active.
+    since: Option<u64>,
+}
+
+impl ActiveCycles {
+    fn start(&mut self, now: u64) {
+        self.since = Some(now);
+    }
+
+    /// The SM's last CTA ended during cycle `now`, which was still active.
+    fn stop(&mut self, now: u64) {
+        if let Some(since) = self.since.take() {
+            self.before += now + 1 - since;
+        }
+    }
+
+    /// Active cycles before cycle `now`.
+    pub(crate) fn before(&self, now: u64) -> u64 {
+        self.before + self.since.map_or(0, |since| now.saturating_sub(since))
+    }
+}
+
 /// One SM.
 #[derive(Debug, Clone)]
 pub struct Sm {
@@ -198,13 +241,16 @@ pub struct Sm {
     pub(crate) ctas: Vec<CtaSlot>,
     pub(crate) schedulers: Vec<Scheduler>,
     pub(crate) policy: SchedulerPolicy,
-    /// Per unit pool and class: the cycle each unit accepts its next instruction.
-    pub(crate) unit_free_at: Vec<Vec<u64>>,
-    pub(crate) sub_core_units: bool,
+    /// Pipeline registers, operand collector and execution units.
+    pub(crate) pipeline: pipeline::Pipeline,
+    /// The instructions the last writeback completed (reused).
+    written_back: Vec<pipeline::Staged>,
     pub(crate) memory: MemoryPipeline,
     pub(crate) fetch: fetch::FetchUnit,
     pub(crate) used: CtaResources,
     pub(crate) resident_ctas: u32,
+    /// Cycles with a CTA resident: they set which scheduler issues first.
+    pub(crate) active_cycles: ActiveCycles,
     /// Resources and CTA slots held by CTAs that sampling predicts instead of
     /// simulating: they only keep other CTAs out until they end.
     pub(crate) predicted: CtaResources,
@@ -232,16 +278,6 @@ impl Sm {
     pub(crate) fn new(id: u32, config: &GpuConfig) -> Self {
         let n_warps = config.cores.max_warps_per_sm() as usize;
         let n_sched = config.scheduling.schedulers_per_sm.max(1) as usize;
-        let sub_core_units = config.scheduling.sub_core_model;
-        let pools = if sub_core_units { n_sched } else { 1 };
-        let mut unit_free_at = Vec::with_capacity(pools * N_UNIT_CLASSES);
-        for _ in 0..pools {
-            for class in 0..N_UNIT_CLASSES {
-                let per_sm = config.units.n_units(unit_class(class)) as usize;
-                let per_pool = if sub_core_units { per_sm.div_ceil(n_sched) } else { per_sm };
-                unit_free_at.push(vec![0; per_pool]);
-            }
-        }
         let max_ctas = config.cores.max_ctas_per_sm;
         Self {
             id,
@@ -250,12 +286,13 @@ impl Sm {
             ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
             schedulers: vec![Scheduler::default(); n_sched],
             policy: config.scheduling.policy.clone(),
-            unit_free_at,
-            sub_core_units,
+            pipeline: pipeline::Pipeline::new(config),
+            written_back: Vec::new(),
             memory: MemoryPipeline::new(config),
             fetch: fetch::FetchUnit::new(config, n_warps),
             used: CtaResources::default(),
             resident_ctas: 0,
+            active_cycles: ActiveCycles::default(),
             predicted: CtaResources::default(),
             predicted_ctas: 0,
             sample_log: SampleLog::default(),
@@ -341,13 +378,13 @@ impl Sm {
             return now + 1;
         }
         let issue = self.next_issue_chance(now);
-        let issue = if issue >= LDST_FREE { u64::MAX } else { issue };
-        issue.min(self.memory.next_event(now))
+        let issue = if issue >= COMPUTING { u64::MAX } else { issue };
+        issue.min(self.memory.next_event(now)).min(self.pipeline.next_event(now))
     }
 
     /// Whether nothing is resident and nothing is in flight.
     pub(crate) fn is_idle(&self) -> bool {
-        self.resident_ctas == 0 && self.memory.is_idle()
+        self.resident_ctas == 0 && self.memory.is_idle() && self.pipeline.is_empty()
     }
 
     /// A free CTA slot's buffer to fill with the next CTA, or `None` when full.
@@ -408,6 +445,8 @@ impl Sm {
                 waits_for_unit: None,
                 pending_loads: 0,
                 pending_stores: 0,
+                in_pipeline: 0,
+                atomics: 0,
                 block: NO_BLOCK,
                 block_first: first,
                 block_start: now,
@@ -428,13 +467,16 @@ impl Sm {
         }
         self.wake_at = 0;
         self.used += needs;
+        if self.resident_ctas == 0 {
+            self.active_cycles.start(now);
+        }
         self.resident_ctas += 1;
         self.max_resident_ctas = self.max_resident_ctas.max(self.resident_ctas);
         let launched = u64::from(self.ctas[slot].live_warps);
         self.ctas[slot].launched_at = now;
         self.ctas[slot].warp_seqs = first_seq..first_seq + launched;
         if launched == 0 {
-            self.finish_cta(slot);
+            self.finish_cta(slot, now);
         }
         launched
     }
@@ -443,7 +485,12 @@ impl Sm {
     /// sent is outstanding; frees its CTA when it was the last.
     pub(crate) fn maybe_retire(&mut self, w: usize, now: u64) {
         let warp = &self.warps[w];
-        if !warp.live || warp.next < warp.end || warp.pending_loads > 0 || warp.pending_stores > 0 {
+        if !warp.live
+            || warp.next < warp.end
+            || warp.pending_loads > 0
+            || warp.pending_stores > 0
+            || warp.in_pipeline > 0
+        {
             return;
         }
         let slot = warp.cta_slot as usize;
@@ -465,17 +512,20 @@ impl Sm {
             if self.sample_log.on {
                 self.record_cta_end(slot, now);
             }
-            self.finish_cta(slot);
+            self.finish_cta(slot, now);
         } else {
             self.release_barrier_if_complete(slot);
         }
     }
 
-    fn finish_cta(&mut self, slot: usize) {
+    fn finish_cta(&mut self, slot: usize, now: u64) {
         let cta = &mut self.ctas[slot];
         cta.live = false;
         self.used -= cta.resources;
         self.resident_ctas -= 1;
+        if self.resident_ctas == 0 {
+            self.active_cycles.stop(now);
+        }
         self.finished_ctas.push((cta.kernel, slot as u16));
     }
 
@@ -557,18 +607,6 @@ impl Sm {
         self.wake(w);
     }
 
-    /// Wakes the warps that found the LD/ST unit busy. They lacked only the
-    /// unit, and still know it, so the issue stage asks the unit before it
-    /// checks them again.
-    pub(crate) fn wake_ldst_waiters(&mut self) {
-        for w in 0..self.warps.len() {
-            if self.warps[w].blocked_until == LDST_FREE {
-                self.warps[w].blocked_until = 0;
-                self.wake_scheduler_of(w);
-            }
-        }
-    }
-
     /// Makes warp `w` and its scheduler look again at the next issue.
     pub(crate) fn wake(&mut self, w: usize) {
         self.warps[w].blocked_until = 0;
@@ -601,6 +639,31 @@ impl Sm {
         }
         counters.by_kernel[k][0] += 1;
         counters.by_kernel[k][1] += u64::from(threads);
+    }
+
+    /// Steps 1 to 5 of the SM's cycle: the writeback, the execution units, the
+    /// memory pipeline (the LD/ST unit then takes its next instruction), and
+    /// the operand collector.
+    pub(crate) fn execute_cycle(&mut self, now: u64, ctx: &mut memory::MemoryContext<'_>, kernels: &[KernelView]) {
+        self.writeback(now);
+        self.pipeline.execute(now);
+        self.memory_cycle(now, ctx);
+        self.take_memory_instruction(now, kernels);
+        self.pipeline.read_operands();
+    }
+
+    /// The results in the writeback register are ready: their warps may use
+    /// them from this cycle's issue on, and may retire.
+    fn writeback(&mut self, now: u64) {
+        let mut done = std::mem::take(&mut self.written_back);
+        self.pipeline.writeback(&mut done);
+        for staged in &done {
+            let w = usize::from(staged.warp);
+            self.set_ready(w, staged.dsts(), now);
+            self.warps[w].in_pipeline -= 1;
+            self.maybe_retire(w, now);
+        }
+        self.written_back = done;
     }
 
     /// Sets the L1 ways for a kernel's shared-memory carve-out.
