@@ -14,6 +14,7 @@
 //! - the whole run of the very trace Accel-Sim ran (the `pk_*` cases of
 //!   `test_data/accelsim/`): the level's traffic per cycle after the launch
 //!   latency within 5% of Accel-Sim's.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
 

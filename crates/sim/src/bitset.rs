@@ -39,6 +39,45 @@ impl BitSet {
         }
     }
 
+    /// Whether `id` is a member.
+    pub fn contains(&self, id: usize) -> bool {
+        self.words[id / 64] & (1 << (id % 64)) != 0
+    }
+
+    /// Adds `id` when `member`, else removes it.
+    pub fn set(&mut self, id: usize, member: bool) {
+        if member {
+            self.insert(id);
+        } else {
+            self.remove(id);
+        }
+    }
+
+    /// Removes every member.
+    pub fn clear(&mut self) {
+        if self.count > 0 {
+            self.words.fill(0);
+            self.count = 0;
+        }
+    }
+
+    /// The members `64 * word .. 64 * word + 64`, as the bits of one word.
+    pub fn word(&self, word: usize) -> u64 {
+        self.words[word]
+    }
+
+    /// Words of 64 ids.
+    pub fn n_words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Calls `f` with each member, in increasing order.
+    pub fn for_each(&self, mut f: impl FnMut(usize)) {
+        for (word, &bits) in self.words.iter().enumerate() {
+            for_each_bit(word, bits, &mut f);
+        }
+    }
+
     /// The first member at or after `start`, wrapping around past `len - 1`
     /// to 0 (a `start` at or beyond `len` starts at 0).
     pub fn next_from(&self, start: usize) -> Option<usize> {
@@ -63,6 +102,15 @@ impl BitSet {
             }
         }
         None
+    }
+}
+
+/// Calls `f` with the id of each bit set in `bits`, word `word` of a set, in
+/// increasing order.
+pub fn for_each_bit(word: usize, mut bits: u64, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(word * 64 + bits.trailing_zeros() as usize);
+        bits &= bits - 1;
     }
 }
 
@@ -102,6 +150,23 @@ mod tests {
         assert_eq!(set.count(), 1);
         set.remove(4);
         set.remove(4);
+        assert_eq!((set.count(), set.next_from(0)), (0, None));
+    }
+
+    #[test]
+    fn members_are_visited_in_order_across_words() {
+        let mut set = BitSet::new(130);
+        for id in [129, 3, 64, 63] {
+            set.insert(id);
+        }
+        assert!(set.contains(64) && !set.contains(65));
+        let mut seen = Vec::new();
+        set.for_each(|id| seen.push(id));
+        assert_eq!(seen, [3, 63, 64, 129]);
+        set.set(3, false);
+        set.set(5, true);
+        assert_eq!((set.count(), set.word(0)), (4, (1 << 5) | (1 << 63)));
+        set.clear();
         assert_eq!((set.count(), set.next_from(0)), (0, None));
     }
 }

@@ -45,6 +45,7 @@ use warplab_config::{CollectorSetKind, GpuConfig, UnitClass};
 use warplab_trace::{MAX_DST_REGS, MAX_SRC_REGS, Reg};
 use warplab_uarch::dispatch::{Pipe as DispatchPipe, collector_ports};
 
+use crate::bitset::{BitSet, for_each_bit};
 use crate::ops::{N_UNIT_CLASSES, unit_index};
 use crate::request::Slab;
 
@@ -53,10 +54,6 @@ pub(crate) const MEMORY_PIPE: usize = N_UNIT_CLASSES;
 
 /// Pipelines: the execution-unit classes, then the LD/ST unit.
 pub(crate) const N_PIPES: usize = N_UNIT_CLASSES + 1;
-
-/// Entries of the result-bus reservation ring: more than any latency
-/// (GPGPU-Sim's `MAX_ALU_LATENCY` is 512).
-const RESULT_BUS_RING: usize = 1024;
 
 /// An instruction between issue and writeback.
 #[derive(Debug, Clone, Copy)]
@@ -101,6 +98,22 @@ struct RegisterSet {
     slots: Vec<Option<u32>>,
 }
 
+/// The pipeline registers of one stage (`ID_OC` or `OC_EX`): a set per
+/// pipeline, and a bit per pipeline whose set holds an instruction, so that
+/// the collector's steps and the units pass empty sets over without reading them.
+#[derive(Debug, Clone)]
+struct StageRegisters {
+    sets: Vec<RegisterSet>,
+    /// Bit `pipe`: `sets[pipe]` holds an instruction.
+    held: u32,
+    /// Bit `pipe`: some slot of `sets[pipe]` is free.
+    any_free: u32,
+    /// Per scheduler, bit `pipe`: the slot of `sets[pipe]` that scheduler's
+    /// instructions use under the sub-core model is free. The issue stage asks
+    /// this for every warp it checks; one word answers it.
+    free_for: Vec<u32>,
+}
+
 /// One operand collector unit.
 #[derive(Debug, Clone, Copy, Default)]
 struct Collector {
@@ -112,6 +125,8 @@ struct Collector {
     /// The scheduler whose `OC_EX` slot it uses under the sub-core model
     /// (GPGPU-Sim's `reg_id`: the collector's index over the collectors per scheduler).
     owner: u8,
+    /// Its set's index.
+    set: u8,
 }
 
 /// A set of collector units: `collectors[first..first + len]`, with its dispatch units.
@@ -121,6 +136,10 @@ struct CollectorSet {
     len: usize,
     /// Per dispatch unit, the last collector (within the set) it dispatched.
     last_dispatched: Vec<usize>,
+    /// Its collectors holding an instruction whose operands are all read.
+    complete: u32,
+    /// Its collectors holding no instruction.
+    free: u32,
 }
 
 /// An operand collector input port: the pipelines whose `ID_OC` registers it
@@ -128,7 +147,11 @@ struct CollectorSet {
 #[derive(Debug, Clone)]
 struct Port {
     pipes: Vec<u8>,
+    /// Bit `pipe` for each of `pipes`.
+    pipe_mask: u32,
     sets: Vec<usize>,
+    /// It serves the same pipelines from the same sets as the port before it.
+    same_as_previous: bool,
 }
 
 /// One execution unit (`pipelined_simd_unit`).
@@ -148,6 +171,11 @@ struct ExecUnit {
 }
 
 /// The pipeline registers, operand collector and execution units of one SM.
+///
+/// Most cycles most of it is empty, so it keeps what is busy as bits (the
+/// registers' [`StageRegisters::held`], the busy units, the banks with reads
+/// queued, the collectors whose operands are all read) and each step visits
+/// only those, in the order a full scan would have.
 #[derive(Debug, Clone)]
 pub(crate) struct Pipeline {
     staged: Slab<Staged>,
@@ -157,19 +185,30 @@ pub(crate) struct Pipeline {
     sub_core: bool,
     n_schedulers: usize,
     steps_per_cycle: u32,
-    id_oc: Vec<RegisterSet>,
-    oc_ex: Vec<RegisterSet>,
+    id_oc: StageRegisters,
+    oc_ex: StageRegisters,
     collectors: Vec<Collector>,
     busy_collectors: usize,
     sets: Vec<CollectorSet>,
     ports: Vec<Port>,
     /// Per register bank, the reads queued on it: (collector, operand).
     bank_reads: Vec<VecDeque<(u16, u8)>>,
+    /// Banks with a read queued.
+    queued_banks: BitSet,
     /// Banks the writeback took for this cycle's first collector step.
-    bank_written: Vec<bool>,
+    bank_written: BitSet,
     banks_per_scheduler: usize,
     units: Vec<ExecUnit>,
-    /// Result-bus reservations: (cycle, buses taken) at `cycle % RESULT_BUS_RING`.
+    /// Units holding an instruction (in their dispatch register or pipeline)
+    /// or a finishing cycle still to forget.
+    busy_units: BitSet,
+    /// Per pipeline, the units that take from its `OC_EX` register.
+    pipe_units: Vec<BitSet>,
+    /// Units whose dispatch register holds an instruction.
+    dispatching: usize,
+    /// Result-bus reservations still ahead: (cycle, buses taken then). A
+    /// few at a time, so a short list (not a ring as long as the longest
+    /// latency, which would spread over the host's cache).
     result_buses: Vec<(u64, u8)>,
     n_result_buses: u8,
     ex_wb: Vec<u32>,
@@ -181,9 +220,12 @@ impl RegisterSet {
     }
 
     /// The slot a scheduler's (or a partitioned unit's) instruction uses under
-    /// the sub-core model; a set narrower than the schedulers wraps.
+    /// the sub-core model; a set narrower than the schedulers wraps. (The
+    /// division is skipped when it changes nothing: this is on the issue
+    /// stage's every check.)
     fn slot_of(&self, index: usize) -> usize {
-        index % self.slots.len().max(1)
+        let len = self.slots.len().max(1);
+        if index < len { index } else { index % len }
     }
 
     fn has_free(&self, slot: Option<usize>) -> bool {
@@ -214,6 +256,74 @@ impl RegisterSet {
     }
 }
 
+impl StageRegisters {
+    fn new(sets: Vec<RegisterSet>, n_schedulers: usize) -> Self {
+        let mut registers = Self { sets, held: 0, any_free: 0, free_for: vec![0; n_schedulers] };
+        for pipe in 0..registers.sets.len() {
+            registers.refresh(pipe);
+        }
+        registers
+    }
+
+    /// Brings pipeline `pipe`'s bits up to date with its set.
+    fn refresh(&mut self, pipe: usize) {
+        let set = &self.sets[pipe];
+        let bit = 1 << pipe;
+        let assign = |mask: &mut u32, on: bool| if on { *mask |= bit } else { *mask &= !bit };
+        assign(&mut self.held, !set.is_empty());
+        assign(&mut self.any_free, set.has_free(None));
+        for (scheduler, mask) in self.free_for.iter_mut().enumerate() {
+            assign(mask, set.has_free(Some(scheduler)));
+        }
+    }
+
+    /// Whether no pipeline's set holds an instruction.
+    fn is_empty(&self) -> bool {
+        self.held == 0
+    }
+
+    /// Whether pipeline `pipe`'s set holds an instruction.
+    fn holds(&self, pipe: usize) -> bool {
+        self.held & (1 << pipe) != 0
+    }
+
+    /// Whether pipeline `pipe`'s set has room: in the slot of scheduler
+    /// `slot` under the sub-core model, anywhere otherwise.
+    fn has_free(&self, pipe: usize, slot: Option<usize>) -> bool {
+        let mask = match slot {
+            Some(scheduler) if scheduler < self.free_for.len() => self.free_for[scheduler],
+            Some(index) => return self.sets[pipe].has_free(Some(index)),
+            None => self.any_free,
+        };
+        mask & (1 << pipe) != 0
+    }
+
+    fn put(&mut self, pipe: usize, slot: Option<usize>, id: u32) {
+        self.sets[pipe].put(slot, id);
+        self.refresh(pipe);
+    }
+
+    /// Empties slot `slot` of pipeline `pipe`'s set; returns what it held.
+    fn take(&mut self, pipe: usize, slot: usize) -> Option<u32> {
+        let id = self.sets[pipe].slots.get_mut(slot)?.take();
+        self.refresh(pipe);
+        id
+    }
+
+    /// What slot `slot` of pipeline `pipe`'s set holds.
+    fn at(&self, pipe: usize, slot: usize) -> Option<u32> {
+        self.sets[pipe].slots.get(slot).copied().flatten()
+    }
+
+    /// The slot of the oldest instruction pipeline `pipe`'s set holds.
+    fn oldest(&self, pipe: usize, staged: &Slab<Staged>) -> Option<usize> {
+        if !self.holds(pipe) {
+            return None;
+        }
+        self.sets[pipe].oldest(staged)
+    }
+}
+
 impl Pipeline {
     /// The pipeline of an SM of `config`.
     pub(crate) fn new(config: &GpuConfig) -> Self {
@@ -225,6 +335,11 @@ impl Pipeline {
         let (collectors, sets, set_index) = build_collectors(config, n_schedulers);
         let ports = build_ports(config, &set_index);
         let n_banks = oc.reg_banks.max(1) as usize;
+        let exec_units = build_units(config);
+        let mut pipe_units = vec![BitSet::new(exec_units.len().max(1)); N_PIPES];
+        for (u, unit) in exec_units.iter().enumerate() {
+            pipe_units[usize::from(unit.pipe)].insert(u);
+        }
         Self {
             staged: Slab::default(),
             in_flight: 0,
@@ -232,17 +347,21 @@ impl Pipeline {
             sub_core,
             n_schedulers,
             steps_per_cycle: oc.reg_file_port_throughput.max(1),
-            id_oc,
-            oc_ex,
+            id_oc: StageRegisters::new(id_oc, n_schedulers),
+            oc_ex: StageRegisters::new(oc_ex, n_schedulers),
             collectors,
             busy_collectors: 0,
             sets,
             ports,
             bank_reads: vec![VecDeque::new(); n_banks],
-            bank_written: vec![false; n_banks],
+            queued_banks: BitSet::new(n_banks),
+            bank_written: BitSet::new(n_banks),
             banks_per_scheduler: (n_banks / n_schedulers).max(1),
-            units: build_units(config),
-            result_buses: vec![(u64::MAX, 0); RESULT_BUS_RING],
+            busy_units: BitSet::new(exec_units.len().max(1)),
+            pipe_units,
+            dispatching: 0,
+            units: exec_units,
+            result_buses: Vec::new(),
             n_result_buses: u8::try_from(units.widths.ex_wb.max(1)).unwrap_or(u8::MAX),
             ex_wb: Vec::new(),
         }
@@ -256,7 +375,7 @@ impl Pipeline {
     /// Whether scheduler `scheduler` may issue into pipeline `pipe` now: its
     /// `ID_OC` register has room (GPGPU-Sim's `has_free`).
     pub(crate) fn can_issue(&self, pipe: usize, scheduler: usize) -> bool {
-        self.id_oc[pipe].has_free(self.sub_core.then_some(scheduler))
+        self.id_oc.has_free(pipe, self.sub_core.then_some(scheduler))
     }
 
     /// Issues `staged` into its pipeline's `ID_OC` register (the caller checked
@@ -266,7 +385,7 @@ impl Pipeline {
         self.next_uid += 1;
         let (pipe, scheduler) = (usize::from(staged.pipe), usize::from(staged.scheduler));
         let id = self.staged.insert_index(staged);
-        self.id_oc[pipe].put(self.sub_core.then_some(scheduler), id);
+        self.id_oc.put(pipe, self.sub_core.then_some(scheduler), id);
         self.in_flight += 1;
     }
 
@@ -281,10 +400,10 @@ impl Pipeline {
             let staged = self.staged[id];
             for &reg in staged.dsts() {
                 let bank = self.bank_of(reg, staged.warp, staged.scheduler);
-                if self.bank_written[bank] {
+                if self.bank_written.contains(bank) {
                     break;
                 }
-                self.bank_written[bank] = true;
+                self.bank_written.insert(bank);
             }
             self.staged.remove_index(id);
             self.in_flight -= 1;
@@ -294,19 +413,30 @@ impl Pipeline {
     }
 
     /// Advances every execution unit one cycle and lets each take an
-    /// instruction from its `OC_EX` register.
+    /// instruction from its `OC_EX` register; a unit with nothing in it and
+    /// nothing waiting for it has nothing to do and is passed over.
     pub(crate) fn execute(&mut self, now: u64) {
-        for u in 0..self.units.len() {
-            self.advance_unit(u, now);
-            self.feed_unit(u, now);
+        for word in 0..self.busy_units.n_words() {
+            let mut visit = self.busy_units.word(word);
+            for_each_bit(0, u64::from(self.oc_ex.held), |pipe| visit |= self.pipe_units[pipe].word(word));
+            for_each_bit(word, visit, |u| {
+                let was_dispatching = self.units[u].dispatch.is_some();
+                self.advance_unit(u, now);
+                self.feed_unit(u, now);
+                let unit = &self.units[u];
+                let busy = unit.dispatch.is_some() || !unit.stages.is_empty() || !unit.finishing.is_empty();
+                self.busy_units.set(u, busy);
+                self.dispatching =
+                    self.dispatching + usize::from(unit.dispatch.is_some()) - usize::from(was_dispatching);
+            });
         }
     }
 
     /// The oldest instruction waiting for the LD/ST unit, taken out of the
     /// pipeline (the LD/ST unit calls this when its dispatch register is free).
     pub(crate) fn take_memory(&mut self) -> Option<Staged> {
-        let slot = self.oc_ex[MEMORY_PIPE].oldest(&self.staged)?;
-        let id = self.oc_ex[MEMORY_PIPE].slots[slot].take()?;
+        let slot = self.oc_ex.oldest(MEMORY_PIPE, &self.staged)?;
+        let id = self.oc_ex.take(MEMORY_PIPE, slot)?;
         let staged = self.staged[id];
         self.staged.remove_index(id);
         self.in_flight -= 1;
@@ -321,7 +451,7 @@ impl Pipeline {
                 self.read_banks();
             }
             self.allocate_collectors();
-            self.bank_written.fill(false);
+            self.bank_written.clear();
         }
     }
 
@@ -335,13 +465,19 @@ impl Pipeline {
         }
         let waiting = !self.ex_wb.is_empty()
             || self.busy_collectors > 0
-            || self.units.iter().any(|unit| unit.dispatch.is_some())
-            || self.id_oc.iter().chain(&self.oc_ex).any(|set| !set.is_empty());
+            || self.dispatching > 0
+            || !self.id_oc.is_empty()
+            || !self.oc_ex.is_empty();
         if waiting {
             return now + 1;
         }
-        let exits = self.units.iter().filter_map(|unit| unit.stages.front().map(|&(exit, _)| exit));
-        exits.min().unwrap_or(u64::MAX).max(now + 1)
+        let mut exit = u64::MAX;
+        self.busy_units.for_each(|u| {
+            if let Some(&(cycle, _)) = self.units[u].stages.front() {
+                exit = exit.min(cycle);
+            }
+        });
+        exit.max(now + 1)
     }
 
     /// GPGPU-Sim's `register_bank`: the register's number (SASS's plus one)
@@ -392,18 +528,22 @@ impl Pipeline {
     /// (GPGPU-Sim's `can_issue` and the result-bus test of `execute`).
     fn feed_unit(&mut self, u: usize, now: u64) {
         let unit = &self.units[u];
-        if unit.dispatch.is_some() {
+        let pipe = usize::from(unit.pipe);
+        if unit.dispatch.is_some() || !self.oc_ex.holds(pipe) {
             return;
         }
-        let register = &self.oc_ex[usize::from(unit.pipe)];
-        let slot = if self.sub_core { Some(register.slot_of(unit.slot)) } else { register.oldest(&self.staged) };
+        let slot = if self.sub_core {
+            Some(self.oc_ex.sets[pipe].slot_of(unit.slot))
+        } else {
+            self.oc_ex.oldest(pipe, &self.staged)
+        };
         let Some(slot) = slot else { return };
-        let Some(id) = register.slots.get(slot).copied().flatten() else { return };
+        let Some(id) = self.oc_ex.at(pipe, slot) else { return };
         let finish = now + u64::from(self.staged[id].latency);
-        if unit.finishing.contains(&finish) || !self.reserve_result_bus(finish) {
+        if unit.finishing.contains(&finish) || !self.reserve_result_bus(finish, now) {
             return;
         }
-        self.oc_ex[usize::from(self.units[u].pipe)].slots[slot] = None;
+        self.oc_ex.take(pipe, slot);
         let unit = &mut self.units[u];
         unit.dispatch = Some(id);
         unit.dispatch_left = self.staged[id].initiation.max(1);
@@ -411,31 +551,41 @@ impl Pipeline {
         unit.finishing.insert(at, finish);
     }
 
-    /// Takes a result bus for cycle `finish`, if one is free then.
-    fn reserve_result_bus(&mut self, finish: u64) -> bool {
-        let entry = &mut self.result_buses[(finish % RESULT_BUS_RING as u64) as usize];
-        if entry.0 != finish {
-            *entry = (finish, 0);
+    /// Takes a result bus for cycle `finish`, if one is free then (reservations
+    /// before `now` are past and dropped).
+    fn reserve_result_bus(&mut self, finish: u64, now: u64) -> bool {
+        self.result_buses.retain(|&(cycle, _)| cycle >= now);
+        match self.result_buses.iter_mut().find(|(cycle, _)| *cycle == finish) {
+            Some((_, taken)) if *taken >= self.n_result_buses => false,
+            Some((_, taken)) => {
+                *taken += 1;
+                true
+            }
+            None => {
+                self.result_buses.push((finish, 1));
+                true
+            }
         }
-        if entry.1 >= self.n_result_buses {
-            return false;
-        }
-        entry.1 += 1;
-        true
     }
 
     /// Step 1: each set's dispatch units move ready collectors into `OC_EX`.
+    /// A set with no collector whose operands are all read has nothing to move.
     fn dispatch_ready(&mut self) {
         for s in 0..self.sets.len() {
+            if self.sets[s].complete == 0 {
+                continue;
+            }
             for d in 0..self.sets[s].last_dispatched.len() {
                 let Some(c) = self.find_ready(s, d) else { break };
                 self.sets[s].last_dispatched[d] = c - self.sets[s].first;
                 let collector = self.collectors[c];
                 let Some(id) = collector.staged else { continue };
                 let owner = self.sub_core.then_some(usize::from(collector.owner));
-                self.oc_ex[usize::from(collector.out_pipe)].put(owner, id);
-                self.collectors[c] = Collector { owner: collector.owner, ..Collector::default() };
+                self.oc_ex.put(usize::from(collector.out_pipe), owner, id);
+                self.collectors[c] = Collector { owner: collector.owner, set: collector.set, ..Collector::default() };
                 self.busy_collectors -= 1;
+                self.sets[s].complete -= 1;
+                self.sets[s].free += 1;
             }
         }
     }
@@ -448,45 +598,81 @@ impl Pipeline {
         let last = set.last_dispatched[d];
         let per_scheduler = (set.len / self.n_schedulers).max(1);
         let increment = if self.sub_core { per_scheduler - last % per_scheduler } else { 1 };
-        (0..set.len).map(|n| set.first + (last + n + increment) % set.len).find(|&c| self.is_ready(c))
+        let mut next = (last + increment) % set.len.max(1);
+        for _ in 0..set.len {
+            if self.is_ready(set.first + next) {
+                return Some(set.first + next);
+            }
+            next = if next + 1 == set.len { 0 } else { next + 1 };
+        }
+        None
     }
 
     fn is_ready(&self, c: usize) -> bool {
         let collector = &self.collectors[c];
         collector.staged.is_some()
             && collector.unread == 0
-            && self.oc_ex[usize::from(collector.out_pipe)]
-                .has_free(self.sub_core.then_some(usize::from(collector.owner)))
+            && self
+                .oc_ex
+                .has_free(usize::from(collector.out_pipe), self.sub_core.then_some(usize::from(collector.owner)))
     }
 
     /// Step 2: every bank not written this step serves its oldest read.
     fn read_banks(&mut self) {
-        for bank in 0..self.bank_reads.len() {
-            if self.bank_written[bank] {
-                continue;
-            }
-            if let Some((c, operand)) = self.bank_reads[bank].pop_front() {
-                self.collectors[usize::from(c)].unread &= !(1 << operand);
-            }
+        for word in 0..self.queued_banks.n_words() {
+            let serving = self.queued_banks.word(word) & !self.bank_written.word(word);
+            for_each_bit(word, serving, |bank| {
+                let reads = &mut self.bank_reads[bank];
+                let Some((c, operand)) = reads.pop_front() else { return };
+                if reads.is_empty() {
+                    self.queued_banks.remove(bank);
+                }
+                let collector = &mut self.collectors[usize::from(c)];
+                collector.unread &= !(1 << operand);
+                if collector.unread == 0 {
+                    self.sets[usize::from(collector.set)].complete += 1;
+                }
+            });
         }
     }
 
     /// Step 3: each port moves the oldest instruction of each `ID_OC` register
     /// it serves into a free collector unit.
+    ///
+    /// Allocation only fills collectors, so once every register is empty or
+    /// every collector busy the remaining ports can do nothing, and a port
+    /// like the one before it can do nothing if that one did nothing: its
+    /// registers' oldest instructions found no free collector there and still
+    /// find none.
     fn allocate_collectors(&mut self) {
-        if self.id_oc.iter().all(RegisterSet::is_empty) {
-            return;
-        }
+        let mut previous_allocated = true;
         for p in 0..self.ports.len() {
-            for i in 0..self.ports[p].pipes.len() {
-                let pipe = usize::from(self.ports[p].pipes[i]);
-                let Some(slot) = self.id_oc[pipe].oldest(&self.staged) else { continue };
-                let Some(id) = self.id_oc[pipe].slots[slot] else { continue };
-                let scheduler = usize::from(self.staged[id].scheduler);
-                let Some(c) = self.free_collector(p, scheduler) else { continue };
-                self.id_oc[pipe].slots[slot] = None;
-                self.start_collecting(c, id, pipe);
+            if self.id_oc.is_empty() || self.busy_collectors == self.collectors.len() {
+                return;
             }
+            if self.ports[p].same_as_previous && !previous_allocated {
+                continue;
+            }
+            let busy_before = self.busy_collectors;
+            self.allocate_for_port(p);
+            previous_allocated = self.busy_collectors > busy_before;
+        }
+    }
+
+    /// Port `p` moves the oldest instruction of each `ID_OC` register it
+    /// serves into a free collector unit.
+    fn allocate_for_port(&mut self, p: usize) {
+        for i in 0..self.ports[p].pipes.len() {
+            if self.ports[p].pipe_mask & self.id_oc.held == 0 {
+                return;
+            }
+            let pipe = usize::from(self.ports[p].pipes[i]);
+            let Some(slot) = self.id_oc.oldest(pipe, &self.staged) else { continue };
+            let Some(id) = self.id_oc.at(pipe, slot) else { continue };
+            let scheduler = usize::from(self.staged[id].scheduler);
+            let Some(c) = self.free_collector(p, scheduler) else { continue };
+            self.id_oc.take(pipe, slot);
+            self.start_collecting(c, id, pipe);
         }
     }
 
@@ -495,6 +681,9 @@ impl Pipeline {
     fn free_collector(&self, p: usize, scheduler: usize) -> Option<usize> {
         for &s in &self.ports[p].sets {
             let set = &self.sets[s];
+            if set.free == 0 {
+                continue;
+            }
             let range = if self.sub_core {
                 let share = set.len / self.n_schedulers;
                 set.first + scheduler * share..set.first + (scheduler + 1) * share
@@ -514,11 +703,16 @@ impl Pipeline {
         for (operand, &reg) in staged.srcs().iter().enumerate() {
             let bank = self.bank_of(reg, staged.warp, staged.scheduler);
             self.bank_reads[bank].push_back((c as u16, operand as u8));
+            self.queued_banks.insert(bank);
             unread |= 1 << operand;
         }
-        let owner = self.collectors[c].owner;
-        self.collectors[c] = Collector { staged: Some(id), unread, out_pipe: pipe as u8, owner };
+        let Collector { owner, set, .. } = self.collectors[c];
+        self.collectors[c] = Collector { staged: Some(id), unread, out_pipe: pipe as u8, owner, set };
         self.busy_collectors += 1;
+        self.sets[usize::from(set)].free -= 1;
+        if unread == 0 {
+            self.sets[usize::from(set)].complete += 1;
+        }
     }
 }
 
@@ -565,13 +759,21 @@ fn build_collectors(
             first: total,
             len: set.units as usize,
             last_dispatched: vec![0; set.out_ports as usize],
+            complete: 0,
+            free: set.units,
         });
         total += set.units as usize;
     }
     // GPGPU-Sim numbers a collector's scheduler over all collectors.
     let per_scheduler = (total / n_schedulers).max(1);
-    let collectors =
-        (0..total).map(|c| Collector { owner: (c / per_scheduler) as u8, ..Collector::default() }).collect();
+    let set_of = |c: usize| sets.iter().position(|set: &CollectorSet| (set.first..set.first + set.len).contains(&c));
+    let collectors = (0..total)
+        .map(|c| Collector {
+            owner: (c / per_scheduler) as u8,
+            set: set_of(c).unwrap_or(0) as u8,
+            ..Collector::default()
+        })
+        .collect();
     (collectors, sets, index)
 }
 
@@ -583,13 +785,19 @@ fn build_ports(config: &GpuConfig, set_index: &[(CollectorSetKind, usize)]) -> V
         DispatchPipe::Unit(class) => unit_index(class) as u8,
         DispatchPipe::Memory => MEMORY_PIPE as u8,
     };
-    collector_ports(config)
+    let mut ports: Vec<Port> = collector_ports(config)
         .into_iter()
-        .map(|port| Port {
-            pipes: port.pipes.into_iter().map(pipe_index).collect(),
-            sets: port.sets.into_iter().filter_map(set_of).collect(),
+        .map(|port| {
+            let pipes: Vec<u8> = port.pipes.into_iter().map(pipe_index).collect();
+            let pipe_mask = pipes.iter().fold(0, |mask, &pipe| mask | 1 << pipe);
+            let sets = port.sets.into_iter().filter_map(set_of).collect();
+            Port { pipes, pipe_mask, sets, same_as_previous: false }
         })
-        .collect()
+        .collect();
+    for p in 1..ports.len() {
+        ports[p].same_as_previous = ports[p].pipes == ports[p - 1].pipes && ports[p].sets == ports[p - 1].sets;
+    }
+    ports
 }
 
 /// The execution units in GPGPU-Sim's order (SP, DP, INT, SFU, tensor,
