@@ -2,10 +2,13 @@
 //! words, with the round-robin search both the fetch stage and the crossbar's
 //! iSLIP arbiter need: the first member at or after a pointer, wrapping.
 
-/// A set of the ids `0..len`.
+/// A set of the ids `0..len`. The first word is kept inline: most sets hold
+/// at most 64 ids, and the hot paths that test them then read no other memory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BitSet {
-    words: Vec<u64>,
+    first: u64,
+    /// Words 1 and on.
+    rest: Vec<u64>,
     len: usize,
     count: usize,
 }
@@ -13,7 +16,7 @@ pub struct BitSet {
 impl BitSet {
     /// An empty set of the ids `0..len`.
     pub fn new(len: usize) -> Self {
-        Self { words: vec![0; len.div_ceil(64)], len, count: 0 }
+        Self { first: 0, rest: vec![0; len.div_ceil(64).saturating_sub(1)], len, count: 0 }
     }
 
     /// Members.
@@ -21,27 +24,33 @@ impl BitSet {
         self.count
     }
 
+    fn word_mut(&mut self, word: usize) -> &mut u64 {
+        if word == 0 { &mut self.first } else { &mut self.rest[word - 1] }
+    }
+
     /// Adds `id` (below `len`).
     pub fn insert(&mut self, id: usize) {
-        let (word, bit) = (id / 64, 1u64 << (id % 64));
-        if self.words[word] & bit == 0 {
-            self.words[word] |= bit;
+        let bit = 1u64 << (id % 64);
+        let word = self.word_mut(id / 64);
+        if *word & bit == 0 {
+            *word |= bit;
             self.count += 1;
         }
     }
 
     /// Removes `id`.
     pub fn remove(&mut self, id: usize) {
-        let (word, bit) = (id / 64, 1u64 << (id % 64));
-        if self.words[word] & bit != 0 {
-            self.words[word] &= !bit;
+        let bit = 1u64 << (id % 64);
+        let word = self.word_mut(id / 64);
+        if *word & bit != 0 {
+            *word &= !bit;
             self.count -= 1;
         }
     }
 
     /// Whether `id` is a member.
     pub fn contains(&self, id: usize) -> bool {
-        self.words[id / 64] & (1 << (id % 64)) != 0
+        self.word(id / 64) & (1 << (id % 64)) != 0
     }
 
     /// Adds `id` when `member`, else removes it.
@@ -56,25 +65,26 @@ impl BitSet {
     /// Removes every member.
     pub fn clear(&mut self) {
         if self.count > 0 {
-            self.words.fill(0);
+            self.first = 0;
+            self.rest.fill(0);
             self.count = 0;
         }
     }
 
     /// The members `64 * word .. 64 * word + 64`, as the bits of one word.
     pub fn word(&self, word: usize) -> u64 {
-        self.words[word]
+        if word == 0 { self.first } else { self.rest[word - 1] }
     }
 
     /// Words of 64 ids.
     pub fn n_words(&self) -> usize {
-        self.words.len()
+        self.len.div_ceil(64)
     }
 
     /// Calls `f` with each member, in increasing order.
     pub fn for_each(&self, mut f: impl FnMut(usize)) {
-        for (word, &bits) in self.words.iter().enumerate() {
-            for_each_bit(word, bits, &mut f);
+        for word in 0..self.n_words() {
+            for_each_bit(word, self.word(word), &mut f);
         }
     }
 
@@ -85,13 +95,13 @@ impl BitSet {
             return None;
         }
         let start = if start >= self.len { 0 } else { start };
-        let n_words = self.words.len();
+        let n_words = self.n_words();
         let (first_word, first_bit) = (start / 64, start % 64);
         // The start word from `start` on, the following words, then the start
         // word again below `start`.
         for k in 0..=n_words {
             let word = (first_word + k) % n_words;
-            let mut value = self.words[word];
+            let mut value = self.word(word);
             if k == 0 {
                 value &= u64::MAX << first_bit;
             } else if k == n_words {

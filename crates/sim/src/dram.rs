@@ -62,8 +62,10 @@ use std::collections::VecDeque;
 use std::ops::AddAssign;
 
 use serde::{Deserialize, Serialize};
-use warplab_config::{BankGroupIndexing, BankIndexing, DramConfig, DramScheduler};
+use warplab_config::{BankIndexing, DramConfig, DramScheduler};
 use warplab_uarch::set_index::ipoly_hash;
+
+use crate::bitset::BitSet;
 
 /// The request-queue bound used when `-gpgpu_frfcfs_dram_sched_queue_size` is 0.
 ///
@@ -159,10 +161,16 @@ pub struct DramChannel {
     queued_len: usize,
     /// Indexed by bank.
     banks: Vec<Bank>,
+    /// Banks holding a request: every command scan looks only at these
+    /// (the banks' records are many host cache lines; these are one word).
+    held_banks: BitSet,
+    /// FR-FCFS: banks with queued requests.
+    queued_banks: BitSet,
+    /// Indexed by bank: its bank group, by `-dram_bnkgrp_indexing_policy`.
+    group_of_bank: Vec<usize>,
     /// Indexed by bank group.
     bank_groups: Vec<BankGroup>,
     bank_indexing: BankIndexing,
-    bank_group_indexing: BankGroupIndexing,
     /// The bank every scan starts from (GPGPU-Sim's `prio`): the scheduler
     /// moves it on by one when it hands a bank a request, a row command moves
     /// it to the bank after the one that issued.
@@ -348,9 +356,13 @@ impl DramChannel {
             fifo_queue: VecDeque::new(),
             queued_len: 0,
             banks: vec![Bank::new(); n_banks],
+            held_banks: BitSet::new(n_banks),
+            queued_banks: BitSet::new(n_banks),
+            group_of_bank: (0..n_banks as u32)
+                .map(|bank| config.bank_group_indexing.group_of(bank, n_banks as u32, n_bank_groups as u32) as usize)
+                .collect(),
             bank_groups: vec![BankGroup::default(); n_bank_groups],
             bank_indexing: config.bank_indexing,
-            bank_group_indexing: config.bank_group_indexing,
             priority_bank: 0,
             column_ready_cycle: 0,
             activate_ready_cycle: 0,
@@ -397,7 +409,10 @@ impl DramChannel {
         let queued = QueuedRequest { request, pushed_cycle: now };
         match self.scheduler {
             DramScheduler::Fifo => self.fifo_queue.push_back(queued),
-            DramScheduler::FrFcfs => self.banks[bank_index].queue.push_back(queued),
+            DramScheduler::FrFcfs => {
+                self.banks[bank_index].queue.push_back(queued);
+                self.queued_banks.insert(bank_index);
+            }
         }
         self.queued_len += 1;
         self.stats.max_queue_len = self.stats.max_queue_len.max(self.queued_len as u64);
@@ -450,11 +465,11 @@ impl DramChannel {
         if self.can_schedule() {
             consider(floor);
         }
-        for bank_index in 0..self.banks.len() {
+        self.held_banks.for_each(|bank_index| {
             if let Some(ready) = self.next_command_cycle(bank_index) {
                 consider(ready);
             }
-        }
+        });
         if let Some(front) = self.in_flight.front()
             && self.returned.len() < self.return_capacity
         {
@@ -465,10 +480,7 @@ impl DramChannel {
 
     /// Nothing queued, held by a bank, in flight, or waiting to be taken.
     pub fn is_idle(&self) -> bool {
-        self.queued_len == 0
-            && self.in_flight.is_empty()
-            && self.returned.is_empty()
-            && self.banks.iter().all(|bank| bank.held.is_none())
+        self.queued_len == 0 && self.in_flight.is_empty() && self.returned.is_empty() && self.held_banks.count() == 0
     }
 
     /// The channel's counters so far.
@@ -510,7 +522,12 @@ impl DramChannel {
     }
 
     fn holds_requests(&self) -> bool {
-        self.queued_len > 0 || self.banks.iter().any(|bank| bank.held.is_some())
+        self.queued_len > 0 || self.held_banks.count() > 0
+    }
+
+    /// Whether some bank with queued requests holds none (FR-FCFS).
+    fn free_bank_has_queue(&self) -> bool {
+        (0..self.queued_banks.n_words()).any(|w| self.queued_banks.word(w) & !self.held_banks.word(w) != 0)
     }
 
     /// Moves the oldest request whose data is done by `now` into the return
@@ -534,7 +551,7 @@ impl DramChannel {
             DramScheduler::Fifo => {
                 self.fifo_queue.front().is_some_and(|front| self.banks[front.request.bank as usize].held.is_none())
             }
-            DramScheduler::FrFcfs => self.banks.iter().any(|bank| bank.held.is_none() && !bank.queue.is_empty()),
+            DramScheduler::FrFcfs => self.free_bank_has_queue(),
         }
     }
 
@@ -557,15 +574,21 @@ impl DramChannel {
                 self.hand_over(bank_index, queued, hit);
             }
             DramScheduler::FrFcfs => {
+                if !self.free_bank_has_queue() {
+                    return;
+                }
                 let n_banks = self.banks.len();
                 for offset in 0..n_banks {
                     let bank_index = (self.priority_bank + offset) % n_banks;
-                    let bank = &mut self.banks[bank_index];
-                    if bank.held.is_some() {
+                    if self.held_banks.contains(bank_index) || !self.queued_banks.contains(bank_index) {
                         continue;
                     }
+                    let bank = &mut self.banks[bank_index];
                     let Some((index, hit)) = bank.pick_frfcfs() else { continue };
                     let Some(queued) = bank.queue.remove(index) else { continue };
+                    if bank.queue.is_empty() {
+                        self.queued_banks.remove(bank_index);
+                    }
                     self.priority_bank = (self.priority_bank + 1) % n_banks;
                     self.hand_over(bank_index, queued, hit);
                     return;
@@ -580,6 +603,7 @@ impl DramChannel {
         self.stats.row_hits += u64::from(hit);
         let bursts_left = queued.request.bursts;
         self.banks[bank_index].held = Some(HeldRequest { queued, bursts_left, first_command_cycle: None });
+        self.held_banks.insert(bank_index);
     }
 
     /// The earliest cycle bank `bank_index`'s held request may issue its next
@@ -619,8 +643,7 @@ impl DramChannel {
     }
 
     fn group_of(&self, bank_index: usize) -> usize {
-        let (n_banks, n_groups) = (self.banks.len() as u32, self.bank_groups.len() as u32);
-        self.bank_group_indexing.group_of(bank_index as u32, n_banks, n_groups) as usize
+        self.group_of_bank[bank_index]
     }
 
     /// The bank a request with the address's bank bits `bank` and row `row`
@@ -639,14 +662,22 @@ impl DramChannel {
     /// bank as GPGPU-Sim's `dram_t::cycle` does (see the module doc).
     fn issue_commands(&mut self, now: u64) {
         let n_banks = self.banks.len();
+        if self.held_banks.count() == 0 {
+            return;
+        }
+        // Both kinds of command need a held request: the scans pass the
+        // other banks over without reading their records.
+        let held = |channel: &Self, b: usize| channel.held_banks.contains(b);
         if self.dual_bus_interface {
-            if let Some(bank_index) =
-                (0..n_banks).map(|i| (i + self.priority_bank) % n_banks).find(|&b| self.column_ready(b, now))
+            if let Some(bank_index) = (0..n_banks)
+                .map(|i| (i + self.priority_bank) % n_banks)
+                .find(|&b| held(self, b) && self.column_ready(b, now))
             {
                 self.column(bank_index, now);
             }
-            if let Some(bank_index) =
-                (0..n_banks).map(|i| (i + self.priority_bank) % n_banks).find(|&b| self.row_ready(b, now))
+            if let Some(bank_index) = (0..n_banks)
+                .map(|i| (i + self.priority_bank) % n_banks)
+                .find(|&b| held(self, b) && self.row_ready(b, now))
             {
                 self.row_command(bank_index, now);
             }
@@ -657,6 +688,9 @@ impl DramChannel {
         let (mut issued_column, mut issued_row) = (false, false);
         for i in 0..n_banks {
             let bank_index = (i + self.priority_bank) % n_banks;
+            if !held(self, bank_index) {
+                continue;
+            }
             if !issued_column && self.column_ready(bank_index, now) {
                 self.column(bank_index, now);
                 issued_column = true;
@@ -724,6 +758,7 @@ impl DramChannel {
             self.banks[bank_index].held = Some(held);
             return;
         }
+        self.held_banks.remove(bank_index);
         // The pipeline returns data in issue order.
         let done_cycle = self.in_flight.back().map_or(0, |last| last.done_cycle).max(now + latency);
         let first_command_cycle = held.first_command_cycle.unwrap_or(now);
@@ -767,7 +802,7 @@ impl AddAssign for DramStats {
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
-    use warplab_config::DramConfig;
+    use warplab_config::{BankGroupIndexing, DramConfig};
 
     use super::*;
 

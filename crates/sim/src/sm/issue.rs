@@ -19,7 +19,7 @@ use warplab_config::SchedulerPolicy;
 use warplab_trace::Instruction;
 
 use super::pipeline::{MEMORY_PIPE, Staged};
-use super::{COMPUTING, KernelView, PENDING, Sm};
+use super::{COMPUTING, KernelView, PENDING, Sm, WarpGate};
 use crate::ops::{OpInfo, OpKind};
 use crate::snapshot::WarpState;
 
@@ -111,17 +111,17 @@ impl Sm {
     /// What scheduler `k` reports without looking at its warps: no warp, or
     /// the reason it went to sleep.
     fn resting_outcome(&self, k: usize) -> IssueOutcome {
-        let scheduler = &self.schedulers[k];
-        if scheduler.warps.is_empty() {
+        let gate = &self.scheduler_gates[k];
+        if gate.warps == 0 {
             IssueOutcome::NoWarp
         } else {
-            IssueOutcome::Stalled(scheduler.sleep_reason.unwrap_or(Stall::Memory))
+            IssueOutcome::Stalled(gate.sleep_reason.unwrap_or(Stall::Memory))
         }
     }
 
     fn schedule(&mut self, k: usize, now: u64, kernels: &[KernelView]) -> IssueOutcome {
-        let scheduler = &self.schedulers[k];
-        if scheduler.warps.is_empty() || scheduler.sleep_until > now {
+        let gate = &self.scheduler_gates[k];
+        if gate.warps == 0 || gate.sleep_until > now {
             return self.resting_outcome(k);
         }
         if let SchedulerPolicy::TwoLevelActive { active_warps, .. } = self.policy {
@@ -139,11 +139,11 @@ impl Sm {
                 continue;
             }
             let w = w as usize;
-            let warp = &self.warps[w];
-            if warp.blocked_until > now {
-                let stall = warp.blocked_on.unwrap_or(Stall::Memory);
+            let gate = self.warp_gates[self.gate_of(w)];
+            if gate.blocked_until > now {
+                let stall = gate.blocked_on.unwrap_or(Stall::Memory);
                 worst = Some(worst.map_or(stall, |s| s.max(stall)));
-                earliest = earliest.min(warp.blocked_until);
+                earliest = earliest.min(gate.blocked_until);
                 continue;
             }
             let verdict = match self.unit_still_busy(w, k, now) {
@@ -156,21 +156,24 @@ impl Sm {
                     return IssueOutcome::Issued;
                 }
                 Err(Blocked { stall, until, unit }) => {
-                    let warp = &mut self.warps[w];
-                    warp.blocked_until = until;
-                    warp.blocked_on = Some(stall);
-                    warp.waits_for_unit = unit;
+                    let at = self.gate_of(w);
+                    self.warp_gates[at] =
+                        WarpGate { blocked_until: until, blocked_on: Some(stall), waits_for_unit: unit };
                     worst = Some(worst.map_or(stall, |s| s.max(stall)));
-                    earliest = earliest.min(until);
+                    // A warp waiting for its unit's `ID_OC` slot looks again
+                    // next cycle, but the scheduler need not: the slot frees
+                    // only in the operand collector's step, which then wakes it
+                    // ([`Sm::wake_for_issue_slots`]).
+                    earliest = earliest.min(if unit.is_some() { PENDING } else { until });
                 }
             }
         }
         // Nothing can change before the earliest wait ends unless an event
-        // wakes a warp (a load returning, a barrier releasing, the LD/ST unit
-        // taking its next instruction).
-        let scheduler = &mut self.schedulers[k];
-        scheduler.sleep_until = earliest;
-        scheduler.sleep_reason = worst;
+        // wakes a warp (a load returning, a barrier releasing, an `ID_OC`
+        // slot freeing).
+        let gate = &mut self.scheduler_gates[k];
+        gate.sleep_until = earliest;
+        gate.sleep_reason = worst;
         worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
     }
 
@@ -278,7 +281,7 @@ impl Sm {
     /// are rarely in the host's cache, for every warp of a crowd waiting for
     /// one unit.
     fn unit_still_busy(&self, w: usize, k: usize, now: u64) -> Option<Blocked> {
-        let unit = self.warps[w].waits_for_unit?;
+        let unit = self.warp_gates[self.gate_of(w)].waits_for_unit?;
         if self.pipeline.can_issue(usize::from(unit.0), k) {
             return None;
         }
@@ -354,7 +357,7 @@ impl Sm {
     /// The first cycle after `now` at which some scheduler may issue
     /// (`PENDING` when only an event can wake one).
     pub(crate) fn next_issue_chance(&self, now: u64) -> u64 {
-        let waking = self.schedulers.iter().filter(|s| !s.warps.is_empty()).map(|s| s.sleep_until.max(now + 1));
+        let waking = self.scheduler_gates.iter().filter(|s| s.warps > 0).map(|s| s.sleep_until.max(now + 1));
         waking.min().unwrap_or(PENDING)
     }
 
@@ -388,7 +391,8 @@ impl Sm {
         }
         self.warps[w].next += 1;
         // Its next instruction is another: what it waited for no longer holds.
-        self.warps[w].waits_for_unit = None;
+        let gate = self.gate_of(w);
+        self.warp_gates[gate].waits_for_unit = None;
         self.after_issue(w);
         if op.kind == OpKind::Barrier {
             self.release_barrier_if_complete(self.warps[w].cta_slot as usize);

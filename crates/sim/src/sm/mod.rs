@@ -96,14 +96,6 @@ pub(crate) struct Warp {
     pub decoded: u32,
     pub end: u32,
     pub at_barrier: bool,
-    /// The warp cannot issue before this cycle (`PENDING`: before one of its
-    /// loads returns), for the reason `blocked_on`; saves re-reading its
-    /// scoreboard every cycle while it waits.
-    pub blocked_until: u64,
-    pub blocked_on: Option<issue::Stall>,
-    /// The unit its next instruction lacked at its last check, when that was
-    /// all it lacked. Invariant: `None` once the warp issues or is woken.
-    pub waits_for_unit: Option<issue::UnitWait>,
     pub pending_loads: u32,
     pub pending_stores: u32,
     /// Instructions issued and not yet written back or taken by the LD/ST
@@ -120,6 +112,35 @@ pub(crate) struct Warp {
     /// Sampling: the cycle and opcode of its last issue (`NO_ISSUE`: none yet).
     pub last_issue: u64,
     pub last_opcode: u16,
+}
+
+/// What the issue stage reads of a warp before anything else: whether it is
+/// known to be unable to issue, until when and why. Kept apart from [`Warp`]
+/// and in scheduler order ([`Sm::gate_of`]), so that a scheduler's scan of its
+/// warps reads a few host cache lines instead of one per warp.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct WarpGate {
+    /// The warp cannot issue before this cycle (`PENDING`: before one of its
+    /// loads returns), for the reason `blocked_on`; saves re-reading its
+    /// scoreboard every cycle while it waits.
+    pub blocked_until: u64,
+    pub blocked_on: Option<issue::Stall>,
+    /// The unit its next instruction lacked at its last check, when that was
+    /// all it lacked. Invariant: `None` once the warp issues or is woken.
+    pub waits_for_unit: Option<issue::UnitWait>,
+}
+
+/// What the issue stage reads of a scheduler every cycle, kept apart from
+/// [`Scheduler`] and beside the other schedulers' (one host cache line).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SchedulerGate {
+    /// No warp of this scheduler can issue before this cycle (the earliest of
+    /// their waits), charged to `sleep_reason`; any event that may free a warp
+    /// resets it. Idle schedulers then cost one comparison per cycle.
+    pub sleep_until: u64,
+    pub sleep_reason: Option<issue::Stall>,
+    /// Its resident warps (the length of its [`Scheduler::warps`]).
+    pub warps: u16,
 }
 
 /// A warp's `last_issue` before its first issue.
@@ -155,11 +176,6 @@ pub(crate) struct Scheduler {
     /// active set or arrived.
     pub pending: VecDeque<u16>,
     pub last_issued: Option<u16>,
-    /// No warp of this scheduler can issue before this cycle (the earliest of
-    /// their waits), charged to `sleep_reason`; any event that may free a warp
-    /// resets it. Idle schedulers then cost one comparison per cycle.
-    pub sleep_until: u64,
-    pub sleep_reason: Option<issue::Stall>,
     /// Instructions issued since the start (snapshots, events).
     pub issued: u64,
     /// The warp that issued last; unlike `last_issued`, kept when it retires.
@@ -240,6 +256,12 @@ pub struct Sm {
     pub(crate) scoreboard: Scoreboard,
     pub(crate) ctas: Vec<CtaSlot>,
     pub(crate) schedulers: Vec<Scheduler>,
+    /// Each scheduler's [`SchedulerGate`].
+    pub(crate) scheduler_gates: Vec<SchedulerGate>,
+    /// Each warp slot's [`WarpGate`], at [`Sm::gate_of`].
+    pub(crate) warp_gates: Vec<WarpGate>,
+    /// Warp slots per scheduler (the last may have fewer).
+    warps_per_scheduler: usize,
     pub(crate) policy: SchedulerPolicy,
     /// Pipeline registers, operand collector and execution units.
     pub(crate) pipeline: pipeline::Pipeline,
@@ -285,6 +307,9 @@ impl Sm {
             scoreboard: Scoreboard::new(n_warps),
             ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
             schedulers: vec![Scheduler::default(); n_sched],
+            scheduler_gates: vec![SchedulerGate::default(); n_sched],
+            warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched],
+            warps_per_scheduler: n_warps.div_ceil(n_sched),
             policy: config.scheduling.policy.clone(),
             pipeline: pipeline::Pipeline::new(config),
             written_back: Vec::new(),
@@ -440,9 +465,6 @@ impl Sm {
                 decoded: first,
                 end,
                 at_barrier: false,
-                blocked_until: 0,
-                blocked_on: None,
-                waits_for_unit: None,
                 pending_loads: 0,
                 pending_stores: 0,
                 in_pipeline: 0,
@@ -453,7 +475,10 @@ impl Sm {
                 last_issue: NO_ISSUE,
                 last_opcode: 0,
             };
-            self.schedulers[index % n_sched].sleep_until = 0;
+            let gate = self.gate_of(index);
+            self.warp_gates[gate] = WarpGate::default();
+            self.scheduler_gates[index % n_sched].sleep_until = 0;
+            self.scheduler_gates[index % n_sched].warps += 1;
             self.scoreboard.reset(index);
             self.fetch.set_fetchable(index);
             let cta = &mut self.ctas[slot];
@@ -501,6 +526,7 @@ impl Sm {
         let n_sched = self.schedulers.len();
         let scheduler = &mut self.schedulers[w % n_sched];
         scheduler.warps.retain(|&x| x as usize != w);
+        self.scheduler_gates[w % n_sched].warps = scheduler.warps.len() as u16;
         scheduler.active.retain(|&x| x as usize != w);
         scheduler.pending.retain(|&x| x as usize != w);
         if scheduler.last_issued == Some(w as u16) {
@@ -591,10 +617,12 @@ impl Sm {
         cta.at_barrier = 0;
         let n_sched = self.schedulers.len();
         for &w in &cta.warp_slots {
-            self.warps[w as usize].at_barrier = false;
-            self.warps[w as usize].blocked_until = 0;
-            self.warps[w as usize].waits_for_unit = None;
-            self.schedulers[w as usize % n_sched].sleep_until = 0;
+            let w = usize::from(w);
+            self.warps[w].at_barrier = false;
+            let gate = (w % n_sched) * self.warps_per_scheduler + w / n_sched;
+            self.warp_gates[gate].blocked_until = 0;
+            self.warp_gates[gate].waits_for_unit = None;
+            self.scheduler_gates[w % n_sched].sleep_until = 0;
         }
     }
 
@@ -609,14 +637,22 @@ impl Sm {
 
     /// Makes warp `w` and its scheduler look again at the next issue.
     pub(crate) fn wake(&mut self, w: usize) {
-        self.warps[w].blocked_until = 0;
-        self.warps[w].waits_for_unit = None;
+        let gate = self.gate_of(w);
+        self.warp_gates[gate].blocked_until = 0;
+        self.warp_gates[gate].waits_for_unit = None;
         self.wake_scheduler_of(w);
     }
 
     fn wake_scheduler_of(&mut self, w: usize) {
         let n_sched = self.schedulers.len();
-        self.schedulers[w % n_sched].sleep_until = 0;
+        self.scheduler_gates[w % n_sched].sleep_until = 0;
+    }
+
+    /// Where warp slot `w`'s [`WarpGate`] is: the gates of one scheduler's
+    /// warps (slots `k`, `k + n`, `k + 2n`, ... of `n` schedulers) side by side.
+    pub(crate) fn gate_of(&self, w: usize) -> usize {
+        let n_sched = self.schedulers.len();
+        (w % n_sched) * self.warps_per_scheduler + w / n_sched
     }
 
     /// Resident warps.
@@ -645,11 +681,29 @@ impl Sm {
     /// memory pipeline (the LD/ST unit then takes its next instruction), and
     /// the operand collector.
     pub(crate) fn execute_cycle(&mut self, now: u64, ctx: &mut memory::MemoryContext<'_>, kernels: &[KernelView]) {
-        self.writeback(now);
-        self.pipeline.execute(now);
+        if !self.pipeline.is_empty() {
+            self.writeback(now);
+            self.pipeline.execute(now);
+        }
         self.memory_cycle(now, ctx);
         self.take_memory_instruction(now, kernels);
+        let slots_before = self.pipeline.free_issue_slots();
         self.pipeline.read_operands();
+        self.wake_for_issue_slots(slots_before);
+    }
+
+    /// Wakes each scheduler for which the operand collector freed an `ID_OC`
+    /// slot since `before`: its warps that waited for one may issue now.
+    fn wake_for_issue_slots(&mut self, before: pipeline::FreeIssueSlots) {
+        let after = self.pipeline.free_issue_slots();
+        if after == before {
+            return;
+        }
+        for (k, gate) in self.scheduler_gates.iter_mut().enumerate() {
+            if after.gained_for(&before, k) {
+                gate.sleep_until = 0;
+            }
+        }
     }
 
     /// The results in the writeback register are ready: their warps may use

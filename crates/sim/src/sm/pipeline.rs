@@ -92,27 +92,44 @@ impl Staged {
     }
 }
 
-/// One pipeline register set (`ID_OC_*`, `OC_EX_*`): a slot per entry of its width.
-#[derive(Debug, Clone, Default)]
-struct RegisterSet {
-    slots: Vec<Option<u32>>,
+/// Where one pipeline register set (`ID_OC_*`, `OC_EX_*`, a slot per entry
+/// of its width) keeps its slots in [`StageRegisters::slots`].
+#[derive(Debug, Clone, Copy, Default)]
+struct SetSlots {
+    start: u32,
+    len: u32,
+    /// Slots holding an instruction.
+    held: u32,
 }
 
 /// The pipeline registers of one stage (`ID_OC` or `OC_EX`): a set per
 /// pipeline, and a bit per pipeline whose set holds an instruction, so that
-/// the collector's steps and the units pass empty sets over without reading them.
+/// the collector's steps and the units pass empty sets over without reading
+/// them. Every set's slots are in one vector, each holding an instruction's
+/// id and issue order (kept here so that finding the oldest reads only the set).
 #[derive(Debug, Clone)]
+#[repr(C)]
 struct StageRegisters {
-    sets: Vec<RegisterSet>,
-    /// Bit `pipe`: `sets[pipe]` holds an instruction.
+    /// Bit `pipe`: set `pipe` holds an instruction.
     held: u32,
-    /// Bit `pipe`: some slot of `sets[pipe]` is free.
+    /// Bit `pipe`: some slot of set `pipe` is free.
     any_free: u32,
-    /// Per scheduler, bit `pipe`: the slot of `sets[pipe]` that scheduler's
-    /// instructions use under the sub-core model is free. The issue stage asks
-    /// this for every warp it checks; one word answers it.
-    free_for: Vec<u32>,
+    /// Per scheduler (the first [`FAST_SCHEDULERS`]), bit `pipe`: the slot of
+    /// set `pipe` that scheduler's instructions use under the sub-core model
+    /// is free. The issue stage asks this for every warp it checks; one word
+    /// beside the others answers it.
+    free_for: [u32; FAST_SCHEDULERS],
+    /// Schedulers with a word in `free_for`.
+    n_fast: usize,
+    /// Slots emptied so far.
+    freed: u64,
+    sets: [SetSlots; N_PIPES],
+    slots: Vec<Option<(u32, u64)>>,
 }
+
+/// Schedulers whose free `ID_OC` slots [`StageRegisters`] keeps as bits (more
+/// than any GPU has); the slots of any further ones are looked up.
+const FAST_SCHEDULERS: usize = 8;
 
 /// One operand collector unit.
 #[derive(Debug, Clone, Copy, Default)]
@@ -144,30 +161,72 @@ struct CollectorSet {
 
 /// An operand collector input port: the pipelines whose `ID_OC` registers it
 /// takes from and the sets (by index, in order of preference) it allocates in.
-#[derive(Debug, Clone)]
+/// Its lists are kept inline (a port serves each pipeline at most once and
+/// allocates in at most its own set and the generic one), so that the
+/// allocation step reads one record per port.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Port {
-    pipes: Vec<u8>,
-    /// Bit `pipe` for each of `pipes`.
+    pipes: [u8; N_PIPES],
+    n_pipes: u8,
+    /// Bit `pipe` for each of its pipelines.
     pipe_mask: u32,
-    sets: Vec<usize>,
+    sets: [u8; MAX_PORT_SETS],
+    n_sets: u8,
     /// It serves the same pipelines from the same sets as the port before it.
     same_as_previous: bool,
 }
 
+/// The most collector sets a port allocates in.
+const MAX_PORT_SETS: usize = 2;
+
+impl Port {
+    fn pipes(&self) -> &[u8] {
+        &self.pipes[..usize::from(self.n_pipes)]
+    }
+
+    fn sets(&self) -> &[u8] {
+        &self.sets[..usize::from(self.n_sets)]
+    }
+}
+
 /// One execution unit (`pipelined_simd_unit`).
+///
+/// Two instructions it took may not finish in one cycle (GPGPU-Sim's
+/// `occupied` bit set, the cycle a result is due counted from when the unit
+/// took it). Each instruction keeps its own due cycle: one that has left the
+/// pipeline was due before now, so only those in the dispatch register and
+/// the pipeline can clash with a new one.
 #[derive(Debug, Clone)]
 struct ExecUnit {
     pipe: u8,
     /// The `OC_EX` slot it takes from under the sub-core model.
     slot: usize,
-    dispatch: Option<u32>,
+    dispatch: Option<InUnit>,
     /// Cycles its dispatch register still holds the instruction (GPGPU-Sim's `dispatch_delay`).
     dispatch_left: u16,
-    /// Instructions in its pipeline, by the cycle they reach `EX_WB`, earliest first.
-    stages: VecDeque<(u64, u32)>,
-    /// The cycles at which instructions it took finish (GPGPU-Sim's `occupied`
-    /// bit set: two may not finish in one cycle).
-    finishing: VecDeque<u64>,
+    /// Instructions in its pipeline, by the cycle they reach `EX_WB` (`exit`), earliest first.
+    stages: VecDeque<InUnit>,
+}
+
+/// An instruction in an execution unit.
+#[derive(Debug, Clone, Copy)]
+struct InUnit {
+    id: u32,
+    /// The cycle its result was due when the unit took it.
+    due: u64,
+    /// The cycle it reaches `EX_WB` (set when it enters the pipeline).
+    exit: u64,
+}
+
+impl ExecUnit {
+    /// Whether an instruction it holds is due at `cycle`.
+    fn due_at(&self, cycle: u64) -> bool {
+        self.dispatch.is_some_and(|held| held.due == cycle) || self.stages.iter().any(|held| held.due == cycle)
+    }
+
+    fn is_busy(&self) -> bool {
+        self.dispatch.is_some() || !self.stages.is_empty()
+    }
 }
 
 /// The pipeline registers, operand collector and execution units of one SM.
@@ -177,103 +236,124 @@ struct ExecUnit {
 /// queued, the collectors whose operands are all read) and each step visits
 /// only those, in the order a full scan would have.
 #[derive(Debug, Clone)]
+#[repr(C)]
 pub(crate) struct Pipeline {
-    staged: Slab<Staged>,
+    // What every cycle reads first, together at the start (`repr(C)` keeps
+    // the order): most cycles find most of the pipeline empty and read no more.
     /// Instructions anywhere between issue and writeback (or the LD/ST unit).
     in_flight: usize,
-    next_uid: u64,
-    sub_core: bool,
-    n_schedulers: usize,
-    steps_per_cycle: u32,
+    busy_collectors: usize,
+    /// Units whose dispatch register holds an instruction.
+    dispatching: usize,
+    /// The last dispatch step moved nothing, and since then no collector has
+    /// read its last operand and no `OC_EX` slot has freed: the next would
+    /// move nothing either.
+    dispatch_stuck: bool,
+    /// The last allocation step filled no collector, and since then nothing
+    /// has entered `ID_OC` and no collector has freed: the next would fill none.
+    allocate_stuck: bool,
     id_oc: StageRegisters,
     oc_ex: StageRegisters,
-    collectors: Vec<Collector>,
-    busy_collectors: usize,
-    sets: Vec<CollectorSet>,
-    ports: Vec<Port>,
-    /// Per register bank, the reads queued on it: (collector, operand).
-    bank_reads: Vec<VecDeque<(u16, u8)>>,
+    /// Units holding an instruction (in their dispatch register or pipeline).
+    busy_units: BitSet,
     /// Banks with a read queued.
     queued_banks: BitSet,
     /// Banks the writeback took for this cycle's first collector step.
     bank_written: BitSet,
+    ex_wb: Vec<u32>,
+    staged: Slab<Staged>,
+    next_uid: u64,
+    sub_core: bool,
+    n_schedulers: usize,
+    steps_per_cycle: u32,
+    collectors: Vec<Collector>,
+    sets: Vec<CollectorSet>,
+    ports: Vec<Port>,
+    /// Per register bank, the reads queued on it: (collector, operand).
+    bank_reads: Vec<VecDeque<(u16, u8)>>,
     banks_per_scheduler: usize,
     units: Vec<ExecUnit>,
-    /// Units holding an instruction (in their dispatch register or pipeline)
-    /// or a finishing cycle still to forget.
-    busy_units: BitSet,
     /// Per pipeline, the units that take from its `OC_EX` register.
-    pipe_units: Vec<BitSet>,
-    /// Units whose dispatch register holds an instruction.
-    dispatching: usize,
+    /// (`build_units` makes a pipeline's units consecutive: a range each.)
+    pipe_units: [std::ops::Range<usize>; N_PIPES],
     /// Result-bus reservations still ahead: (cycle, buses taken then). A
     /// few at a time, so a short list (not a ring as long as the longest
     /// latency, which would spread over the host's cache).
     result_buses: Vec<(u64, u8)>,
     n_result_buses: u8,
-    ex_wb: Vec<u32>,
 }
 
-impl RegisterSet {
-    fn new(width: u32) -> Self {
-        Self { slots: vec![None; width as usize] }
-    }
+/// The `ID_OC` slots free for issue, as [`StageRegisters`] keeps them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FreeIssueSlots {
+    sub_core: bool,
+    any: u32,
+    per_scheduler: [u32; FAST_SCHEDULERS],
+    /// Slots freed so far (schedulers beyond [`FAST_SCHEDULERS`] compare this).
+    freed: u64,
+}
 
-    /// The slot a scheduler's (or a partitioned unit's) instruction uses under
-    /// the sub-core model; a set narrower than the schedulers wraps. (The
-    /// division is skipped when it changes nothing: this is on the issue
-    /// stage's every check.)
-    fn slot_of(&self, index: usize) -> usize {
-        let len = self.slots.len().max(1);
-        if index < len { index } else { index % len }
-    }
-
-    fn has_free(&self, slot: Option<usize>) -> bool {
-        match slot {
-            Some(index) => self.slots.get(self.slot_of(index)).is_some_and(Option::is_none),
-            None => self.slots.iter().any(Option::is_none),
+impl FreeIssueSlots {
+    /// Whether scheduler `k` can issue into a pipeline now that it could not
+    /// at `before` (for a scheduler without a word of its own: whether any
+    /// slot was freed, which may wake it needlessly but never misses).
+    pub(crate) fn gained_for(&self, before: &FreeIssueSlots, k: usize) -> bool {
+        match (self.sub_core, self.per_scheduler.get(k)) {
+            (false, _) => self.any & !before.any != 0,
+            (true, Some(&now)) => now & !before.per_scheduler[k] != 0,
+            (true, None) => self.freed != before.freed,
         }
-    }
-
-    fn put(&mut self, slot: Option<usize>, id: u32) {
-        let index = match slot {
-            Some(index) => self.slot_of(index),
-            None => self.slots.iter().position(Option::is_none).unwrap_or(0),
-        };
-        if let Some(entry) = self.slots.get_mut(index) {
-            *entry = Some(id);
-        }
-    }
-
-    /// The slot of the oldest instruction held (lowest uid).
-    fn oldest(&self, staged: &Slab<Staged>) -> Option<usize> {
-        let held = self.slots.iter().enumerate().filter_map(|(slot, id)| id.map(|id| (slot, staged[id].uid)));
-        held.min_by_key(|&(_, uid)| uid).map(|(slot, _)| slot)
-    }
-
-    fn is_empty(&self) -> bool {
-        self.slots.iter().all(Option::is_none)
     }
 }
 
 impl StageRegisters {
-    fn new(sets: Vec<RegisterSet>, n_schedulers: usize) -> Self {
-        let mut registers = Self { sets, held: 0, any_free: 0, free_for: vec![0; n_schedulers] };
-        for pipe in 0..registers.sets.len() {
-            registers.refresh(pipe);
+    /// The registers of sets of `widths` slots.
+    fn new(widths: [u32; N_PIPES], n_schedulers: usize) -> Self {
+        let mut sets = [SetSlots::default(); N_PIPES];
+        let mut start = 0;
+        for (set, &len) in sets.iter_mut().zip(&widths) {
+            *set = SetSlots { start, len, held: 0 };
+            start += len;
+        }
+        let n_fast = n_schedulers.min(FAST_SCHEDULERS);
+        let slots = vec![None; start as usize];
+        let mut registers =
+            Self { held: 0, any_free: 0, free_for: [0; FAST_SCHEDULERS], n_fast, freed: 0, sets, slots };
+        for (pipe, &width) in widths.iter().enumerate() {
+            for slot in 0..width as usize {
+                registers.refresh(pipe, slot);
+            }
         }
         registers
     }
 
-    /// Brings pipeline `pipe`'s bits up to date with its set.
-    fn refresh(&mut self, pipe: usize) {
-        let set = &self.sets[pipe];
+    /// Set `pipe`'s slots.
+    fn set(&self, pipe: usize) -> &[Option<(u32, u64)>] {
+        let SetSlots { start, len, .. } = self.sets[pipe];
+        &self.slots[start as usize..(start + len) as usize]
+    }
+
+    /// The slot of set `pipe` a scheduler's (or a partitioned unit's)
+    /// instruction uses under the sub-core model; a set narrower than the
+    /// schedulers wraps. (The division is skipped when it changes nothing:
+    /// this is on the issue stage's every check.)
+    fn slot_of(&self, pipe: usize, index: usize) -> usize {
+        let len = (self.sets[pipe].len as usize).max(1);
+        if index < len { index } else { index % len }
+    }
+
+    /// Brings pipeline `pipe`'s bits up to date after a change to slot `slot`
+    /// of its set: the schedulers whose slot that is are those `slot`, `slot
+    /// + width`, ... ([`StageRegisters::slot_of`]).
+    fn refresh(&mut self, pipe: usize, slot: usize) {
+        let SetSlots { len, held, .. } = self.sets[pipe];
+        let free = self.set(pipe).get(slot).is_some_and(Option::is_none);
         let bit = 1 << pipe;
         let assign = |mask: &mut u32, on: bool| if on { *mask |= bit } else { *mask &= !bit };
-        assign(&mut self.held, !set.is_empty());
-        assign(&mut self.any_free, set.has_free(None));
-        for (scheduler, mask) in self.free_for.iter_mut().enumerate() {
-            assign(mask, set.has_free(Some(scheduler)));
+        assign(&mut self.held, held > 0);
+        assign(&mut self.any_free, held < len);
+        for scheduler in (slot..self.n_fast).step_by((len as usize).max(1)) {
+            assign(&mut self.free_for[scheduler], free);
         }
     }
 
@@ -292,35 +372,54 @@ impl StageRegisters {
     fn has_free(&self, pipe: usize, slot: Option<usize>) -> bool {
         let mask = match slot {
             Some(scheduler) if scheduler < self.free_for.len() => self.free_for[scheduler],
-            Some(index) => return self.sets[pipe].has_free(Some(index)),
+            Some(index) => return self.set(pipe).get(self.slot_of(pipe, index)).is_some_and(Option::is_none),
             None => self.any_free,
         };
         mask & (1 << pipe) != 0
     }
 
-    fn put(&mut self, pipe: usize, slot: Option<usize>, id: u32) {
-        self.sets[pipe].put(slot, id);
-        self.refresh(pipe);
+    /// Puts instruction `id` (issue order `uid`) into set `pipe`: in scheduler
+    /// `slot`'s slot, or the first free one.
+    fn put(&mut self, pipe: usize, slot: Option<usize>, id: u32, uid: u64) {
+        let index = match slot {
+            Some(index) => self.slot_of(pipe, index),
+            None => self.set(pipe).iter().position(Option::is_none).unwrap_or(0),
+        };
+        let SetSlots { start, len, .. } = self.sets[pipe];
+        if index < len as usize {
+            let entry = &mut self.slots[start as usize + index];
+            self.sets[pipe].held += u32::from(entry.is_none());
+            *entry = Some((id, uid));
+        }
+        self.refresh(pipe, index);
     }
 
     /// Empties slot `slot` of pipeline `pipe`'s set; returns what it held.
     fn take(&mut self, pipe: usize, slot: usize) -> Option<u32> {
-        let id = self.sets[pipe].slots.get_mut(slot)?.take();
-        self.refresh(pipe);
-        id
+        let SetSlots { start, len, .. } = self.sets[pipe];
+        if slot >= len as usize {
+            return None;
+        }
+        let (id, _) = self.slots[start as usize + slot].take()?;
+        self.sets[pipe].held -= 1;
+        self.refresh(pipe, slot);
+        self.freed += 1;
+        Some(id)
     }
 
     /// What slot `slot` of pipeline `pipe`'s set holds.
     fn at(&self, pipe: usize, slot: usize) -> Option<u32> {
-        self.sets[pipe].slots.get(slot).copied().flatten()
+        self.set(pipe).get(slot).copied().flatten().map(|(id, _)| id)
     }
 
-    /// The slot of the oldest instruction pipeline `pipe`'s set holds.
-    fn oldest(&self, pipe: usize, staged: &Slab<Staged>) -> Option<usize> {
+    /// The slot of the oldest instruction (lowest issue order) pipeline
+    /// `pipe`'s set holds.
+    fn oldest(&self, pipe: usize) -> Option<usize> {
         if !self.holds(pipe) {
             return None;
         }
-        self.sets[pipe].oldest(staged)
+        let held = self.set(pipe).iter().enumerate().filter_map(|(slot, held)| held.map(|(_, uid)| (slot, uid)));
+        held.min_by_key(|&(_, uid)| uid).map(|(slot, _)| slot)
     }
 }
 
@@ -336,10 +435,11 @@ impl Pipeline {
         let ports = build_ports(config, &set_index);
         let n_banks = oc.reg_banks.max(1) as usize;
         let exec_units = build_units(config);
-        let mut pipe_units = vec![BitSet::new(exec_units.len().max(1)); N_PIPES];
-        for (u, unit) in exec_units.iter().enumerate() {
-            pipe_units[usize::from(unit.pipe)].insert(u);
-        }
+        let pipe_units = std::array::from_fn(|pipe| {
+            let first = exec_units.iter().position(|unit| usize::from(unit.pipe) == pipe).unwrap_or(0);
+            let count = exec_units.iter().filter(|unit| usize::from(unit.pipe) == pipe).count();
+            first..first + count
+        });
         Self {
             staged: Slab::default(),
             in_flight: 0,
@@ -360,6 +460,8 @@ impl Pipeline {
             busy_units: BitSet::new(exec_units.len().max(1)),
             pipe_units,
             dispatching: 0,
+            dispatch_stuck: false,
+            allocate_stuck: false,
             units: exec_units,
             result_buses: Vec::new(),
             n_result_buses: u8::try_from(units.widths.ex_wb.max(1)).unwrap_or(u8::MAX),
@@ -370,6 +472,16 @@ impl Pipeline {
     /// Whether nothing is between issue and writeback.
     pub(crate) fn is_empty(&self) -> bool {
         self.in_flight == 0
+    }
+
+    /// The `ID_OC` slots free for issue now.
+    pub(crate) fn free_issue_slots(&self) -> FreeIssueSlots {
+        FreeIssueSlots {
+            sub_core: self.sub_core,
+            any: self.id_oc.any_free,
+            per_scheduler: self.id_oc.free_for,
+            freed: self.id_oc.freed,
+        }
     }
 
     /// Whether scheduler `scheduler` may issue into pipeline `pipe` now: its
@@ -385,7 +497,8 @@ impl Pipeline {
         self.next_uid += 1;
         let (pipe, scheduler) = (usize::from(staged.pipe), usize::from(staged.scheduler));
         let id = self.staged.insert_index(staged);
-        self.id_oc.put(pipe, self.sub_core.then_some(scheduler), id);
+        self.id_oc.put(pipe, self.sub_core.then_some(scheduler), id, staged.uid);
+        self.allocate_stuck = false;
         self.in_flight += 1;
     }
 
@@ -416,16 +529,18 @@ impl Pipeline {
     /// instruction from its `OC_EX` register; a unit with nothing in it and
     /// nothing waiting for it has nothing to do and is passed over.
     pub(crate) fn execute(&mut self, now: u64) {
+        if self.in_flight == 0 {
+            return;
+        }
         for word in 0..self.busy_units.n_words() {
             let mut visit = self.busy_units.word(word);
-            for_each_bit(0, u64::from(self.oc_ex.held), |pipe| visit |= self.pipe_units[pipe].word(word));
+            for_each_bit(0, u64::from(self.oc_ex.held), |pipe| visit |= word_of_range(&self.pipe_units[pipe], word));
             for_each_bit(word, visit, |u| {
                 let was_dispatching = self.units[u].dispatch.is_some();
                 self.advance_unit(u, now);
                 self.feed_unit(u, now);
                 let unit = &self.units[u];
-                let busy = unit.dispatch.is_some() || !unit.stages.is_empty() || !unit.finishing.is_empty();
-                self.busy_units.set(u, busy);
+                self.busy_units.set(u, unit.is_busy());
                 self.dispatching =
                     self.dispatching + usize::from(unit.dispatch.is_some()) - usize::from(was_dispatching);
             });
@@ -435,8 +550,12 @@ impl Pipeline {
     /// The oldest instruction waiting for the LD/ST unit, taken out of the
     /// pipeline (the LD/ST unit calls this when its dispatch register is free).
     pub(crate) fn take_memory(&mut self) -> Option<Staged> {
-        let slot = self.oc_ex.oldest(MEMORY_PIPE, &self.staged)?;
+        if self.in_flight == 0 {
+            return None;
+        }
+        let slot = self.oc_ex.oldest(MEMORY_PIPE)?;
         let id = self.oc_ex.take(MEMORY_PIPE, slot)?;
+        self.dispatch_stuck = false;
         let staged = self.staged[id];
         self.staged.remove_index(id);
         self.in_flight -= 1;
@@ -445,6 +564,11 @@ impl Pipeline {
 
     /// The operand collector's steps of one cycle.
     pub(crate) fn read_operands(&mut self) {
+        if self.in_flight == 0 {
+            // Nothing to collect; only the writeback's bank claims expire.
+            self.bank_written.clear();
+            return;
+        }
         for _ in 0..self.steps_per_cycle {
             if self.busy_collectors > 0 {
                 self.dispatch_ready();
@@ -473,8 +597,8 @@ impl Pipeline {
         }
         let mut exit = u64::MAX;
         self.busy_units.for_each(|u| {
-            if let Some(&(cycle, _)) = self.units[u].stages.front() {
-                exit = exit.min(cycle);
+            if let Some(held) = self.units[u].stages.front() {
+                exit = exit.min(held.exit);
             }
         });
         exit.max(now + 1)
@@ -498,29 +622,26 @@ impl Pipeline {
     /// when its initiation interval has passed.
     fn advance_unit(&mut self, u: usize, now: u64) {
         let unit = &mut self.units[u];
-        while let Some(&(exit, id)) = unit.stages.front() {
-            if exit > now {
+        while let Some(&held) = unit.stages.front() {
+            if held.exit > now {
                 break;
             }
             unit.stages.pop_front();
-            self.ex_wb.push(id);
+            self.ex_wb.push(held.id);
         }
-        while unit.finishing.front().is_some_and(|&cycle| cycle < now) {
-            unit.finishing.pop_front();
-        }
-        let Some(id) = unit.dispatch else { return };
+        let Some(held) = unit.dispatch else { return };
         unit.dispatch_left = unit.dispatch_left.saturating_sub(1);
         if unit.dispatch_left > 0 {
             return;
         }
-        let staged = &self.staged[id];
+        let staged = &self.staged[held.id];
         let stage = u64::from(staged.latency.saturating_sub(staged.initiation));
         let exit = now + stage + 1;
-        if unit.stages.iter().any(|&(e, _)| e == exit) {
+        if unit.stages.iter().any(|other| other.exit == exit) {
             return;
         }
-        let at = unit.stages.partition_point(|&(e, _)| e < exit);
-        unit.stages.insert(at, (exit, id));
+        let at = unit.stages.partition_point(|other| other.exit < exit);
+        unit.stages.insert(at, InUnit { exit, ..held });
         unit.dispatch = None;
     }
 
@@ -532,23 +653,18 @@ impl Pipeline {
         if unit.dispatch.is_some() || !self.oc_ex.holds(pipe) {
             return;
         }
-        let slot = if self.sub_core {
-            Some(self.oc_ex.sets[pipe].slot_of(unit.slot))
-        } else {
-            self.oc_ex.oldest(pipe, &self.staged)
-        };
+        let slot = if self.sub_core { Some(self.oc_ex.slot_of(pipe, unit.slot)) } else { self.oc_ex.oldest(pipe) };
         let Some(slot) = slot else { return };
         let Some(id) = self.oc_ex.at(pipe, slot) else { return };
         let finish = now + u64::from(self.staged[id].latency);
-        if unit.finishing.contains(&finish) || !self.reserve_result_bus(finish, now) {
+        if unit.due_at(finish) || !self.reserve_result_bus(finish, now) {
             return;
         }
         self.oc_ex.take(pipe, slot);
+        self.dispatch_stuck = false;
         let unit = &mut self.units[u];
-        unit.dispatch = Some(id);
+        unit.dispatch = Some(InUnit { id, due: finish, exit: 0 });
         unit.dispatch_left = self.staged[id].initiation.max(1);
-        let at = unit.finishing.partition_point(|&cycle| cycle < finish);
-        unit.finishing.insert(at, finish);
     }
 
     /// Takes a result bus for cycle `finish`, if one is free then (reservations
@@ -571,6 +687,10 @@ impl Pipeline {
     /// Step 1: each set's dispatch units move ready collectors into `OC_EX`.
     /// A set with no collector whose operands are all read has nothing to move.
     fn dispatch_ready(&mut self) {
+        if self.dispatch_stuck {
+            return;
+        }
+        let busy_before = self.busy_collectors;
         for s in 0..self.sets.len() {
             if self.sets[s].complete == 0 {
                 continue;
@@ -581,13 +701,15 @@ impl Pipeline {
                 let collector = self.collectors[c];
                 let Some(id) = collector.staged else { continue };
                 let owner = self.sub_core.then_some(usize::from(collector.owner));
-                self.oc_ex.put(usize::from(collector.out_pipe), owner, id);
+                self.oc_ex.put(usize::from(collector.out_pipe), owner, id, self.staged[id].uid);
                 self.collectors[c] = Collector { owner: collector.owner, set: collector.set, ..Collector::default() };
                 self.busy_collectors -= 1;
                 self.sets[s].complete -= 1;
                 self.sets[s].free += 1;
+                self.allocate_stuck = false;
             }
         }
+        self.dispatch_stuck = self.busy_collectors == busy_before;
     }
 
     /// GPGPU-Sim's `dispatch_unit_t::find_ready`: round robin over the set
@@ -631,6 +753,7 @@ impl Pipeline {
                 collector.unread &= !(1 << operand);
                 if collector.unread == 0 {
                     self.sets[usize::from(collector.set)].complete += 1;
+                    self.dispatch_stuck = false;
                 }
             });
         }
@@ -645,10 +768,14 @@ impl Pipeline {
     /// registers' oldest instructions found no free collector there and still
     /// find none.
     fn allocate_collectors(&mut self) {
+        if self.allocate_stuck {
+            return;
+        }
+        let busy_at_start = self.busy_collectors;
         let mut previous_allocated = true;
         for p in 0..self.ports.len() {
             if self.id_oc.is_empty() || self.busy_collectors == self.collectors.len() {
-                return;
+                break;
             }
             if self.ports[p].same_as_previous && !previous_allocated {
                 continue;
@@ -657,17 +784,18 @@ impl Pipeline {
             self.allocate_for_port(p);
             previous_allocated = self.busy_collectors > busy_before;
         }
+        self.allocate_stuck = self.busy_collectors == busy_at_start;
     }
 
     /// Port `p` moves the oldest instruction of each `ID_OC` register it
     /// serves into a free collector unit.
     fn allocate_for_port(&mut self, p: usize) {
-        for i in 0..self.ports[p].pipes.len() {
+        for i in 0..self.ports[p].pipes().len() {
             if self.ports[p].pipe_mask & self.id_oc.held == 0 {
                 return;
             }
             let pipe = usize::from(self.ports[p].pipes[i]);
-            let Some(slot) = self.id_oc.oldest(pipe, &self.staged) else { continue };
+            let Some(slot) = self.id_oc.oldest(pipe) else { continue };
             let Some(id) = self.id_oc.at(pipe, slot) else { continue };
             let scheduler = usize::from(self.staged[id].scheduler);
             let Some(c) = self.free_collector(p, scheduler) else { continue };
@@ -679,8 +807,8 @@ impl Pipeline {
     /// A free collector of port `p`'s sets, in order, within the scheduler's
     /// share of each set under the sub-core model.
     fn free_collector(&self, p: usize, scheduler: usize) -> Option<usize> {
-        for &s in &self.ports[p].sets {
-            let set = &self.sets[s];
+        for &s in self.ports[p].sets() {
+            let set = &self.sets[usize::from(s)];
             if set.free == 0 {
                 continue;
             }
@@ -712,15 +840,27 @@ impl Pipeline {
         self.sets[usize::from(set)].free -= 1;
         if unread == 0 {
             self.sets[usize::from(set)].complete += 1;
+            self.dispatch_stuck = false;
         }
     }
 }
 
-/// The `ID_OC` and `OC_EX` register sets of every pipeline, by their widths.
-fn register_sets(config: &GpuConfig) -> (Vec<RegisterSet>, Vec<RegisterSet>) {
+/// The members of `range` among the ids of word `word` (`64 * word ..`), as its bits.
+fn word_of_range(range: &std::ops::Range<usize>, word: usize) -> u64 {
+    let (low, high) = (word * 64, word * 64 + 64);
+    let (start, end) = (range.start.clamp(low, high), range.end.clamp(low, high));
+    if start >= end {
+        return 0;
+    }
+    let ones = |n: usize| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    ones(end - low) & !ones(start - low)
+}
+
+/// The widths of the `ID_OC` and `OC_EX` register sets of every pipeline.
+fn register_sets(config: &GpuConfig) -> ([u32; N_PIPES], [u32; N_PIPES]) {
     let w = &config.units.widths;
-    let mut id_oc = vec![RegisterSet::default(); N_PIPES];
-    let mut oc_ex = vec![RegisterSet::default(); N_PIPES];
+    let mut id_oc = [0; N_PIPES];
+    let mut oc_ex = [0; N_PIPES];
     let fixed = [
         (UnitClass::Sp, w.id_oc_sp, w.oc_ex_sp),
         (UnitClass::Int, w.id_oc_int, w.oc_ex_int),
@@ -729,16 +869,16 @@ fn register_sets(config: &GpuConfig) -> (Vec<RegisterSet>, Vec<RegisterSet>) {
         (UnitClass::Tensor, w.id_oc_tensor, w.oc_ex_tensor),
     ];
     for (class, id, ex) in fixed {
-        id_oc[unit_index(class)] = RegisterSet::new(id);
-        oc_ex[unit_index(class)] = RegisterSet::new(ex);
+        id_oc[unit_index(class)] = id;
+        oc_ex[unit_index(class)] = ex;
     }
     for unit in config.units.specialized.iter().filter(|unit| unit.enabled) {
         let pipe = unit_index(UnitClass::Specialized(unit.id));
-        id_oc[pipe] = RegisterSet::new(unit.id_oc_width);
-        oc_ex[pipe] = RegisterSet::new(unit.oc_ex_width);
+        id_oc[pipe] = unit.id_oc_width;
+        oc_ex[pipe] = unit.oc_ex_width;
     }
-    id_oc[MEMORY_PIPE] = RegisterSet::new(w.id_oc_mem);
-    oc_ex[MEMORY_PIPE] = RegisterSet::new(w.oc_ex_mem);
+    id_oc[MEMORY_PIPE] = w.id_oc_mem;
+    oc_ex[MEMORY_PIPE] = w.oc_ex_mem;
     (id_oc, oc_ex)
 }
 
@@ -788,14 +928,30 @@ fn build_ports(config: &GpuConfig, set_index: &[(CollectorSetKind, usize)]) -> V
     let mut ports: Vec<Port> = collector_ports(config)
         .into_iter()
         .map(|port| {
-            let pipes: Vec<u8> = port.pipes.into_iter().map(pipe_index).collect();
-            let pipe_mask = pipes.iter().fold(0, |mask, &pipe| mask | 1 << pipe);
-            let sets = port.sets.into_iter().filter_map(set_of).collect();
-            Port { pipes, pipe_mask, sets, same_as_previous: false }
+            let mut built = Port {
+                pipes: [0; N_PIPES],
+                n_pipes: 0,
+                pipe_mask: 0,
+                sets: [0; MAX_PORT_SETS],
+                n_sets: 0,
+                same_as_previous: false,
+            };
+            for pipe in port.pipes.into_iter().map(pipe_index) {
+                if built.pipe_mask & (1 << pipe) == 0 {
+                    built.pipes[usize::from(built.n_pipes)] = pipe;
+                    built.n_pipes += 1;
+                    built.pipe_mask |= 1 << pipe;
+                }
+            }
+            for set in port.sets.into_iter().filter_map(set_of).take(MAX_PORT_SETS) {
+                built.sets[usize::from(built.n_sets)] = set as u8;
+                built.n_sets += 1;
+            }
+            built
         })
         .collect();
     for p in 1..ports.len() {
-        ports[p].same_as_previous = ports[p].pipes == ports[p - 1].pipes && ports[p].sets == ports[p - 1].sets;
+        ports[p].same_as_previous = ports[p] == Port { same_as_previous: false, ..ports[p - 1].clone() };
     }
     ports
 }
@@ -824,9 +980,43 @@ fn build_units(config: &GpuConfig) -> Vec<ExecUnit> {
                 dispatch: None,
                 dispatch_left: 0,
                 stages: VecDeque::new(),
-                finishing: VecDeque::new(),
             });
         }
     }
     built
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_of_units_becomes_the_bits_of_each_word() {
+        assert_eq!(word_of_range(&(0..4), 0), 0b1111);
+        assert_eq!(word_of_range(&(4..8), 0), 0b1111_0000);
+        assert_eq!(word_of_range(&(4..8), 1), 0);
+        assert_eq!(word_of_range(&(60..70), 0), 0b1111 << 60);
+        assert_eq!(word_of_range(&(60..70), 1), 0b11_1111);
+        assert_eq!(word_of_range(&(0..64), 0), u64::MAX);
+        assert_eq!(word_of_range(&(3..3), 0), 0);
+    }
+
+    #[test]
+    fn register_slots_track_what_is_free_for_each_scheduler() {
+        // Two slots for four schedulers: schedulers 0 and 2 share slot 0.
+        let mut widths = [0; N_PIPES];
+        widths[MEMORY_PIPE] = 2;
+        let mut registers = StageRegisters::new(widths, 4);
+        assert!(registers.is_empty() && registers.has_free(MEMORY_PIPE, Some(2)));
+        registers.put(MEMORY_PIPE, Some(2), 7, 40);
+        assert!(!registers.has_free(MEMORY_PIPE, Some(0)) && registers.has_free(MEMORY_PIPE, Some(1)));
+        assert!(registers.has_free(MEMORY_PIPE, None));
+        registers.put(MEMORY_PIPE, None, 8, 41);
+        assert!(!registers.has_free(MEMORY_PIPE, None) && !registers.has_free(MEMORY_PIPE, Some(3)));
+        assert_eq!(registers.oldest(MEMORY_PIPE), Some(0));
+        assert_eq!(registers.take(MEMORY_PIPE, 0), Some(7));
+        assert_eq!((registers.oldest(MEMORY_PIPE), registers.at(MEMORY_PIPE, 1)), (Some(1), Some(8)));
+        assert!(registers.has_free(MEMORY_PIPE, Some(2)) && !registers.has_free(MEMORY_PIPE, Some(1)));
+        assert!(!registers.has_free(0, Some(0)), "a pipeline without slots is never free");
+    }
 }
