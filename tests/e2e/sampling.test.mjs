@@ -46,7 +46,11 @@ test("Photon sampling on four launches of vecadd: the panel, the comparison and 
   await page.getByTestId("sampling-panel").waitFor({ timeout: 120_000 });
 
   const levels = await page.locator('[data-testid^="sampling-level-"]').evaluateAll((cells) => cells.map((c) => c.dataset.value));
-  assert.deepEqual(levels, ["detailed", "kernel", "kernel", "kernel"], "kernels 1-3 reuse kernel 0's IPC");
+  // Kernel 0 is simulated (in detail, or sampled by warps once they are
+  // stable: the timing model decides which), the three identical launches
+  // after it reuse its IPC.
+  assert.notEqual(levels[0], "kernel", "kernel 0 is simulated");
+  assert.deepEqual(levels.slice(1), ["kernel", "kernel", "kernel"], "kernels 1-3 reuse kernel 0's IPC");
   assert.match(await textOf(page, "sampling-nearest-1"), /^0 \(0\.0+\)$/);
   assert.match(await textOf(page, "ipc-simulated"), /Simulated \(Photon sampling\)/);
   assert.match(await textOf(page, "report-sampled-note"), /only what was simulated in detail/);

@@ -19,7 +19,8 @@ use warplab_config::SchedulerPolicy;
 use warplab_trace::Instruction;
 
 use super::pipeline::{MEMORY_PIPE, Staged};
-use super::{COMPUTING, KernelView, PENDING, Sm, WarpGate};
+use super::scoreboard::RegState;
+use super::{KernelView, PENDING, Sm, WarpGate};
 use crate::ops::{OpInfo, OpKind};
 use crate::snapshot::WarpState;
 
@@ -85,7 +86,7 @@ impl Sm {
         let n_schedulers = self.schedulers.len();
         let first = (self.active_cycles.before(now) % n_schedulers as u64) as usize;
         for turn in 0..n_schedulers {
-            let k = (first + turn) % n_schedulers;
+            let k = if first + turn >= n_schedulers { first + turn - n_schedulers } else { first + turn };
             let outcome = self.schedule(k, now, kernels);
             self.counters.issue.add(outcome, 1);
             issued_any |= outcome == IssueOutcome::Issued;
@@ -223,7 +224,7 @@ impl Sm {
         if warp.at_barrier || warp.next >= warp.end {
             return true;
         }
-        self.instruction(w).srcs().iter().any(|&reg| self.scoreboard.ready_at(w, reg) == PENDING)
+        self.instruction(w).srcs().iter().any(|&reg| self.scoreboard.state(w, reg) == RegState::Pending)
     }
 
     /// The stall the pending set's warps add to an idle cycle (two-level).
@@ -252,7 +253,11 @@ impl Sm {
     fn pick(&self, k: usize, last: Option<usize>, position: usize, n: usize) -> (usize, u16) {
         let index = match self.policy {
             // Loose round robin: start after the warp that issued last.
-            SchedulerPolicy::Lrr | SchedulerPolicy::Rrr => (last.map_or(0, |p| p + 1) + position) % n,
+            // (`last` is below `n`, so the sum is below `2n`: one subtraction wraps it.)
+            SchedulerPolicy::Lrr | SchedulerPolicy::Rrr => {
+                let index = last.map_or(0, |p| p + 1) + position;
+                if index >= n { index - n } else { index }
+            }
             SchedulerPolicy::OldestFirst => position,
             // The active set in the order its warps joined it.
             SchedulerPolicy::TwoLevelActive { .. } => position,
@@ -289,9 +294,9 @@ impl Sm {
     }
 
     /// Whether warp `w` can issue now, or why not and until when it surely
-    /// cannot (`PENDING`: until one of its memory operations completes, and
-    /// `COMPUTING`: until an instruction it waits for is written back; both
-    /// reset the warp's wait).
+    /// cannot (`PENDING`: until an event, such as one of its memory
+    /// operations completing or an instruction it waits for being written
+    /// back, resets the warp's wait).
     // Inlined into the hot issue loop; `warp_state` (snapshots, events) calls
     // it too, which otherwise makes it an out-of-line call on the batch path.
     #[inline(always)]
@@ -315,13 +320,10 @@ impl Sm {
         let instruction = self.instruction(w);
         let op = kernels[warp.kernel as usize].ops[instruction.opcode.0 as usize];
         for &reg in instruction.srcs().iter().chain(instruction.dsts()) {
-            let ready = self.scoreboard.ready_at(w, reg);
-            if ready > now {
-                return match ready {
-                    PENDING => blocked(Stall::Memory, PENDING),
-                    COMPUTING => blocked(Stall::Dependence, PENDING),
-                    _ => blocked(Stall::Dependence, ready),
-                };
+            match self.scoreboard.state(w, reg) {
+                RegState::Ready => {}
+                RegState::Pending => return blocked(Stall::Memory, PENDING),
+                RegState::Computing => return blocked(Stall::Dependence, PENDING),
             }
         }
         if op.kind == OpKind::MemoryBarrier && (warp.pending_stores > 0 || warp.pending_loads > 0) {
@@ -369,14 +371,13 @@ impl Sm {
         if self.sample_log.on {
             self.record_issue(w, self.warps[w].next, instruction.opcode.0, now);
         }
-        self.scoreboard.settle(w, instruction.srcs());
         let scheduler = &mut self.schedulers[k];
         scheduler.last_issued = Some(w as u16);
         scheduler.issued += 1;
         scheduler.issued_warp = w as u16;
         let load = match op.unit {
             Some(_) => {
-                self.set_ready(w, instruction.dsts(), COMPUTING);
+                self.set_ready(w, instruction.dsts(), RegState::Computing);
                 None
             }
             None => self.reserve_memory(w, &instruction, op),

@@ -32,7 +32,8 @@ use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_
 use warplab_uarch::coalescer::{SectorAccess, coalesce, coalesce_atomic};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
-use super::{KernelView, PENDING, Sm};
+use super::scoreboard::RegState;
+use super::{KernelView, Sm};
 use crate::events::{EventKind, EventLog, Queue, note_queue};
 use crate::fifo::Fifo;
 use crate::mshr::MshrTable;
@@ -296,7 +297,7 @@ impl Sm {
         let mut dst = [Reg::RZ; 2];
         let n_dst = instruction.dsts().len().min(2);
         dst[..n_dst].copy_from_slice(&instruction.dsts()[..n_dst]);
-        self.set_ready(w, &dst[..n_dst], PENDING);
+        self.set_ready(w, &dst[..n_dst], RegState::Pending);
         self.warps[w].pending_loads += 1;
         let record = PendingLoad { warp: w as u16, remaining: 1, dst, n_dst: n_dst as u8, atomic };
         Some(self.memory.loads.insert_index(record))
@@ -461,7 +462,7 @@ impl Sm {
         if record.atomic {
             self.warps[w].atomics -= 1;
         }
-        self.set_ready(w, &record.dst[..record.n_dst as usize], now);
+        self.set_ready(w, &record.dst[..record.n_dst as usize], RegState::Ready);
         self.warps[w].pending_loads -= 1;
         self.maybe_retire(w, now);
     }

@@ -42,14 +42,11 @@ use crate::sampling::log::{BlockRecord, GapRecord, SampleLog, WarpRecord};
 
 pub(crate) use issue::{IssueOutcome, Stall};
 pub(crate) use memory::MemoryPipeline;
-use scoreboard::Scoreboard;
+use scoreboard::{RegState, Scoreboard};
 
-/// A register waiting on a load has this ready time until the data returns.
+/// A wait with no known end: only an event (a load's data, a writeback, a
+/// barrier releasing, an `ID_OC` slot freeing) ends it.
 pub(crate) const PENDING: u64 = u64::MAX;
-
-/// A register an arithmetic instruction will write has this ready time until
-/// the instruction's writeback (its timing depends on the pipeline).
-pub(crate) const COMPUTING: u64 = u64::MAX - 1;
 
 /// Resources one CTA holds on its SM.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -403,7 +400,7 @@ impl Sm {
             return now + 1;
         }
         let issue = self.next_issue_chance(now);
-        let issue = if issue >= COMPUTING { u64::MAX } else { issue };
+        let issue = if issue == PENDING { u64::MAX } else { issue };
         issue.min(self.memory.next_event(now)).min(self.pipeline.next_event(now))
     }
 
@@ -626,10 +623,10 @@ impl Sm {
         }
     }
 
-    /// Marks registers `regs` of warp `w` ready at `at`.
-    pub(crate) fn set_ready(&mut self, w: usize, regs: &[Reg], at: u64) {
+    /// Registers `regs` of warp `w` now wait for `state` (ready: their write landed).
+    pub(crate) fn set_ready(&mut self, w: usize, regs: &[Reg], state: RegState) {
         for &reg in regs {
-            self.scoreboard.set(w, reg, at);
+            self.scoreboard.set(w, reg, state);
         }
         // A result arrived (or a new wait began): look at the warp afresh.
         self.wake(w);
@@ -713,7 +710,7 @@ impl Sm {
         self.pipeline.writeback(&mut done);
         for staged in &done {
             let w = usize::from(staged.warp);
-            self.set_ready(w, staged.dsts(), now);
+            self.set_ready(w, staged.dsts(), RegState::Ready);
             self.warps[w].in_pipeline -= 1;
             self.maybe_retire(w, now);
         }
