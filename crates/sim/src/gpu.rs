@@ -409,7 +409,12 @@ impl Gpu {
             needs,
             ctas_per_sm: 0,
             limiter: String::new(),
-            ready_cycle: now + launch_latency,
+            // GPGPU-Sim issues CTAs at the end of a core cycle
+            // (`gpgpu_sim::cycle`: `issue_block2core` after the clusters'
+            // cycle, then `decrement_kernel_latency`), so a kernel's first
+            // CTAs run in the cycle after the one in which its latency
+            // counter reaches 0; warplab launches them at the start of a cycle.
+            ready_cycle: now + launch_latency + 1,
             start_cycle: now,
             end_cycle: None,
             ctas_issued: 0,

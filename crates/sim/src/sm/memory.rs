@@ -147,8 +147,12 @@ pub(crate) struct MemoryPipeline {
     /// Loads past the L1 whose data arrived, waiting for the writeback port.
     bypassed: VecDeque<u32>,
     /// The access the writeback port holds; its load completes next cycle
-    /// (GPGPU-Sim's `m_next_wb`).
+    /// (GPGPU-Sim's `m_next_wb`) once its registers are written.
     next_writeback: Option<u32>,
+    /// Bit `k`: the held access's destination register `k` is still to be
+    /// written (GPGPU-Sim clears a register from `m_next_wb` once its bank
+    /// took the write, and retries the others next cycle).
+    next_writeback_regs: u8,
     /// The writeback port's round robin among its clients.
     writeback_turn: u8,
     loads: Slab<PendingLoad>,
@@ -188,6 +192,7 @@ impl MemoryPipeline {
             l1_filled: VecDeque::new(),
             bypassed: VecDeque::new(),
             next_writeback: None,
+            next_writeback_regs: 0,
             writeback_turn: 0,
             loads: Slab::default(),
             l1_stats: CacheReport::default(),
@@ -411,12 +416,18 @@ impl Sm {
     }
 
     /// The LD/ST unit's writeback port (GPGPU-Sim's `ldst_unit::writeback`):
-    /// the access it took last cycle completes its load, then it takes one
-    /// more, its clients in round robin: shared-memory loads at the end of the
-    /// unit's pipeline, loads past the L1, and the L1's filled misses (one
-    /// merged access a cycle; the MSHR entry is freed with its last).
+    /// the access it took last cycle writes its registers and completes its
+    /// load, then it takes one more, its clients in round robin: shared-memory
+    /// loads at the end of the unit's pipeline, loads past the L1, and the L1's
+    /// filled misses (one merged access a cycle; the MSHR entry is freed with
+    /// its last). An access whose register bank the core's writeback took
+    /// this cycle stays, and the port takes nothing new until it is written.
     fn write_back_loads(&mut self, now: u64) {
-        if let Some(load) = self.memory.next_writeback.take() {
+        if let Some(load) = self.memory.next_writeback {
+            if !self.write_load_registers(load) {
+                return;
+            }
+            self.memory.next_writeback = None;
             self.complete_access(load, now);
         }
         const CLIENTS: u8 = 3;
@@ -440,12 +451,33 @@ impl Sm {
                 },
                 _ => None,
             };
-            if taken.is_some() {
+            if let Some(load) = taken {
                 memory.next_writeback = taken;
+                memory.next_writeback_regs = (1u8 << memory.loads[load].n_dst) - 1;
                 memory.writeback_turn = (client + 1) % CLIENTS;
                 return;
             }
         }
+    }
+
+    /// Writes the destination registers of the access the writeback port
+    /// holds, in order, each taking its register bank for this cycle, up to
+    /// the first bank already taken (GPGPU-Sim's `opndcoll_rfu_t::writeback`
+    /// returns false there; the registers written stay written). True when
+    /// all are written.
+    fn write_load_registers(&mut self, load: u32) -> bool {
+        let record = self.memory.loads[load];
+        let scheduler = (usize::from(record.warp) % self.schedulers.len()) as u8;
+        for k in 0..usize::from(record.n_dst) {
+            if self.memory.next_writeback_regs & (1 << k) == 0 {
+                continue;
+            }
+            if !self.pipeline.take_write_bank(record.dst[k], record.warp, scheduler) {
+                return false;
+            }
+            self.memory.next_writeback_regs &= !(1 << k);
+        }
+        true
     }
 
     /// One access of load record `load` finished.
