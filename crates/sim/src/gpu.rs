@@ -548,20 +548,21 @@ pub(crate) fn cta_index(runs: &[KernelRun], sm: &Sm, slot: u16) -> u64 {
     (u64::from(id.z) * u64::from(grid.y) + u64::from(id.y)) * u64::from(grid.x) + u64::from(id.x)
 }
 
-/// Records an `Issued` event for each scheduler of `sm` whose issue count
-/// grew since the last recorded cycle.
+/// Records an `Issued` event for each instruction a scheduler of `sm` issued
+/// since the last recorded cycle (two from one warp under dual issue).
 fn observe_issue(sm: &Sm, views: &[KernelView], now: u64, log: &mut EventLog) {
     let before = std::mem::take(&mut log.issued[sm.id as usize]);
     for (k, scheduler) in sm.schedulers.iter().enumerate() {
-        if before.get(k).is_none_or(|&count| count >= scheduler.issued) {
-            continue;
-        }
+        let Some(&count) = before.get(k) else { continue };
         let w = scheduler.issued_warp as usize;
         let warp = &sm.warps[w];
-        let instruction = &sm.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize - 1];
-        let opcode = views[warp.kernel as usize].names.get(instruction.opcode.0 as usize).cloned().unwrap_or_default();
-        let (sm, scheduler, warp, pc) = (sm.id, k as u32, w as u32, u64::from(instruction.pc));
-        log.push(Event { cycle: now, kind: EventKind::Issued { sm, scheduler, warp, pc, opcode } });
+        for back in (1..=scheduler.issued.saturating_sub(count)).rev() {
+            let instruction = &sm.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize - back as usize];
+            let names = &views[warp.kernel as usize].names;
+            let opcode = names.get(instruction.opcode.0 as usize).cloned().unwrap_or_default();
+            let (sm, scheduler, warp, pc) = (sm.id, k as u32, w as u32, u64::from(instruction.pc));
+            log.push(Event { cycle: now, kind: EventKind::Issued { sm, scheduler, warp, pc, opcode } });
+        }
     }
     log.issued[sm.id as usize] = sm.schedulers.iter().map(|s| s.issued).collect();
 }

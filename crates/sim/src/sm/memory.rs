@@ -396,7 +396,7 @@ impl Sm {
         self.memory.outstanding -= 1;
         match request.waiter {
             Waiter::None | Waiter::Fetch(_) => {}
-            Waiter::Store(w) => self.store_done(w as usize, now),
+            Waiter::Store(w) => self.store_done(w as usize),
             Waiter::Load(load) => {
                 record_latency(ctx.breakdown, &request, now);
                 self.memory.bypassed.push_back(load);
@@ -495,7 +495,7 @@ impl Sm {
         }
         self.set_ready(w, &record.dst[..record.n_dst as usize], now);
         self.warps[w].pending_loads -= 1;
-        self.maybe_retire(w, now);
+        self.maybe_finish(w);
     }
 
     fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
@@ -568,16 +568,16 @@ impl Sm {
         match op.load {
             Some(load) => self.complete_access(load, now),
             None if matches!(op.kind, OpKind::Load(_)) => {}
-            None => self.store_done(op.warp as usize, now),
+            None => self.store_done(op.warp as usize),
         }
     }
 
     /// One of warp `w`'s stores (or atomics without a result) is
-    /// acknowledged: it may run a memory barrier, or retire, now.
-    fn store_done(&mut self, w: usize, now: u64) {
+    /// acknowledged: it may run a memory barrier, or finish, now.
+    fn store_done(&mut self, w: usize) {
         self.warps[w].pending_stores -= 1;
         self.wake(w);
-        self.maybe_retire(w, now);
+        self.maybe_finish(w);
     }
 
     /// The LD/ST unit is done with `op`: drop the placeholder counts.
@@ -585,7 +585,7 @@ impl Sm {
         self.memory.current = None;
         match op.load {
             Some(load) => self.complete_access(load, now),
-            None => self.store_done(op.warp as usize, now),
+            None => self.store_done(op.warp as usize),
         }
     }
 
