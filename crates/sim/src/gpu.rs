@@ -217,6 +217,7 @@ impl Gpu {
         self.admit_kernels(now, workload);
         self.end_predicted(now);
         self.launch_ctas(now);
+        self.flush_idle_l1s();
         let any_running = self.runs.iter().any(KernelRun::running);
         if any_running != self.any_running {
             // Sleeping SMs' idle cycles so far were charged under the old value.
@@ -520,20 +521,28 @@ impl Gpu {
     }
 
     fn retire_kernels(&mut self, now: u64) {
-        let mut ended = false;
         for r in 0..self.runs.len() {
             let run = &mut self.runs[r];
             let done = run.source.is_none() && run.ctas_done == run.ctas_issued;
             if run.running() && done && run.ends_at.is_none_or(|end| end <= now) {
                 run.end_cycle = Some(now);
                 self.last_cycle = now;
-                ended = true;
                 self.sample_ended(r, now);
             }
         }
-        // GPGPU-Sim flushes the L1s between kernels (`-gpgpu_flush_l1_cache`).
-        if ended && !self.runs.iter().any(KernelRun::running) {
-            for sm in &mut self.sms {
+    }
+
+    /// With `-gpgpu_flush_l1_cache`, GPGPU-Sim invalidates the L1 of every SM
+    /// that has no unfinished thread, at the end of each core cycle after
+    /// issuing CTAs (`gpgpu_sim::cycle`): an SM's L1 is emptied as soon as it
+    /// runs out of work, between kernels and within one. warplab issues the
+    /// CTAs at the start of the next cycle, so it looks then, after them.
+    fn flush_idle_l1s(&mut self) {
+        if !self.config.l1.flush_l1_cache {
+            return;
+        }
+        for sm in &mut self.sms {
+            if sm.resident_ctas == 0 && sm.predicted_ctas == 0 {
                 sm.memory.invalidate_l1();
             }
         }

@@ -158,6 +158,8 @@ pub(crate) struct MemoryPipeline {
     loads: Slab<PendingLoad>,
     /// L1 accesses by outcome.
     pub(crate) l1_stats: CacheReport,
+    /// Whether the L1 was accessed or filled since it was last invalidated.
+    l1_used: bool,
     /// Per-cycle MSHR occupancy samples are taken by the GPU from here.
     pub(crate) outstanding: u32,
 }
@@ -196,25 +198,35 @@ impl MemoryPipeline {
             writeback_turn: 0,
             loads: Slab::default(),
             l1_stats: CacheReport::default(),
+            l1_used: false,
             outstanding: 0,
         }
     }
 
-    /// Rebuilds the L1 with `ways` ways (the adaptive carve-out), emptying it.
+    /// Gives the L1 `ways` ways (the adaptive carve-out; the cache string's
+    /// own without it). A new geometry empties the L1; the same one keeps its
+    /// lines, as GPGPU-Sim, which never flushes an L1 at a launch without
+    /// `-gpgpu_flush_l1_cache`.
     pub(crate) fn configure_l1(&mut self, config: &GpuConfig, ways: Option<u32>) {
-        if let Some(dl1) = config.l1.dl1.as_ref() {
-            self.l1 = Some(match ways {
-                Some(ways) => Cache::with_ways(dl1, ways.max(1)),
-                None => Cache::new(dl1),
-            });
+        let Some(dl1) = config.l1.dl1.as_ref() else { return };
+        let ways = ways.unwrap_or(dl1.assoc).max(1);
+        if self.l1.as_ref().is_some_and(|l1| l1.assoc() == ways) {
+            return;
         }
+        self.l1 = Some(Cache::with_ways(dl1, ways));
+        self.l1_used = false;
     }
 
-    /// Drops the L1's contents (kernel boundary).
+    /// Drops the L1's contents (GPGPU-Sim's `tag_array::invalidate`, which
+    /// does nothing to a cache unused since its last invalidation).
     pub(crate) fn invalidate_l1(&mut self) {
+        if !self.l1_used {
+            return;
+        }
         if let Some(l1) = &mut self.l1 {
             l1.invalidate_all();
         }
+        self.l1_used = false;
     }
 
     /// Whether nothing is in the pipeline or outstanding.
@@ -598,6 +610,7 @@ impl Sm {
         let is_write = matches!(op.kind, OpKind::Store(_));
         let kind = if is_write { AccessKind::Write } else { AccessKind::Read };
         let cache_access = Access { addr: access.sector_addr, kind, byte_mask: access.byte_mask, local };
+        self.memory.l1_used = true;
         if is_write {
             self.write_through_l1(op, cache_access, now, ctx)
         } else {
