@@ -29,6 +29,9 @@ pub struct L1Config {
     pub l1_banks: u32,
     /// `-gpgpu_gmem_skip_L1D`: global loads bypass the L1 (`-dlcm=cg`).
     pub gmem_skip_l1d: bool,
+    /// `-gpgpu_flush_l1_cache`: an SM's L1 is invalidated whenever the SM has
+    /// no CTA, so between kernels; otherwise it keeps its lines.
+    pub flush_l1_cache: bool,
     /// `-gpgpu_smem_latency`: shared-memory latency in core cycles.
     pub shmem_latency_cycles: u32,
     /// `-gpgpu_shmem_size`: shared memory per SM.
@@ -128,6 +131,7 @@ impl L1Config {
             l1_latency_cycles: r.u32_in("-gpgpu_l1_latency", 0..=MAX_MEMORY_LATENCY_CYCLES)?,
             l1_banks: r.u32_in("-gpgpu_l1_banks", 1..=64)?,
             gmem_skip_l1d: r.bool("-gpgpu_gmem_skip_L1D")?,
+            flush_l1_cache: r.bool("-gpgpu_flush_l1_cache")?,
             shmem_latency_cycles: r.u32_in("-gpgpu_smem_latency", 0..=MAX_MEMORY_LATENCY_CYCLES)?,
             shmem_per_sm_bytes: shmem_size.u32_in(0..=MAX_SHMEM_BYTES)?,
             shmem_per_cta_bytes: r.u32_in("-gpgpu_shmem_per_block", 0..=MAX_SHMEM_BYTES)?,
@@ -172,6 +176,7 @@ impl L1Config {
         w.option("-gpgpu_l1_latency", self.l1_latency_cycles);
         w.option("-gpgpu_l1_banks", self.l1_banks);
         w.option("-gpgpu_gmem_skip_L1D", u32::from(self.gmem_skip_l1d));
+        w.option("-gpgpu_flush_l1_cache", u32::from(self.flush_l1_cache));
         w.option("-gpgpu_smem_latency", self.shmem_latency_cycles);
         w.option("-gpgpu_shmem_size", self.shmem_per_sm_bytes);
         w.option("-gpgpu_shmem_per_block", self.shmem_per_cta_bytes);
@@ -414,6 +419,7 @@ mod tests {
             l1_latency_cycles: 20,
             l1_banks: 4,
             gmem_skip_l1d: false,
+            flush_l1_cache: true,
             shmem_latency_cycles: 20,
             shmem_per_sm_bytes: 96 * 1024,
             shmem_per_cta_bytes: 64 * 1024,

@@ -19,7 +19,7 @@ fn qv100_summary_as_json() {
     }
     assert_eq!(json["unknown_options"], serde_json::json!([]));
     let unmodelled = json["unmodelled_options"].as_array().expect("a list");
-    assert_eq!(unmodelled.len(), 24);
+    assert_eq!(unmodelled.len(), 23);
     assert_eq!(unmodelled[0], serde_json::json!({"name": "-gpgpu_ptx_instruction_classification", "value": "0"}));
 }
 

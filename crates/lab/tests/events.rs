@@ -51,8 +51,10 @@ fn a_small_kernel_has_exactly_its_launches_and_completions() {
     let qv100 = config("QV100");
     let (events, dropped, report) = record(&qv100, "vecadd:size=8", everything(), 1_000);
     assert_eq!(dropped, 0);
-    // The kernel starts in cycle 1; its CTAs may launch once the latency has passed.
-    let launch_cycle = 1 + u64::from(qv100.kernels.kernel_launch_latency_cycles);
+    // The kernel starts in cycle 1; its CTAs are issued at the end of the cycle
+    // in which the latency has passed, so they appear in the next
+    // (GPGPU-Sim's `gpgpu_sim::cycle`).
+    let launch_cycle = 2 + u64::from(qv100.kernels.kernel_launch_latency_cycles);
     let launches: Vec<(u64, EventKind)> = events
         .iter()
         .filter(|e| matches!(e.kind, EventKind::CtaLaunched { .. }))
@@ -135,7 +137,7 @@ fn run_until_an_event_stops_at_the_cycle_it_happened() {
     let mut simulation = Simulation::new(&qv100, SimOptions::default(), workload("vecadd:size=8", &qv100));
     simulation.set_event_window(everything());
     let progress = simulation.run_until(Until::events(1, Cycle(u64::MAX)));
-    let launch_cycle = 1 + u64::from(qv100.kernels.kernel_launch_latency_cycles);
+    let launch_cycle = 2 + u64::from(qv100.kernels.kernel_launch_latency_cycles);
     assert_eq!(progress.cycle, Cycle(launch_cycle));
     let batch = simulation.take_events();
     assert_eq!(batch.events[0].kind, EventKind::CtaLaunched { sm: 0, kernel: 0, cta: 0, slot: 0 });

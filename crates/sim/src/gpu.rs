@@ -217,6 +217,7 @@ impl Gpu {
         self.admit_kernels(now, workload);
         self.end_predicted(now);
         self.launch_ctas(now);
+        self.flush_idle_l1s();
         let any_running = self.runs.iter().any(KernelRun::running);
         if any_running != self.any_running {
             // Sleeping SMs' idle cycles so far were charged under the old value.
@@ -409,7 +410,12 @@ impl Gpu {
             needs,
             ctas_per_sm: 0,
             limiter: String::new(),
-            ready_cycle: now + launch_latency,
+            // GPGPU-Sim issues CTAs at the end of a core cycle
+            // (`gpgpu_sim::cycle`: `issue_block2core` after the clusters'
+            // cycle, then `decrement_kernel_latency`), so a kernel's first
+            // CTAs run in the cycle after the one in which its latency
+            // counter reaches 0; warplab launches them at the start of a cycle.
+            ready_cycle: now + launch_latency + 1,
             start_cycle: now,
             end_cycle: None,
             ctas_issued: 0,
@@ -515,20 +521,28 @@ impl Gpu {
     }
 
     fn retire_kernels(&mut self, now: u64) {
-        let mut ended = false;
         for r in 0..self.runs.len() {
             let run = &mut self.runs[r];
             let done = run.source.is_none() && run.ctas_done == run.ctas_issued;
             if run.running() && done && run.ends_at.is_none_or(|end| end <= now) {
                 run.end_cycle = Some(now);
                 self.last_cycle = now;
-                ended = true;
                 self.sample_ended(r, now);
             }
         }
-        // GPGPU-Sim flushes the L1s between kernels (`-gpgpu_flush_l1_cache`).
-        if ended && !self.runs.iter().any(KernelRun::running) {
-            for sm in &mut self.sms {
+    }
+
+    /// With `-gpgpu_flush_l1_cache`, GPGPU-Sim invalidates the L1 of every SM
+    /// that has no unfinished thread, at the end of each core cycle after
+    /// issuing CTAs (`gpgpu_sim::cycle`): an SM's L1 is emptied as soon as it
+    /// runs out of work, between kernels and within one. warplab issues the
+    /// CTAs at the start of the next cycle, so it looks then, after them.
+    fn flush_idle_l1s(&mut self) {
+        if !self.config.l1.flush_l1_cache {
+            return;
+        }
+        for sm in &mut self.sms {
+            if sm.resident_ctas == 0 && sm.predicted_ctas == 0 {
                 sm.memory.invalidate_l1();
             }
         }
@@ -543,20 +557,21 @@ pub(crate) fn cta_index(runs: &[KernelRun], sm: &Sm, slot: u16) -> u64 {
     (u64::from(id.z) * u64::from(grid.y) + u64::from(id.y)) * u64::from(grid.x) + u64::from(id.x)
 }
 
-/// Records an `Issued` event for each scheduler of `sm` whose issue count
-/// grew since the last recorded cycle.
+/// Records an `Issued` event for each instruction a scheduler of `sm` issued
+/// since the last recorded cycle (two from one warp under dual issue).
 fn observe_issue(sm: &Sm, views: &[KernelView], now: u64, log: &mut EventLog) {
     let before = std::mem::take(&mut log.issued[sm.id as usize]);
     for (k, scheduler) in sm.schedulers.iter().enumerate() {
-        if before.get(k).is_none_or(|&count| count >= scheduler.issued) {
-            continue;
-        }
+        let Some(&count) = before.get(k) else { continue };
         let w = scheduler.issued_warp as usize;
         let warp = &sm.warps[w];
-        let instruction = &sm.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize - 1];
-        let opcode = views[warp.kernel as usize].names.get(instruction.opcode.0 as usize).cloned().unwrap_or_default();
-        let (sm, scheduler, warp, pc) = (sm.id, k as u32, w as u32, u64::from(instruction.pc));
-        log.push(Event { cycle: now, kind: EventKind::Issued { sm, scheduler, warp, pc, opcode } });
+        for back in (1..=scheduler.issued.saturating_sub(count)).rev() {
+            let instruction = &sm.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize - back as usize];
+            let names = &views[warp.kernel as usize].names;
+            let opcode = names.get(instruction.opcode.0 as usize).cloned().unwrap_or_default();
+            let (sm, scheduler, warp, pc) = (sm.id, k as u32, w as u32, u64::from(instruction.pc));
+            log.push(Event { cycle: now, kind: EventKind::Issued { sm, scheduler, warp, pc, opcode } });
+        }
     }
     log.issued[sm.id as usize] = sm.schedulers.iter().map(|s| s.issued).collect();
 }

@@ -687,7 +687,10 @@ impl SubPartition {
         }
         let needs_reply = matches!(request.kind, RequestKind::Read | RequestKind::Write | RequestKind::Atomic);
         if is_write {
-            self.finish_write(id, &request, effect.fetch, effect.write_down, needs_reply, ctx);
+            // A write that fetches also when its line's fill is pending: it
+            // merges into that MSHR entry (GPGPU-Sim's write-allocate
+            // handlers send their read, `send_read_request`'s MSHR hit).
+            self.finish_write(id, &request, fetches, effect.write_down, needs_reply, ctx);
             return;
         }
         match outcome {

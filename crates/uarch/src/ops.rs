@@ -5,7 +5,7 @@
 //! opcode the same latency.
 
 use crate::dispatch::{Pipe, dispatch};
-use warplab_config::{GpuConfig, UnitClass};
+use warplab_config::{GpuConfig, LatencyInitiation, UnitClass};
 use warplab_trace::{MemSpace, OpCategory, OpcodeTable};
 
 /// The execution-unit classes an SM can have, as dense indices: the five
@@ -78,7 +78,7 @@ pub fn extend_op_table(table: &mut Vec<OpInfo>, opcodes: &OpcodeTable, config: &
     let mut diagnostics = Vec::new();
     for (_, info) in opcodes.iter().skip(table.len()) {
         let decision = dispatch(info.unit, &config.units);
-        if let Some(message) = decision.fallback {
+        if let Some(message) = &decision.fallback {
             diagnostics.push(format!("`{}`: {message}", info.text));
         }
         let kind = match info.category {
@@ -92,7 +92,10 @@ pub fn extend_op_table(table: &mut Vec<OpInfo>, opcodes: &OpcodeTable, config: &
             _ => OpKind::Alu,
         };
         let (unit, timing) = match decision.pipe {
-            Pipe::Unit(class) => (Some(unit_index(class)), config.latency(class)),
+            // A fallback is warplab's own (Accel-Sim would not run it): the
+            // unit that runs it sets its timing.
+            Pipe::Unit(class) if decision.fallback.is_some() => (Some(unit_index(class)), config.latency(class)),
+            Pipe::Unit(class) => (Some(unit_index(class)), category_timing(info.category, config)),
             // Memory fences have no data to move; they wait in the issue stage.
             Pipe::Memory if kind == OpKind::MemoryBarrier || kind == OpKind::Alu => {
                 let int = if config.has_unit(UnitClass::Int) { UnitClass::Int } else { UnitClass::Sp };
@@ -109,6 +112,26 @@ pub fn extend_op_table(table: &mut Vec<OpInfo>, opcodes: &OpcodeTable, config: &
         });
     }
     diagnostics
+}
+
+/// The latency and initiation interval of an opcode category, as Accel-Sim
+/// gives them (`trace_config::set_latency`): by category, whichever unit runs
+/// the instruction (on an SM without INT units an ALU instruction runs on SP
+/// with the INT latency); the categories it gives none, such as `EXIT` and
+/// `BAR`, take one cycle of each.
+fn category_timing(category: OpCategory, config: &GpuConfig) -> LatencyInitiation {
+    let class = match category {
+        OpCategory::Alu | OpCategory::Intp | OpCategory::Branch | OpCategory::Call | OpCategory::Ret => UnitClass::Int,
+        OpCategory::Sp => UnitClass::Sp,
+        OpCategory::Dp => UnitClass::Dp,
+        OpCategory::Sfu => UnitClass::Sfu,
+        OpCategory::TensorCore => UnitClass::Tensor,
+        OpCategory::Specialized(k) => UnitClass::Specialized(k),
+        OpCategory::Load | OpCategory::Store | OpCategory::Barrier | OpCategory::MemoryBarrier | OpCategory::Exit => {
+            return LatencyInitiation { latency_cycles: 1, initiation_cycles: 1 };
+        }
+    };
+    config.latency(class)
 }
 
 /// Bytes above the kernel's local base that generic addresses resolve to

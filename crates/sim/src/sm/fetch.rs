@@ -68,6 +68,9 @@ pub(crate) struct FetchUnit {
     /// Bit `w`: warp slot `w` may fetch (live, buffer empty, instructions
     /// left, no miss outstanding).
     fetchable: BitSet,
+    /// Bit `w`: warp slot `w` has run its last instruction and nothing it
+    /// sent is outstanding; it exits when the round robin passes it.
+    finished: BitSet,
     last_fetched: usize,
     steps_per_cycle: u32,
     /// Instruction-cache lookups by outcome: a miss merged into its line's
@@ -101,6 +104,7 @@ impl FetchUnit {
             filled: VecDeque::new(),
             buffer: None,
             fetchable: BitSet::new(n_warps.max(1)),
+            finished: BitSet::new(n_warps.max(1)),
             // GPGPU-Sim starts its round robin after warp slot 0
             // (`m_last_warp_fetched = 0`), so slot 1 fetches first.
             last_fetched: 0,
@@ -118,6 +122,11 @@ impl FetchUnit {
         self.fetchable.remove(w);
     }
 
+    /// Warp slot `w` is finished and waits for the round robin to exit it.
+    pub(crate) fn mark_finished(&mut self, w: usize) {
+        self.finished.insert(w);
+    }
+
     /// The first fetchable warp after the one fetched last, round robin.
     fn next_fetchable(&self) -> Option<usize> {
         self.fetchable.next_from(self.last_fetched + 1)
@@ -127,7 +136,11 @@ impl FetchUnit {
     /// to be decoded, handed out or sent. A cycle of a quiet stage changes
     /// nothing, so skipping it is safe.
     pub(crate) fn is_quiet(&self) -> bool {
-        self.fetchable.count() == 0 && self.buffer.is_none() && self.filled.is_empty() && self.miss_queue.is_empty()
+        self.fetchable.count() == 0
+            && self.finished.count() == 0
+            && self.buffer.is_none()
+            && self.filled.is_empty()
+            && self.miss_queue.is_empty()
     }
 
     /// Looks up the line of `addr` for warp `w` at cycle `now`.
@@ -220,7 +233,9 @@ impl Sm {
             self.fetch.buffer = Some(w as u16);
             return;
         }
-        let Some(w) = self.fetch.next_fetchable() else { return };
+        let next = self.fetch.next_fetchable();
+        self.exit_passed_warps(next, now);
+        let Some(w) = next else { return };
         self.fetch.last_fetched = w;
         let warp = &self.warps[w];
         let pc = self.ctas[usize::from(warp.cta_slot)].cta.instructions[warp.next as usize].pc;
@@ -236,6 +251,24 @@ impl Sm {
                 }
             }
             Lookup::ReservationFail => {}
+        }
+    }
+
+    /// Exits the finished warps the round robin passes on its way from the
+    /// warp after the one fetched last to `next`, the one it fetches for (all
+    /// of them when none can fetch): GPGPU-Sim releases a warp there
+    /// (`shader_core_ctx::fetch`), so a warp's exit, and its CTA's end, waits
+    /// for the round robin to reach it.
+    fn exit_passed_warps(&mut self, next: Option<usize>, now: u64) {
+        let n = self.warps.len();
+        let start = (self.fetch.last_fetched + 1) % n;
+        let span = next.map_or(n, |f| (f + n - start) % n);
+        while let Some(w) = self.fetch.finished.next_from(start) {
+            if (w + n - start) % n >= span {
+                break;
+            }
+            self.fetch.finished.remove(w);
+            self.retire(w, now);
         }
     }
 

@@ -24,6 +24,18 @@ use super::{KernelView, PENDING, Sm, WarpGate};
 use crate::ops::{OpInfo, OpKind};
 use crate::snapshot::WarpState;
 
+/// The kind of unit a pipeline is, for the dual-issue rule: every
+/// specialized unit is one kind (GPGPU-Sim's `exec_unit_type_t::SPECIALIZED`).
+fn exec_kind(pipe: usize) -> usize {
+    if pipe == MEMORY_PIPE {
+        return MEMORY_PIPE;
+    }
+    match crate::ops::unit_class(pipe) {
+        warplab_config::UnitClass::Specialized(_) => MEMORY_PIPE + 1,
+        _ => pipe,
+    }
+}
+
 /// Why a warp could not issue this cycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Stall {
@@ -153,7 +165,9 @@ impl Sm {
             };
             match verdict {
                 Ok(()) => {
+                    let pipe = self.next_pipe(w, kernels);
                     self.issue(w, k, now, kernels);
+                    self.dual_issue(w, k, pipe, now, kernels);
                     return IssueOutcome::Issued;
                 }
                 Err(Blocked { stall, until, unit }) => {
@@ -270,6 +284,33 @@ impl Sm {
             },
         };
         (index, self.candidates(k)[index])
+    }
+
+    /// Issues warp `w`'s next instruction in the same cycle as the one it just
+    /// issued to pipeline `first_pipe`, if the config allows two
+    /// (`-gpgpu_max_insn_issue_per_warp 2`) and it passes the same checks:
+    /// GPGPU-Sim's `scheduler_unit::cycle` looks at the second instruction of
+    /// the warp's instruction buffer once the first has issued, and with
+    /// `-gpgpu_dual_issue_diff_exec_units` only if it goes to another kind of
+    /// unit (memory, SP, INT, DP, SFU, tensor, specialized).
+    fn dual_issue(&mut self, w: usize, k: usize, first_pipe: usize, now: u64, kernels: &[KernelView]) {
+        if self.max_issue_per_warp < 2 || self.warps[w].next >= self.warps[w].decoded {
+            return;
+        }
+        let pipe = self.next_pipe(w, kernels);
+        if self.dual_issue_diff_units && exec_kind(pipe) == exec_kind(first_pipe) {
+            return;
+        }
+        if self.check(w, k, now, kernels).is_ok() {
+            self.issue(w, k, now, kernels);
+        }
+    }
+
+    /// The pipeline warp `w`'s next instruction goes to.
+    fn next_pipe(&self, w: usize, kernels: &[KernelView]) -> usize {
+        let instruction = self.instruction(w);
+        let op = kernels[self.warps[w].kernel as usize].ops[instruction.opcode.0 as usize];
+        op.unit.unwrap_or(MEMORY_PIPE)
     }
 
     fn instruction(&self, w: usize) -> &Instruction {
@@ -395,10 +436,17 @@ impl Sm {
         let gate = self.gate_of(w);
         self.warp_gates[gate].waits_for_unit = None;
         self.after_issue(w);
-        if op.kind == OpKind::Barrier {
-            self.release_barrier_if_complete(self.warps[w].cta_slot as usize);
+        let slot = self.warps[w].cta_slot as usize;
+        let exited = self.warps[w].next == self.warps[w].end;
+        if exited {
+            // Its exit has issued: barriers no longer wait for it
+            // (GPGPU-Sim's `barrier_set_t::warp_exit`, at issue).
+            self.ctas[slot].running_warps -= 1;
         }
-        self.maybe_retire(w, now);
+        if op.kind == OpKind::Barrier || exited {
+            self.release_barrier_if_complete(slot);
+        }
+        self.maybe_finish(w);
     }
 }
 

@@ -148,13 +148,19 @@ pub(crate) struct MemoryPipeline {
     /// Loads past the L1 whose data arrived, waiting for the writeback port.
     bypassed: VecDeque<u32>,
     /// The access the writeback port holds; its load completes next cycle
-    /// (GPGPU-Sim's `m_next_wb`).
+    /// (GPGPU-Sim's `m_next_wb`) once its registers are written.
     next_writeback: Option<u32>,
+    /// Bit `k`: the held access's destination register `k` is still to be
+    /// written (GPGPU-Sim clears a register from `m_next_wb` once its bank
+    /// took the write, and retries the others next cycle).
+    next_writeback_regs: u8,
     /// The writeback port's round robin among its clients.
     writeback_turn: u8,
     loads: Slab<PendingLoad>,
     /// L1 accesses by outcome.
     pub(crate) l1_stats: CacheReport,
+    /// Whether the L1 was accessed or filled since it was last invalidated.
+    l1_used: bool,
     /// Per-cycle MSHR occupancy samples are taken by the GPU from here.
     pub(crate) outstanding: u32,
 }
@@ -189,28 +195,39 @@ impl MemoryPipeline {
             l1_filled: VecDeque::new(),
             bypassed: VecDeque::new(),
             next_writeback: None,
+            next_writeback_regs: 0,
             writeback_turn: 0,
             loads: Slab::default(),
             l1_stats: CacheReport::default(),
+            l1_used: false,
             outstanding: 0,
         }
     }
 
-    /// Rebuilds the L1 with `ways` ways (the adaptive carve-out), emptying it.
+    /// Gives the L1 `ways` ways (the adaptive carve-out; the cache string's
+    /// own without it). A new geometry empties the L1; the same one keeps its
+    /// lines, as GPGPU-Sim, which never flushes an L1 at a launch without
+    /// `-gpgpu_flush_l1_cache`.
     pub(crate) fn configure_l1(&mut self, config: &GpuConfig, ways: Option<u32>) {
-        if let Some(dl1) = config.l1.dl1.as_ref() {
-            self.l1 = Some(match ways {
-                Some(ways) => Cache::with_ways(dl1, ways.max(1)),
-                None => Cache::new(dl1),
-            });
+        let Some(dl1) = config.l1.dl1.as_ref() else { return };
+        let ways = ways.unwrap_or(dl1.assoc).max(1);
+        if self.l1.as_ref().is_some_and(|l1| l1.assoc() == ways) {
+            return;
         }
+        self.l1 = Some(Cache::with_ways(dl1, ways));
+        self.l1_used = false;
     }
 
-    /// Drops the L1's contents (kernel boundary).
+    /// Drops the L1's contents (GPGPU-Sim's `tag_array::invalidate`, which
+    /// does nothing to a cache unused since its last invalidation).
     pub(crate) fn invalidate_l1(&mut self) {
+        if !self.l1_used {
+            return;
+        }
         if let Some(l1) = &mut self.l1 {
             l1.invalidate_all();
         }
+        self.l1_used = false;
     }
 
     /// Whether nothing is in the pipeline or outstanding.
@@ -392,7 +409,7 @@ impl Sm {
         self.memory.outstanding -= 1;
         match request.waiter {
             Waiter::None | Waiter::Fetch(_) => {}
-            Waiter::Store(w) => self.store_done(w as usize, now),
+            Waiter::Store(w) => self.store_done(w as usize),
             Waiter::Load(load) => {
                 record_latency(ctx.breakdown, &request, now);
                 self.memory.bypassed.push_back(load);
@@ -412,13 +429,19 @@ impl Sm {
     }
 
     /// The LD/ST unit's writeback port (GPGPU-Sim's `ldst_unit::writeback`):
-    /// the access it took last cycle completes its load, then it takes one
-    /// more, its clients in round robin: shared-memory loads at the end of the
-    /// unit's pipeline, loads past the L1, and the L1's filled misses (one
-    /// merged access a cycle; the MSHR entry is freed with its last).
+    /// the access it took last cycle writes its registers and completes its
+    /// load, then it takes one more, its clients in round robin: shared-memory
+    /// loads at the end of the unit's pipeline, loads past the L1, and the L1's
+    /// filled misses (one merged access a cycle; the MSHR entry is freed with
+    /// its last). An access whose register bank the core's writeback took
+    /// this cycle stays, and the port takes nothing new until it is written.
     fn write_back_loads(&mut self, now: u64) {
-        if let Some(load) = self.memory.next_writeback.take() {
-            self.complete_access(load, now);
+        if let Some(load) = self.memory.next_writeback {
+            if !self.write_load_registers(load) {
+                return;
+            }
+            self.memory.next_writeback = None;
+            self.complete_access(load);
         }
         const CLIENTS: u8 = 3;
         for turn in 0..CLIENTS {
@@ -441,16 +464,37 @@ impl Sm {
                 },
                 _ => None,
             };
-            if taken.is_some() {
+            if let Some(load) = taken {
                 memory.next_writeback = taken;
+                memory.next_writeback_regs = (1u8 << memory.loads[load].n_dst) - 1;
                 memory.writeback_turn = (client + 1) % CLIENTS;
                 return;
             }
         }
     }
 
+    /// Writes the destination registers of the access the writeback port
+    /// holds, in order, each taking its register bank for this cycle, up to
+    /// the first bank already taken (GPGPU-Sim's `opndcoll_rfu_t::writeback`
+    /// returns false there; the registers written stay written). True when
+    /// all are written.
+    fn write_load_registers(&mut self, load: u32) -> bool {
+        let record = self.memory.loads[load];
+        let scheduler = (usize::from(record.warp) % self.schedulers.len()) as u8;
+        for k in 0..usize::from(record.n_dst) {
+            if self.memory.next_writeback_regs & (1 << k) == 0 {
+                continue;
+            }
+            if !self.pipeline.take_write_bank(record.dst[k], record.warp, scheduler) {
+                return false;
+            }
+            self.memory.next_writeback_regs &= !(1 << k);
+        }
+        true
+    }
+
     /// One access of load record `load` finished.
-    fn complete_access(&mut self, load: u32, now: u64) {
+    fn complete_access(&mut self, load: u32) {
         let record = &mut self.memory.loads[load];
         record.remaining -= 1;
         if record.remaining > 0 {
@@ -464,7 +508,7 @@ impl Sm {
         }
         self.set_ready(w, &record.dst[..record.n_dst as usize], RegState::Ready);
         self.warps[w].pending_loads -= 1;
-        self.maybe_retire(w, now);
+        self.maybe_finish(w);
     }
 
     fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
@@ -483,7 +527,7 @@ impl Sm {
                 self.memory.loads[load].remaining += 1;
                 self.memory.returns.push_back((now + self.memory.shmem_latency, load));
             }
-            self.finish_current(op, now);
+            self.finish_current(op);
             return;
         }
         // One access per bank per cycle, in order, up to the first conflict.
@@ -502,7 +546,7 @@ impl Sm {
             self.memory.last_cycle.progressed = true;
         }
         if self.memory.cursor >= self.memory.accesses.len() {
-            self.finish_current(op, now);
+            self.finish_current(op);
         }
     }
 
@@ -533,28 +577,28 @@ impl Sm {
 
     /// An access is done with the L1 and nobody waits for a reply for it: the
     /// count it held is released.
-    fn access_done(&mut self, op: MemOp, now: u64) {
+    fn access_done(&mut self, op: MemOp) {
         match op.load {
-            Some(load) => self.complete_access(load, now),
+            Some(load) => self.complete_access(load),
             None if matches!(op.kind, OpKind::Load(_)) => {}
-            None => self.store_done(op.warp as usize, now),
+            None => self.store_done(op.warp as usize),
         }
     }
 
     /// One of warp `w`'s stores (or atomics without a result) is
-    /// acknowledged: it may run a memory barrier, or retire, now.
-    fn store_done(&mut self, w: usize, now: u64) {
+    /// acknowledged: it may run a memory barrier, or finish, now.
+    fn store_done(&mut self, w: usize) {
         self.warps[w].pending_stores -= 1;
         self.wake(w);
-        self.maybe_retire(w, now);
+        self.maybe_finish(w);
     }
 
     /// The LD/ST unit is done with `op`: drop the placeholder counts.
-    fn finish_current(&mut self, op: MemOp, now: u64) {
+    fn finish_current(&mut self, op: MemOp) {
         self.memory.current = None;
         match op.load {
-            Some(load) => self.complete_access(load, now),
-            None => self.store_done(op.warp as usize, now),
+            Some(load) => self.complete_access(load),
+            None => self.store_done(op.warp as usize),
         }
     }
 
@@ -567,6 +611,7 @@ impl Sm {
         let is_write = matches!(op.kind, OpKind::Store(_));
         let kind = if is_write { AccessKind::Write } else { AccessKind::Read };
         let cache_access = Access { addr: access.sector_addr, kind, byte_mask: access.byte_mask, local };
+        self.memory.l1_used = true;
         if is_write {
             self.write_through_l1(op, cache_access, now, ctx)
         } else {
@@ -607,7 +652,7 @@ impl Sm {
         let Some(l1) = &mut memory.l1 else { return true };
         let effect = l1.commit_prepared(&access, probe, now);
         if outcome == Outcome::Hit {
-            self.complete_access(load, now);
+            self.complete_access(load);
             return true;
         }
         let (entry, new) = memory.mshrs.take(fetch_addr, load);
@@ -661,7 +706,7 @@ impl Sm {
             );
             self.memory.miss_queue.push(id);
         } else {
-            self.access_done(op, now);
+            self.access_done(op);
         }
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, now, ctx);
@@ -715,7 +760,7 @@ impl Sm {
             self.memory.last_cycle.progressed = true;
         }
         if self.memory.cursor >= self.memory.accesses.len() {
-            self.finish_current(op, now);
+            self.finish_current(op);
         }
     }
 

@@ -150,7 +150,13 @@ pub(crate) struct CtaSlot {
     pub kernel: u32,
     pub cta: Cta,
     pub warp_slots: Vec<u16>,
+    /// The warp slots it owns while resident, whether their warps run or not.
+    pub warp_range: std::ops::Range<usize>,
     pub live_warps: u32,
+    /// Warps that have not issued their last instruction: those a barrier
+    /// waits for (GPGPU-Sim's `barrier_set_t` drops a warp from them when
+    /// its exit issues, `warp_exit`).
+    pub running_warps: u32,
     pub at_barrier: u32,
     pub resources: CtaResources,
     /// Sampling: per instruction, the id of the basic block it starts
@@ -260,6 +266,14 @@ pub struct Sm {
     /// Warp slots per scheduler (the last may have fewer).
     warps_per_scheduler: usize,
     pub(crate) policy: SchedulerPolicy,
+    /// `-gpgpu_max_insn_issue_per_warp`: 2 lets a warp issue its next
+    /// instruction in the same cycle.
+    pub(crate) max_issue_per_warp: u32,
+    /// `-gpgpu_dual_issue_diff_exec_units`: the two must go to different kinds of unit.
+    pub(crate) dual_issue_diff_units: bool,
+    /// Without concurrent kernels on an SM, each CTA slot owns a fixed run
+    /// of warp slots ([`Sm::first_warp_slot`]).
+    pub(crate) warps_by_cta_slot: bool,
     /// Pipeline registers, operand collector and execution units.
     pub(crate) pipeline: pipeline::Pipeline,
     /// The instructions the last writeback completed (reused).
@@ -308,6 +322,9 @@ impl Sm {
             warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched],
             warps_per_scheduler: n_warps.div_ceil(n_sched),
             policy: config.scheduling.policy.clone(),
+            max_issue_per_warp: config.scheduling.max_insn_issue_per_warp,
+            dual_issue_diff_units: config.scheduling.dual_issue_diff_exec_units,
+            warps_by_cta_slot: !config.kernels.concurrent_kernel_sm,
             pipeline: pipeline::Pipeline::new(config),
             written_back: Vec::new(),
             memory: MemoryPipeline::new(config),
@@ -341,6 +358,26 @@ impl Sm {
             && used.regs + held.regs + needs.regs <= self.limits.regs
             && used.shmem_bytes + held.shmem_bytes + needs.shmem_bytes <= self.limits.shmem_bytes
             && used.warps + held.warps + needs.warps <= self.limits.warps
+            && (self.warps_by_cta_slot || self.first_warp_slot(0, needs.warps as usize).is_some())
+    }
+
+    /// The first of the `n` warp slots a CTA launched into CTA slot `slot`
+    /// takes, as GPGPU-Sim places a CTA's threads
+    /// (`shader_core_ctx::issue_block2core`): without concurrent kernels CTA
+    /// slot `slot` owns warp slots `slot × n` on; with them, the first run of
+    /// `n` free slots that starts at a multiple of `n`
+    /// (`find_available_hwtid`). A CTA keeps its warp slots until it ends,
+    /// even those whose warps have exited.
+    fn first_warp_slot(&self, slot: usize, n: usize) -> Option<usize> {
+        let n = n.max(1);
+        if self.warps_by_cta_slot {
+            return Some(slot * n).filter(|&first| first + n <= self.warps.len());
+        }
+        let free = |first: usize| {
+            let taken = |cta: &CtaSlot| cta.live && cta.warp_range.start < first + n && first < cta.warp_range.end;
+            !self.ctas.iter().any(taken)
+        };
+        (0..=self.warps.len().saturating_sub(n)).step_by(n).find(|&first| free(first))
     }
 
     /// A predicted CTA needing `needs` starts holding resources here.
@@ -436,21 +473,20 @@ impl Sm {
         cta.live = true;
         cta.kernel = kernel;
         cta.live_warps = 0;
+        cta.running_warps = 0;
         cta.at_barrier = 0;
         cta.resources = needs;
         cta.warp_slots.clear();
-        // Free warp slots are taken in slot order; the scan resumes where the
-        // last one was found.
-        let mut index = 0;
+        let n = needs.warps as usize;
+        let first_slot = self.first_warp_slot(slot, n).unwrap_or(0);
+        self.ctas[slot].warp_range = first_slot..first_slot + n;
         for k in 0..self.ctas[slot].cta.warps.len() {
             let warp = self.ctas[slot].cta.warps[k];
+            let index = first_slot + k;
             if warp.len == 0 {
                 continue;
             }
-            while index < self.warps.len() && self.warps[index].live {
-                index += 1;
-            }
-            if index == self.warps.len() {
+            if k >= n || index >= self.warps.len() || self.warps[index].live {
                 break;
             }
             let (first, end) = (warp.first, warp.first + warp.len);
@@ -481,6 +517,7 @@ impl Sm {
             let cta = &mut self.ctas[slot];
             cta.warp_slots.push(index as u16);
             cta.live_warps += 1;
+            cta.running_warps += 1;
             let scheduler = &mut self.schedulers[index % n_sched];
             scheduler.warps.push(index as u16);
             if matches!(self.policy, SchedulerPolicy::TwoLevelActive { .. }) {
@@ -503,9 +540,10 @@ impl Sm {
         launched
     }
 
-    /// Retires warp `w` if it has run its last instruction and nothing it
-    /// sent is outstanding; frees its CTA when it was the last.
-    pub(crate) fn maybe_retire(&mut self, w: usize, now: u64) {
+    /// Marks warp `w` finished if it has run its last instruction and
+    /// nothing it sent is outstanding; the fetch stage's round robin exits it
+    /// when it passes it ([`Sm::exit_passed_warps`]).
+    pub(crate) fn maybe_finish(&mut self, w: usize) {
         let warp = &self.warps[w];
         if !warp.live
             || warp.next < warp.end
@@ -515,7 +553,12 @@ impl Sm {
         {
             return;
         }
-        let slot = warp.cta_slot as usize;
+        self.fetch.mark_finished(w);
+    }
+
+    /// Retires finished warp `w`; frees its CTA when it was the last.
+    pub(crate) fn retire(&mut self, w: usize, now: u64) {
+        let slot = self.warps[w].cta_slot as usize;
         if self.sample_log.on {
             self.record_retire(w, now);
         }
@@ -536,8 +579,6 @@ impl Sm {
                 self.record_cta_end(slot, now);
             }
             self.finish_cta(slot, now);
-        } else {
-            self.release_barrier_if_complete(slot);
         }
     }
 
@@ -605,10 +646,11 @@ impl Sm {
         }
     }
 
-    /// Frees the warps of CTA `slot` waiting at a barrier once every live warp arrived.
+    /// Frees the warps of CTA `slot` waiting at a barrier once every warp that
+    /// has not issued its exit arrived.
     pub(crate) fn release_barrier_if_complete(&mut self, slot: usize) {
         let cta = &mut self.ctas[slot];
-        if cta.at_barrier == 0 || cta.at_barrier < cta.live_warps {
+        if cta.at_barrier == 0 || cta.at_barrier < cta.running_warps {
             return;
         }
         cta.at_barrier = 0;
@@ -679,7 +721,7 @@ impl Sm {
     /// the operand collector.
     pub(crate) fn execute_cycle(&mut self, now: u64, ctx: &mut memory::MemoryContext<'_>, kernels: &[KernelView]) {
         if !self.pipeline.is_empty() {
-            self.writeback(now);
+            self.writeback();
             self.pipeline.execute(now);
         }
         self.memory_cycle(now, ctx);
@@ -705,14 +747,14 @@ impl Sm {
 
     /// The results in the writeback register are ready: their warps may use
     /// them from this cycle's issue on, and may retire.
-    fn writeback(&mut self, now: u64) {
+    fn writeback(&mut self) {
         let mut done = std::mem::take(&mut self.written_back);
         self.pipeline.writeback(&mut done);
         for staged in &done {
             let w = usize::from(staged.warp);
             self.set_ready(w, staged.dsts(), RegState::Ready);
             self.warps[w].in_pipeline -= 1;
-            self.maybe_retire(w, now);
+            self.maybe_finish(w);
         }
         self.written_back = done;
     }

@@ -547,6 +547,18 @@ impl Pipeline {
         }
     }
 
+    /// Takes the bank of register `reg` of warp `warp` for the LD/ST unit's
+    /// writeback of a load's result (GPGPU-Sim's `opndcoll_rfu_t::writeback`
+    /// called from `ldst_unit::writeback`, after the core's writeback in the
+    /// same cycle): false when the bank is already taken for a write this
+    /// cycle. A bank taken here serves no read in this cycle's first step.
+    pub(crate) fn take_write_bank(&mut self, reg: Reg, warp: u16, scheduler: u8) -> bool {
+        let bank = self.bank_of(reg, warp, scheduler);
+        let taken = self.bank_written.contains(bank);
+        self.bank_written.insert(bank);
+        !taken
+    }
+
     /// The oldest instruction waiting for the LD/ST unit, taken out of the
     /// pipeline (the LD/ST unit calls this when its dispatch register is free).
     pub(crate) fn take_memory(&mut self) -> Option<Staged> {
