@@ -1,17 +1,17 @@
 // The scale-model panel end to end (issue 8): the paper's published
 // benchmarks load at a click and show its figure (Scale-Model 3.23 % mean,
 // 8.25 % max error at 128 SMs) with a benchmark's scaling chart and miss-rate
-// curve (dct's cliff marked), and no main-thread task over 50 ms while the
+// curve (dct's cliff marked), and no main-thread script over 50 ms while the
 // page evaluates and draws them; a prediction of a small workload on the
 // paper's 128-SM GPU from 8- and 16-SM scale models, validated at 32 SMs,
-// shows a predicted IPC beside the simulated one, with no main-thread task
+// shows a predicted IPC beside the simulated one, with no main-thread script
 // over 50 ms while the worker simulates; predicting the whole GPU after a
 // run of it puts the run's IPC and MDM's beside the prediction. Screenshots at 1280 × 800 and on a
 // 390-px-wide phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  experimentIn, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf, waitForText, watchLongTasks,
+  assertMainThreadFree, experimentIn, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf, waitForText, watchLongTasks,
 } from "./harness.mjs";
 
 const shared = serverAndBrowser();
@@ -60,9 +60,7 @@ test("the paper's published benchmarks reproduce its accuracy figure", async () 
   await page.waitForFunction(() => !/reference rule/.test(document.querySelector('[data-testid="published-headline"]').textContent));
   assert.notEqual((await dataValue(page, "published-mean")).toFixed(2), "3.23", "the paper's printed rule differs");
   await page.getByTestId("scale-rule-reference").check();
-  const longTasks = await page.evaluate(() => window.longTasks);
-  console.log(`# main-thread long tasks while evaluating and drawing the published data (ms): ${JSON.stringify(longTasks)}`);
-  assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
+  await assertMainThreadFree(page, "while evaluating and drawing the published data");
   await onAPhone(page, "scale-published-phone.png");
   assert.deepEqual(errors, []);
   await page.close();
@@ -128,9 +126,7 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   const steps = await page.evaluate(() => window.scaleSteps);
   console.log(`# progress shown: ${JSON.stringify(steps)}`);
   assert.ok(steps.some((s) => /^step \d of 4: /.test(s)), "the worker's steps reach the page while it simulates");
-  const longTasks = await page.evaluate(() => window.longTasks);
-  console.log(`# main-thread long tasks while the scale models ran (ms): ${JSON.stringify(longTasks)}`);
-  assert.ok(longTasks.every((ms) => ms <= 50), `a main-thread task took over 50 ms: ${longTasks}`);
+  await assertMainThreadFree(page, "while the scale models ran");
 
   await scrollTo(page, "scale-panel");
   await page.screenshot({ path: `${SCREENSHOTS}scale.png` });

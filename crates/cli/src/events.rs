@@ -140,7 +140,7 @@ impl EventFile {
     }
 }
 
-/// An event as one flat object, `{"cycle": 5001, "kind": "cta_launched",
+/// An event as one flat object, `{"cycle": 5002, "kind": "cta_launched",
 /// "sm": 0, ...}`, easier to filter than the externally tagged form.
 fn flat(event: &Event) -> serde_json::Value {
     let mut object = serde_json::Map::new();

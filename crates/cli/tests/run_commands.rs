@@ -72,7 +72,8 @@ fn run_writes_the_event_stream_of_a_window() {
     assert_eq!(end["events"].as_u64(), Some(events.len() as u64));
     let cycles: Vec<u64> = events.iter().filter_map(|e| e["cycle"].as_u64()).collect();
     assert!(cycles.windows(2).all(|w| w[0] <= w[1]) && cycles.iter().all(|c| (5000..5400).contains(c)));
-    // The CTAs of SMs 0..4 launch at 5001 (the 5,000-cycle launch latency).
+    // The CTAs of SMs 0..4 launch at 5002 (kernel start in cycle 1, the 5,000-cycle launch
+    // latency, then the cycle after it, as GPGPU-Sim).
     let launches = events.iter().filter(|e| e["kind"] == "cta_launched").count();
     assert_eq!(launches, 4);
     let snapshots: Vec<u64> =

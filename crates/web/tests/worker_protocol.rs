@@ -62,12 +62,13 @@ async fn pause_step_seek_and_finish_through_the_worker() {
     let stepped = update_with(&mut bridge, RunStatus::Paused).await;
     assert_eq!(stepped.cycle, paused.cycle + 1, "one cycle");
 
-    // The CTAs launch at cycle 5,001 (QV100's launch latency): the watched
-    // SM's first event.
+    // The CTAs launch at cycle 5,002: the kernel starts in cycle 1 and, as in
+    // GPGPU-Sim, its CTAs run in the cycle after QV100's 5,000-cycle launch
+    // latency has passed. The watched SM's first event.
     bridge.send_input(WorkerInput::Control(RunControl::StepEvent));
     let event = update_with(&mut bridge, RunStatus::Paused).await;
-    assert_eq!(event.cycle, 5_001);
-    assert!(event.events.iter().all(|e| e.cycle == 5_001) && !event.events.is_empty(), "{:?}", event.events);
+    assert_eq!(event.cycle, 5_002);
+    assert!(event.events.iter().all(|e| e.cycle == 5_002) && !event.events.is_empty(), "{:?}", event.events);
 
     bridge.send_input(WorkerInput::Control(RunControl::Seek(5_300)));
     let sought = update_with(&mut bridge, RunStatus::Paused).await;
