@@ -381,9 +381,10 @@ impl MemorySystem {
         {
             if channel.dram.can_accept() {
                 channel.latency_queue.pop_front();
-                let request = ctx.requests.get_mut(id);
-                request.stamps.dram_queue += ctx.core_now - ready;
-                request.stamps.dram_service += self.dram_latency;
+                let stamps = ctx.requests.stamps_mut(id);
+                stamps.dram_queue += ctx.core_now - ready;
+                stamps.dram_service += self.dram_latency;
+                let request = ctx.requests.get(id);
                 let at = ctx.address_map.decode(request.address);
                 let is_write = request.kind != RequestKind::L2Fill;
                 let bursts = request.bytes.div_ceil(self.dram_access_bytes).max(1);
@@ -416,8 +417,8 @@ impl MemorySystem {
                 return;
             }
             let Some(id) = self.slices[(first + local) as usize].l2_to_dram.pop() else { return };
-            let request = ctx.requests.get_mut(id);
-            request.stamps.dram_queue += ctx.core_now.saturating_sub(request.stamps.to_dram);
+            let stamps = ctx.requests.stamps_mut(id);
+            stamps.dram_queue += ctx.core_now.saturating_sub(stamps.to_dram);
             let channel = &mut self.channels[c];
             channel.latency_queue.push_back((ctx.core_now + self.dram_latency, id));
             channel.credits.borrow(local as usize);
@@ -452,10 +453,10 @@ impl MemorySystem {
             ctx.note(Queue::Dram, id, false);
             let queued = self.to_core_cycles(done.queued_cycles);
             let service = self.to_core_cycles(done.service_cycles);
-            let request = ctx.requests.get_mut(id);
-            request.stamps.dram_queue += queued;
-            request.stamps.dram_service += service;
-            request.stamps.from_dram = ctx.core_now;
+            let stamps = ctx.requests.stamps_mut(id);
+            stamps.dram_queue += queued;
+            stamps.dram_service += service;
+            stamps.from_dram = ctx.core_now;
             self.slices[slice].dram_to_l2.push(id);
             delivered_one = true;
         }
@@ -538,7 +539,7 @@ impl SubPartition {
             ctx.request_network.pop(self.id);
             ctx.note(Queue::RequestNetwork, id, false);
             ctx.note(Queue::L2, id, true);
-            ctx.requests.get_mut(id).stamps.at_partition = ctx.core_now;
+            ctx.requests.stamps_mut(id).at_partition = ctx.core_now;
             self.rop.push_back((ctx.core_now + self.rop_latency, id));
         }
     }
@@ -579,8 +580,8 @@ impl SubPartition {
         }
         self.l2_to_icnt.pop();
         ctx.note(Queue::ReplyNetwork, id, true);
-        let request = ctx.requests.get_mut(id);
-        request.stamps.reply_injected = ctx.core_now;
+        ctx.requests.stamps_mut(id).reply_injected = ctx.core_now;
+        let request = ctx.requests.get(id);
         let data = match request.kind {
             RequestKind::Read | RequestKind::Atomic => request.bytes,
             _ => 0,
@@ -629,11 +630,12 @@ impl SubPartition {
             self.write_back(eviction, ctx);
         }
         let entry = fill.l2_entry;
+        let fill_stamps = *ctx.requests.stamps(id);
         for &waiter in self.mshrs.waiters(entry) {
             if waiter != NO_WAITER {
-                let request = ctx.requests.get_mut(RequestId(waiter));
-                request.stamps.dram_queue = fill.stamps.dram_queue;
-                request.stamps.dram_service = fill.stamps.dram_service;
+                let stamps = ctx.requests.stamps_mut(RequestId(waiter));
+                stamps.dram_queue = fill_stamps.dram_queue;
+                stamps.dram_service = fill_stamps.dram_service;
             }
         }
         self.filled.push_back(entry);
@@ -698,7 +700,7 @@ impl SubPartition {
             _ => {
                 let (entry, new) = self.mshrs.take(fetch_addr, id.0);
                 if new {
-                    ctx.requests.get_mut(id).stamps.to_dram = ctx.core_now;
+                    ctx.requests.stamps_mut(id).to_dram = ctx.core_now;
                     self.send_fill(fetch_addr, entry, ctx);
                 }
             }
@@ -724,7 +726,7 @@ impl SubPartition {
         let acknowledged_below = write_down && request.kind == RequestKind::Write;
         if acknowledged_below {
             // The write itself goes to DRAM and comes back as its acknowledgement.
-            ctx.requests.get_mut(id).stamps.to_dram = ctx.core_now;
+            ctx.requests.stamps_mut(id).to_dram = ctx.core_now;
             self.miss_queue.push(id);
             ctx.note(Queue::Dram, id, true);
         } else if write_down {
@@ -765,9 +767,8 @@ impl SubPartition {
             local: false,
             waiter: Waiter::None,
             l2_entry: 0,
-            stamps: Stamps { to_dram: ctx.core_now, ..Stamps::default() },
         };
-        let id = ctx.requests.insert(request);
+        let id = ctx.requests.insert(request, Stamps { to_dram: ctx.core_now, ..Stamps::default() });
         self.miss_queue.push(id);
         ctx.note(Queue::Dram, id, true);
         id
@@ -822,9 +823,8 @@ mod tests {
                 local: false,
                 waiter: Waiter::None,
                 l2_entry: 0,
-                stamps: Stamps::default(),
             };
-            let id = requests.insert(request);
+            let id = requests.insert(request, Stamps::default());
             request_network.inject(0, 0, 0, id);
         }
         let capacity = config.memory.queues.icnt_to_l2 as usize;

@@ -285,9 +285,8 @@ impl Sm {
             local: false,
             waiter: Waiter::Fetch(entry),
             l2_entry: 0,
-            stamps: Stamps { first_try: now, ..Stamps::default() },
         };
-        let id = ctx.requests.insert(request);
+        let id = ctx.requests.insert(request, Stamps { first_try: now, ..Stamps::default() });
         self.fetch.miss_queue.push(id);
     }
 

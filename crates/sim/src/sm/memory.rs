@@ -405,17 +405,20 @@ impl Sm {
     fn take_reply(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
         let Some(id) = self.memory.responses.pop() else { return };
         let request = *ctx.requests.get(id);
+        // Only a load's latency is broken down: a store's stamps stay unread.
+        let is_load = matches!(request.waiter, Waiter::Load(_) | Waiter::Mshr(_));
+        let stamps = if is_load { *ctx.requests.stamps(id) } else { Stamps::default() };
         ctx.requests.remove(id);
         self.memory.outstanding -= 1;
         match request.waiter {
             Waiter::None | Waiter::Fetch(_) => {}
             Waiter::Store(w) => self.store_done(w as usize),
             Waiter::Load(load) => {
-                record_latency(ctx.breakdown, &request, now);
+                record_latency(ctx.breakdown, stamps, now);
                 self.memory.bypassed.push_back(load);
             }
             Waiter::Mshr(entry) => {
-                record_latency(ctx.breakdown, &request, now);
+                record_latency(ctx.breakdown, stamps, now);
                 if let Some(l1) = &mut self.memory.l1
                     && let Some(eviction) = l1.fill(request.address, now)
                 {
@@ -811,9 +814,8 @@ impl Sm {
             local,
             waiter,
             l2_entry: 0,
-            stamps: Stamps { first_try, ..Stamps::default() },
         };
-        let id = ctx.requests.insert(request);
+        let id = ctx.requests.insert(request, Stamps { first_try, ..Stamps::default() });
         // Write-backs carry no reply; every other request is outstanding until one arrives.
         if kind != RequestKind::Writeback {
             self.memory.outstanding += 1;
@@ -838,8 +840,8 @@ pub(crate) fn send_head(queue: &mut Fifo<RequestId>, source: u32, now: u64, ctx:
 /// has room). A read carries no data on the way down.
 fn inject(id: RequestId, source: u32, now: u64, ctx: &mut MemoryContext<'_>) {
     note_queue(ctx.log, ctx.requests, now, Queue::RequestNetwork, id, true);
-    let request = ctx.requests.get_mut(id);
-    request.stamps.injected = now;
+    ctx.requests.stamps_mut(id).injected = now;
+    let request = ctx.requests.get(id);
     let data = if matches!(request.kind, RequestKind::Read) { 0 } else { request.bytes };
     ctx.request_network.inject(source, request.sub_partition, data, id);
 }
@@ -854,8 +856,7 @@ fn resolve_generic(cta: &warplab_trace::Cta, instruction: &Instruction, view: &K
 /// Adds one L1 miss's latency, split into its parts, to the breakdown. The
 /// parts come from the request's timestamps; the memory partition's share is
 /// what remains, so the parts always add up to the whole.
-fn record_latency(breakdown: &mut LatencyBreakdown, request: &Request, now: u64) {
-    let s = request.stamps;
+fn record_latency(breakdown: &mut LatencyBreakdown, s: Stamps, now: u64) {
     let total = now.saturating_sub(s.first_try);
     let mshr = s.injected.saturating_sub(s.first_try).min(total);
     let noc = (s.at_partition.saturating_sub(s.injected) + now.saturating_sub(s.reply_injected)).min(total - mshr);
