@@ -667,17 +667,16 @@ impl DramChannel {
         }
         // Both kinds of command need a held request: the scans pass the
         // other banks over without reading their records.
-        let held = |channel: &Self, b: usize| channel.held_banks.contains(b);
         if self.dual_bus_interface {
             if let Some(bank_index) = (0..n_banks)
                 .map(|i| (i + self.priority_bank) % n_banks)
-                .find(|&b| held(self, b) && self.column_ready(b, now))
+                .find(|&b| self.held_banks.contains(b) && self.column_ready(b, now))
             {
                 self.column(bank_index, now);
             }
             if let Some(bank_index) = (0..n_banks)
                 .map(|i| (i + self.priority_bank) % n_banks)
-                .find(|&b| held(self, b) && self.row_ready(b, now))
+                .find(|&b| self.held_banks.contains(b) && self.row_ready(b, now))
             {
                 self.row_command(bank_index, now);
             }
@@ -688,7 +687,7 @@ impl DramChannel {
         let (mut issued_column, mut issued_row) = (false, false);
         for i in 0..n_banks {
             let bank_index = (i + self.priority_bank) % n_banks;
-            if !held(self, bank_index) {
+            if !self.held_banks.contains(bank_index) {
                 continue;
             }
             if !issued_column && self.column_ready(bank_index, now) {

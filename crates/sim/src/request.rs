@@ -81,8 +81,8 @@ pub struct Request {
 }
 
 /// The requests in flight: what the memory system reads as a request moves
-/// (a [`Request`], 48 bytes), and apart from it its [`Stamps`], which only
-/// the latency breakdown reads. Kept together they made 112-byte records,
+/// (a [`Request`], 40 bytes), and apart from it its [`Stamps`], which only
+/// the latency breakdown reads. Kept together they made 104-byte records,
 /// two host cache lines read for every queue step of every request.
 #[derive(Debug, Clone, Default)]
 pub struct Requests {

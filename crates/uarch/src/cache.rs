@@ -391,7 +391,6 @@ impl Cache {
         self.fingerprints.fill(fingerprint(0));
         self.states.fill(EMPTY_STATES);
         self.ages.fill(0);
-
         self.bytes.fill(LineBytes::EMPTY);
     }
 }
@@ -466,9 +465,6 @@ impl LineBytes {
     const EMPTY: LineBytes = LineBytes { valid_bytes: [0; SECTORS_PER_LINE as usize], modified_on_fill: 0 };
 }
 
-/// Whether any sector holds or awaits data (a line whose sectors are all
-/// invalid is free, whatever its old tag). `Invalid` is 0, so this is one
-/// word compared with 0.
 /// One byte of a line address for [`Cache::find`]'s first comparison: its
 /// bits above the smallest line offset folded together, so that lines of one
 /// set (which share their index bits) still differ in it.
@@ -477,6 +473,9 @@ fn fingerprint(line_addr: u64) -> u8 {
     (line ^ (line >> 8) ^ (line >> 16) ^ (line >> 24) ^ (line >> 32)) as u8
 }
 
+/// Whether any sector holds or awaits data (a line whose sectors are all
+/// invalid is free, whatever its old tag). `Invalid` is 0, so this is one
+/// word compared with 0.
 fn is_present(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
     u32::from_ne_bytes(states.map(|state| state as u8)) != 0
 }

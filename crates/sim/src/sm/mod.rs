@@ -436,9 +436,8 @@ impl Sm {
         if !self.fetch.is_quiet() {
             return now + 1;
         }
-        let issue = self.next_issue_chance(now);
-        let issue = if issue == PENDING { u64::MAX } else { issue };
-        issue.min(self.memory.next_event(now)).min(self.pipeline.next_event(now))
+        // `PENDING` (no issue before an event) is `u64::MAX`, the same as never.
+        self.next_issue_chance(now).min(self.memory.next_event(now)).min(self.pipeline.next_event(now))
     }
 
     /// Whether nothing is resident and nothing is in flight.
@@ -654,14 +653,10 @@ impl Sm {
             return;
         }
         cta.at_barrier = 0;
-        let n_sched = self.schedulers.len();
-        for &w in &cta.warp_slots {
-            let w = usize::from(w);
+        for i in 0..self.ctas[slot].warp_slots.len() {
+            let w = usize::from(self.ctas[slot].warp_slots[i]);
             self.warps[w].at_barrier = false;
-            let gate = (w % n_sched) * self.warps_per_scheduler + w / n_sched;
-            self.warp_gates[gate].blocked_until = 0;
-            self.warp_gates[gate].waits_for_unit = None;
-            self.scheduler_gates[w % n_sched].sleep_until = 0;
+            self.wake(w);
         }
     }
 
