@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import { assertMainThreadFree, openPage, openStridedOnPascal, SCREENSHOTS, serverAndBrowser, waitForText } from "./harness.mjs";
 
 const shared = serverAndBrowser();
-const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm"];
+const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1"];
 
 const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
 
-// Waits until the panel shows all five models for the loaded workload and
+// Waits until the panel shows every model for the loaded workload and
 // config: positive IPCs, no analysis under way, nothing stale.
 async function waitForAnalysis(page) {
   await page.waitForFunction(
@@ -66,7 +66,7 @@ async function settledAt(page, mshrs) {
 test("the default experiment is analyzed as soon as it loads", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await waitForAnalysis(page);
-  assert.equal(await page.getByTestId("cpi-chart").locator(".row").count(), 5, "one CPI stack per model");
+  assert.equal(await page.getByTestId("cpi-chart").locator(".row").count(), MODELS.length, "one CPI stack per model");
   assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 6);
   assert.equal(await page.getByTestId("analytical-kernels").locator("tbody tr").count(), 1, "vecadd has one kernel");
   assert.deepEqual(errors, []);

@@ -37,7 +37,7 @@ test("the config and the CPI chart can be saved", async () => {
   assert.equal(csv.name, "cpi-chart.csv");
   const lines = csv.bytes.toString().trim().split("\n");
   assert.equal(lines[0], "bar,base (SM cycles per warp instruction),issue (SM cycles per warp instruction),mshr (SM cycles per warp instruction),noc (SM cycles per warp instruction),dram (SM cycles per warp instruction),launch (SM cycles per warp instruction)");
-  assert.equal(lines.length, 6, "one line per model");
+  assert.equal(lines.length, 7, "a header and one line per model (six)");
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -23,14 +23,21 @@ const DIVERGENT: [&str; 3] = ["strided:gs=32", "bfs", "spmv-csr"];
 /// The kernels that are not memory-divergent.
 const NON_DIVERGENT: [&str; 6] = ["vecadd", "strided:gs=1", "gemm-tiled", "stencil2d", "reduction", "histogram"];
 
-/// The models as `warplab predict --json` names them, and as the papers do.
-const MODELS: [(&str, &str); 5] = [
+/// The models as `warplab predict --json` names them, and as the papers do
+/// (the last is warplab's variant, beyond the papers).
+const MODELS: [(&str, &str); N_MODELS] = [
     ("gpumech", "GPUMech"),
     ("gpumech+", "GPUMech+"),
     ("mdm-queue", "MDM-Queue"),
     ("mdm-mshr", "MDM-MSHR"),
     ("mdm", "MDM"),
+    ("gpumech-md1", "GPUMech M/D/1"),
 ];
+const N_MODELS: usize = 6;
+
+/// The cache counts compared between the run and the profile's cache pass:
+/// L1 read sector lookups, L1 read misses, L2 misses that read DRAM.
+const CACHE_COUNTS: usize = 3;
 
 /// The config the sweeps vary (the MDM paper's).
 const SWEEP_CONFIG: &str = "mdm-pascal-28sm";
@@ -91,12 +98,15 @@ impl Case {
 struct Outcome {
     simulated: f64,
     /// In the order of [`MODELS`].
-    models: [f64; 5],
+    models: [f64; N_MODELS],
+    /// The run's and the cache pass's counts ([`CACHE_COUNTS`]).
+    run_caches: [f64; CACHE_COUNTS],
+    pass_caches: [f64; CACHE_COUNTS],
 }
 
 impl Outcome {
     /// Each model's signed error against the simulation, in percent.
-    fn errors(&self) -> [f64; 5] {
+    fn errors(&self) -> [f64; N_MODELS] {
         self.models.map(|ipc| signed_error(ipc, self.simulated))
     }
 }
@@ -129,8 +139,14 @@ pub fn run() -> Result<ExitCode> {
     for ((case, tool), value) in jobs.into_iter().zip(results) {
         let outcome = outcomes.entry(case).or_default();
         match tool {
-            Tool::Run => outcome.simulated = value[0],
-            Tool::Predict => outcome.models.copy_from_slice(&value),
+            Tool::Run => {
+                outcome.simulated = value[0];
+                outcome.run_caches.copy_from_slice(&value[1..]);
+            }
+            Tool::Predict => {
+                outcome.models.copy_from_slice(&value[..N_MODELS]);
+                outcome.pass_caches.copy_from_slice(&value[N_MODELS..]);
+            }
         }
     }
     let docs = root().join("docs");
@@ -198,9 +214,47 @@ fn run_one(cli: &Path, case: &Case, tool: Tool) -> Result<Vec<f64>> {
     let value = cli_json(cli, &args, case.spec)?;
     let number = |v: &serde_json::Value, what: &str| v.as_f64().ok_or_else(|| format!("its JSON has no number {what}"));
     match tool {
-        Tool::Run => Ok(vec![number(&value["ipc"], "ipc")?]),
-        Tool::Predict => MODELS.iter().map(|(name, _)| number(&value["models"][name]["ipc"], name)).collect(),
+        Tool::Run => {
+            let mut out = vec![number(&value["ipc"], "ipc")?];
+            out.extend(run_caches(&value)?);
+            Ok(out)
+        }
+        Tool::Predict => {
+            let mut out: Vec<f64> =
+                MODELS.iter().map(|(name, _)| number(&value["models"][name]["ipc"], name)).collect::<Result<_>>()?;
+            out.extend(pass_caches(&value)?);
+            Ok(out)
+        }
     }
+}
+
+/// A run's L1 read lookups and misses (hits, pending hits, misses and
+/// sector misses; reservation failures are retries) and its L2 read and
+/// atomic misses.
+fn run_caches(run: &serde_json::Value) -> Result<[f64; CACHE_COUNTS]> {
+    let count = |v: &serde_json::Value| v.as_f64().ok_or_else(|| "its JSON has no cache count".to_owned());
+    let outcomes =
+        |kind: &serde_json::Value, names: &[&str]| -> Result<f64> { names.iter().map(|n| count(&kind[n])).sum() };
+    let l1 = &run["l1d"]["reads"];
+    let misses = ["miss", "sector_miss"];
+    Ok([
+        outcomes(l1, &["hit", "hit_reserved", "miss", "sector_miss"])?,
+        outcomes(l1, &misses)?,
+        outcomes(&run["l2"]["reads"], &misses)? + outcomes(&run["l2"]["atomics"], &misses)?,
+    ])
+}
+
+/// The cache pass's counts, summed over the kernels.
+fn pass_caches(predict: &serde_json::Value) -> Result<[f64; CACHE_COUNTS]> {
+    let kernels = predict["kernels"].as_array().ok_or("its JSON has no kernels")?;
+    let mut out = [0.0; CACHE_COUNTS];
+    for kernel in kernels {
+        let caches = &kernel["caches"];
+        for (slot, name) in out.iter_mut().zip(["l1_reads", "l1_read_misses", "l2_misses"]) {
+            *slot += caches[name].as_f64().ok_or_else(|| format!("its JSON has no caches.{name}"))?;
+        }
+    }
+    Ok(out)
 }
 
 fn signed_error(predicted: f64, simulated: f64) -> f64 {
@@ -235,12 +289,12 @@ fn ipc_cells(outcome: &Outcome) -> String {
     cells.join(" | ")
 }
 
-fn percent_cells(values: [f64; 5]) -> String {
+fn percent_cells(values: [f64; N_MODELS]) -> String {
     values.map(|v| format!("{v:.1}%")).join(" | ")
 }
 
 /// Each model's mean absolute error over `cases`.
-fn mean_errors<'a>(cases: impl Iterator<Item = &'a Outcome> + Clone) -> [f64; 5] {
+fn mean_errors<'a>(cases: impl Iterator<Item = &'a Outcome> + Clone) -> [f64; N_MODELS] {
     std::array::from_fn(|m| mean_abs(cases.clone().map(|o| o.errors()[m])))
 }
 
@@ -276,11 +330,40 @@ fn main_tables(outcomes: &BTreeMap<Case, Outcome>) -> String {
         pooled.insert(group, all);
     }
     out += &goals(&pooled, outcomes);
+    out += &cache_table(outcomes);
+    out
+}
+
+/// The cache pass's counts beside the run's, kernel by kernel: the models
+/// read the pass, so this is where an input differs from the machine.
+fn cache_table(outcomes: &BTreeMap<Case, Outcome>) -> String {
+    let mut out = String::from(
+        "\n### The cache pass against the run\n\n\
+         The models read the profile's functional cache pass, never the run; here are its counts beside the run's. \
+         L1 reads are sector lookups (reservation failures are retries, not counted); L2 misses are, for the run, its read and atomic misses, and for the pass every miss that fetches from DRAM, write-allocate fetches of writes included (so on mdm-pascal-28sm's write-allocating L2 the pass counts vecadd's and stencil2d's store misses too).\n\n\
+         | kernel | config | L1 reads (run / pass) | L1 read miss rate (run / pass) | L1 read misses, pass ÷ run | L2 misses (run / pass) | L2 misses, pass ÷ run |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for config in CONFIGS {
+        for spec in DIVERGENT.iter().chain(&NON_DIVERGENT) {
+            let o = outcome(outcomes, &Case::plain(config, spec));
+            let ([reads, misses, l2], [p_reads, p_misses, p_l2]) = (o.run_caches, o.pass_caches);
+            let rate = |m: f64, r: f64| if r > 0.0 { 100.0 * m / r } else { f64::NAN };
+            let ratio = |p: f64, r: f64| if r > 0.0 { p / r } else { f64::NAN };
+            out += &format!(
+                "| `{spec}` | {config} | {reads:.0} / {p_reads:.0} | {:.1}% / {:.1}% | {:.2} | {l2:.0} / {p_l2:.0} | {:.2} |\n",
+                rate(misses, reads),
+                rate(p_misses, p_reads),
+                ratio(p_misses, misses),
+                ratio(p_l2, l2)
+            );
+        }
+    }
     out
 }
 
 /// The issue's goals beside the measured values.
-fn goals(pooled: &BTreeMap<&str, [f64; 5]>, outcomes: &BTreeMap<Case, Outcome>) -> String {
+fn goals(pooled: &BTreeMap<&str, [f64; N_MODELS]>, outcomes: &BTreeMap<Case, Outcome>) -> String {
     let mdm = MODELS.iter().position(|(name, _)| *name == "mdm").expect("MDM is a model");
     let gpumech = MODELS.iter().position(|(name, _)| *name == "gpumech").expect("GPUMech is a model");
     let verdict = |met: bool| if met { "met" } else { "**missed**" };
@@ -357,7 +440,7 @@ fn sweep_chart(sweep: &Sweep, outcomes: &BTreeMap<Case, Outcome>) -> Chart {
         })
         .collect();
     Chart {
-        title: format!("{} on {SWEEP_CONFIG}: simulated IPC and the five models", sweep.title),
+        title: format!("{} on {SWEEP_CONFIG}: simulated IPC and the models", sweep.title),
         x_label: sweep.axis.to_owned(),
         y_label: "IPC (thread instructions per cycle)".to_owned(),
         x_values: sweep.values.iter().map(|&v| f64::from(v)).collect(),

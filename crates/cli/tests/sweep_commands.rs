@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use common::{json, warplab};
 
-const MODELS: [&str; 5] = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm"];
+const MODELS: [&str; 6] = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1"];
 
 fn scratch(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("warplab-sweep-{name}-{}", std::process::id()));
@@ -76,7 +76,7 @@ fn simulating_adds_the_simulated_ipc_and_each_models_error() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("simulated") && stdout.contains("mean |error|"), "{stdout}");
     let (header, rows) = read_csv(&csv);
-    assert_eq!(header.len(), 1 + 5 + 1 + 5, "{header:?}");
+    assert_eq!(header.len(), 1 + MODELS.len() + 1 + MODELS.len(), "{header:?}");
     assert_eq!(rows.len(), 2);
     let sim = column(&header, "simulated_ipc");
     for row in &rows {
@@ -97,7 +97,7 @@ fn svg_writes_a_chart_of_every_model() {
     let text = std::fs::read_to_string(&svg).expect("the SVG was written");
     let _ = (std::fs::remove_file(&svg), std::fs::remove_file(&csv));
     assert!(text.starts_with("<svg"), "{}", &text[..text.len().min(200)]);
-    assert_eq!(text.matches("<polyline").count(), 5);
+    assert_eq!(text.matches("<polyline").count(), MODELS.len());
     assert!(text.contains("IPC (thread instructions / cycle)") && text.contains("mdm-pascal-28sm"));
 }
 

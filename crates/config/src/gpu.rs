@@ -146,13 +146,49 @@ impl GpuConfig {
         u64::from(self.memory.n_channels) * u64::from(self.dram.bytes_per_clock()) * self.clocks.dram.khz() * 1000
     }
 
-    /// Peak interconnect bandwidth (reply direction) in bytes per second: flit
-    /// size × L2 slices (one port each) × icnt clock.
+    /// The data an L1 read miss brings back over the interconnect: a 32-B
+    /// sector for a sectored L1 (or none), the whole line for one that is not.
+    pub fn l1_block_bytes(&self) -> u32 {
+        self.l1.dl1.as_ref().map_or(L1_SECTOR_BYTES as u32, |c| {
+            if c.is_sectored() { L1_SECTOR_BYTES as u32 } else { c.line_size_bytes }
+        })
+    }
+
+    /// The busier direction of an L1 read miss's round trip through the
+    /// interconnect: its ports and the interconnect cycles a packet holds
+    /// one. A miss is a header-only request packet from an SM into an L2
+    /// slice's port and a reply of header and one L1 block back into the
+    /// SM's port; a packet holds a port for [`Interconnect::port_cycles`]
+    /// (`-icnt_subnets 2`, one network a direction, as every preset has).
+    pub fn noc_bottleneck(&self) -> (u32, u32) {
+        let ic = &self.interconnect;
+        let slices = self.memory.n_sub_partitions();
+        let header = crate::interconnect::PACKET_HEADER_BYTES;
+        let request = (ic.ports(self.n_sms(), slices), ic.port_cycles(header));
+        let reply = (ic.ports(slices, self.n_sms()), ic.port_cycles(header + self.l1_block_bytes()));
+        // The lower rate, ports / cycles, compared without division.
+        if u64::from(request.0) * u64::from(reply.1) <= u64::from(reply.0) * u64::from(request.1) {
+            request
+        } else {
+            reply
+        }
+    }
+
+    /// L1 read misses per second the interconnect carries at best: the
+    /// busier direction's ports, each taking a packet every
+    /// [`Self::noc_bottleneck`] cycles of the interconnect clock.
+    pub fn noc_reads_per_second(&self) -> f64 {
+        let (ports, cycles) = self.noc_bottleneck();
+        f64::from(ports) / f64::from(cycles) * self.clocks.icnt.khz() as f64 * 1000.0
+    }
+
+    /// Peak interconnect bandwidth in bytes of L1 blocks per second:
+    /// [`Self::noc_reads_per_second`] × [`Self::l1_block_bytes`]. Under
+    /// BookSim that is about flit size × ports × icnt clock (less the
+    /// headers and the last flit's slack); under GPGPU-Sim's own crossbar the
+    /// flit size plays no part: block × ports × icnt clock.
     pub fn noc_bandwidth_bytes_per_second(&self) -> u64 {
-        u64::from(self.interconnect.effective_flit_size_bytes())
-            * u64::from(self.memory.n_sub_partitions())
-            * self.clocks.icnt.khz()
-            * 1000
+        (self.noc_reads_per_second() * f64::from(self.l1_block_bytes())).round() as u64
     }
 
     /// Peak L1 bandwidth in bytes per second: SMs × L1 banks × one 32-B sector

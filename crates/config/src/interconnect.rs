@@ -10,6 +10,10 @@ use crate::lookup::OptionReader;
 use crate::options::RawConfig;
 use crate::writer::OptionWriter;
 
+/// Bytes of a packet's header on the interconnect (address and control:
+/// GPGPU-Sim's control size).
+pub const PACKET_HEADER_BYTES: u32 = 8;
+
 /// The interconnect options.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Interconnect {
@@ -78,6 +82,30 @@ impl Interconnect {
         w.option("-icnt_subnets", self.subnets);
         w.option("-icnt_arbiter_algo", self.arbiter_algo);
         w.option("-icnt_grant_cycles", self.grant_cycles);
+    }
+
+    /// Interconnect cycles a packet of `bytes` holds a crossbar port: one
+    /// flit a cycle under BookSim (`-network_mode 1`), so `⌈bytes / flit⌉`;
+    /// GPGPU-Sim's own crossbar (mode 2) moves a whole packet a cycle,
+    /// whatever its size, so one.
+    pub fn port_cycles(&self, bytes: u32) -> u32 {
+        match self.mode {
+            NetworkMode::LocalCrossbar => 1,
+            NetworkMode::BookSim => bytes.div_ceil(self.effective_flit_size_bytes().max(1)).max(1),
+        }
+    }
+
+    /// Packets a direction of the crossbar takes per interconnect cycle from
+    /// `senders` to `receivers` ports. Each receiving port takes one packet
+    /// a cycle. Under iSLIP in mode 2 a sender granted by one output offers
+    /// its next packet to the outputs still to come, so only the receivers
+    /// bound the direction; otherwise each sender also sends one a cycle.
+    pub fn ports(&self, senders: u32, receivers: u32) -> u32 {
+        match (self.mode, self.arbiter_algo) {
+            (NetworkMode::LocalCrossbar, algo) if algo != 0 => receivers,
+            _ => senders.min(receivers),
+        }
+        .max(1)
     }
 
     /// The flit size the network uses: the `.icnt` file's in BookSim mode,

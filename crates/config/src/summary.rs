@@ -324,11 +324,12 @@ impl GpuConfig {
             NetworkMode::BookSim => format!("BookSim ({})", i.config_file),
             NetworkMode::LocalCrossbar => "built-in crossbar".to_owned(),
         };
+        let (ports, cycles) = self.noc_bottleneck();
         let bandwidth = format!(
-            "{:.1} GB/s = {} B x {} slices x {} MHz",
+            "{:.1} GB/s = {} B blocks x {ports} ports / {cycles} cycle{} a packet x {} MHz",
             self.noc_bandwidth_bytes_per_second() as f64 / 1e9,
-            i.effective_flit_size_bytes(),
-            self.memory.n_sub_partitions(),
+            self.l1_block_bytes(),
+            if cycles == 1 { "" } else { "s" },
             self.clocks.icnt
         );
         group(

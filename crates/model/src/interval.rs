@@ -33,9 +33,9 @@ pub(crate) struct RawInterval {
     pub stall: u32,
     /// One past this interval's last memory instruction in the path's list.
     pub memops_end: u32,
-    /// The load (its per-kernel site index + 1) the stall waits for; 0 when
-    /// the stall waits for an arithmetic result.
-    pub awaited: u32,
+    /// One past the last of the loads the stall waits for in the path's
+    /// list of awaited loads (none when it waits for arithmetic only).
+    pub awaited_end: u32,
 }
 
 /// What the interval profile needs of the kernel being profiled.
@@ -66,6 +66,10 @@ pub(crate) fn l1_space(cta: &Cta, instruction: &Instruction, op: OpInfo, k: &Ker
     (space != MemSpace::Shared && space != MemSpace::None).then_some(space)
 }
 
+/// Loads one stall may wait for: the stalled instruction's sources still in
+/// flight (an instruction names at most a handful of registers).
+const MAX_AWAITED: usize = 8;
+
 /// When each register's value is ready, and which load wrote it.
 #[derive(Debug, Clone, Copy, Default)]
 struct RegState {
@@ -81,16 +85,25 @@ struct RegState {
 pub(crate) struct Timeline {
     regs: Vec<RegState>,
     stamp: u32,
-    /// The warp being profiled: its intervals and memory PCs.
+    /// The warp being profiled: its intervals, memory sites, and the loads
+    /// each stall waits for (site indices).
     pub intervals: Vec<RawInterval>,
     pub memops: Vec<u32>,
+    pub awaited: Vec<u32>,
     /// Cycles from the first issue to one past the last.
     pub cycles: u64,
 }
 
 impl Timeline {
     pub fn new() -> Self {
-        Self { regs: vec![RegState::default(); N_REGS], stamp: 0, intervals: Vec::new(), memops: Vec::new(), cycles: 0 }
+        Self {
+            regs: vec![RegState::default(); N_REGS],
+            stamp: 0,
+            intervals: Vec::new(),
+            memops: Vec::new(),
+            awaited: Vec::new(),
+            cycles: 0,
+        }
     }
 
     /// Profiles one warp. `site_index` names a memory instruction by its PC
@@ -111,18 +124,21 @@ impl Timeline {
         }
         self.intervals.clear();
         self.memops.clear();
-        let mut current = RawInterval { insts: 0, stall: 0, memops_end: 0, awaited: 0 };
+        self.awaited.clear();
+        let empty = RawInterval { insts: 0, stall: 0, memops_end: 0, awaited_end: 0 };
+        let mut current = empty;
         let mut next_free = 0u64;
         for instruction in cta.warp_instructions(warp) {
             let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
-            let (ready, awaited) = self.sources_ready(instruction);
+            let ready = self.sources_ready(instruction);
             let issue = next_free.max(ready);
             if issue > next_free && current.insts > 0 {
                 current.stall = (issue - next_free) as u32;
-                current.awaited = awaited;
+                self.await_loads(instruction, next_free);
+                current.awaited_end = self.awaited.len() as u32;
                 current.memops_end = self.memops.len() as u32;
                 self.intervals.push(current);
-                current = RawInterval { insts: 0, stall: 0, memops_end: 0, awaited: 0 };
+                current = empty;
             }
             current.insts += 1;
             let through_l1 = l1_space(cta, instruction, op, k);
@@ -149,22 +165,40 @@ impl Timeline {
         }
         if current.insts > 0 {
             current.memops_end = self.memops.len() as u32;
+            current.awaited_end = self.awaited.len() as u32;
             self.intervals.push(current);
         }
         self.cycles = next_free;
     }
 
-    /// The cycle the last of `instruction`'s sources is ready, and the load
-    /// that produces that source (PC index + 1, or 0).
-    fn sources_ready(&self, instruction: &Instruction) -> (u64, u32) {
-        let mut latest = (0, 0);
-        for src in instruction.srcs() {
-            let state = self.regs[usize::from(src.0)];
-            if *src != Reg::RZ && state.stamp == self.stamp && state.ready > latest.0 {
-                latest = (state.ready, state.load);
+    /// The register state of `src` in this warp, if it was written.
+    fn state(&self, src: Reg) -> Option<RegState> {
+        let state = self.regs[usize::from(src.0)];
+        (src != Reg::RZ && state.stamp == self.stamp).then_some(state)
+    }
+
+    /// The cycle the last of `instruction`'s sources is ready.
+    fn sources_ready(&self, instruction: &Instruction) -> u64 {
+        instruction.srcs().iter().filter_map(|&src| self.state(src)).map(|s| s.ready).max().unwrap_or(0)
+    }
+
+    /// Records every load whose result `instruction` needs and that is still
+    /// in flight at `now`: the stall waits for all of them. With every load
+    /// at the L1 hit latency the last to arrive is the youngest, but in a run
+    /// an older load that misses arrives later, so which one the stall
+    /// really waits for is left to the cache pass's figures.
+    fn await_loads(&mut self, instruction: &Instruction, now: u64) {
+        let first = self.awaited.len();
+        for &src in instruction.srcs() {
+            let Some(state) = self.state(src) else { continue };
+            let site = state.load.wrapping_sub(1);
+            if state.load != 0 && state.ready > now && !self.awaited[first..].contains(&site) {
+                if self.awaited.len() - first == MAX_AWAITED {
+                    break;
+                }
+                self.awaited.push(site);
             }
         }
-        latest
     }
 }
 
@@ -176,6 +210,8 @@ pub(crate) struct Path {
     pub n_intervals: u32,
     pub first_memop: u32,
     pub n_memops: u32,
+    pub first_awaited: u32,
+    pub n_awaited: u32,
     /// Single-warp cycles and warp instructions.
     pub cycles: u64,
     pub insts: u64,
@@ -189,6 +225,7 @@ pub(crate) struct Paths {
     pub paths: Vec<Path>,
     pub intervals: Vec<RawInterval>,
     pub memops: Vec<u32>,
+    pub awaited: Vec<u32>,
     by_hash: FxHashMap<u64, Vec<u32>>,
 }
 
@@ -198,62 +235,74 @@ impl Paths {
     /// # Errors
     /// The kernel's distinct paths would exceed [`MAX_PROFILE_INTERVALS`].
     pub fn add(&mut self, timeline: &Timeline) -> Result<(), String> {
-        let hash = path_hash(&timeline.intervals, &timeline.memops);
-        let candidates = self.by_hash.entry(hash).or_default();
-        for &id in candidates.iter() {
-            let path = &mut self.paths[id as usize];
-            let intervals = &self.intervals[path.first_interval as usize..][..path.n_intervals as usize];
-            let memops = &self.memops[path.first_memop as usize..][..path.n_memops as usize];
-            if intervals == timeline.intervals.as_slice() && memops == timeline.memops.as_slice() {
-                path.warps += 1;
-                return Ok(());
-            }
+        let hash = path_hash(timeline);
+        let known = self.by_hash.get(&hash).into_iter().flatten().copied().find(|&id| {
+            let stored = self.stored(id as usize);
+            stored.intervals == timeline.intervals.as_slice()
+                && stored.memops == timeline.memops.as_slice()
+                && stored.awaited == timeline.awaited.as_slice()
+        });
+        if let Some(id) = known {
+            self.paths[id as usize].warps += 1;
+            return Ok(());
         }
         if self.intervals.len() + timeline.intervals.len() > MAX_PROFILE_INTERVALS {
             return Err(format!(
                 "the kernel's warps take more distinct paths than the profile holds ({MAX_PROFILE_INTERVALS} intervals)"
             ));
         }
-        candidates.push(self.paths.len() as u32);
+        self.by_hash.entry(hash).or_default().push(self.paths.len() as u32);
         self.paths.push(Path {
             first_interval: self.intervals.len() as u32,
             n_intervals: timeline.intervals.len() as u32,
             first_memop: self.memops.len() as u32,
             n_memops: timeline.memops.len() as u32,
+            first_awaited: self.awaited.len() as u32,
+            n_awaited: timeline.awaited.len() as u32,
             cycles: timeline.cycles,
             insts: timeline.intervals.iter().map(|i| u64::from(i.insts)).sum(),
             warps: 1,
         });
         self.intervals.extend_from_slice(&timeline.intervals);
         self.memops.extend_from_slice(&timeline.memops);
+        self.awaited.extend_from_slice(&timeline.awaited);
         Ok(())
     }
 
-    /// The stored intervals and memory PCs of path `id`.
-    pub fn get(&self, id: usize) -> (&[RawInterval], &[u32]) {
+    /// The stored intervals, memory sites and awaited loads of path `id`.
+    pub fn stored(&self, id: usize) -> StoredPath<'_> {
         let path = &self.paths[id];
-        (
-            &self.intervals[path.first_interval as usize..][..path.n_intervals as usize],
-            &self.memops[path.first_memop as usize..][..path.n_memops as usize],
-        )
+        StoredPath {
+            intervals: &self.intervals[path.first_interval as usize..][..path.n_intervals as usize],
+            memops: &self.memops[path.first_memop as usize..][..path.n_memops as usize],
+            awaited: &self.awaited[path.first_awaited as usize..][..path.n_awaited as usize],
+        }
     }
+}
+
+/// One path's stored lists; the intervals' `memops_end` and `awaited_end`
+/// index the other two.
+pub(crate) struct StoredPath<'a> {
+    pub intervals: &'a [RawInterval],
+    pub memops: &'a [u32],
+    pub awaited: &'a [u32],
 }
 
 /// FNV-1a over the path's fields: cheap, deterministic, and only a filter
 /// (equal hashes are compared in full).
-fn path_hash(intervals: &[RawInterval], memops: &[u32]) -> u64 {
+fn path_hash(timeline: &Timeline) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let mut eat = |word: u32| {
         for byte in word.to_le_bytes() {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     };
-    for interval in intervals {
+    for interval in &timeline.intervals {
         eat(interval.insts);
         eat(interval.stall);
         eat(interval.memops_end);
-        eat(interval.awaited);
+        eat(interval.awaited_end);
     }
-    memops.iter().for_each(|&pc| eat(pc));
+    timeline.memops.iter().chain(&timeline.awaited).for_each(|&site| eat(site));
     hash
 }

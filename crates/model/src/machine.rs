@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
 use warplab_config::sm::SchedulerPolicy;
+use warplab_uarch::cache::SECTOR_BYTES;
 use warplab_uarch::latency::IdleLatencies;
 
 /// Which multi-warp model GPUMech uses for the config's warp scheduler.
@@ -77,20 +78,28 @@ pub struct Machine {
     pub issue_rate: f64,
     /// The multi-warp model.
     pub scheduler: SchedulerModel,
-    /// `#MSHR`: L1 miss entries per SM (for a streaming L1, one per line, as
-    /// the timing model gives it).
+    /// `#MSHR`: L1 miss entries per SM. For a streaming L1 (one MSHR per
+    /// line, thousands) the MDM paper's footnote 2 puts the NoC queue in its
+    /// place: what an SM can have waiting to enter the interconnect
+    /// (`-icnt_in_buffer_limit` packets).
     pub l1_mshrs: u32,
-    /// A streaming L1 (thousands of MSHRs): MDM finds memory-divergent
-    /// intervals by NoC saturation instead of MSHR exhaustion.
+    /// A streaming L1: `l1_mshrs` is the NoC queue, not the L1's entries.
     pub streaming_l1: bool,
     /// No-contention latencies.
     pub latencies: Latencies,
     /// `f`: the core clock in Hz.
     pub core_hz: f64,
-    /// `B_NoC`: reply-network bandwidth in bytes per second.
+    /// `B_NoC`: the interconnect's bandwidth in bytes of L1 blocks per
+    /// second under its network mode (`GpuConfig::noc_bandwidth_bytes_per_second`).
     pub noc_bytes_per_s: f64,
+    /// The block an L1 miss moves over the NoC (Eq. 7's block size): a
+    /// sector for a sectored L1, the line otherwise.
+    pub l1_block_bytes: f64,
     /// `B_DRAM`: DRAM bandwidth in bytes per second.
     pub dram_bytes_per_s: f64,
+    /// What an LLC miss reads from DRAM (Eq. 8's block size): a sector for a
+    /// sectored L2, the whole line otherwise, as the simulator fetches.
+    pub llc_block_bytes: f64,
     /// Core cycles from a kernel's launch to its first CTA
     /// (`-gpgpu_kernel_launch_latency`), charged to every kernel.
     pub launch_cycles: f64,
@@ -101,9 +110,14 @@ impl Machine {
     pub fn of(config: &GpuConfig) -> Self {
         let idle = IdleLatencies::of(config);
         let dl1 = config.l1.dl1.as_ref();
-        let streaming = dl1.is_none_or(warplab_config::CacheConfig::is_streaming);
-        // No L1 at all means nothing waits for L1 MSHRs.
-        let l1_mshrs = dl1.map_or(u32::MAX, warplab_config::CacheConfig::mshrs_in_use);
+        let streaming = dl1.is_some_and(warplab_config::CacheConfig::is_streaming);
+        let l1_mshrs = match dl1 {
+            // No L1 at all means nothing waits for L1 MSHRs.
+            None => u32::MAX,
+            Some(_) if streaming => config.interconnect.in_buffer_limit,
+            Some(l1) => l1.mshr_entries,
+        };
+        let l2 = &config.memory.l2;
         Self {
             n_sms: config.n_sms(),
             schedulers_per_sm: config.scheduling.schedulers_per_sm.max(1),
@@ -114,9 +128,22 @@ impl Machine {
             latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram: idle.dram_row_miss - idle.l2_hit },
             core_hz: config.clocks.core.khz() as f64 * 1000.0,
             noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
+            l1_block_bytes: f64::from(config.l1_block_bytes()),
             dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
+            llc_block_bytes: f64::from(if l2.is_sectored() { SECTOR_BYTES } else { l2.line_size_bytes }),
             launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
         }
+    }
+
+    /// Eq. 7, `L_NoC_service = f · block / B_NoC`: core cycles one request
+    /// holds the NoC at full bandwidth.
+    pub fn noc_service(&self) -> f64 {
+        self.noc_cycles(self.l1_block_bytes)
+    }
+
+    /// Eq. 8, `L_DRAM_service = f · LLC miss ratio · block / B_DRAM`.
+    pub fn dram_service(&self, llc_miss: f64) -> f64 {
+        self.dram_cycles(llc_miss * self.llc_block_bytes)
     }
 
     /// Core cycles to move `bytes` over the NoC at full bandwidth.

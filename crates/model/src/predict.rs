@@ -1,6 +1,7 @@
-//! The five models on a profile: GPUMech, GPUMech+, MDM-Queue, MDM-MSHR and
-//! MDM, each a choice of how MSHR waits and NoC/DRAM queueing are modelled on
-//! top of GPUMech's multi-warp interval model.
+//! The analytical models on a profile: the MDM paper's five (GPUMech,
+//! GPUMech+, MDM-Queue, MDM-MSHR, MDM), each a choice of how MSHR waits and
+//! NoC/DRAM queueing are modelled on top of GPUMech's multi-warp interval
+//! model, and warplab's GPUMech variant with M/D/1 queues.
 //!
 //! Per kernel and per CTA wave, the representative warp's cycles are
 //! `Σ_i (C_i + S_i^MSHR + S_i^NoC + S_i^DRAM)`: `C_i` from the overlap model
@@ -9,17 +10,23 @@
 //! intervals that wait for a load that misses. An SM's IPC is `W · ΣI`
 //! over that; the GPU's is the active SMs' sum.
 //!
-//! | model     | MSHR wait                              | NoC queue | DRAM queue |
-//! |-----------|----------------------------------------|-----------|------------|
-//! | GPUMech   | batch average, `L = L_nocont`          | none      | M/D/1      |
-//! | GPUMech+  | batch average, `L` with queueing       | M/D/1     | M/D/1      |
-//! | MDM-Queue | batch average, `L` with queueing       | MDM       | MDM        |
-//! | MDM-MSHR  | MDM batching on MD intervals           | M/D/1     | M/D/1      |
-//! | MDM       | MDM batching on MD intervals           | MDM       | MDM        |
+//! | model        | MSHR wait                              | NoC queue  | DRAM queue |
+//! |--------------|----------------------------------------|------------|------------|
+//! | GPUMech      | batch average, `L = L_nocont`          | none       | half drain |
+//! | GPUMech+     | batch average, `L` with queueing       | half drain | half drain |
+//! | MDM-Queue    | batch average, `L` with queueing       | MDM        | MDM        |
+//! | MDM-MSHR     | MDM batching on MD intervals           | half drain | half drain |
+//! | MDM          | MDM batching on MD intervals           | MDM        | MDM        |
+//! | GPUMech M/D/1 (warplab's) | batch average, `L` with queueing | M/D/1 | M/D/1   |
 //!
-//! An M/D/1 queue's arrival rate depends on the IPC it slows down, so those
-//! models solve for the wave's cycles `T` with `T = F(wait(T))` by bisection;
-//! every term is linear in the two waits, so each step is O(1).
+//! "Half drain" is GPUMech's queue as the MDM paper describes it: a request
+//! waits for half of all the requests the SMs have in flight,
+//! `#SMs · M · L_service / 2`. MDM's queue waits for the whole drain when
+//! the interval is memory-divergent and the drain outlasts the
+//! no-contention latency. An M/D/1 queue's arrival rate depends on the IPC
+//! it slows down, so that variant solves for the wave's cycles `T` with
+//! `T = F(wait(T))` by bisection; every term is linear in the two waits, so
+//! each step is O(1).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -27,15 +34,15 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first, saturated};
+use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
-use crate::profile::{Interval, KernelProfile, Profile};
+use crate::profile::{CacheFigures, Interval, KernelProfile, Profile};
 
-/// One of the five analytical models.
+/// One of the analytical models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ModelKind {
-    /// GPUMech (Huang et al., MICRO 2014).
+    /// GPUMech (Huang et al., MICRO 2014) as the MDM paper evaluates it.
     #[serde(rename = "gpumech")]
     GpuMech,
     /// GPUMech with a NoC queue and queue-aware MSHR waits.
@@ -50,11 +57,27 @@ pub enum ModelKind {
     /// MDM (Wang et al., MICRO 2020): both.
     #[serde(rename = "mdm")]
     Mdm,
+    /// warplab's variant, beyond the papers: GPUMech+ whose NoC and DRAM
+    /// queues are M/D/1 queues at the wave's arrival rate.
+    #[serde(rename = "gpumech-md1")]
+    GpuMechMd1,
+}
+
+/// How a model charges queueing on the NoC and at DRAM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Queue {
+    /// GPUMech's: half of every SM's requests ahead of each one.
+    HalfDrain,
+    /// MDM's: the whole drain when memory-divergent and saturated.
+    Mdm,
+    /// M/D/1 at the wave's arrival rate.
+    Md1,
 }
 
 impl ModelKind {
-    /// Every model, simplest first.
-    pub const ALL: [ModelKind; 5] = [Self::GpuMech, Self::GpuMechPlus, Self::MdmQueue, Self::MdmMshr, Self::Mdm];
+    /// Every model: the MDM paper's five, simplest first, then warplab's.
+    pub const ALL: [ModelKind; 6] =
+        [Self::GpuMech, Self::GpuMechPlus, Self::MdmQueue, Self::MdmMshr, Self::Mdm, Self::GpuMechMd1];
 
     /// The name the command line and the JSON use.
     pub fn name(self) -> &'static str {
@@ -64,6 +87,7 @@ impl ModelKind {
             Self::MdmQueue => "mdm-queue",
             Self::MdmMshr => "mdm-mshr",
             Self::Mdm => "mdm",
+            Self::GpuMechMd1 => "gpumech-md1",
         }
     }
 
@@ -75,15 +99,26 @@ impl ModelKind {
             Self::MdmQueue => "MDM-Queue",
             Self::MdmMshr => "MDM-MSHR",
             Self::Mdm => "MDM",
+            Self::GpuMechMd1 => "GPUMech M/D/1",
         }
+    }
+
+    /// Whether the model is one of the MDM paper's (the others are warplab's
+    /// extensions).
+    pub fn in_paper(self) -> bool {
+        self != Self::GpuMechMd1
     }
 
     fn mdm_batching(self) -> bool {
         matches!(self, Self::MdmMshr | Self::Mdm)
     }
 
-    fn mdm_queues(self) -> bool {
-        matches!(self, Self::MdmQueue | Self::Mdm)
+    fn queue(self) -> Queue {
+        match self {
+            Self::GpuMech | Self::GpuMechPlus | Self::MdmMshr => Queue::HalfDrain,
+            Self::MdmQueue | Self::Mdm => Queue::Mdm,
+            Self::GpuMechMd1 => Queue::Md1,
+        }
     }
 }
 
@@ -188,6 +223,8 @@ pub struct KernelResult {
     pub l1_miss_rate: f64,
     /// L2 miss rate.
     pub l2_miss_rate: f64,
+    /// The cache pass's counts, for comparing with a run's.
+    pub caches: CacheFigures,
     /// Warp instructions.
     pub warp_insts: u64,
     /// Thread instructions.
@@ -247,10 +284,9 @@ fn total(profile: &Profile, kernels: impl Iterator<Item = Prediction>) -> Predic
 fn kernel_result(k: &KernelProfile, machine: &Machine) -> KernelResult {
     let waves = waves(k, machine.n_sms);
     let first = waves.first().copied().unwrap_or(Wave { count: 0.0, warps_per_sm: 0, active_sms: 0 });
-    let (noc_service, _) = service_cycles(k, machine);
     let (md_insts, all_insts) = k.intervals.iter().fold((0.0, 0.0), |(md, all), interval| {
         let insts = f64::from(interval.insts);
-        let divergent = memory(interval).is_some_and(|_| is_md(machine, noc_service, interval, first));
+        let divergent = memory(interval).is_some_and(|_| is_md(machine, interval, first));
         (md + if divergent { insts } else { 0.0 }, all + insts)
     });
     let caches = k.caches;
@@ -265,6 +301,7 @@ fn kernel_result(k: &KernelProfile, machine: &Machine) -> KernelResult {
         waves: waves.iter().map(|w| w.count as u64).sum(),
         l1_miss_rate: caches.l1_read_misses as f64 / caches.l1_reads.max(1) as f64,
         l2_miss_rate: caches.l2_misses as f64 / caches.l2_accesses.max(1) as f64,
+        caches,
         warp_insts: k.warp_insts,
         thread_insts: k.thread_insts,
         models: ModelKind::ALL.into_iter().map(|m| (m, predict_kernel(k, machine, m))).collect(),
@@ -365,7 +402,7 @@ impl Linear {
 }
 
 /// What the memory terms of one interval need: `(miss, llc_miss)` of the
-/// awaited load, for intervals that wait for a load that can miss.
+/// awaited loads, for intervals that wait for a load that can miss.
 fn memory(interval: &Interval) -> Option<(f64, f64)> {
     (interval.awaits_load && interval.miss > 0.0).then_some((interval.miss, interval.llc_miss))
 }
@@ -375,29 +412,16 @@ fn no_contention(machine: &Machine, llc_miss: f64) -> f64 {
     machine.latencies.llc + llc_miss * machine.latencies.dram
 }
 
-/// Cycles one request occupies the NoC and DRAM at full bandwidth.
-fn service_cycles(k: &KernelProfile, machine: &Machine) -> (f64, f64) {
-    let caches = k.caches;
-    let noc = machine.noc_cycles(caches.reply_bytes_per_request.max(caches.request_bytes_per_request));
-    let dram = machine.dram_cycles(caches.dram_sectors_per_request * f64::from(warplab_uarch::cache::SECTOR_BYTES));
-    (noc, dram)
-}
-
-/// `M = min(M_read · W, #MSHR) + M_write · W`: the requests an SM has in
-/// flight during the interval.
+/// Eq. 3, `M = min(M_read · W, #MSHR) + M_write · W`: the requests an SM has
+/// in flight during the interval.
 fn in_flight(interval: &Interval, machine: &Machine, warps_per_sm: f64) -> f64 {
     (interval.m_read * warps_per_sm).min(f64::from(machine.l1_mshrs)) + interval.m_write * warps_per_sm
 }
 
-/// MDM's memory-divergence test for one interval.
-fn is_md(machine: &Machine, noc_service: f64, interval: &Interval, wave: Wave) -> bool {
-    let warps = f64::from(wave.warps_per_sm);
-    if machine.streaming_l1 {
-        let limit = machine.latencies.llc + machine.latencies.dram;
-        saturated(f64::from(wave.active_sms), in_flight(interval, machine, warps), noc_service, limit)
-    } else {
-        interval.m_read * warps > f64::from(machine.l1_mshrs)
-    }
+/// MDM's memory-divergence test for one interval: more read requests in
+/// flight per SM than MSHRs (for a streaming L1, than its NoC queue holds).
+fn is_md(machine: &Machine, interval: &Interval, wave: Wave) -> bool {
+    interval.m_read * f64::from(wave.warps_per_sm) > f64::from(machine.l1_mshrs)
 }
 
 /// The terms of one wave under `model`.
@@ -432,26 +456,26 @@ fn memory_terms(k: &KernelProfile, machine: &Machine, model: ModelKind, wave: Wa
     let warps = f64::from(wave.warps_per_sm);
     let active = f64::from(wave.active_sms);
     let mshrs = f64::from(machine.l1_mshrs);
-    let (noc_service, dram_service) = service_cycles(k, machine);
+    let noc_service = machine.noc_service();
     let saturation_limit = machine.latencies.llc + machine.latencies.dram;
     let mut sums = [Linear::default(); 3];
     for interval in &k.intervals {
         let Some((_, llc_miss)) = memory(interval) else { continue };
-        let md = is_md(machine, noc_service, interval, wave);
+        let md = is_md(machine, interval, wave);
         let requests = in_flight(interval, machine, warps);
-        let (noc, dram) = if model.mdm_queues() {
-            (
-                Linear { c: mdm_queue_delay(active, requests, noc_service, saturation_limit, md), ..Linear::default() },
-                Linear {
-                    c: mdm_queue_delay(active, requests, dram_service, saturation_limit, md),
-                    ..Linear::default()
-                },
-            )
-        } else {
-            // M/D/1: the warp's request waits the NoC queue's mean wait (GPUMech has none)
-            // and, if it misses the L2, the DRAM queue's.
-            let noc = if model == ModelKind::GpuMech { 0.0 } else { 1.0 };
-            (Linear { n: noc, ..Linear::default() }, Linear { d: llc_miss, ..Linear::default() })
+        let dram_service = machine.dram_service(llc_miss);
+        let drain = |service: f64, divergent: bool| Linear {
+            c: mdm_queue_delay(active, requests, service, saturation_limit, divergent),
+            ..Linear::default()
+        };
+        let (noc, dram) = match model.queue() {
+            // GPUMech models no NoC.
+            Queue::HalfDrain if model == ModelKind::GpuMech => (Linear::default(), drain(dram_service, false)),
+            Queue::HalfDrain => (drain(noc_service, false), drain(dram_service, false)),
+            Queue::Mdm => (drain(noc_service, md), drain(dram_service, md)),
+            // The warp's request waits the NoC queue's mean wait and, if it
+            // misses the L2, the DRAM queue's.
+            Queue::Md1 => (Linear { n: 1.0, ..Linear::default() }, Linear { d: llc_miss, ..Linear::default() }),
         };
         let latency = Linear { c: no_contention(machine, llc_miss), ..Linear::default() };
         // GPUMech's MSHR wait uses the bare latency; the others see the queues.
@@ -480,7 +504,7 @@ fn solve_queues(
     if memory.n == 0.0 && memory.d == 0.0 {
         return (0.0, 0.0);
     }
-    let (noc_service, _) = service_cycles(k, machine);
+    let noc_service = machine.noc_service();
     let dram_sector_service = machine.dram_cycles(f64::from(warplab_uarch::cache::SECTOR_BYTES));
     // Requests (and DRAM sectors) the wave sends, GPU-wide.
     let requests_per_warp: f64 = k.intervals.iter().map(|i| i.m_read + i.m_write).sum();

@@ -14,7 +14,7 @@ use warplab_trace::source::WorkloadSource;
 use warplab_trace::{Cta, Instruction};
 
 use crate::cache_pass::{PcStats, Sent, Traffic};
-use crate::interval::{KernelContext, Paths, RawInterval, Timeline};
+use crate::interval::{KernelContext, Paths, StoredPath, Timeline};
 use crate::kmeans::{Point, representative};
 use crate::llc::LlcCounts;
 use crate::walk::{LaunchedKernel, WalkSink, Walker};
@@ -54,6 +54,11 @@ pub struct CacheFigures {
     pub l1_reads: u64,
     /// L1 sector read misses.
     pub l1_read_misses: u64,
+    /// Read requests past the L1 (atomics included; one per sector, or per
+    /// line for a non-sectored L1), what the L1 MSHRs hold.
+    pub read_requests: u64,
+    /// Write requests past the L1.
+    pub write_requests: u64,
     /// L2 accesses (reads, writes, atomics, write-backs).
     pub l2_accesses: u64,
     /// L2 misses.
@@ -206,11 +211,11 @@ fn finish(launched: LaunchedKernel, tally: Tally, traffic: &Traffic, llc: &LlcCo
         .iter()
         .map(|p| Point { cycles: p.cycles as f64, insts: p.insts as f64, weight: p.warps as f64 })
         .collect();
-    let intervals = representative(&points).map_or_else(Vec::new, |rep| {
-        let (raw, memops) = tally.paths.get(rep);
-        with_memory(raw, memops, &tally.pc_stats)
-    });
-    let requests = tally.pc_stats.iter().map(|s| s.read_requests + s.write_requests).sum::<u64>().max(1) as f64;
+    let intervals =
+        representative(&points).map_or_else(Vec::new, |rep| with_memory(&tally.paths.stored(rep), &tally.pc_stats));
+    let read_requests = tally.pc_stats.iter().map(|s| s.read_requests).sum::<u64>();
+    let write_requests = tally.pc_stats.iter().map(|s| s.write_requests).sum::<u64>();
+    let requests = (read_requests + write_requests).max(1) as f64;
     let LaunchedKernel { name, id, ctas, warps_per_cta, ctas_per_sm } = launched;
     KernelProfile {
         name,
@@ -227,6 +232,8 @@ fn finish(launched: LaunchedKernel, tally: Tally, traffic: &Traffic, llc: &LlcCo
         caches: CacheFigures {
             l1_reads: traffic.l1_reads,
             l1_read_misses: traffic.l1_read_misses,
+            read_requests,
+            write_requests,
             l2_accesses: llc.accesses,
             l2_misses: llc.fetches,
             reply_bytes_per_request: traffic.reply_bytes as f64 / requests,
@@ -236,36 +243,119 @@ fn finish(launched: LaunchedKernel, tally: Tally, traffic: &Traffic, llc: &LlcCo
     }
 }
 
-/// Gives each raw interval its awaited load's miss figures and the expected
+/// Gives each raw interval its awaited loads' miss figures and the expected
 /// requests outstanding at its stall.
-fn with_memory(raw: &[RawInterval], memops: &[u32], pcs: &[PcStats]) -> Vec<Interval> {
-    let mut out = Vec::with_capacity(raw.len());
+///
+/// Every request the warp sends is charged once, to the first stall at or
+/// after it that waits for a load that can miss: a stall on a load that
+/// always hits ends before they are served, so they are still in flight at
+/// the next one. What the warp sends after its last such stall (vecadd's
+/// stores) is still in flight when the warp that takes its slot next reaches
+/// its first, so it is charged there.
+fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
+    let mut out = Vec::with_capacity(path.intervals.len());
     let (mut m_read, mut m_write) = (0.0, 0.0);
-    let mut first = 0;
-    for (i, r) in raw.iter().enumerate() {
-        for &pc in &memops[first..r.memops_end as usize] {
-            let s = pcs[pc as usize];
+    let (mut first_memop, mut first_awaited) = (0, 0);
+    for r in path.intervals {
+        for &site in &path.memops[first_memop..r.memops_end as usize] {
+            let s = pcs[site as usize];
             let execs = s.execs.max(1) as f64;
             m_read += s.read_requests as f64 / execs;
             m_write += s.write_requests as f64 / execs;
         }
-        first = r.memops_end as usize;
-        let awaited = r.awaited.checked_sub(1).map(|pc| pcs[pc as usize]);
-        let last = i + 1 == raw.len();
+        first_memop = r.memops_end as usize;
+        let awaited = &path.awaited[first_awaited..r.awaited_end as usize];
+        first_awaited = r.awaited_end as usize;
+        let (miss, llc_miss) = awaited_misses(awaited, pcs);
         let mut interval = Interval {
             insts: r.insts,
             stall_cycles: r.stall,
-            awaits_load: awaited.is_some(),
-            miss: awaited.map_or(0.0, |s| s.missing_execs as f64 / s.execs.max(1) as f64),
-            llc_miss: awaited.map_or(0.0, |s| s.llc_misses as f64 / s.read_requests.max(1) as f64),
+            awaits_load: !awaited.is_empty(),
+            miss,
+            llc_miss,
             m_read: 0.0,
             m_write: 0.0,
         };
-        if interval.awaits_load || last {
+        if miss > 0.0 {
             (interval.m_read, interval.m_write) = (m_read, m_write);
             (m_read, m_write) = (0.0, 0.0);
         }
         out.push(interval);
     }
+    if let Some(first) = out.iter_mut().find(|i| i.miss > 0.0) {
+        first.m_read += m_read;
+        first.m_write += m_write;
+    }
     out
+}
+
+/// The chance that a stall waiting for the loads of `sites` waits for a miss
+/// (any of them misses, taken as independent), and the LLC miss ratio of
+/// those misses' requests (each load's weighted by how often it misses).
+fn awaited_misses(sites: &[u32], pcs: &[PcStats]) -> (f64, f64) {
+    let (mut all_hit, mut weight, mut llc) = (1.0, 0.0, 0.0);
+    for &site in sites {
+        let s = pcs[site as usize];
+        let miss = s.missing_execs as f64 / s.execs.max(1) as f64;
+        all_hit *= 1.0 - miss;
+        weight += miss;
+        llc += miss * s.llc_misses as f64 / s.read_requests.max(1) as f64;
+    }
+    (1.0 - all_hit, if weight > 0.0 { llc / weight } else { 0.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interval::RawInterval;
+
+    /// A site that always sends `reads` read requests and `writes` write
+    /// requests, `miss` of its executions missing, `llc` of its reads missing the L2.
+    fn site(reads: u64, writes: u64, miss: f64, llc: f64) -> PcStats {
+        let execs = 100;
+        PcStats {
+            execs,
+            missing_execs: (miss * execs as f64) as u64,
+            read_requests: reads * execs,
+            llc_misses: (llc * (reads * execs) as f64) as u64,
+            write_requests: writes * execs,
+            divergent: 0,
+        }
+    }
+
+    fn raw(memops_end: u32, awaited_end: u32) -> RawInterval {
+        RawInterval { insts: 4, stall: 20, memops_end, awaited_end }
+    }
+
+    #[test]
+    fn a_stall_on_two_loads_waits_for_the_one_that_misses() {
+        // Load 0 always misses (half its requests miss the L2), load 1 always
+        // hits; the stall needs both. With hit latencies load 1 would arrive
+        // last, but the miss is what the warp waits for.
+        let pcs = [site(4, 0, 1.0, 0.5), site(0, 0, 0.0, 0.0)];
+        let path = StoredPath { intervals: &[raw(2, 2)], memops: &[0, 1], awaited: &[0, 1] };
+        let intervals = with_memory(&path, &pcs);
+        assert_eq!((intervals[0].miss, intervals[0].llc_miss, intervals[0].m_read), (1.0, 0.5, 4.0));
+        // Two loads that each miss half the time: the stall waits for a miss
+        // three times in four.
+        let pcs = [site(4, 0, 0.5, 0.0), site(4, 0, 0.5, 1.0)];
+        let intervals = with_memory(&path, &pcs);
+        assert_eq!((intervals[0].miss, intervals[0].llc_miss), (0.75, 0.5));
+    }
+
+    #[test]
+    fn every_request_is_charged_once() {
+        // Interval 0 loads (site 0, misses) and stalls on it; interval 1
+        // loads a site that always hits and a store (site 2), and stalls on
+        // the hit; interval 2 stores again (site 3) and ends the warp. The
+        // stores after the last missing stall are charged to the first one,
+        // where the next warp on the slot will be; nothing is dropped.
+        let pcs = [site(8, 0, 1.0, 0.0), site(0, 0, 0.0, 0.0), site(0, 2, 0.0, 0.0), site(0, 3, 0.0, 0.0)];
+        let path =
+            StoredPath { intervals: &[raw(1, 1), raw(3, 2), raw(4, 2)], memops: &[0, 1, 2, 3], awaited: &[0, 1] };
+        let intervals = with_memory(&path, &pcs);
+        let charged: Vec<(f64, f64)> = intervals.iter().map(|i| (i.m_read, i.m_write)).collect();
+        assert_eq!(charged, [(8.0, 5.0), (0.0, 0.0), (0.0, 0.0)]);
+        assert!(intervals[1].awaits_load && intervals[1].miss == 0.0 && !intervals[2].awaits_load);
+    }
 }

@@ -21,7 +21,9 @@ fn machine() -> Machine {
         latencies: Latencies { l1_hit: 20.0, llc: 100.0, dram: 100.0 },
         core_hz: 1e9,
         noc_bytes_per_s: 1e18,
+        l1_block_bytes: 32.0,
         dram_bytes_per_s: 1e18,
+        llc_block_bytes: 32.0,
         launch_cycles: 0.0,
     }
 }
@@ -143,13 +145,44 @@ fn a_saturated_noc() {
 }
 
 #[test]
+fn the_papers_gpumech_waits_for_half_of_every_request_in_flight() {
+    // The saturated NoC and a DRAM as slow (32 B at 3.2 GB/s: 10 cycles), and
+    // every request missing the L2. The half drain is 10 SMs × 32 × 10 / 2 =
+    // 1,600 cycles on each link, memory-divergent or not.
+    let all_miss = Interval { llc_miss: 1.0, ..divergent(24.0) };
+    let profile = kernel(vec![all_miss], 10, 4, 1);
+    let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, dram_bytes_per_s: 3.2e9, ..machine() };
+    let per_warp = |p: warplab_model::Prediction| (p.cpi_stack.noc * 4.0, p.cpi_stack.dram * 4.0);
+    // GPUMech has no NoC; its DRAM queue is the half drain.
+    let gpumech = predict_model(&profile, &m, ModelKind::GpuMech);
+    assert!(close(per_warp(gpumech).0, 0.0) && close(per_warp(gpumech).1, 1600.0), "{:?}", gpumech.cpi_stack);
+    // GPUMech+ and MDM-MSHR add the NoC's half drain; MDM-Queue and MDM wait
+    // for the whole drain of both (MD and saturated).
+    for (model, expected) in [
+        (ModelKind::GpuMechPlus, 1600.0),
+        (ModelKind::MdmMshr, 1600.0),
+        (ModelKind::MdmQueue, 3200.0),
+        (ModelKind::Mdm, 3200.0),
+    ] {
+        let p = predict_model(&profile, &m, model);
+        let (noc, dram) = per_warp(p);
+        assert!(close(noc, expected) && close(dram, expected), "{model}: {:?}", p.cpi_stack);
+    }
+    // Eq. 8 reads the interval's LLC miss ratio: with half the requests
+    // missing, DRAM's service time and its drain halve.
+    let half_miss = kernel(vec![Interval { llc_miss: 0.5, ..all_miss }], 10, 4, 1);
+    let gpumech = predict_model(&half_miss, &m, ModelKind::GpuMech);
+    assert!(close(per_warp(gpumech).1, 800.0), "{:?}", gpumech.cpi_stack);
+}
+
+#[test]
 fn an_md1_queue_finds_its_fixed_point() {
-    // GPUMech+ on the saturated NoC above: the M/D/1 wait makes the wave
+    // warplab's M/D/1 variant on the saturated NoC above: the M/D/1 wait makes the wave
     // slower, which lowers the arrival rate, until T = F(wait(T)). At the
     // answer, utilization is below 1 and the equation holds.
     let profile = kernel(vec![divergent(24.0)], 10, 4, 1);
     let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, ..machine() };
-    let p = predict_model(&profile, &m, ModelKind::GpuMechPlus);
+    let p = predict_model(&profile, &m, ModelKind::GpuMechMd1);
     let work = 10.0 * 4.0 * 24.0 * 10.0; // requests × 10 cycles each
     assert!(p.cycles > work, "utilization must stay below 1: {} vs {work}", p.cycles);
     let rho = work / p.cycles;

@@ -8,10 +8,9 @@
 //! `crates/lab/tests/timing_model.rs` checks the simulator against it).
 
 use warplab_config::GpuConfig;
-use warplab_config::NetworkMode;
 
 /// Bytes of a request's header on the interconnect (address and control).
-pub const PACKET_HEADER_BYTES: u32 = 8;
+pub const PACKET_HEADER_BYTES: u32 = warplab_config::interconnect::PACKET_HEADER_BYTES;
 
 /// Operand-collector steps from issue to the LD/ST unit's pipeline register:
 /// into a collector unit, the operands read, dispatched (GPGPU-Sim's
@@ -54,11 +53,8 @@ pub struct IdleLatencies {
 impl IdleLatencies {
     /// The latencies `config` implies.
     pub fn of(config: &GpuConfig) -> Self {
-        let flits = |bytes: u32| match config.interconnect.mode {
-            NetworkMode::LocalCrossbar => 1,
-            NetworkMode::BookSim => bytes.div_ceil(config.interconnect.effective_flit_size_bytes().max(1)),
-        };
-        let fetch = config.l1.dl1.as_ref().map_or(32, |c| if c.is_sectored() { 32 } else { c.line_size_bytes });
+        let flits = |bytes: u32| config.interconnect.port_cycles(bytes);
+        let fetch = config.l1_block_bytes();
         let request_flits = flits(PACKET_HEADER_BYTES);
         let reply_flits = flits(PACKET_HEADER_BYTES + fetch);
         let icnt = config.clocks.icnt.khz();

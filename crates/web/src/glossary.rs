@@ -85,18 +85,19 @@ pub const DRAM_SERVICE: &str = "DRAM service: the fixed DRAM latency, row comman
 /// The analytical panel as a whole.
 pub const ANALYTICAL: &str = "Five analytical models predict the IPC from one profile of the workload (a representative warp's intervals and a functional cache pass), in a fraction of the simulation's time.";
 /// GPUMech.
-pub const MODEL_GPUMECH: &str = "GPUMech (Huang et al., MICRO 2014): a multi-warp interval model; MSHR waits with the bare memory latency, DRAM queueing as an M/D/1 queue, no NoC queue.";
+pub const MODEL_GPUMECH: &str = "GPUMech (Huang et al., MICRO 2014) as the MDM paper evaluates it: a multi-warp interval model; MSHR waits with the bare memory latency, and each request waits at DRAM for half of all the requests the SMs have in flight; no NoC queue.";
 /// GPUMech+.
 pub const MODEL_GPUMECH_PLUS: &str =
-    "GPUMech+: GPUMech with an M/D/1 queue on the NoC, and MSHR waits that include the queueing.";
+    "GPUMech+: GPUMech with the same half-of-all-requests queue on the NoC, and MSHR waits that include the queueing.";
 /// MDM-Queue.
-pub const MODEL_MDM_QUEUE: &str =
-    "MDM-Queue: GPUMech+ with MDM's NoC and DRAM contention model in place of the M/D/1 queues.";
+pub const MODEL_MDM_QUEUE: &str = "MDM-Queue: GPUMech+ with MDM's NoC and DRAM contention model: a memory-divergent interval on a saturated link waits for the whole drain.";
 /// MDM-MSHR.
 pub const MODEL_MDM_MSHR: &str = "MDM-MSHR: GPUMech+ with MDM's MSHR model: requests beyond the MSHRs wait in batches, on memory-divergent intervals only.";
 /// MDM.
 pub const MODEL_MDM: &str =
     "MDM (Wang et al., MICRO 2020): MDM's MSHR batching and its NoC/DRAM contention model together.";
+/// warplab's M/D/1 variant.
+pub const MODEL_GPUMECH_MD1: &str = "GPUMech M/D/1 (warplab's variant, not in the papers): GPUMech+ whose NoC and DRAM queues are M/D/1 queues at the wave's arrival rate, which gives it a bandwidth floor.";
 /// A model's error.
 pub const MODEL_ERROR: &str = "The model's error against the timing model's IPC for the same workload and config: 100 × (model − simulated) / simulated; positive means the model is optimistic.";
 
@@ -274,6 +275,7 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("MDM-Queue", "mdm-queue", MODEL_MDM_QUEUE),
     ("MDM-MSHR", "mdm-mshr", MODEL_MDM_MSHR),
     ("MDM", "mdm", MODEL_MDM),
+    ("GPUMech M/D/1", "gpumech-md1", MODEL_GPUMECH_MD1),
     ("Model error", "model-error", MODEL_ERROR),
     ("CPI stack", "cpi-stack", CPI_STACK),
     ("CPI: base", "cpi-base", CPI_BASE),

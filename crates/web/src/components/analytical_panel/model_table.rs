@@ -86,5 +86,6 @@ fn explain(model: ModelKind) -> &'static str {
         ModelKind::MdmQueue => glossary::MODEL_MDM_QUEUE,
         ModelKind::MdmMshr => glossary::MODEL_MDM_MSHR,
         ModelKind::Mdm => glossary::MODEL_MDM,
+        ModelKind::GpuMechMd1 => glossary::MODEL_GPUMECH_MD1,
     }
 }

@@ -1,0 +1,39 @@
+//! What the profile hands the models: every request a warp sends is in some
+//! interval's `M` (Eq. 3), reads and writes alike, and the stalls that wait
+//! for loads carry those loads' misses.
+
+use warplab_kernels::{GenSpec, generate};
+use warplab_model::{KernelProfile, ProfileOptions, profile};
+
+fn kernels(preset: &str, spec: &str) -> Vec<KernelProfile> {
+    let config = warplab_config::preset(preset).expect("a bundled preset").config().expect("a valid preset");
+    let spec: GenSpec = spec.parse().expect("a valid spec");
+    let mut source = generate(&spec, &config).expect("the spec fits").into_source();
+    profile(&config, &mut source, ProfileOptions::default()).expect("the workload profiles").kernels
+}
+
+/// The representative warp's `Σ M_read` and `Σ M_write` against the mean
+/// warp's requests from the cache pass.
+fn charged_and_sent(k: &KernelProfile) -> ([f64; 2], [f64; 2]) {
+    let charged = k.intervals.iter().fold([0.0, 0.0], |[r, w], i| [r + i.m_read, w + i.m_write]);
+    let warps = k.warps.max(1) as f64;
+    (charged, [k.caches.read_requests as f64 / warps, k.caches.write_requests as f64 / warps])
+}
+
+#[test]
+fn every_request_of_a_uniform_kernel_is_in_m() {
+    // Every warp of these kernels sends the same requests, so the
+    // representative warp's charged requests are the mean warp's exactly;
+    // vecadd's and gemm-tiled's stores come after their last load stall.
+    for preset in ["SM7_QV100", "mdm-pascal-28sm"] {
+        for spec in ["vecadd:size=64", "strided:gs=32,size=56", "gemm-tiled:size=2"] {
+            for k in kernels(preset, spec) {
+                let (charged, sent) = charged_and_sent(&k);
+                for (what, c, s) in [("reads", charged[0], sent[0]), ("writes", charged[1], sent[1])] {
+                    assert!((c - s).abs() <= 1e-9 * s.max(1.0), "{preset} {spec}: {what} charged {c}, sent {s}");
+                }
+                assert!(charged[1] > 0.0 || spec.starts_with("strided"), "{preset} {spec}: no write charged");
+            }
+        }
+    }
+}
