@@ -205,6 +205,12 @@ impl CacheConfig {
         self.kind == CacheKind::Sectored
     }
 
+    /// Bytes a miss fetches from the next level: a 32-B sector for a
+    /// sectored cache, the whole line for one that is not.
+    pub fn fetch_bytes(&self) -> u32 {
+        if self.is_sectored() { 32 } else { self.line_size_bytes }
+    }
+
     /// Whether the allocation policy is streaming (`s`).
     pub fn is_streaming(&self) -> bool {
         self.allocation == Allocation::Streaming

@@ -149,9 +149,7 @@ impl GpuConfig {
     /// The data an L1 read miss brings back over the interconnect: a 32-B
     /// sector for a sectored L1 (or none), the whole line for one that is not.
     pub fn l1_block_bytes(&self) -> u32 {
-        self.l1.dl1.as_ref().map_or(L1_SECTOR_BYTES as u32, |c| {
-            if c.is_sectored() { L1_SECTOR_BYTES as u32 } else { c.line_size_bytes }
-        })
+        self.l1.dl1.as_ref().map_or(L1_SECTOR_BYTES as u32, CacheConfig::fetch_bytes)
     }
 
     /// The busier direction of an L1 read miss's round trip through the

@@ -46,7 +46,7 @@ pub fn md1_wait(rho: f64, service: f64) -> f64 {
 /// for half of it.
 pub fn mdm_queue_delay(active_sms: f64, requests: f64, service: f64, no_contention: f64, divergent: bool) -> f64 {
     let drain = active_sms * requests * service;
-    if divergent && drain > no_contention { drain } else { drain / 2.0 }
+    if divergent && saturated(active_sms, requests, service, no_contention) { drain } else { drain / 2.0 }
 }
 
 /// Whether the link is saturated: draining every SM's requests takes longer

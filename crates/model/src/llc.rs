@@ -67,7 +67,7 @@ impl SlicedLlc {
         Self {
             slices: (0..address_map.n_sub_partitions()).map(|_| Cache::new(l2)).collect(),
             address_map,
-            fetch_sectors: if l2.is_sectored() { 1 } else { u64::from(l2.line_size_bytes / SECTOR_BYTES).max(1) },
+            fetch_sectors: u64::from(l2.fetch_bytes() / SECTOR_BYTES).max(1),
             now: 0,
             counts: LlcCounts::default(),
         }

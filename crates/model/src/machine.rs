@@ -9,7 +9,6 @@
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
 use warplab_config::sm::SchedulerPolicy;
-use warplab_uarch::cache::SECTOR_BYTES;
 use warplab_uarch::latency::IdleLatencies;
 
 /// Which multi-warp model GPUMech uses for the config's warp scheduler.
@@ -117,7 +116,6 @@ impl Machine {
             Some(_) if streaming => config.interconnect.in_buffer_limit,
             Some(l1) => l1.mshr_entries,
         };
-        let l2 = &config.memory.l2;
         Self {
             n_sms: config.n_sms(),
             schedulers_per_sm: config.scheduling.schedulers_per_sm.max(1),
@@ -130,7 +128,7 @@ impl Machine {
             noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
             l1_block_bytes: f64::from(config.l1_block_bytes()),
             dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
-            llc_block_bytes: f64::from(if l2.is_sectored() { SECTOR_BYTES } else { l2.line_size_bytes }),
+            llc_block_bytes: f64::from(config.memory.l2.fetch_bytes()),
             launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
         }
     }

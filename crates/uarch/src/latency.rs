@@ -68,7 +68,7 @@ impl IdleLatencies {
             + f64::from(FILL_TO_RESULT_CYCLES);
         let t = config.dram.timing;
         let l2 = &config.memory.l2;
-        let l2_fetch_bytes = if l2.is_sectored() { 32 } else { l2.line_size_bytes };
+        let l2_fetch_bytes = l2.fetch_bytes();
         let bursts = l2_fetch_bytes.div_ceil(config.dram.access_bytes().max(1)).max(1);
         let service = f64::from(2 + t.t_rp + t.t_rcd + (bursts - 1) * t.t_ccd.max(t.t_ccdl) + t.cl);
         let dram_row_miss = l2_hit
