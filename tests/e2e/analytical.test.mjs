@@ -10,19 +10,19 @@ import assert from "node:assert/strict";
 import { assertMainThreadFree, openPage, openStridedOnPascal, SCREENSHOTS, serverAndBrowser, waitForText } from "./harness.mjs";
 
 const shared = serverAndBrowser();
-const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1"];
+const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1", "mdm-limits"];
 
 const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
 
 // Waits until the panel shows every model for the loaded workload and
 // config: positive IPCs, no analysis under way, nothing stale.
-async function waitForAnalysis(page) {
+async function waitForAnalysis(page, models = MODELS) {
   await page.waitForFunction(
     (models) =>
       !document.querySelector('[data-testid="analysis-status"]') &&
       !document.querySelector('[data-testid="analysis-stale"]') &&
       models.every((m) => Number(document.querySelector(`[data-testid="model-ipc-${m}"]`)?.dataset.value) > 0),
-    MODELS,
+    models,
     { timeout: 60_000 },
   );
 }
@@ -59,7 +59,7 @@ async function settledAt(page, mshrs) {
     String(mshrs),
     { timeout: 30_000 },
   );
-  assert.match(decodeURIComponent(page.url()), /#x=3/, "the link carries the edit");
+  assert.match(decodeURIComponent(page.url()), /#x=4/, "the link carries the edit");
   return dataValue(page, "model-ipc-mdm");
 }
 
@@ -67,9 +67,22 @@ test("the default experiment is analyzed as soon as it loads", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await waitForAnalysis(page);
   assert.equal(await page.getByTestId("cpi-chart").locator(".row").count(), MODELS.length, "one CPI stack per model");
-  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 6);
+  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 11, "every CPI term");
   assert.equal(await page.getByTestId("analytical-kernels").locator("tbody tr").count(), 1, "vecadd has one kernel");
-  assert.deepEqual(errors, []);
+
+  // The paper's models only: warplab's two extensions leave the panel, and
+  // the link keeps the choice.
+  await page.getByTestId("paper-models-only").check();
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=cpi-chart] .row").length === 5);
+  assert.equal(await page.getByTestId("model-ipc-mdm-limits").count(), 0);
+  await page.waitForFunction(() => location.hash.startsWith("#x=4"));
+  const link = page.url();
+  const reopened = await openPage(shared.browser, link);
+  await waitForAnalysis(reopened.page, MODELS.slice(0, 5));
+  assert.ok(await reopened.page.getByTestId("paper-models-only").isChecked(), "the link reopens with the box ticked");
+  assert.equal(await reopened.page.getByTestId("cpi-chart").locator(".row").count(), 5);
+  assert.deepEqual([...errors, ...reopened.errors], []);
+  await reopened.page.close();
   await page.close();
 });
 

@@ -32,8 +32,9 @@ const MODELS: [(&str, &str); N_MODELS] = [
     ("mdm-mshr", "MDM-MSHR"),
     ("mdm", "MDM"),
     ("gpumech-md1", "GPUMech M/D/1"),
+    ("mdm-limits", "MDM + limits"),
 ];
-const N_MODELS: usize = 6;
+const N_MODELS: usize = 7;
 
 /// The cache counts compared between the run and the profile's cache pass:
 /// L1 read sector lookups, L1 read misses, L2 misses that read DRAM.
@@ -46,7 +47,7 @@ const SWEEP_CONFIG: &str = "mdm-pascal-28sm";
 const SWEEPS: [Sweep; 2] = [
     Sweep {
         knob: "l1_mshrs",
-        values: &[32, 64, 128, 256],
+        values: &[8, 16, 32, 64, 128, 256],
         axis: "L1 MSHR entries per SM",
         title: "MSHR entries",
         file: "validation-mshr.svg",
@@ -57,6 +58,8 @@ const SWEEPS: [Sweep; 2] = [
 /// The accuracy goals: MDM's mean absolute error on each group.
 const MDM_GOAL_DIVERGENT: f64 = 25.0;
 const MDM_GOAL_NON_DIVERGENT: f64 = 20.0;
+/// "MDM + limits"' goal: its mean absolute error over every kernel.
+const LIMITS_GOAL: f64 = 10.0;
 
 const BEGIN: &str = "<!-- model-validation:begin -->";
 const END: &str = "<!-- model-validation:end -->";
@@ -397,6 +400,16 @@ fn goals(pooled: &BTreeMap<&str, [f64; N_MODELS]>, outcomes: &BTreeMap<Case, Out
         per_config(&DIVERGENT, mdm),
         verdict(g >= 3.0 * m)
     );
+    let limits = MODELS.iter().position(|(name, _)| *name == "mdm-limits").expect("MDM + limits is a model");
+    let every: Vec<&'static str> = DIVERGENT.iter().chain(&NON_DIVERGENT).copied().collect();
+    let all = mean_errors(
+        CONFIGS.iter().flat_map(|config| every.iter().map(|spec| outcome(outcomes, &Case::plain(config, spec)))),
+    )[limits];
+    out += &format!(
+        "| MDM + limits mean absolute error ≤ {LIMITS_GOAL:.0}% on every kernel | {all:.1}% ({}) | {} |\n",
+        per_config(&every, limits),
+        verdict(all <= LIMITS_GOAL)
+    );
     out += "\n\"Several times\" is read as at least 3×.\n";
     out
 }
@@ -420,7 +433,48 @@ fn sweep_tables(sweep: &Sweep, outcomes: &BTreeMap<Case, Outcome>) -> String {
         let errors = mean_errors(DIVERGENT.iter().map(|spec| outcome(outcomes, &case(spec, value))));
         out += &format!("| {value} | {} |\n", percent_cells(errors));
     }
+    out + &trend_table(sweep, outcomes)
+}
+
+/// The simulator moves by more than this between two sweep points for a
+/// step to count in the trend check.
+const TREND_THRESHOLD: f64 = 0.02;
+
+/// Per divergent kernel: the simulated IPC's range over the sweep, and at how
+/// many of the steps where the simulator moves by more than
+/// [`TREND_THRESHOLD`] each model moves the same way.
+fn trend_table(sweep: &Sweep, outcomes: &BTreeMap<Case, Outcome>) -> String {
+    let mut out = format!(
+        "\nTrend: the steps between neighbouring values where the simulated IPC moves by more than {:.0}%, and at how many each model moves the same way:\n\n{}",
+        100.0 * TREND_THRESHOLD,
+        model_header("kernel | simulated IPC range | steps")
+    );
+    for spec in DIVERGENT {
+        let at = |v: u32| outcome(outcomes, &Case { config: SWEEP_CONFIG, spec, knob: Some((sweep.knob, v)) });
+        let steps: Vec<(&Outcome, &Outcome)> = sweep
+            .values
+            .windows(2)
+            .map(|w| (at(w[0]), at(w[1])))
+            .filter(|(a, b)| moves(a.simulated, b.simulated))
+            .collect();
+        let agree = |m: usize| {
+            let same = steps.iter().filter(|(a, b)| {
+                (b.simulated - a.simulated).signum() == (b.models[m] - a.models[m]).signum()
+                    && b.models[m] != a.models[m]
+            });
+            format!("{} / {}", same.count(), steps.len())
+        };
+        let sims = sweep.values.iter().map(|&v| at(v).simulated);
+        let (lo, hi) = sims.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        let cells: Vec<String> = (0..N_MODELS).map(agree).collect();
+        out += &format!("| `{spec}` | {lo:.1} to {hi:.1} | {} | {} |\n", steps.len(), cells.join(" | "));
+    }
     out
+}
+
+/// Whether IPC moves by more than [`TREND_THRESHOLD`] from `a` to `b`.
+fn moves(a: f64, b: f64) -> bool {
+    a > 0.0 && ((b - a) / a).abs() > TREND_THRESHOLD
 }
 
 /// IPC against the knob, one panel per divergent kernel.
@@ -506,6 +560,7 @@ mod tests {
         assert_eq!(signed_error(110.0, 100.0), 10.0);
         assert_eq!(signed_error(50.0, 100.0), -50.0);
         assert_eq!(mean_abs([10.0, -30.0].into_iter()), 20.0);
-        assert_eq!(model_header("a | b").lines().nth(1), Some("|---|---|---|---|---|---|---|"));
+        let rule = format!("|{}", "---|".repeat(2 + N_MODELS));
+        assert_eq!(model_header("a | b").lines().nth(1), Some(rule.as_str()));
     }
 }

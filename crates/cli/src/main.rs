@@ -144,7 +144,7 @@ enum Command {
     },
     /// Predict IPC with the analytical models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM) from one profile.
     Predict {
-        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant) or all.
+        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors) or all.
         #[arg(long, default_value = "all")]
         model: String,
         #[command(flatten)]
@@ -162,7 +162,7 @@ enum Command {
         /// --vary varying slowest). Knobs: n_sms, l1_mshrs, noc_bw_scale, dram_bw_scale, core_clock_mhz.
         #[arg(long, required = true, value_name = "KNOB=V1,V2,...")]
         vary: Vec<String>,
-        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant) or all.
+        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors) or all.
         #[arg(long, default_value = "all")]
         model: String,
         /// Also simulate every point with the timing model, adding simulated_ipc and <model>_err_pct columns.

@@ -45,11 +45,11 @@ pub fn predict(experiment: &ExperimentArgs, models_arg: &str, json: bool) -> Res
 
 fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) -> String {
     let mut out = format!("{workload} on {config} (profiled in {profiled:.2} s)\n\n");
-    let _ = writeln!(
-        out,
-        "{:<10} {:>10} {:>9} {:>12} | CPI/SM {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        "model", "IPC", "warp IPC", "cycles", "base", "issue", "mshr", "noc", "dram", "launch"
-    );
+    let _ = write!(out, "{:<13} {:>10} {:>9} {:>12} | CPI/SM", "model", "IPC", "warp IPC", "cycles");
+    for term in CPI_TERM_NAMES {
+        let _ = write!(out, " {term:>7}");
+    }
+    out.push('\n');
     for (model, p) in &report.models {
         let _ = writeln!(out, "{}", row(model.label(), p));
     }
@@ -82,10 +82,15 @@ fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) 
     out
 }
 
+/// Column heads of the CPI stack's terms, in `CpiStack::terms` order (the
+/// five after `dram` are "MDM + limits"' floors).
+const CPI_TERM_NAMES: [&str; warplab_lab::CPI_TERMS] =
+    ["base", "issue", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw", "dram-bw", "launch"];
+
 fn row(label: &str, p: &Prediction) -> String {
-    let s = p.cpi_stack;
-    format!(
-        "{label:<10} {:>10.2} {:>9.3} {:>12.0} |        {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3} {:>7.3}",
-        p.ipc, p.warp_ipc, p.cycles, s.base, s.issue, s.mshr, s.noc, s.dram, s.launch
-    )
+    let mut out = format!("{label:<13} {:>10.2} {:>9.3} {:>12.0} |       ", p.ipc, p.warp_ipc, p.cycles);
+    for term in p.cpi_stack.terms() {
+        let _ = write!(out, " {term:>7.3}");
+    }
+    out
 }

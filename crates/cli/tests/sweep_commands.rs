@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use common::{json, warplab};
 
-const MODELS: [&str; 6] = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1"];
+const MODELS: [&str; 7] = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1", "mdm-limits"];
 
 fn scratch(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("warplab-sweep-{name}-{}", std::process::id()));

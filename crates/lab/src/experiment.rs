@@ -149,6 +149,11 @@ pub struct ViewState {
     /// Animation speed in cycles per second (0: as fast as possible).
     #[serde(default)]
     pub speed: u64,
+    /// The analytical panel shows only the MDM paper's models, without
+    /// warplab's extensions (GPUMech M/D/1, MDM + limits): what a lab on
+    /// the paper's models hands out. Left out of the JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub paper_models_only: bool,
 }
 
 /// A 64-bit FNV-1a hash of files' contents, written as 16 hex digits: what

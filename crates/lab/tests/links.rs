@@ -28,7 +28,7 @@ fn everything() -> Experiment {
     experiment.sampling = SampleMode::Photon;
     experiment.scale =
         ScaleChoice { scale_models: Some([10, 20]), rule: Rule::Paper, validate: true, target_sms: Some(40) };
-    experiment.view = ViewState { watch_sm: 79, speed: 2000 };
+    experiment.view = ViewState { watch_sm: 79, speed: 2000, paper_models_only: true };
     let mut baseline = Experiment::new(
         "SM7_QV100",
         WorkloadChoice::Trace { name: "my trace".to_owned(), hash: ContentHash(0x0123_4567_89ab_cdef) },
@@ -101,8 +101,11 @@ fn a_link_is_found_in_whatever_was_pasted() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn the_pinned_link_of_every_version_still_opens() {
-    // Version 2 had no sampling: its links open with sampling off.
-    let mut v2_experiment = everything();
+    // Version 3 had no choice of models: its links open with every model shown.
+    let mut v3_experiment = everything();
+    v3_experiment.view.paper_models_only = false;
+    // Version 2 had no sampling either: its links open with sampling off.
+    let mut v2_experiment = v3_experiment.clone();
     v2_experiment.sampling = SampleMode::Off;
     // Version 1 had no scale-model target either.
     let mut v1_experiment = v2_experiment.clone();
@@ -112,8 +115,10 @@ fn the_pinned_link_of_every_version_still_opens() {
     let v2 = include_str!("../test_data/links/v2.txt").trim();
     assert_eq!(decode_link(v2).unwrap(), v2_experiment);
     let v3 = include_str!("../test_data/links/v3.txt").trim();
-    assert_eq!(decode_link(v3).unwrap(), everything());
-    assert!(v3.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
+    assert_eq!(decode_link(v3).unwrap(), v3_experiment);
+    let v4 = include_str!("../test_data/links/v4.txt").trim();
+    assert_eq!(decode_link(v4).unwrap(), everything());
+    assert!(v4.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -140,7 +145,7 @@ fn damaged_links_are_refused_with_a_reason() {
     assert!(message(decode_link("#x=")).contains("carries no experiment"));
     assert_eq!(
         message(decode_link(&format!("7{}", &link[1..]))),
-        "this link is from a newer warplab (version 7); this page reads versions 1, 2, 3"
+        "this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4"
     );
     assert!(message(decode_link("%41")).contains("starts with `%`, not a version"));
     assert!(message(decode_link("1abc*def")).contains("not base64url"));
@@ -334,6 +339,7 @@ mod properties {
             with_baseline in any::<bool>(),
             targeted in any::<bool>(),
             sampling in prop::sample::select(SampleMode::ALL.to_vec()),
+            paper_models_only in any::<bool>(),
         ) {
             let workload = if generated {
                 let mut spec = GenSpec::new("histogram");
@@ -352,7 +358,7 @@ mod properties {
             // QV100 (80 SMs, 32 memory channels) divides into.
             let target_sms = (targeted && matches!(small, 5 | 10 | 20)).then_some(4 * small);
             experiment.scale = ScaleChoice { scale_models: Some([small, 2 * small]), rule, validate, target_sms };
-            experiment.view = ViewState { watch_sm, speed };
+            experiment.view = ViewState { watch_sm, speed, paper_models_only };
             if with_baseline {
                 let mut baseline = experiment.clone();
                 baseline.config = ConfigChoice::Files { name: label.clone(), hash: ContentHash(hash) };

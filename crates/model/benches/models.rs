@@ -1,6 +1,6 @@
 //! Analytical-model speed (issue 7): profiling a workload of more than a
 //! million warp instructions (goal: at most 1 s per million natively), and
-//! re-evaluating all five models on a kept profile for a changed config
+//! re-evaluating every model on a kept profile for a changed config
 //! (goal: at most 1 ms), which is what makes a sweep cost one profile.
 //!
 //! `profile/*` runs [`profile`] on a generated workload; the generator makes

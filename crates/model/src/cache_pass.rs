@@ -20,7 +20,8 @@ use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, SECTOR_BYTES};
 use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce, lines_touched};
 use warplab_uarch::ops::{OpInfo, OpKind};
 
-use crate::llc::{LlcCounts, SlicedLlc};
+use crate::limits::bank_cycles;
+use crate::llc::SlicedLlc;
 
 /// Bytes of a request's header on the interconnect.
 const HEADER_BYTES: u64 = warplab_uarch::latency::PACKET_HEADER_BYTES as u64;
@@ -64,6 +65,8 @@ pub(crate) struct Traffic {
     /// Bytes crossing the reply network and the request network.
     pub reply_bytes: u64,
     pub request_bytes: u64,
+    /// Cycles the global and local accesses hold the LD/ST unit.
+    pub ldst_cycles: u64,
 }
 
 /// The caches of the whole GPU: one L1 per SM, and every LLC the requests
@@ -73,6 +76,9 @@ pub(crate) struct CachePass {
     l1s: Vec<Option<Cache>>,
     l1_sectored: bool,
     l1_line_bytes: u64,
+    /// Banks the L1's lookups are spread over (one without a lookup
+    /// pipeline, as in the timing model).
+    l1_banks: u64,
     skip_l1_for_global: bool,
     write_back_local: bool,
     pub llcs: Vec<SlicedLlc>,
@@ -103,6 +109,7 @@ impl CachePass {
             l1s: (0..config.n_sms()).map(|_| dl1.map(Cache::new)).collect(),
             l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
             l1_line_bytes: dl1.map_or(LINE_BYTES, |c| u64::from(c.line_size_bytes)),
+            l1_banks: if config.l1.l1_latency_cycles > 0 { u64::from(config.l1.l1_banks.max(1)) } else { 1 },
             skip_l1_for_global: config.l1.gmem_skip_l1d,
             write_back_local: dl1.is_some_and(|c| {
                 matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
@@ -125,7 +132,7 @@ impl CachePass {
         }
         self.traffic = Traffic::default();
         for llc in &mut self.llcs {
-            llc.counts = LlcCounts::default();
+            llc.reset_counts();
         }
     }
 
@@ -143,6 +150,12 @@ impl CachePass {
         coalesce(lanes, op.access_bytes, space, 1, &mut self.accesses);
         let mut sent = Sent::default();
         let local = space == MemSpace::Local;
+        let past_l1 = matches!(op.kind, OpKind::Atomic(_))
+            || self.l1s[sm].is_none()
+            || (self.skip_l1_for_global && space == MemSpace::Global);
+        // Past the L1 the LD/ST unit sends one access a cycle.
+        self.traffic.ldst_cycles +=
+            if past_l1 { self.accesses.len() as u64 } else { bank_cycles(&self.accesses, self.l1_banks) };
         match op.kind {
             OpKind::Load(_) => {
                 sent.divergent =

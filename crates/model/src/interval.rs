@@ -48,22 +48,34 @@ pub(crate) struct KernelContext<'a> {
     pub shared: u64,
     pub shmem_base: u64,
     pub local_base: u64,
+    /// Shared-memory banks.
+    pub shmem_banks: u32,
 }
 
 /// A memory instruction that goes through the L1 (global, local, constant,
 /// texture or atomic; shared memory does not), with its resolved space.
 pub(crate) fn l1_space(cta: &Cta, instruction: &Instruction, op: OpInfo, k: &KernelContext<'_>) -> Option<MemSpace> {
+    memory_space(cta, instruction, op, k).filter(|&space| space != MemSpace::Shared && space != MemSpace::None)
+}
+
+/// The space a memory instruction accesses, generic addresses resolved;
+/// `None` for any other instruction.
+pub(crate) fn memory_space(
+    cta: &Cta,
+    instruction: &Instruction,
+    op: OpInfo,
+    k: &KernelContext<'_>,
+) -> Option<MemSpace> {
     let space = match op.kind {
         OpKind::Load(space) | OpKind::Store(space) | OpKind::Atomic(space) => space,
         _ => return None,
     };
-    let space = if space == MemSpace::Generic {
+    Some(if space == MemSpace::Generic {
         let first = cta.lane_addresses(instruction).next().map(|(_, address)| address);
         resolve_generic(first, k.shmem_base, k.local_base)
     } else {
         space
-    };
-    (space != MemSpace::Shared && space != MemSpace::None).then_some(space)
+    })
 }
 
 /// Loads one stall may wait for: the stalled instruction's sources still in

@@ -6,7 +6,7 @@
 //! every warp's interval profile (instructions issued between stalls, with
 //! the config's latencies), a functional pass of all warps through the L1s
 //! and the L2, and each kernel's representative warp. [`predict`] then
-//! evaluates the five models on that profile for a [`Machine`] — SM count,
+//! evaluates the models on that profile for a [`Machine`] — SM count,
 //! MSHRs, NoC and DRAM bandwidth, clock — in microseconds, so a sweep over
 //! thousands of configurations costs one profile.
 //!
@@ -35,6 +35,7 @@ mod cache_pass;
 pub mod contention;
 mod interval;
 pub mod kmeans;
+mod limits;
 mod llc;
 pub mod machine;
 pub mod overlap;
@@ -43,8 +44,9 @@ mod profile;
 mod walk;
 
 pub use interval::MAX_PROFILE_INTERVALS;
+pub use limits::{KernelWork, Rates};
 pub use llc::LlcCounts;
 pub use machine::{Latencies, Machine, SchedulerModel};
-pub use predict::{AnalyticalReport, CpiStack, KernelResult, ModelKind, Prediction, predict, predict_model};
+pub use predict::{AnalyticalReport, CPI_TERMS, CpiStack, KernelResult, ModelKind, Prediction, predict, predict_model};
 pub use profile::{CacheFigures, Interval, KernelProfile, Profile, ProfileOptions, profile};
 pub use walk::{CacheWalk, KernelWalk, walk_caches};

@@ -55,6 +55,8 @@ pub(crate) struct SlicedLlc {
     /// every LLC of a pass orders its lines exactly as it would alone.
     now: u64,
     pub counts: LlcCounts,
+    /// Accesses per slice since the counts were last reset.
+    slice_accesses: Vec<u64>,
 }
 
 impl SlicedLlc {
@@ -66,6 +68,7 @@ impl SlicedLlc {
         let l2 = &config.memory.l2;
         Self {
             slices: (0..address_map.n_sub_partitions()).map(|_| Cache::new(l2)).collect(),
+            slice_accesses: vec![0; address_map.n_sub_partitions() as usize],
             address_map,
             fetch_sectors: u64::from(l2.fetch_bytes() / SECTOR_BYTES).max(1),
             now: 0,
@@ -89,7 +92,7 @@ impl SlicedLlc {
         let now = self.tick();
         let (slice, index) = self.slice_of(addr);
         let (effect, filled) = self.slices[slice].commit_filled_at(&Access::read(addr), index, now);
-        self.count(effect.outcome);
+        self.count(slice, effect.outcome);
         if !effect.fetch {
             return false;
         }
@@ -106,7 +109,7 @@ impl SlicedLlc {
         let (slice, index) = self.slice_of(addr);
         let access = Access { addr, kind: AccessKind::Write, byte_mask, local };
         let (effect, filled) = self.slices[slice].commit_filled_at(&access, index, now);
-        self.count(effect.outcome);
+        self.count(slice, effect.outcome);
         self.write_back(effect.eviction);
         if effect.fetch {
             self.counts.fetches += 1;
@@ -116,13 +119,25 @@ impl SlicedLlc {
         self.counts.dram_sectors += u64::from(effect.write_down);
     }
 
+    /// Starts the counts again from zero (a new kernel).
+    pub fn reset_counts(&mut self) {
+        self.counts = LlcCounts::default();
+        self.slice_accesses.fill(0);
+    }
+
+    /// Accesses at the slice that has taken the most since the last reset.
+    pub fn busiest_slice_accesses(&self) -> u64 {
+        self.slice_accesses.iter().copied().max().unwrap_or(0)
+    }
+
     fn tick(&mut self) -> u64 {
         self.now += 1;
         self.now
     }
 
-    fn count(&mut self, outcome: Outcome) {
+    fn count(&mut self, slice: usize, outcome: Outcome) {
         self.counts.accesses += 1;
+        self.slice_accesses[slice] += 1;
         self.counts.misses += u64::from(matches!(outcome, Outcome::Miss | Outcome::SectorMiss));
     }
 

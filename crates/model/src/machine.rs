@@ -11,6 +11,8 @@ use warplab_config::GpuConfig;
 use warplab_config::sm::SchedulerPolicy;
 use warplab_uarch::latency::IdleLatencies;
 
+use crate::limits::Rates;
+
 /// Which multi-warp model GPUMech uses for the config's warp scheduler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SchedulerModel {
@@ -102,6 +104,8 @@ pub struct Machine {
     /// Core cycles from a kernel's launch to its first CTA
     /// (`-gpgpu_kernel_launch_latency`), charged to every kernel.
     pub launch_cycles: f64,
+    /// What the "MDM + limits" floors read: units per class, the L2 clock.
+    pub rates: Rates,
 }
 
 impl Machine {
@@ -130,6 +134,7 @@ impl Machine {
             dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
             llc_block_bytes: f64::from(config.memory.l2.fetch_bytes()),
             launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
+            rates: Rates::of(config),
         }
     }
 

@@ -1,7 +1,8 @@
 //! The analytical models on a profile: the MDM paper's five (GPUMech,
 //! GPUMech+, MDM-Queue, MDM-MSHR, MDM), each a choice of how MSHR waits and
 //! NoC/DRAM queueing are modelled on top of GPUMech's multi-warp interval
-//! model, and warplab's GPUMech variant with M/D/1 queues.
+//! model, and warplab's two extensions: GPUMech with M/D/1 queues, and MDM
+//! with throughput floors.
 //!
 //! Per kernel and per CTA wave, the representative warp's cycles are
 //! `Σ_i (C_i + S_i^MSHR + S_i^NoC + S_i^DRAM)`: `C_i` from the overlap model
@@ -18,6 +19,7 @@
 //! | MDM-MSHR     | MDM batching on MD intervals           | half drain | half drain |
 //! | MDM          | MDM batching on MD intervals           | MDM        | MDM        |
 //! | GPUMech M/D/1 (warplab's) | batch average, `L` with queueing | M/D/1 | M/D/1   |
+//! | MDM + limits (warplab's)  | as MDM, then each wave raised to its throughput floors (`limits.rs`) | MDM | MDM |
 //!
 //! "Half drain" is GPUMech's queue as the MDM paper describes it: a request
 //! waits for half of all the requests the SMs have in flight,
@@ -35,6 +37,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first};
+use crate::limits::floors;
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
 use crate::profile::{CacheFigures, Interval, KernelProfile, Profile};
@@ -61,6 +64,10 @@ pub enum ModelKind {
     /// queues are M/D/1 queues at the wave's arrival rate.
     #[serde(rename = "gpumech-md1")]
     GpuMechMd1,
+    /// warplab's extension, beyond the papers: MDM with throughput floors
+    /// (`limits.rs`), each its own CPI term.
+    #[serde(rename = "mdm-limits")]
+    MdmLimits,
 }
 
 /// How a model charges queueing on the NoC and at DRAM.
@@ -76,8 +83,8 @@ enum Queue {
 
 impl ModelKind {
     /// Every model: the MDM paper's five, simplest first, then warplab's.
-    pub const ALL: [ModelKind; 6] =
-        [Self::GpuMech, Self::GpuMechPlus, Self::MdmQueue, Self::MdmMshr, Self::Mdm, Self::GpuMechMd1];
+    pub const ALL: [ModelKind; 7] =
+        [Self::GpuMech, Self::GpuMechPlus, Self::MdmQueue, Self::MdmMshr, Self::Mdm, Self::GpuMechMd1, Self::MdmLimits];
 
     /// The name the command line and the JSON use.
     pub fn name(self) -> &'static str {
@@ -88,6 +95,7 @@ impl ModelKind {
             Self::MdmMshr => "mdm-mshr",
             Self::Mdm => "mdm",
             Self::GpuMechMd1 => "gpumech-md1",
+            Self::MdmLimits => "mdm-limits",
         }
     }
 
@@ -100,23 +108,24 @@ impl ModelKind {
             Self::MdmMshr => "MDM-MSHR",
             Self::Mdm => "MDM",
             Self::GpuMechMd1 => "GPUMech M/D/1",
+            Self::MdmLimits => "MDM + limits",
         }
     }
 
     /// Whether the model is one of the MDM paper's (the others are warplab's
     /// extensions).
     pub fn in_paper(self) -> bool {
-        self != Self::GpuMechMd1
+        !matches!(self, Self::GpuMechMd1 | Self::MdmLimits)
     }
 
     fn mdm_batching(self) -> bool {
-        matches!(self, Self::MdmMshr | Self::Mdm)
+        matches!(self, Self::MdmMshr | Self::Mdm | Self::MdmLimits)
     }
 
     fn queue(self) -> Queue {
         match self {
             Self::GpuMech | Self::GpuMechPlus | Self::MdmMshr => Queue::HalfDrain,
-            Self::MdmQueue | Self::Mdm => Queue::Mdm,
+            Self::MdmQueue | Self::Mdm | Self::MdmLimits => Queue::Mdm,
             Self::GpuMechMd1 => Queue::Md1,
         }
     }
@@ -155,18 +164,52 @@ pub struct CpiStack {
     pub noc: f64,
     /// Queueing at DRAM.
     pub dram: f64,
+    /// "MDM + limits" only: what the LD/ST unit's throughput (L1 lookups per
+    /// bank, shared-memory conflicts) adds beyond the other terms.
+    #[serde(default)]
+    pub ldst: f64,
+    /// "MDM + limits" only: what the busiest execution-unit class adds.
+    #[serde(default)]
+    pub units: f64,
+    /// "MDM + limits" only: what the busiest L2 slice adds.
+    #[serde(default)]
+    pub l2_slice: f64,
+    /// "MDM + limits" only: what the NoC at full bandwidth adds.
+    #[serde(default)]
+    pub noc_bandwidth: f64,
+    /// "MDM + limits" only: what DRAM at full bandwidth adds.
+    #[serde(default)]
+    pub dram_bandwidth: f64,
     /// The kernel launch latency the config charges to every kernel.
     pub launch: f64,
 }
 
+/// The CPI stack's terms.
+pub const CPI_TERMS: usize = 11;
+
 impl CpiStack {
-    /// The terms: base, issue, mshr, noc, dram, launch.
-    pub fn terms(&self) -> [f64; 6] {
-        [self.base, self.issue, self.mshr, self.noc, self.dram, self.launch]
+    /// The terms: base, issue, mshr, noc, dram, then the limits (ldst, units,
+    /// l2_slice, noc_bandwidth, dram_bandwidth), then launch.
+    pub fn terms(&self) -> [f64; CPI_TERMS] {
+        [
+            self.base,
+            self.issue,
+            self.mshr,
+            self.noc,
+            self.dram,
+            self.ldst,
+            self.units,
+            self.l2_slice,
+            self.noc_bandwidth,
+            self.dram_bandwidth,
+            self.launch,
+        ]
     }
 
-    fn from_terms([base, issue, mshr, noc, dram, launch]: [f64; 6]) -> Self {
-        Self { base, issue, mshr, noc, dram, launch }
+    fn from_terms(
+        [base, issue, mshr, noc, dram, ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, launch]: [f64; CPI_TERMS],
+    ) -> Self {
+        Self { base, issue, mshr, noc, dram, ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, launch }
     }
 
     /// The SM's CPI: the terms' sum.
@@ -345,7 +388,11 @@ fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Pre
     let mut stack = CpiStack::default();
     let waves = waves(k, machine.n_sms);
     for wave in &waves {
-        let terms = wave_terms(k, machine, model, *wave);
+        let mut terms = wave_terms(k, machine, model, *wave);
+        if model == ModelKind::MdmLimits {
+            let floors = floors(k, machine, f64::from(wave.warps_per_sm), f64::from(wave.active_sms));
+            terms = terms.with_floors(floors, scale);
+        }
         cycles += wave.count * terms.total() * scale;
         stack = stack.plus_scaled(&terms.as_stack(), wave.count * scale * f64::from(wave.active_sms));
     }
@@ -367,11 +414,41 @@ struct Terms {
     mshr: f64,
     noc: f64,
     dram: f64,
+    /// What each floor adds (at most one is not zero), in [`Limit::ALL`]'s order.
+    limits: [f64; 5],
 }
 
 impl Terms {
     fn as_stack(&self) -> CpiStack {
-        CpiStack { base: self.base, issue: self.issue, mshr: self.mshr, noc: self.noc, dram: self.dram, launch: 0.0 }
+        let [ldst, units, l2_slice, noc_bandwidth, dram_bandwidth] = self.limits;
+        CpiStack {
+            base: self.base,
+            issue: self.issue,
+            mshr: self.mshr,
+            noc: self.noc,
+            dram: self.dram,
+            ldst,
+            units,
+            l2_slice,
+            noc_bandwidth,
+            dram_bandwidth,
+            launch: 0.0,
+        }
+    }
+
+    /// Raises the wave to its highest floor (in wave cycles; the terms are
+    /// the representative warp's, `scale` of them per wave cycle), charging
+    /// what it adds to that floor.
+    fn with_floors(mut self, floors: [f64; 5], scale: f64) -> Self {
+        if scale <= 0.0 {
+            return self;
+        }
+        let (highest, floor) = floors.iter().copied().enumerate().fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
+        let excess = floor / scale - self.total();
+        if excess > 0.0 {
+            self.limits[highest] = excess;
+        }
+        self
     }
 
     fn total(&self) -> f64 {
@@ -447,6 +524,7 @@ fn wave_terms(k: &KernelProfile, machine: &Machine, model: ModelKind, wave: Wave
         mshr: rounds * mshr.at(wq_noc, wq_dram),
         noc: rounds * noc.at(wq_noc, wq_dram),
         dram: rounds * dram.at(wq_noc, wq_dram),
+        limits: [0.0; 5],
     }
 }
 

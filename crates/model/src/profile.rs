@@ -11,12 +11,15 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
 use warplab_trace::source::WorkloadSource;
-use warplab_trace::{Cta, Instruction};
+use warplab_trace::{Cta, Instruction, MemSpace};
+use warplab_uarch::ops::N_UNIT_CLASSES;
+use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use crate::cache_pass::{PcStats, Sent, Traffic};
-use crate::interval::{KernelContext, Paths, StoredPath, Timeline};
+use crate::interval::{KernelContext, Paths, StoredPath, Timeline, memory_space};
 use crate::kmeans::{Point, representative};
-use crate::llc::LlcCounts;
+use crate::limits::KernelWork;
+use crate::llc::{LlcCounts, SlicedLlc};
 use crate::walk::{LaunchedKernel, WalkSink, Walker};
 
 /// How to profile.
@@ -98,6 +101,9 @@ pub struct KernelProfile {
     pub intervals: Vec<Interval>,
     /// The cache pass's figures.
     pub caches: CacheFigures,
+    /// What the warps ask of the throughput-limited parts ("MDM + limits").
+    #[serde(default)]
+    pub work: KernelWork,
 }
 
 impl KernelProfile {
@@ -139,8 +145,10 @@ pub fn profile(
     walker.for_each_kernel(workload, options, |walker, source| {
         let mut sink = ProfileSink { timeline: &mut timeline, tally: Tally::default() };
         if let Some(launched) = walker.kernel(source, &mut result.diagnostics, &mut sink)? {
-            let llc = walker.cache.llcs.first().map(|llc| llc.counts).unwrap_or_default();
-            result.kernels.push(finish(launched, sink.tally, &walker.cache.traffic, &llc));
+            let llc = walker.cache.llcs.first();
+            let busiest_slice = llc.map_or(0, SlicedLlc::busiest_slice_accesses);
+            let llc = llc.map(|llc| llc.counts).unwrap_or_default();
+            result.kernels.push(finish(launched, sink.tally, &walker.cache.traffic, &llc, busiest_slice));
         }
         Ok(())
     })?;
@@ -158,6 +166,27 @@ struct Tally {
     warp_insts: u64,
     thread_insts: u64,
     warps: u64,
+    /// Initiation cycles per unit class.
+    unit_cycles: [u64; N_UNIT_CLASSES],
+    /// Cycles shared-memory instructions hold the LD/ST unit.
+    shared_cycles: u64,
+}
+
+impl Tally {
+    /// What a warp's instructions ask of the execution units and, for
+    /// shared memory, of the LD/ST unit (the cache pass counts the rest).
+    fn count_work(&mut self, cta: &Cta, instructions: &[Instruction], k: &KernelContext<'_>) {
+        for instruction in instructions {
+            let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
+            if let Some(unit) = op.unit {
+                self.unit_cycles[unit] += u64::from(op.initiation_cycles.max(1));
+            }
+            if memory_space(cta, instruction, op, k) == Some(MemSpace::Shared) {
+                let lanes = cta.lane_addresses(instruction);
+                self.shared_cycles += u64::from(shared_memory_cycles(lanes, op.access_bytes, k.shmem_banks, 1).max(1));
+            }
+        }
+    }
 }
 
 /// The profile's part of a walk: every warp's interval profile, and each
@@ -184,6 +213,7 @@ impl WalkSink for ProfileSink<'_> {
                 let instructions = cta.warp_instructions(warp);
                 tally.warp_insts += instructions.len() as u64;
                 tally.thread_insts += instructions.iter().map(|i| u64::from(i.active_lanes())).sum::<u64>();
+                tally.count_work(cta, instructions, k);
             }
         }
         tally.pc_stats.resize(tally.sites.len(), PcStats::default());
@@ -204,7 +234,13 @@ fn site(pc: u32, ordinal: u32) -> u64 {
 /// The kernel's profile: the representative path's intervals, with each
 /// span of memory instructions' expected requests charged to the load stall
 /// that ends it.
-fn finish(launched: LaunchedKernel, tally: Tally, traffic: &Traffic, llc: &LlcCounts) -> KernelProfile {
+fn finish(
+    launched: LaunchedKernel,
+    tally: Tally,
+    traffic: &Traffic,
+    llc: &LlcCounts,
+    busiest_slice_accesses: u64,
+) -> KernelProfile {
     let points: Vec<Point> = tally
         .paths
         .paths
@@ -239,6 +275,11 @@ fn finish(launched: LaunchedKernel, tally: Tally, traffic: &Traffic, llc: &LlcCo
             reply_bytes_per_request: traffic.reply_bytes as f64 / requests,
             request_bytes_per_request: traffic.request_bytes as f64 / requests,
             dram_sectors_per_request: llc.dram_sectors as f64 / requests,
+        },
+        work: KernelWork {
+            ldst_cycles: traffic.ldst_cycles + tally.shared_cycles,
+            unit_cycles: tally.unit_cycles.to_vec(),
+            busiest_slice_accesses,
         },
     }
 }

@@ -251,6 +251,7 @@ impl<'c> Walker<'c> {
                 shared: u64::from(self.config.l1.shmem_latency_cycles.max(1)),
                 shmem_base: header.shmem_base,
                 local_base: header.local_base,
+                shmem_banks: self.config.l1.shmem_banks,
             };
             sink.wave(&self.wave[..n], &k)?;
             self.run_caches(n, &k, sink);

@@ -3,8 +3,8 @@
 //! with `W · M_read = 3 · #MSHR`, and a saturated NoC.
 
 use warplab_model::{
-    CacheFigures, Interval, KernelProfile, Latencies, Machine, ModelKind, Profile, SchedulerModel, predict,
-    predict_model,
+    CacheFigures, Interval, KernelProfile, KernelWork, Latencies, Machine, ModelKind, Profile, Rates, SchedulerModel,
+    predict, predict_model,
 };
 
 /// A machine with round numbers: 1 GHz, one scheduler per SM, no launch
@@ -25,6 +25,7 @@ fn machine() -> Machine {
         dram_bytes_per_s: 1e18,
         llc_block_bytes: 32.0,
         launch_cycles: 0.0,
+        rates: Rates { units: vec![1; 13], l2_cycle: 1.0 },
     }
 }
 
@@ -57,6 +58,7 @@ fn kernel(intervals: Vec<Interval>, ctas: u64, warps_per_cta: u32, ctas_per_sm: 
             distinct_paths: 1,
             intervals,
             caches,
+            work: KernelWork::default(),
         }],
         profiled_sms: 1,
         diagnostics: Vec::new(),
@@ -202,4 +204,35 @@ fn waves_and_active_sms() {
     assert!(close(p.cycles, 72.0), "{}", p.cycles);
     let report = predict(&profile, &m);
     assert_eq!((report.kernels[0].waves, report.kernels[0].active_sms, report.kernels[0].warps_per_sm), (2, 2, 2));
+}
+
+#[test]
+fn mdm_with_limits_is_mdm_until_a_floor_binds_and_then_the_floor() {
+    // One warp alone: 4 instructions, a 20-cycle stall, 2 more, 36 cycles.
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    let mdm = |p: &Profile| predict(p, &machine()).models[&ModelKind::Mdm];
+    let limited = |p: &Profile| predict(p, &machine()).models[&ModelKind::MdmLimits];
+    // Floors below MDM's 36 cycles change nothing.
+    profile.kernels[0].work = KernelWork { ldst_cycles: 30, unit_cycles: vec![6; 13], busiest_slice_accesses: 20 };
+    assert_eq!(limited(&profile), mdm(&profile));
+    // 50 cycles in the LD/ST unit: the wave takes 50, the 14 it adds are
+    // the LD/ST term (per warp instruction: 14 / 6).
+    profile.kernels[0].work.ldst_cycles = 50;
+    let p = limited(&profile);
+    assert!(close(p.cycles, 50.0), "{p:?}");
+    assert!(close(p.cpi_stack.ldst, 14.0 / 6.0) && p.cpi_stack.units == 0.0, "{:?}", p.cpi_stack);
+    assert!(close(p.cpi_stack.total(), 50.0 / 6.0), "{:?}", p.cpi_stack);
+    // The busiest unit class over its units: 120 cycles on one unit, or 60
+    // on two, against LD/ST's 50.
+    profile.kernels[0].work.unit_cycles[3] = 120;
+    assert!(close(limited(&profile).cycles, 120.0) && limited(&profile).cpi_stack.ldst == 0.0);
+    let mut two = machine();
+    two.rates.units[3] = 2;
+    assert!(close(predict(&profile, &two).models[&ModelKind::MdmLimits].cycles, 60.0));
+    // The busiest slice at one access per L2 cycle, two core cycles each.
+    profile.kernels[0].work.busiest_slice_accesses = 100;
+    let mut slow_l2 = two;
+    slow_l2.rates.l2_cycle = 2.0;
+    let p = predict(&profile, &slow_l2).models[&ModelKind::MdmLimits];
+    assert!(close(p.cycles, 200.0) && close(p.cpi_stack.l2_slice, 164.0 / 6.0), "{p:?}");
 }

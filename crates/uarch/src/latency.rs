@@ -36,11 +36,12 @@ pub struct IdleLatencies {
     /// An L1 hit: [`issue_to_l1_cycles`], then `-gpgpu_l1_latency`.
     pub l1_hit: f64,
     /// An L2 hit: the L1 lookup, a cycle into the crossbar, the request
-    /// crossing (a grant cycle plus one per flit, in icnt cycles; GPGPU-Sim's
-    /// own crossbar moves a packet in one), the ROP pipeline, a cycle into
-    /// the L2 queue and the access (two L2 cycles), and the reply crossing
-    /// (one per flit: the reply enters the crossbar in the icnt cycle it moves),
-    /// and [`FILL_TO_RESULT_CYCLES`].
+    /// crossing (the wait for the crossbar's next edge, a cycle per further
+    /// flit, the wait for the L2's next edge: [`crossing_cycles`]; GPGPU-Sim's
+    /// own crossbar moves a packet in one cycle), the ROP pipeline, a cycle
+    /// into the L2 queue and the access (two L2 cycles), the reply crossing
+    /// (the same, from the L2 to the crossbar to the core), and
+    /// [`FILL_TO_RESULT_CYCLES`].
     pub l2_hit: f64,
     /// A DRAM access with a row miss: the L2 path, two L2 cycles (the L2's
     /// miss queue to the DRAM queue; the fill, whose requester is answered the
@@ -59,12 +60,20 @@ impl IdleLatencies {
         let reply_flits = flits(PACKET_HEADER_BYTES + fetch);
         let icnt = config.clocks.icnt.khz();
         let l1_hit = f64::from(issue_to_l1_cycles(config) + config.l1.l1_latency_cycles);
+        let icnt_cycle = in_core_cycles(config, 1.0, icnt);
+        let (core, l2_khz) = (config.clocks.core.khz(), config.clocks.l2.khz());
+        let request = crossing_cycles(config, core, icnt)
+            + f64::from(request_flits - 1) * icnt_cycle
+            + crossing_cycles(config, icnt, l2_khz);
+        let reply = crossing_cycles(config, l2_khz, icnt)
+            + f64::from(reply_flits - 1) * icnt_cycle
+            + crossing_cycles(config, icnt, core);
         let l2_hit = l1_hit
             + 1.0
-            + in_core_cycles(config, f64::from(1 + request_flits), icnt)
+            + request
             + f64::from(config.memory.l2_rop_latency_cycles)
-            + in_core_cycles(config, 2.0, config.clocks.l2.khz())
-            + in_core_cycles(config, f64::from(reply_flits), icnt)
+            + in_core_cycles(config, 2.0, l2_khz)
+            + reply
             + f64::from(FILL_TO_RESULT_CYCLES);
         let t = config.dram.timing;
         let l2 = &config.memory.l2;
@@ -77,6 +86,31 @@ impl IdleLatencies {
             + in_core_cycles(config, service, config.clocks.dram.khz());
         Self { l1_hit, l2_hit, dram_row_miss }
     }
+}
+
+/// Mean core cycles from an edge of the clock at `from_khz` to the next edge
+/// of the clock at `to_khz` strictly after it: how long a packet handed over
+/// between two clock domains waits. A consumer never takes a packet at the
+/// instant it was produced (GPGPU-Sim ticks the domains one after another
+/// within an instant), so with equal clocks the wait is one whole cycle.
+/// Between unequal clocks the producer's edges fall at every multiple of
+/// `g = gcd` of the two periods within the consumer's period, so the wait is
+/// `g, 2g, ..., T` equally often: `(T + g) / 2`. A pointer chase, whose
+/// requests are not at random phases, can measure up to about a cycle of the
+/// slower clock either side of this mean.
+pub fn crossing_cycles(config: &GpuConfig, from_khz: u64, to_khz: u64) -> f64 {
+    let (from, to) = (from_khz.max(1), to_khz.max(1));
+    // The periods are 1/from and 1/to; their gcd is 1/lcm(from, to).
+    let lcm = from / gcd(from, to) * to;
+    let core = config.clocks.core.khz() as f64;
+    (core / to as f64 + core / lcm as f64) / 2.0
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// Core cycles of `n` cycles of a clock at `khz`.

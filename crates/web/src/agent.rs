@@ -14,7 +14,7 @@
 //! The analytical models run here as well ([`crate::analysis`]): `Analyze`
 //! profiles the loaded workload once and keeps the profile until the
 //! workload or the config changes, so a `Predict` (a slider moved) that
-//! leaves the SM count and the MSHRs alone only re-evaluates the five
+//! leaves the SM count and the MSHRs alone only re-evaluates the
 //! models; one that moves them profiles the workload for them (and keeps
 //! that profile for the next slider moves).
 //!

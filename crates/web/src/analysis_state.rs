@@ -31,6 +31,9 @@ pub struct AnalysisState {
     pub predicting: bool,
     /// Why the last analysis or prediction failed; the figures before it stay.
     pub error: Option<String>,
+    /// The panel shows only the MDM paper's models (the link's
+    /// `view.paper_models_only`).
+    pub paper_models_only: bool,
 }
 
 /// A slider moved: the knob, its new value and the loaded config's value.
@@ -57,6 +60,8 @@ pub enum AnalysisAction {
     Predicted(Box<AnalyticalReport>),
     /// The analysis or prediction failed.
     Failed(String),
+    /// The panel is to show only the paper's models (true) or every model.
+    PaperModelsOnly(bool),
 }
 
 impl AnalysisState {
@@ -115,6 +120,7 @@ impl Reducible for AnalysisState {
                 next.predicting = false;
                 next.error = Some(message);
             }
+            AnalysisAction::PaperModelsOnly(only) => next.paper_models_only = only,
         }
         Rc::new(next)
     }

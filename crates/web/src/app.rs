@@ -108,7 +108,7 @@ pub fn App(props: &AppProps) -> Html {
     let next = use_analysis_and_run_of_each_experiment(&page, &state, &run);
     use_scale_plan_of_each_config(&page, state.config_loads);
     use_scale_run_after_each_run(&page, &scale, &run, next);
-    let shared = experiment_of(&state, &run, &scale);
+    let shared = experiment_of(&state, &run, &scale, &analysis);
     use_effect_with(shared.clone(), |shared| {
         if let Ok(experiment) = shared {
             let _ = show_in_location(experiment);
@@ -303,8 +303,12 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
         page.predict(Vec::new());
         page.edit_config(without_knobs(&edits, &SLIDER_KNOBS));
     });
+    let analysis_dispatch = page.analysis.clone();
+    let on_paper_models_only =
+        Callback::from(move |only| analysis_dispatch.dispatch(AnalysisAction::PaperModelsOnly(only)));
     html! {
-        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} {slider_edits} />
+        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} {slider_edits}
+            {on_paper_models_only} />
     }
 }
 
@@ -622,6 +626,7 @@ impl Page {
         self.run.dispatch(RunAction::SpeedChosen(experiment.view.speed));
         self.run.dispatch(RunAction::SamplingChosen(experiment.sampling));
         self.run.dispatch(RunAction::Watched(experiment.view.watch_sm));
+        self.analysis.dispatch(AnalysisAction::PaperModelsOnly(experiment.view.paper_models_only));
         let baseline = experiment
             .baseline
             .as_ref()

@@ -98,6 +98,10 @@ pub const MODEL_MDM: &str =
     "MDM (Wang et al., MICRO 2020): MDM's MSHR batching and its NoC/DRAM contention model together.";
 /// warplab's M/D/1 variant.
 pub const MODEL_GPUMECH_MD1: &str = "GPUMech M/D/1 (warplab's variant, not in the papers): GPUMech+ whose NoC and DRAM queues are M/D/1 queues at the wave's arrival rate, which gives it a bandwidth floor.";
+/// warplab's MDM with throughput floors.
+pub const MODEL_MDM_LIMITS: &str = "MDM + limits (warplab's extension, not in the papers): MDM, with each wave raised to the time its busiest throughput-limited part needs (L1 lookups through the LD/ST unit, an execution-unit class, the busiest L2 slice, the NoC and DRAM at full bandwidth). The work comes from the profile's functional pass, the rates from the config; what a floor adds is its own part of the CPI stack.";
+/// The box that hides warplab's extensions.
+pub const PAPER_MODELS_ONLY: &str = "Show only the MDM paper's five models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM), without warplab's extensions beyond the paper (GPUMech M/D/1, MDM + limits). A share link keeps the choice.";
 /// A model's error.
 pub const MODEL_ERROR: &str = "The model's error against the timing model's IPC for the same workload and config: 100 × (model − simulated) / simulated; positive means the model is optimistic.";
 
@@ -114,6 +118,17 @@ pub const CPI_MSHR: &str = "Waiting for an L1 MSHR: misses beyond the MSHRs wait
 pub const CPI_NOC: &str = "Queueing in the interconnect (NoC) between the SMs and the memory partitions.";
 /// The DRAM CPI term.
 pub const CPI_DRAM: &str = "Queueing at DRAM for the requests that miss the L2.";
+/// The LD/ST-unit floor.
+pub const CPI_LDST: &str = "MDM + limits only: what the LD/ST unit's throughput adds. Each cycle it sends a warp's L1 accesses in order, one per L1 bank, until two want the same bank; shared-memory bank conflicts and accesses past the L1 also take a cycle each.";
+/// The execution-unit floor.
+pub const CPI_UNITS: &str = "MDM + limits only: what the busiest class of execution units adds: its instructions' initiation intervals over the SM's units of that class.";
+/// The L2-slice floor.
+pub const CPI_L2_SLICE: &str = "MDM + limits only: what the busiest L2 slice adds at one access per L2 cycle (atomics to one address all go to one slice).";
+/// The NoC-bandwidth floor.
+pub const CPI_NOC_BANDWIDTH: &str = "MDM + limits only: what moving every request's block over the NoC at its full bandwidth adds beyond the other terms.";
+/// The DRAM-bandwidth floor.
+pub const CPI_DRAM_BANDWIDTH: &str =
+    "MDM + limits only: what moving every DRAM sector at DRAM's full bandwidth adds beyond the other terms.";
 /// The launch CPI term.
 pub const CPI_LAUNCH: &str =
     "The kernel launch latency the config charges to every kernel, spread over its instructions.";
@@ -131,7 +146,7 @@ pub const L1_MISS_RATE: &str = "Share of L1 read sectors that missed, from the p
 /// The L2 miss rate.
 pub const L2_MISS_RATE: &str = "Share of L2 accesses that missed, from the profile's functional cache pass.";
 /// The config knobs.
-pub const CONFIG_KNOBS: &str = "Change the experiment's GPU: each move previews the five models at once (bandwidths and clocks on the same profile, in well under a millisecond; the SM count and MSHRs on a profile taken again), and when the slider rests the change becomes a config edit that the simulation and the link follow.";
+pub const CONFIG_KNOBS: &str = "Change the experiment's GPU: each move previews the models at once (bandwidths and clocks on the same profile, in well under a millisecond; the SM count and MSHRs on a profile taken again), and when the slider rests the change becomes a config edit that the simulation and the link follow.";
 
 /// The scale panel as a whole.
 pub const SCALE_PANEL: &str = "Predict a large GPU's IPC from two small, proportionally scaled-down copies of it (SeyyedAghaei, Naderan-Tahan and Eeckhout, HPCA 2024): simulate the two scale models, take the L2 miss-rate curve over every size, and extrapolate.";
@@ -276,6 +291,8 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("MDM-MSHR", "mdm-mshr", MODEL_MDM_MSHR),
     ("MDM", "mdm", MODEL_MDM),
     ("GPUMech M/D/1", "gpumech-md1", MODEL_GPUMECH_MD1),
+    ("MDM + limits", "mdm-limits", MODEL_MDM_LIMITS),
+    ("The MDM paper's models only", "paper-models-only", PAPER_MODELS_ONLY),
     ("Model error", "model-error", MODEL_ERROR),
     ("CPI stack", "cpi-stack", CPI_STACK),
     ("CPI: base", "cpi-base", CPI_BASE),
@@ -283,6 +300,11 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("CPI: MSHR", "cpi-mshr", CPI_MSHR),
     ("CPI: NoC", "cpi-noc", CPI_NOC),
     ("CPI: DRAM", "cpi-dram", CPI_DRAM),
+    ("CPI: LD/ST unit", "cpi-ldst", CPI_LDST),
+    ("CPI: units", "cpi-units", CPI_UNITS),
+    ("CPI: L2 slice", "cpi-l2-slice", CPI_L2_SLICE),
+    ("CPI: NoC bandwidth", "cpi-noc-bandwidth", CPI_NOC_BANDWIDTH),
+    ("CPI: DRAM bandwidth", "cpi-dram-bandwidth", CPI_DRAM_BANDWIDTH),
     ("CPI: launch", "cpi-launch", CPI_LAUNCH),
     ("MD / NMD", "md", MD),
     ("DPKI", "dpki", DPKI),

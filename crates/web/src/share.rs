@@ -13,13 +13,19 @@ use warplab_lab::{
 };
 use wasm_bindgen::JsValue;
 
+use crate::analysis_state::AnalysisState;
 use crate::run_state::RunState;
 use crate::scale_state::ScaleState;
 use crate::state::{State, WorkloadChoice};
 
 /// The experiment the page shows, or why it cannot travel in a link yet
 /// (files the user opened whose content hash is not known).
-pub fn experiment_of(state: &State, run: &RunState, scale: &ScaleState) -> Result<Shared, String> {
+pub fn experiment_of(
+    state: &State,
+    run: &RunState,
+    scale: &ScaleState,
+    analysis: &AnalysisState,
+) -> Result<Shared, String> {
     let (config, edits) = config_choice(state)?;
     let workload = match (&state.choice, state.trace_hash) {
         (WorkloadChoice::Sample(name), _) => SharedWorkload::Sample(name.clone()),
@@ -41,7 +47,7 @@ pub fn experiment_of(state: &State, run: &RunState, scale: &ScaleState) -> Resul
             validate: scale.validate,
             target_sms: scale.chosen_target(),
         },
-        view: ViewState { watch_sm: run.watch, speed: run.speed },
+        view: ViewState { watch_sm: run.watch, speed: run.speed, paper_models_only: analysis.paper_models_only },
         baseline: state.baseline.as_ref().map(|pinned| Box::new(pinned.experiment.clone())),
     })
 }
@@ -138,14 +144,17 @@ mod tests {
     fn the_default_page_is_an_experiment_a_link_carries() {
         let mut state = State { preset: Some("SM7_QV100".into()), ..State::default() };
         let (run, scale) = (RunState::default(), ScaleState::default());
-        let experiment = experiment_of(&state, &run, &scale).expect("shareable");
+        let analysis = AnalysisState { paper_models_only: true, ..AnalysisState::default() };
+        let experiment = experiment_of(&state, &run, &scale, &analysis).expect("shareable");
         assert_eq!(experiment.config, ConfigChoice::Preset("SM7_QV100".into()));
+        assert!(experiment.view.paper_models_only, "the panel's choice of models travels");
         assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment));
         state.choice = WorkloadChoice::TraceFiles("mine".into());
-        assert!(experiment_of(&state, &run, &scale).is_err_and(|e| e.contains("mine")), "not hashed yet");
+        let not_hashed = experiment_of(&state, &run, &scale, &analysis);
+        assert!(not_hashed.is_err_and(|e| e.contains("mine")), "not hashed yet");
         let hash = ContentHash(0x1234);
         state.trace_hash = Some(hash);
-        let experiment = experiment_of(&state, &run, &scale).expect("hashed files travel by hash");
+        let experiment = experiment_of(&state, &run, &scale, &analysis).expect("hashed files travel by hash");
         assert_eq!(experiment.workload, SharedWorkload::Trace { name: "mine".into(), hash });
         assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment));
     }

@@ -45,11 +45,25 @@ async fn mount(
     simulated_ipc: f64,
     edits: &Rc<RefCell<Vec<Knobs>>>,
 ) -> Element {
+    mount_showing(analysis, knobs, simulated_ipc, edits, false, Callback::noop()).await
+}
+
+/// [`mount`], showing the paper's models only when `paper_only`; the box's
+/// changes go to `on_paper_only`.
+async fn mount_showing(
+    analysis: Analysis,
+    knobs: Vec<(String, f64)>,
+    simulated_ipc: f64,
+    edits: &Rc<RefCell<Vec<Knobs>>>,
+    paper_only: bool,
+    on_paper_only: Callback<bool>,
+) -> Element {
     let shown = Rc::new(analysis.report.clone());
     let state = AnalysisState {
         analysis: Some(Rc::new(analysis)),
         shown: Some(shown),
         knobs: Rc::new(knobs),
+        paper_models_only: paper_only,
         ..Default::default()
     };
     let edits = edits.clone();
@@ -59,6 +73,7 @@ async fn mount(
         stale: false,
         on_knobs: Callback::from(move |knobs| edits.borrow_mut().push(knobs)),
         on_reset: Callback::noop(),
+        on_paper_models_only: on_paper_only,
         slider_edits: false,
     };
     common::mount::<AnalyticalPanel>(props, "[data-testid=cpi-chart]").await
@@ -67,7 +82,7 @@ async fn mount(
 /// The positive terms of each model's CPI stack.
 fn positive_terms(report: &AnalyticalReport) -> usize {
     let stacks = report.models.values().map(|p| p.cpi_stack);
-    stacks.map(|s| [s.base, s.issue, s.mshr, s.noc, s.dram, s.launch].iter().filter(|&&t| t > 0.0).count()).sum()
+    stacks.map(|s| s.terms().iter().filter(|&&t| t > 0.0).count()).sum()
 }
 
 #[wasm_bindgen_test]
@@ -90,13 +105,16 @@ async fn the_panel_draws_each_models_ipc_error_and_cpi_stack() {
     assert_eq!(values(&host, "[data-testid=simulated-ipc]"), [simulated]);
 
     // One bar per model, one segment per term that is not zero.
-    assert_eq!(all(&host, "[data-testid=cpi-chart] .row").len(), 5);
+    let rows = all(&host, "[data-testid=cpi-chart] .row");
+    assert_eq!(rows.len(), ModelKind::ALL.len());
     let segments = values(&host, "[data-testid=cpi-chart] rect[data-value]");
     assert_eq!(segments.len(), positive_terms(&report));
-    let mdm_cpi = report.models[&ModelKind::Mdm].cpi_stack.total();
-    let last_row: f64 = values(&host, "[data-testid=cpi-chart] .row:last-of-type rect[data-value]").iter().sum();
-    assert!((last_row - mdm_cpi).abs() < 1e-9 * mdm_cpi, "MDM's bar {last_row} is its CPI {mdm_cpi}");
-    assert_eq!(all(&host, "[data-testid=cpi-chart] .legend li").len(), 6, "base, issue, mshr, noc, dram, launch");
+    for (row, model) in rows.iter().zip(ModelKind::ALL) {
+        let cpi = report.models[&model].cpi_stack.total();
+        let drawn: f64 = values(row, "rect[data-value]").iter().sum();
+        assert!((drawn - cpi).abs() < 1e-9 * cpi, "{model}'s bar {drawn} is its CPI {cpi}");
+    }
+    assert_eq!(all(&host, "[data-testid=cpi-chart] .legend li").len(), warplab_lab::CPI_TERMS, "every term");
 
     // The kernel table, and the divergence the profile found.
     let dpki: Vec<f64> = report.kernels.iter().map(|k| k.dpki).collect();
@@ -141,4 +159,29 @@ async fn moved_knobs_hide_the_errors_behind_a_note() {
     assert!(text(&host, "[data-testid=knobs-note]").is_some_and(|t| t.contains("edit of the experiment's config")));
     let moved = all(&host, "[data-testid=config-knobs] .knob-name.moved");
     assert_eq!(moved.iter().filter_map(|e| e.text_content()).collect::<Vec<_>>(), ["l1_mshrs"]);
+}
+
+#[wasm_bindgen_test]
+async fn the_paper_models_only_box_hides_warplabs_extensions() {
+    let ticked: Rc<RefCell<Vec<bool>>> = Rc::default();
+    let on_paper_only = {
+        let ticked = ticked.clone();
+        Callback::from(move |only| ticked.borrow_mut().push(only))
+    };
+    let host = mount_showing(analysis(), Vec::new(), 1.0, &Rc::default(), true, on_paper_only).await;
+    assert_eq!(all(&host, "[data-testid=cpi-chart] .row").len(), 5, "the MDM paper's five");
+    for model in ModelKind::ALL {
+        let rows = all(&host, &format!("[data-testid=\"model-ipc-{}\"]", model.name())).len();
+        assert_eq!(rows, usize::from(model.in_paper()), "{model}");
+    }
+    let host_box: HtmlInputElement = host
+        .query_selector("[data-testid=paper-models-only]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into().ok())
+        .expect("the box is drawn");
+    assert!(host_box.checked());
+    host_box.click();
+    sleep(Duration::from_millis(50)).await;
+    assert_eq!(*ticked.borrow(), [false], "clearing the box asks for every model");
 }

@@ -2,7 +2,7 @@
 //! reports, pause holds it, a step moves exactly one cycle, an event step
 //! stops at the watched SM's next event, a seek pauses at its cycle, the
 //! finished run's report is the one the native simulator gives, and cancel
-//! stops a run. The analytical models (issue 7): `Analyze` gives five models,
+//! stops a run. The analytical models (issue 7): `Analyze` gives every model,
 //! `Predict` re-evaluates them for new knobs without profiling again, a bad
 //! knob is an error that names it, and a new config drops the profile.
 //!
@@ -141,7 +141,7 @@ fn mdm_ipc(report: &AnalyticalReport) -> f64 {
 }
 
 #[wasm_bindgen_test]
-async fn the_default_workload_is_analyzed_by_five_models() {
+async fn the_default_workload_is_analyzed_by_every_model() {
     let mut bridge = spawn();
     // The page's default experiment: vecadd as generated, on the default preset.
     bridge.send_input(WorkerInput::Generate { spec: GenSpec::new("vecadd") });

@@ -1,5 +1,6 @@
-//! The analytical panel: the five models' IPC beside the simulated one with
-//! their errors, their CPI stacks as stacked bars, the per-kernel
+//! The analytical panel: the models' IPC beside the simulated one with
+//! their errors (the MDM paper's five and warplab's two extensions, or the
+//! paper's only), their CPI stacks as stacked bars, the per-kernel
 //! characterisation (memory divergence, DPKI, occupancy, miss rates), and
 //! sliders for the config knobs that re-evaluate the models at once and,
 //! once they rest, edit the experiment's config.
@@ -40,6 +41,8 @@ pub struct AnalyticalPanelProps {
     pub on_knobs: Callback<Vec<(String, f64)>>,
     /// Reset was pressed: the sliders' edits dropped from the experiment.
     pub on_reset: Callback<()>,
+    /// The "paper's models only" box was ticked (true) or cleared.
+    pub on_paper_models_only: Callback<bool>,
     /// Whether the experiment's config carries edits of the sliders' knobs
     /// (what Reset drops).
     #[prop_or_default]
@@ -68,9 +71,10 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
             <h2 title={glossary::ANALYTICAL}>{ "Analytical models" }<HelpLink id="analytical" /></h2>
             { status(props) }
             if let Some((analysis, report)) = figures {
+                { paper_models_only(props) }
                 <div class="analytical-results">
-                    { model_table::model_table(report, props.simulated_ipc, simulated.is_some()) }
-                    { chart::bar_chart(&cpi_chart::cpi_chart(report)) }
+                    { model_table::model_table(report, props.simulated_ipc, simulated.is_some(), state.paper_models_only) }
+                    { chart::bar_chart(&cpi_chart::cpi_chart(report, state.paper_models_only)) }
                 </div>
                 { knobs::knob_sliders(&analysis.base, props) }
                 { kernel_table::kernel_table(&report.kernels) }
@@ -81,6 +85,23 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
                 }
             }
         </section>
+    }
+}
+
+/// The box that hides warplab's extensions, so a lab on the paper's models
+/// shows just those (the link keeps the choice).
+fn paper_models_only(props: &AnalyticalPanelProps) -> Html {
+    let on_paper_models_only = props.on_paper_models_only.clone();
+    let onchange = Callback::from(move |event: Event| {
+        if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+            on_paper_models_only.emit(input.checked());
+        }
+    });
+    html! {
+        <label class="check" title={glossary::PAPER_MODELS_ONLY}>
+            <input type="checkbox" data-testid="paper-models-only" checked={props.state.paper_models_only} {onchange} />
+            { " The MDM paper's models only" }
+        </label>
     }
 }
 

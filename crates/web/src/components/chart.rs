@@ -26,7 +26,8 @@ use crate::components::chart_export::{ChartExport, csv_text};
 use crate::format;
 
 // The palette: Okabe and Ito's colours, told apart by readers with any common
-// colour-vision deficiency, plus one grey; each chart picks from these only.
+// colour-vision deficiency, two of them lightened, and one grey; each chart
+// picks from these only.
 
 /// Bluish green (Okabe–Ito).
 pub const BLUISH_GREEN: Swatch = Swatch { fill: "#009E73", ink: "#000" };
@@ -44,6 +45,11 @@ pub const YELLOW: Swatch = Swatch { fill: "#F0E442", ink: "#000" };
 pub const BLUE: Swatch = Swatch { fill: "#0072B2", ink: "#fff" };
 /// Black (Okabe–Ito), for what other lines are measured against.
 pub const BLACK: Swatch = Swatch { fill: "#000000", ink: "#fff" };
+/// Sky blue lightened: a part related to sky blue's (the NoC at its full
+/// bandwidth beside NoC queueing), told apart by lightness.
+pub const LIGHT_SKY_BLUE: Swatch = Swatch { fill: "#BBE1F6", ink: "#000" };
+/// Vermillion lightened, for the same reason (DRAM at full bandwidth).
+pub const LIGHT_VERMILLION: Swatch = Swatch { fill: "#F2BF99", ink: "#000" };
 /// A light grey for "nothing happened" parts, so they recede behind the colours.
 pub const GREY: Swatch = Swatch { fill: "#BBBBBB", ink: "#000" };
 

@@ -68,7 +68,7 @@ pub fn knob_sliders(base: &KnobBase, props: &AnalyticalPanelProps) -> Html {
         <div class="config-knobs" data-testid="config-knobs">
             <h3 class="subheading" title={glossary::CONFIG_KNOBS}>{ "What if the GPU were different?" }</h3>
             <p class="note" data-testid="knobs-note">
-                { "A moved slider re-evaluates the five models at once (the SM count and MSHRs profile the workload again). " }
+                { "A moved slider re-evaluates the models at once (the SM count and MSHRs profile the workload again). " }
                 <strong>{ "When it rests, the change becomes an edit of the experiment's config" }</strong>
                 { ": the workload is profiled and simulated again, and the link carries the edit." }
             </p>

@@ -7,13 +7,14 @@ use yew::prelude::*;
 use crate::format;
 use crate::glossary;
 
-/// One row per model, then the simulated IPC.
+/// One row per model (the paper's only when `paper_only`), then the
+/// simulated IPC.
 ///
 /// `simulated` is a finished run's IPC; `comparable` says the figures are
 /// for the config it simulated (no knob moved), so errors mean something.
-pub fn model_table(report: &AnalyticalReport, simulated: Option<f64>, comparable: bool) -> Html {
+pub fn model_table(report: &AnalyticalReport, simulated: Option<f64>, comparable: bool, paper_only: bool) -> Html {
     let reference = simulated.filter(|&ipc| comparable && ipc > 0.0);
-    let rows = ModelKind::ALL.into_iter().filter_map(|model| Some((model, report.models.get(&model)?)));
+    let rows = shown_models(paper_only).filter_map(|model| Some((model, report.models.get(&model)?)));
     html! {
         <div class="table-scroll">
             <table class="kernels models" data-testid="model-table">
@@ -87,5 +88,11 @@ fn explain(model: ModelKind) -> &'static str {
         ModelKind::MdmMshr => glossary::MODEL_MDM_MSHR,
         ModelKind::Mdm => glossary::MODEL_MDM,
         ModelKind::GpuMechMd1 => glossary::MODEL_GPUMECH_MD1,
+        ModelKind::MdmLimits => glossary::MODEL_MDM_LIMITS,
     }
+}
+
+/// The models the panel shows: every one, or the MDM paper's only.
+pub fn shown_models(paper_only: bool) -> impl Iterator<Item = ModelKind> {
+    ModelKind::ALL.into_iter().filter(move |model| !paper_only || model.in_paper())
 }
