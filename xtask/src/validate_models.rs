@@ -61,6 +61,12 @@ const MDM_GOAL_NON_DIVERGENT: f64 = 20.0;
 /// "MDM + limits"' goal: its mean absolute error over every kernel.
 const LIMITS_GOAL: f64 = 10.0;
 
+/// Accel-Sim's runs of the teaching kernels at these sizes (issue 24), and
+/// the preset each of its pinned config directories is.
+const ACCELSIM_RUNS: &str = "crates/lab/test_data/accelsim/models.jsonl";
+const ACCELSIM_CONFIGS: [(&str, &str); 2] =
+    [("configs/pascal28_mdm", "mdm-pascal-28sm"), ("configs/qv100_accelsim", "SM7_QV100")];
+
 const BEGIN: &str = "<!-- model-validation:begin -->";
 const END: &str = "<!-- model-validation:end -->";
 
@@ -154,6 +160,7 @@ pub fn run() -> Result<ExitCode> {
     }
     let docs = root().join("docs");
     let mut section = main_tables(&outcomes);
+    section += &accelsim_table(&outcomes, &accelsim_runs()?);
     for sweep in &SWEEPS {
         section += &sweep_tables(sweep, &outcomes);
         let svg = sweep_chart(sweep, &outcomes).svg();
@@ -334,6 +341,74 @@ fn main_tables(outcomes: &BTreeMap<Case, Outcome>) -> String {
     }
     out += &goals(&pooled, outcomes);
     out += &cache_table(outcomes);
+    out
+}
+
+/// One of Accel-Sim's recorded runs: the case it is, and its IPC.
+struct AccelSimRun {
+    case: Case,
+    ipc: f64,
+}
+
+/// Reads [`ACCELSIM_RUNS`]: the runs whose kernel (its spec without the
+/// size, which is the generator's default) and config are main-table cases.
+fn accelsim_runs() -> Result<Vec<AccelSimRun>> {
+    let path = root().join(ACCELSIM_RUNS);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut runs = Vec::new();
+    for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let run: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{ACCELSIM_RUNS}:{}: {e}", index + 1))?;
+        let field = |key: &str| run.get(key).ok_or_else(|| format!("{ACCELSIM_RUNS}:{}: no `{key}`", index + 1));
+        let spec_text = field("kernel_spec")?.as_str().unwrap_or_default();
+        let knobs: Vec<&str> = spec_text.split([':', ',']).filter(|part| !part.starts_with("size=")).collect();
+        let dir = field("config_dir")?.as_str().unwrap_or_default();
+        let config = ACCELSIM_CONFIGS.iter().find(|(d, _)| *d == dir).map(|(_, preset)| *preset);
+        let spec = DIVERGENT.iter().chain(&NON_DIVERGENT).find(|s| s.split(':').eq(knobs.iter().copied()));
+        let (Some(config), Some(spec)) = (config, spec) else { continue };
+        let cycles = field("accelsim_cycles")?.as_f64().unwrap_or(0.0);
+        let insts = field("accelsim_insn")?.as_f64().unwrap_or(0.0);
+        runs.push(AccelSimRun {
+            case: Case::plain(config, spec),
+            ipc: if cycles > 0.0 { insts / cycles } else { 0.0 },
+        });
+    }
+    Ok(runs)
+}
+
+/// The timing model and the models against Accel-Sim's IPC where a run is
+/// recorded, and each model's mean absolute error per group.
+fn accelsim_table(outcomes: &BTreeMap<Case, Outcome>, runs: &[AccelSimRun]) -> String {
+    let mut out = format!(
+        "\n### Against Accel-Sim's cycles\n\n\
+         Real Accel-Sim (GPGPU-Sim 4.2) on the very traces, with the config files `warplab config write` gives (`{ACCELSIM_RUNS}`, \
+         its README has the provenance): {} of the {} kernel-config pairs above. Errors are against Accel-Sim's IPC.\n\n",
+        runs.len(),
+        CONFIGS.len() * (DIVERGENT.len() + NON_DIVERGENT.len())
+    );
+    out += &model_header("kernel | config | Accel-Sim IPC | timing model");
+    let against = |o: &Outcome, ipc: f64| o.models.map(|m| signed_error(m, ipc));
+    for run in runs {
+        let o = outcome(outcomes, &run.case);
+        let cells = against(o, run.ipc).map(|e| format!("{e:+.1}%")).join(" | ");
+        out += &format!(
+            "| `{}` | {} | {:.1} | {:+.1}% | {cells} |\n",
+            run.case.spec,
+            run.case.config,
+            run.ipc,
+            signed_error(o.simulated, run.ipc)
+        );
+    }
+    out += "\n";
+    out += &model_header("group | runs | timing model");
+    for (group, specs) in [("divergent", &DIVERGENT[..]), ("non-divergent", &NON_DIVERGENT[..]), ("all", &[][..])] {
+        let chosen: Vec<&AccelSimRun> =
+            runs.iter().filter(|r| specs.is_empty() || specs.contains(&r.case.spec)).collect();
+        let sim = mean_abs(chosen.iter().map(|r| signed_error(outcome(outcomes, &r.case).simulated, r.ipc)));
+        let models: [f64; N_MODELS] =
+            std::array::from_fn(|m| mean_abs(chosen.iter().map(|r| against(outcome(outcomes, &r.case), r.ipc)[m])));
+        out += &format!("| {group} | {} | {sim:.1}% | {} |\n", chosen.len(), percent_cells(models));
+    }
     out
 }
 
@@ -562,5 +637,18 @@ mod tests {
         assert_eq!(mean_abs([10.0, -30.0].into_iter()), 20.0);
         let rule = format!("|{}", "---|".repeat(2 + N_MODELS));
         assert_eq!(model_header("a | b").lines().nth(1), Some(rule.as_str()));
+    }
+
+    #[test]
+    fn every_recorded_accel_sim_run_is_a_main_table_case_once() {
+        let runs = accelsim_runs().expect("the records read");
+        assert!(runs.len() >= 17, "{} runs", runs.len());
+        let mut seen: Vec<&Case> = runs.iter().map(|r| &r.case).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), runs.len(), "one run per case");
+        assert!(runs.iter().all(|r| r.ipc > 0.0));
+        let gs32 = runs.iter().find(|r| r.case == Case::plain("mdm-pascal-28sm", "strided:gs=32")).expect("recorded");
+        assert!((gs32.ipc - 53_084_160.0 / 1_019_532.0).abs() < 1e-9);
     }
 }

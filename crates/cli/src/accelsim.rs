@@ -54,7 +54,7 @@ pub fn check(dir: &Path, filter: Option<&str>, json: bool) -> Result<String, Str
         progress.inc(1);
     }
     progress.finish_and_clear();
-    let groups = [CaseGroup::Anchor, CaseGroup::Local]
+    let groups = [CaseGroup::Anchor, CaseGroup::Local, CaseGroup::Models]
         .into_iter()
         .filter_map(|group| {
             let errors: Vec<f64> =

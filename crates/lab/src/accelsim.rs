@@ -4,10 +4,11 @@
 //!
 //! A reference set is a directory (the project's is
 //! `crates/lab/test_data/accelsim/`):
-//! - `anchors.jsonl` and `local.jsonl`: one run per line, with the case's
-//!   name, its config directory and Accel-Sim's figures (cycles, cache and
-//!   DRAM counters);
-//! - `anchor_traces.json` and `local_traces.json`: how each trace is made, a
+//! - `anchors.jsonl`, `local.jsonl` and optionally `models.jsonl`: one run
+//!   per line, with the case's name, its config directory and Accel-Sim's
+//!   figures (cycles, cache and DRAM counters);
+//! - `anchor_traces.json`, `local_traces.json` (and `models_traces.json`
+//!   beside `models.jsonl`): how each trace is made, a
 //!   generator spec and the config it was sized for, and the SHA-256 of its
 //!   files (file names in order, each name then its bytes);
 //! - `configs/<name>/`: the config files Accel-Sim ran, pinned, so a change to
@@ -67,6 +68,10 @@ pub enum CaseGroup {
     Anchor,
     /// Runs recorded locally beside them (`local.jsonl`).
     Local,
+    /// The teaching kernels at `cargo xtask validate-models`' sizes on the
+    /// presets the analytical models are judged on (`models.jsonl`): the
+    /// analytical models' Accel-Sim reference (issue 24).
+    Models,
 }
 
 /// One cache level's totals as Accel-Sim prints them (`L1D_total_cache_*`, `L2_total_cache_*`).
@@ -212,11 +217,20 @@ pub fn load(files: &mut dyn ReferenceFiles) -> Result<ReferenceSet, LabError> {
     for entry in array(&anchor_traces, "traces", "anchor_traces.json")? {
         set.traces.push(anchor_recipe(entry, &anchor_traces)?);
     }
-    let local_traces = read_json(files, "local_traces.json")?;
-    for entry in array(&local_traces, "traces", "local_traces.json")? {
-        set.traces.push(local_recipe(entry)?);
+    let has_models = files.list("").iter().any(|name| name == "models.jsonl");
+    let mut trace_lists = vec!["local_traces.json"];
+    let mut run_lists = vec![("anchors.jsonl", CaseGroup::Anchor), ("local.jsonl", CaseGroup::Local)];
+    if has_models {
+        trace_lists.push("models_traces.json");
+        run_lists.push(("models.jsonl", CaseGroup::Models));
     }
-    for (file, group) in [("anchors.jsonl", CaseGroup::Anchor), ("local.jsonl", CaseGroup::Local)] {
+    for list in trace_lists {
+        let traces = read_json(files, list)?;
+        for entry in array(&traces, "traces", list)? {
+            set.traces.push(local_recipe(entry, list)?);
+        }
+    }
+    for (file, group) in run_lists {
         let text = read_text(files, file)?;
         for (index, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
             let at = format!("{file}:{}", index + 1);
@@ -453,8 +467,9 @@ fn anchor_recipe(entry: &Value, all: &Value) -> Result<TraceRecipe, LabError> {
     })
 }
 
-fn local_recipe(entry: &Value) -> Result<TraceRecipe, LabError> {
-    let at = "local_traces.json";
+/// A trace of `local_traces.json` or `models_traces.json`: a generator spec
+/// for a config, and its digest.
+fn local_recipe(entry: &Value, at: &str) -> Result<TraceRecipe, LabError> {
     let knobs = text(entry, "knobs", at)?;
     let name = text(entry, "trace", at)?;
     Ok(TraceRecipe {

@@ -35,6 +35,18 @@ fn reference_dir() -> Directory {
 /// the investigation): reported as measured, not fitted.
 const CYCLE_GOAL_MISSED: &[(&str, f64, &str)] = &[];
 
+/// Cases of `models.jsonl` too slow for a test (each at least ten seconds of
+/// simulation, 130 s together): `cargo xtask validate-sim` and
+/// `warplab accelsim` run them; docs/validation.md has their figures.
+const VALIDATE_SIM_ONLY: &[&str] = &[
+    "mdm_pascal_strided_gs32",
+    "mdm_qv100_strided_gs32",
+    "mdm_pascal_spmv",
+    "mdm_qv100_spmv",
+    "mdm_pascal_histogram",
+    "mdm_qv100_histogram",
+];
+
 fn cycle_bound(case: &str) -> f64 {
     CYCLE_GOAL_MISSED.iter().find(|(c, _, _)| *c == case).map_or(0.10, |&(_, bound, _)| bound)
 }
@@ -95,7 +107,8 @@ fn the_timing_model_agrees_with_accel_sim_on_every_recorded_case() {
     assert!(set.cases.iter().filter(|c| c.group == CaseGroup::Anchor).count() >= 13, "every completed anchor run");
     let mut failures = Vec::new();
     let mut errors: Vec<(CaseGroup, f64)> = Vec::new();
-    for case in &set.cases {
+    assert!(set.cases.iter().filter(|c| c.group == CaseGroup::Models).count() >= 17, "the models' reference runs");
+    for case in set.cases.iter().filter(|c| !VALIDATE_SIM_ONLY.contains(&c.name.as_str())) {
         let result = match run_case(&set, case, &mut files) {
             Ok(result) => result,
             Err(error) => {
@@ -121,7 +134,7 @@ fn the_timing_model_agrees_with_accel_sim_on_every_recorded_case() {
         errors.push((result.group, result.cycle_error()));
         failures.extend(problems(&result).into_iter().map(|p| format!("{}: {p}", result.name)));
     }
-    for group in [CaseGroup::Anchor, CaseGroup::Local] {
+    for group in [CaseGroup::Anchor, CaseGroup::Local, CaseGroup::Models] {
         let group_errors: Vec<f64> = errors.iter().filter(|(g, _)| *g == group).map(|(_, e)| e.abs()).collect();
         let mean = group_errors.iter().sum::<f64>() / group_errors.len().max(1) as f64;
         println!("{group:?}: mean |cycle error| {:.1}% over {} cases", 100.0 * mean, group_errors.len());
