@@ -10,8 +10,8 @@
 //! | floor | work | rate (from the config) |
 //! |---|---|---|
 //! | LD/ST unit | the SM's warps' L1 lookups, sent in order one per bank per cycle up to the first bank conflict; shared-memory bank conflicts; accesses past the L1 one per cycle | one cycle per step |
-//! | execution units | each class's initiation intervals | the SM's units of that class |
-//! | L2 slice | the busiest slice's accesses (same-address atomics all land on one) | one per L2 cycle |
+//! | execution units | each class's initiation intervals; every pipeline's instructions through the operand collector | the SM's units of that class; for every set of pipelines, the fewer of the collector's input ports and dispatch units that serve it |
+//! | L2 slice | the busiest slice's accesses (same-address atomics all land on one) | one per L2 cycle, and its crossbar port's packet in and packet out (`Interconnect::port_cycles` interconnect cycles each) |
 //! | NoC | requests in the busier direction (reads' replies, writes' data) | `B_NoC` per L1 block (Eq. 7's service) |
 //! | DRAM | sectors read and written | `B_DRAM` |
 //!
@@ -20,10 +20,11 @@
 //! floor is a bound the simulator can reach but not beat.
 
 use serde::{Deserialize, Serialize};
-use warplab_config::GpuConfig;
+use warplab_config::{GpuConfig, NetworkMode};
 use warplab_uarch::cache::SECTOR_BYTES;
 use warplab_uarch::coalescer::SectorAccess;
-use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class};
+use warplab_uarch::dispatch::{Pipe, collector_ports};
+use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class, unit_index};
 
 use crate::machine::Machine;
 use crate::profile::KernelProfile;
@@ -36,6 +37,10 @@ pub struct KernelWork {
     /// Per execution-unit class (`warplab_uarch::ops` dense index): the
     /// initiation intervals of the instructions issued to it, summed.
     pub unit_cycles: Vec<u64>,
+    /// Per pipeline (the unit classes' dense index, then [`MEMORY_PIPE`]):
+    /// the instructions, each of which passes the operand collector.
+    #[serde(default)]
+    pub pipe_insts: Vec<u64>,
     /// L2 accesses at the slice that takes the most.
     pub busiest_slice_accesses: u64,
 }
@@ -54,6 +59,11 @@ impl Limit {
     pub const ALL: [Limit; 5] = [Self::Ldst, Self::Units, Self::L2Slice, Self::Noc, Self::Dram];
 }
 
+/// The LD/ST unit's index among the pipelines, after the unit classes.
+pub const MEMORY_PIPE: usize = N_UNIT_CLASSES;
+/// Pipelines: the unit classes and the LD/ST unit.
+pub const N_PIPES: usize = N_UNIT_CLASSES + 1;
+
 /// What the floors read of a GPU beyond the rest of [`Machine`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rates {
@@ -61,16 +71,130 @@ pub struct Rates {
     pub units: Vec<u32>,
     /// Core cycles per L2 cycle.
     pub l2_cycle: f64,
+    /// Core cycles per interconnect cycle.
+    #[serde(default)]
+    pub icnt_cycle: f64,
+    /// The flit a crossbar port moves a cycle under BookSim; `None` under
+    /// GPGPU-Sim's own crossbar, which moves a whole packet a cycle.
+    #[serde(default)]
+    pub port_flit_bytes: Option<u32>,
+    /// The operand collector's input ports, one instruction a cycle each,
+    /// grouped by the pipelines they take: (a bit per pipeline index, ports).
+    #[serde(default)]
+    pub collector_ports: Vec<(u32, u32)>,
+    /// Its collector-unit sets that have units: the pipelines whose ports
+    /// allocate in the set, and its dispatch units (one instruction a cycle
+    /// each, `-gpgpu_operand_collector_num_out_ports_<set>`).
+    #[serde(default)]
+    pub collector_sets: Vec<(u32, u32)>,
 }
 
 impl Rates {
     /// The rates `config` gives.
     pub fn of(config: &GpuConfig) -> Self {
+        let ports = collector_ports(config);
+        let pipes_of = |port: &warplab_uarch::dispatch::CollectorPort| {
+            port.pipes.iter().fold(0u32, |mask, &pipe| mask | 1 << pipe_index(pipe))
+        };
+        let mut port_groups: Vec<(u32, u32)> = Vec::new();
+        for pipes in ports.iter().map(pipes_of) {
+            match port_groups.iter_mut().find(|group| group.0 == pipes) {
+                Some(group) => group.1 += 1,
+                None => port_groups.push((pipes, 1)),
+            }
+        }
+        let collector_sets = config
+            .units
+            .operand_collector
+            .built_sets()
+            .filter(|set| set.units > 0)
+            .map(|set| {
+                let reach = ports.iter().filter(|port| port.sets.contains(&set.kind)).fold(0, |m, p| m | pipes_of(p));
+                (reach, set.out_ports)
+            })
+            .collect();
         Self {
             units: (0..N_UNIT_CLASSES).map(|k| config.units.n_units(unit_class(k))).collect(),
             l2_cycle: config.clocks.core.khz() as f64 / config.clocks.l2.khz().max(1) as f64,
+            icnt_cycle: config.clocks.core.khz() as f64 / config.clocks.icnt.khz().max(1) as f64,
+            port_flit_bytes: match config.interconnect.mode {
+                NetworkMode::BookSim => Some(config.interconnect.effective_flit_size_bytes().max(1)),
+                NetworkMode::LocalCrossbar => None,
+            },
+            collector_ports: port_groups,
+            collector_sets,
         }
     }
+}
+
+impl Rates {
+    /// Core cycles an L2 slice needs per access: one L2 cycle for the
+    /// access, and at its crossbar port a request of `request_bytes` in and
+    /// a reply of `reply_bytes` out (the two directions are separate
+    /// networks), as many interconnect cycles as each packet holds the port.
+    fn slice_access_cycles(&self, request_bytes: f64, reply_bytes: f64) -> f64 {
+        let port = |bytes: f64| self.port_flit_bytes.map_or(1.0, |flit| (bytes / f64::from(flit)).ceil().max(1.0));
+        self.l2_cycle.max(self.icnt_cycle * port(request_bytes).max(port(reply_bytes)))
+    }
+}
+
+/// A pipeline's index in [`KernelWork::pipe_insts`].
+fn pipe_index(pipe: Pipe) -> usize {
+    match pipe {
+        Pipe::Unit(class) => unit_index(class),
+        Pipe::Memory => MEMORY_PIPE,
+    }
+}
+
+/// The operand collector's floor on one SM for `pipe_insts`: every issued
+/// instruction enters a collector unit through an input port that takes its
+/// pipeline and leaves through a dispatch unit of that unit's set, one a
+/// cycle each (GPGPU-Sim's `opndcoll_rfu_t`: `allocate_cu`, then
+/// `dispatch_ready_cu`), so for any set of pipelines their instructions need
+/// at least as many cycles as they are over the fewer of the ports and the
+/// dispatch units that serve the set. The most binding set is the floor.
+fn collector_cycles(pipe_insts: &[u64], rates: &Rates) -> f64 {
+    // Pipelines the same ports and sets serve are one for this bound:
+    // (which ports and sets, the pipelines, their instructions).
+    let mut groups = [(0u32, 0u32, 0u64); N_PIPES];
+    let mut n = 0;
+    for (pipe, &insts) in pipe_insts.iter().enumerate().take(N_PIPES).filter(|&(_, &insts)| insts > 0) {
+        let bit = 1u32 << pipe;
+        let signature = serving(bit, &rates.collector_ports) | serving(bit, &rates.collector_sets) << 16;
+        if let Some(group) = groups[..n].iter_mut().find(|group| group.0 == signature) {
+            group.1 |= bit;
+            group.2 += insts;
+        } else {
+            groups[n] = (signature, bit, insts);
+            n += 1;
+        }
+    }
+    let mut worst = 0.0f64;
+    for subset in 1u32..(1 << n) {
+        let (pipes, insts) = groups[..n]
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| subset & (1 << i) != 0)
+            .fold((0, 0), |(pipes, insts), (_, group)| (pipes | group.1, insts + group.2));
+        // Pipelines nothing serves never issue in the simulator either
+        // (Accel-Sim's checks refuse such a config): no floor from them.
+        let servers = servers(pipes, &rates.collector_ports).min(servers(pipes, &rates.collector_sets));
+        if servers > 0 {
+            worst = worst.max(insts as f64 / servers as f64);
+        }
+    }
+    worst
+}
+
+/// Bit `i` set when the `i`-th of `groups` (a pipeline mask and a count)
+/// serves a pipeline of `pipes`.
+fn serving(pipes: u32, groups: &[(u32, u32)]) -> u32 {
+    groups.iter().take(16).enumerate().filter(|(_, group)| group.0 & pipes != 0).fold(0, |bits, (i, _)| bits | 1 << i)
+}
+
+/// How many of `groups`' servers serve a pipeline of `pipes`.
+fn servers(pipes: u32, groups: &[(u32, u32)]) -> u64 {
+    groups.iter().filter(|group| group.0 & pipes != 0).map(|group| u64::from(group.1)).sum()
 }
 
 /// The L1 banks' step count for one instruction's accesses: in order, one per
@@ -109,7 +233,7 @@ pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, ac
         .iter()
         .zip(&machine.rates.units)
         .map(|(&cycles, &units)| if units > 0 { cycles as f64 / f64::from(units) } else { 0.0 })
-        .fold(0.0, f64::max);
+        .fold(collector_cycles(&work.pipe_insts, &machine.rates), f64::max);
     let caches = &k.caches;
     let busier_direction = caches.read_requests.max(caches.write_requests) as f64;
     let requests = (caches.read_requests + caches.write_requests) as f64;
@@ -117,7 +241,11 @@ pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, ac
     Limit::ALL.map(|limit| match limit {
         Limit::Ldst => work.ldst_cycles as f64 * per_sm,
         Limit::Units => units * per_sm,
-        Limit::L2Slice => work.busiest_slice_accesses as f64 * per_gpu * machine.rates.l2_cycle,
+        Limit::L2Slice => {
+            let access =
+                machine.rates.slice_access_cycles(caches.request_bytes_per_request, caches.reply_bytes_per_request);
+            work.busiest_slice_accesses as f64 * per_gpu * access
+        }
         Limit::Noc => busier_direction * per_gpu * machine.noc_service(),
         Limit::Dram => sectors * per_gpu * machine.dram_cycles(f64::from(SECTOR_BYTES)),
     })
@@ -129,6 +257,36 @@ mod tests {
 
     fn at(sector: u64) -> SectorAccess {
         SectorAccess { sector_addr: sector * u64::from(SECTOR_BYTES), byte_mask: u32::MAX, lanes: 1 }
+    }
+
+    #[test]
+    fn presets_give_their_collector_ports_and_slice_ports() {
+        let config = |name| warplab_config::preset(name).unwrap().config().unwrap();
+        let (sp, sfu, mem) = (1u32, 1 << 3, 1 << MEMORY_PIPE);
+        // mdm-pascal-28sm: one port and one dispatch unit for each of SP,
+        // SFU and LD/ST (and the tensor set's, with no tensor unit).
+        let pascal = Rates::of(&config("mdm-pascal-28sm"));
+        for pipe in [sp, sfu, mem] {
+            assert!(pascal.collector_ports.contains(&(pipe, 1)), "{:?}", pascal.collector_ports);
+            assert!(pascal.collector_sets.contains(&(pipe, 1)), "{:?}", pascal.collector_sets);
+        }
+        assert_eq!(collector_cycles(&pipe_insts(&[(0, 300), (MEMORY_PIPE, 100)]), &pascal), 300.0);
+        // Its crossbar runs at 341.797 MHz against the core's 1,400 and
+        // moves a packet a cycle: 4.1 core cycles per L2 slice access.
+        assert!((pascal.slice_access_cycles(8.0, 136.0) - 1_400_000.0 / 341_797.0).abs() < 1e-3);
+        // SM7_QV100: eight generic ports and dispatch units for everything.
+        let qv100 = Rates::of(&config("SM7_QV100"));
+        assert_eq!(qv100.collector_ports.len(), 1);
+        assert_eq!(qv100.collector_ports[0].1, 8);
+        assert_eq!(collector_cycles(&pipe_insts(&[(0, 300), (MEMORY_PIPE, 100)]), &qv100), 50.0);
+    }
+
+    fn pipe_insts(counts: &[(usize, u64)]) -> Vec<u64> {
+        let mut insts = vec![0; N_PIPES];
+        for &(pipe, n) in counts {
+            insts[pipe] = n;
+        }
+        insts
     }
 
     #[test]

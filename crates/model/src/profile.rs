@@ -18,7 +18,7 @@ use warplab_uarch::shared_memory::shared_memory_cycles;
 use crate::cache_pass::{PcStats, Sent, Traffic};
 use crate::interval::{KernelContext, Paths, StoredPath, Timeline, memory_space};
 use crate::kmeans::{Point, representative};
-use crate::limits::KernelWork;
+use crate::limits::{KernelWork, MEMORY_PIPE, N_PIPES};
 use crate::llc::{LlcCounts, SlicedLlc};
 use crate::walk::{LaunchedKernel, WalkSink, Walker};
 
@@ -168,6 +168,8 @@ struct Tally {
     warps: u64,
     /// Initiation cycles per unit class.
     unit_cycles: [u64; N_UNIT_CLASSES],
+    /// Instructions per pipeline (`limits::MEMORY_PIPE` the LD/ST unit's).
+    pipe_insts: [u64; N_PIPES],
     /// Cycles shared-memory instructions hold the LD/ST unit.
     shared_cycles: u64,
 }
@@ -181,6 +183,7 @@ impl Tally {
             if let Some(unit) = op.unit {
                 self.unit_cycles[unit] += u64::from(op.initiation_cycles.max(1));
             }
+            self.pipe_insts[op.unit.unwrap_or(MEMORY_PIPE)] += 1;
             if memory_space(cta, instruction, op, k) == Some(MemSpace::Shared) {
                 let lanes = cta.lane_addresses(instruction);
                 self.shared_cycles += u64::from(shared_memory_cycles(lanes, op.access_bytes, k.shmem_banks, 1).max(1));
@@ -279,6 +282,7 @@ fn finish(
         work: KernelWork {
             ldst_cycles: traffic.ldst_cycles + tally.shared_cycles,
             unit_cycles: tally.unit_cycles.to_vec(),
+            pipe_insts: tally.pipe_insts.to_vec(),
             busiest_slice_accesses,
         },
     }

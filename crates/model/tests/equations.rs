@@ -25,7 +25,14 @@ fn machine() -> Machine {
         dram_bytes_per_s: 1e18,
         llc_block_bytes: 32.0,
         launch_cycles: 0.0,
-        rates: Rates { units: vec![1; 13], l2_cycle: 1.0 },
+        rates: Rates {
+            units: vec![1; 13],
+            l2_cycle: 1.0,
+            icnt_cycle: 1.0,
+            port_flit_bytes: None,
+            collector_ports: Vec::new(),
+            collector_sets: Vec::new(),
+        },
     }
 }
 
@@ -213,7 +220,8 @@ fn mdm_with_limits_is_mdm_until_a_floor_binds_and_then_the_floor() {
     let mdm = |p: &Profile| predict(p, &machine()).models[&ModelKind::Mdm];
     let limited = |p: &Profile| predict(p, &machine()).models[&ModelKind::MdmLimits];
     // Floors below MDM's 36 cycles change nothing.
-    profile.kernels[0].work = KernelWork { ldst_cycles: 30, unit_cycles: vec![6; 13], busiest_slice_accesses: 20 };
+    profile.kernels[0].work =
+        KernelWork { ldst_cycles: 30, unit_cycles: vec![6; 13], pipe_insts: vec![0; 14], busiest_slice_accesses: 20 };
     assert_eq!(limited(&profile), mdm(&profile));
     // 50 cycles in the LD/ST unit: the wave takes 50, the 14 it adds are
     // the LD/ST term (per warp instruction: 14 / 6).
@@ -235,4 +243,43 @@ fn mdm_with_limits_is_mdm_until_a_floor_binds_and_then_the_floor() {
     slow_l2.rates.l2_cycle = 2.0;
     let p = predict(&profile, &slow_l2).models[&ModelKind::MdmLimits];
     assert!(close(p.cycles, 200.0) && close(p.cpi_stack.l2_slice, 164.0 / 6.0), "{p:?}");
+    // Or its crossbar port: under BookSim with 16-B flits the kernel's
+    // 32-B replies hold it two interconnect cycles of 1.5 core cycles.
+    let mut slow_port = slow_l2.clone();
+    slow_port.rates.port_flit_bytes = Some(16);
+    slow_port.rates.icnt_cycle = 1.5;
+    assert!(close(predict(&profile, &slow_port).models[&ModelKind::MdmLimits].cycles, 300.0));
+}
+
+#[test]
+fn the_operand_collector_floor_is_its_most_binding_cut() {
+    // Pipelines: 0 SP, 3 SFU, 13 the LD/ST unit.
+    let (sp, sfu, mem) = (1u32, 1 << 3, 1 << 13);
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    profile.kernels[0].work.pipe_insts = vec![0; 14];
+    profile.kernels[0].work.pipe_insts[0] = 300;
+    profile.kernels[0].work.pipe_insts[3] = 40;
+    profile.kernels[0].work.pipe_insts[13] = 100;
+    let cycles = |ports: Vec<(u32, u32)>, sets: Vec<(u32, u32)>| {
+        let mut m = machine();
+        m.rates.collector_ports = ports;
+        m.rates.collector_sets = sets;
+        let p = predict(&profile, &m).models[&ModelKind::MdmLimits];
+        (p.cycles, p.cpi_stack.units)
+    };
+    // One port and one dispatch unit per pipeline (mdm-pascal-28sm): the
+    // SP instructions one a cycle.
+    let own = vec![(sp, 1), (sfu, 1), (mem, 1)];
+    let (c, units) = cycles(own.clone(), own);
+    assert!(close(c, 300.0) && close(units, 264.0 / 6.0), "{c} {units}");
+    // A generic port beside them: SP alone has two (150), SP with the
+    // LD/ST unit three for 400 (133), everything four for 440 (110).
+    let (c, _) = cycles(vec![(sp, 1), (sfu, 1), (mem, 1), (sp | sfu | mem, 1)], vec![(sp | sfu | mem, 4)]);
+    assert!(close(c, 150.0), "{c}");
+    // Eight generic ports but two dispatch units: everything over two.
+    let (c, _) = cycles(vec![(sp | sfu | mem, 8)], vec![(sp | sfu | mem, 2)]);
+    assert!(close(c, 220.0), "{c}");
+    // Nothing serves them (no collector described): no floor, MDM's 36.
+    let (c, _) = cycles(Vec::new(), Vec::new());
+    assert!(close(c, 36.0), "{c}");
 }

@@ -121,9 +121,9 @@ pub const CPI_DRAM: &str = "Queueing at DRAM for the requests that miss the L2."
 /// The LD/ST-unit floor.
 pub const CPI_LDST: &str = "MDM + limits only: what the LD/ST unit's throughput adds. Each cycle it sends a warp's L1 accesses in order, one per L1 bank, until two want the same bank; shared-memory bank conflicts and accesses past the L1 also take a cycle each.";
 /// The execution-unit floor.
-pub const CPI_UNITS: &str = "MDM + limits only: what the busiest class of execution units adds: its instructions' initiation intervals over the SM's units of that class.";
+pub const CPI_UNITS: &str = "MDM + limits only: what the execution units add: the busiest class's initiation intervals over the SM's units of that class, or the instructions over the operand collector's ports and dispatch units (one instruction a cycle each), whichever binds.";
 /// The L2-slice floor.
-pub const CPI_L2_SLICE: &str = "MDM + limits only: what the busiest L2 slice adds at one access per L2 cycle (atomics to one address all go to one slice).";
+pub const CPI_L2_SLICE: &str = "MDM + limits only: what the busiest L2 slice adds at one access per L2 cycle, or per packet its crossbar port moves if that is slower (atomics to one address all go to one slice).";
 /// The NoC-bandwidth floor.
 pub const CPI_NOC_BANDWIDTH: &str = "MDM + limits only: what moving every request's block over the NoC at its full bandwidth adds beyond the other terms.";
 /// The DRAM-bandwidth floor.
