@@ -67,7 +67,7 @@ test("the default experiment is analyzed as soon as it loads", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await waitForAnalysis(page);
   assert.equal(await page.getByTestId("cpi-chart").locator(".row").count(), MODELS.length, "one CPI stack per model");
-  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 11, "every CPI term");
+  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 12, "every CPI term");
   assert.equal(await page.getByTestId("analytical-kernels").locator("tbody tr").count(), 1, "vecadd has one kernel");
 
   // The paper's models only: warplab's two extensions leave the panel, and

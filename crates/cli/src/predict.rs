@@ -83,9 +83,9 @@ fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) 
 }
 
 /// Column heads of the CPI stack's terms, in `CpiStack::terms` order (the
-/// five after `dram` are "MDM + limits"' floors).
+/// six after `dram` are "MDM + limits"' floors).
 const CPI_TERM_NAMES: [&str; warplab_lab::CPI_TERMS] =
-    ["base", "issue", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw", "dram-bw", "launch"];
+    ["base", "issue", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw", "dram-bw", "slowest", "launch"];
 
 fn row(label: &str, p: &Prediction) -> String {
     let mut out = format!("{label:<13} {:>10.2} {:>9.3} {:>12.0} |       ", p.ipc, p.warp_ipc, p.cycles);

@@ -44,7 +44,7 @@ mod profile;
 mod walk;
 
 pub use interval::MAX_PROFILE_INTERVALS;
-pub use limits::{KernelWork, Rates};
+pub use limits::{KernelWork, MAX_SLOWEST_PATHS, PathTime, Rates};
 pub use llc::LlcCounts;
 pub use machine::{Latencies, Machine, SchedulerModel};
 pub use predict::{AnalyticalReport, CPI_TERMS, CpiStack, KernelResult, ModelKind, Prediction, predict, predict_model};

@@ -15,6 +15,12 @@
 //! | NoC | requests in the busier direction (reads' replies, writes' data) | `B_NoC` per L1 block (Eq. 7's service) |
 //! | DRAM | sectors read and written | `B_DRAM` |
 //!
+//! And one floor for the whole kernel, not a rate: it cannot end before its
+//! slowest warp could alone on an idle GPU, after the launch latency (a
+//! kernel whose warps mostly exit at once but one walks a long chain of
+//! dependent loads, as `bfs`' early levels do, is that warp's time). The
+//! profile keeps the paths that could be the slowest ([`PathTime`]).
+//!
 //! The work comes from the profile's functional pass (what the trace and the
 //! config imply), never from a run; the rates are the config's peaks, so a
 //! floor is a bound the simulator can reach but not beat.
@@ -27,7 +33,7 @@ use warplab_uarch::dispatch::{Pipe, collector_ports};
 use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class, unit_index};
 
 use crate::machine::Machine;
-use crate::profile::KernelProfile;
+use crate::profile::{Interval, KernelProfile};
 
 /// What all of one kernel's warps ask of the throughput-limited parts.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -43,6 +49,91 @@ pub struct KernelWork {
     pub pipe_insts: Vec<u64>,
     /// L2 accesses at the slice that takes the most.
     pub busiest_slice_accesses: u64,
+    /// The paths that could be the slowest warp's ([`slowest_paths`]).
+    #[serde(default)]
+    pub slowest_paths: Vec<PathTime>,
+}
+
+/// The most paths [`slowest_paths`] keeps per kernel (a documented limit).
+pub const MAX_SLOWEST_PATHS: usize = 32;
+
+/// One path a kernel's warps take, reduced to what its time alone on an
+/// idle GPU depends on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct PathTime {
+    /// Warp instructions.
+    pub insts: f64,
+    /// Stall cycles with every load at the L1 hit latency.
+    pub stall: f64,
+    /// Stalls that wait for an L1 miss, in expectation (each memory
+    /// interval's chance).
+    pub misses: f64,
+    /// Of those, the ones whose request also misses the L2.
+    pub llc_misses: f64,
+}
+
+impl PathTime {
+    /// The path whose intervals (with the cache pass's miss figures) are `intervals`.
+    pub(crate) fn of(intervals: &[Interval]) -> Self {
+        intervals.iter().fold(Self::default(), |t, i| {
+            let miss = if i.awaits_load { i.miss } else { 0.0 };
+            Self {
+                insts: t.insts + f64::from(i.insts),
+                stall: t.stall + f64::from(i.stall_cycles),
+                misses: t.misses + miss,
+                llc_misses: t.llc_misses + miss * i.llc_miss,
+            }
+        })
+    }
+
+    /// Cycles a warp on this path takes alone: its instructions issued, its
+    /// stalls, and each miss's no-contention latency beyond the L1 hit's
+    /// (MDM's single-warp time, `predict.rs`).
+    pub(crate) fn cycles(&self, machine: &Machine) -> f64 {
+        let l = &machine.latencies;
+        self.insts / machine.issue_rate.max(f64::MIN_POSITIVE)
+            + self.stall
+            + self.misses * (l.llc - l.l1_hit).max(0.0)
+            + self.llc_misses * l.dram
+    }
+
+    /// At least as slow as `other` whatever the latencies.
+    fn covers(&self, other: &Self) -> bool {
+        self.insts >= other.insts
+            && self.stall >= other.stall
+            && self.misses >= other.misses
+            && self.llc_misses >= other.llc_misses
+    }
+}
+
+/// The paths no other path covers: whatever a machine's latencies, the
+/// slowest is among them. Past [`MAX_SLOWEST_PATHS`] the slowest on
+/// `machine` are kept (a knob that moves the latencies far could then miss
+/// the slowest; the floor is lower, never wrong).
+pub(crate) fn slowest_paths(paths: impl Iterator<Item = PathTime>, machine: &Machine) -> Vec<PathTime> {
+    let mut kept: Vec<PathTime> = Vec::new();
+    let by_time = |kept: &mut Vec<PathTime>| {
+        kept.sort_by(|a, b| b.cycles(machine).total_cmp(&a.cycles(machine)));
+        kept.truncate(MAX_SLOWEST_PATHS);
+    };
+    for path in paths {
+        if kept.iter().any(|k| k.covers(&path)) {
+            continue;
+        }
+        kept.retain(|k| !path.covers(k));
+        kept.push(path);
+        if kept.len() > 4 * MAX_SLOWEST_PATHS {
+            by_time(&mut kept);
+        }
+    }
+    by_time(&mut kept);
+    kept
+}
+
+/// The kernel's floor: the launch latency, then its slowest warp alone.
+pub(crate) fn slowest_warp_cycles(k: &KernelProfile, machine: &Machine) -> f64 {
+    let alone = k.work.slowest_paths.iter().map(|p| p.cycles(machine)).fold(0.0, f64::max);
+    if alone > 0.0 { machine.launch_cycles + alone } else { 0.0 }
 }
 
 /// The floors, in the order of the CPI stack's limit terms.

@@ -37,7 +37,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first};
-use crate::limits::floors;
+use crate::limits::{floors, slowest_warp_cycles};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
 use crate::profile::{CacheFigures, Interval, KernelProfile, Profile};
@@ -180,16 +180,20 @@ pub struct CpiStack {
     /// "MDM + limits" only: what DRAM at full bandwidth adds.
     #[serde(default)]
     pub dram_bandwidth: f64,
+    /// "MDM + limits" only: what the kernel's slowest warp, alone on an
+    /// idle GPU, adds beyond the rest (a kernel-wide floor).
+    #[serde(default)]
+    pub slowest_warp: f64,
     /// The kernel launch latency the config charges to every kernel.
     pub launch: f64,
 }
 
 /// The CPI stack's terms.
-pub const CPI_TERMS: usize = 11;
+pub const CPI_TERMS: usize = 12;
 
 impl CpiStack {
     /// The terms: base, issue, mshr, noc, dram, then the limits (ldst, units,
-    /// l2_slice, noc_bandwidth, dram_bandwidth), then launch.
+    /// l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp), then launch.
     pub fn terms(&self) -> [f64; CPI_TERMS] {
         [
             self.base,
@@ -202,14 +206,29 @@ impl CpiStack {
             self.l2_slice,
             self.noc_bandwidth,
             self.dram_bandwidth,
+            self.slowest_warp,
             self.launch,
         ]
     }
 
     fn from_terms(
-        [base, issue, mshr, noc, dram, ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, launch]: [f64; CPI_TERMS],
+        [base, issue, mshr, noc, dram, ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp, launch]: [f64;
+            CPI_TERMS],
     ) -> Self {
-        Self { base, issue, mshr, noc, dram, ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, launch }
+        Self {
+            base,
+            issue,
+            mshr,
+            noc,
+            dram,
+            ldst,
+            units,
+            l2_slice,
+            noc_bandwidth,
+            dram_bandwidth,
+            slowest_warp,
+            launch,
+        }
     }
 
     /// The SM's CPI: the terms' sum.
@@ -396,7 +415,15 @@ fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Pre
         cycles += wave.count * terms.total() * scale;
         stack = stack.plus_scaled(&terms.as_stack(), wave.count * scale * f64::from(wave.active_sms));
     }
-    stack.launch = machine.launch_cycles * f64::from(waves.first().map_or(0, |w| w.active_sms));
+    let sms = f64::from(waves.first().map_or(0, |w| w.active_sms));
+    if model == ModelKind::MdmLimits {
+        let excess = slowest_warp_cycles(k, machine) - cycles;
+        if excess > 0.0 {
+            cycles += excess;
+            stack.slowest_warp = excess * sms;
+        }
+    }
+    stack.launch = machine.launch_cycles * sms;
     let warp_insts = k.warp_insts as f64;
     Prediction {
         ipc: if cycles > 0.0 { k.thread_insts as f64 / cycles } else { 0.0 },
@@ -432,6 +459,7 @@ impl Terms {
             l2_slice,
             noc_bandwidth,
             dram_bandwidth,
+            slowest_warp: 0.0,
             launch: 0.0,
         }
     }

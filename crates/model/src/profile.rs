@@ -18,8 +18,9 @@ use warplab_uarch::shared_memory::shared_memory_cycles;
 use crate::cache_pass::{PcStats, Sent, Traffic};
 use crate::interval::{KernelContext, Paths, StoredPath, Timeline, memory_space};
 use crate::kmeans::{Point, representative};
-use crate::limits::{KernelWork, MEMORY_PIPE, N_PIPES};
+use crate::limits::{KernelWork, MEMORY_PIPE, N_PIPES, PathTime, slowest_paths};
 use crate::llc::{LlcCounts, SlicedLlc};
+use crate::machine::Machine;
 use crate::walk::{LaunchedKernel, WalkSink, Walker};
 
 /// How to profile.
@@ -140,6 +141,8 @@ pub fn profile(
     options: ProfileOptions,
 ) -> Result<Profile, String> {
     let mut walker = Walker::new(config, &[config]);
+    // The config's own latencies, to rank the slowest paths.
+    let machine = Machine::of(config);
     let mut timeline = Timeline::new();
     let mut result = Profile { profiled_sms: config.n_sms(), ..Profile::default() };
     walker.for_each_kernel(workload, options, |walker, source| {
@@ -148,7 +151,8 @@ pub fn profile(
             let llc = walker.cache.llcs.first();
             let busiest_slice = llc.map_or(0, SlicedLlc::busiest_slice_accesses);
             let llc = llc.map(|llc| llc.counts).unwrap_or_default();
-            result.kernels.push(finish(launched, sink.tally, &walker.cache.traffic, &llc, busiest_slice));
+            let traffic = &walker.cache.traffic;
+            result.kernels.push(finish(launched, sink.tally, traffic, &llc, busiest_slice, &machine));
         }
         Ok(())
     })?;
@@ -243,6 +247,7 @@ fn finish(
     traffic: &Traffic,
     llc: &LlcCounts,
     busiest_slice_accesses: u64,
+    machine: &Machine,
 ) -> KernelProfile {
     let points: Vec<Point> = tally
         .paths
@@ -284,6 +289,11 @@ fn finish(
             unit_cycles: tally.unit_cycles.to_vec(),
             pipe_insts: tally.pipe_insts.to_vec(),
             busiest_slice_accesses,
+            slowest_paths: slowest_paths(
+                (0..tally.paths.paths.len())
+                    .map(|p| PathTime::of(&with_memory(&tally.paths.stored(p), &tally.pc_stats))),
+                machine,
+            ),
         },
     }
 }

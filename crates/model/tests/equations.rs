@@ -3,8 +3,8 @@
 //! with `W · M_read = 3 · #MSHR`, and a saturated NoC.
 
 use warplab_model::{
-    CacheFigures, Interval, KernelProfile, KernelWork, Latencies, Machine, ModelKind, Profile, Rates, SchedulerModel,
-    predict, predict_model,
+    CacheFigures, Interval, KernelProfile, KernelWork, Latencies, Machine, ModelKind, PathTime, Profile, Rates,
+    SchedulerModel, predict, predict_model,
 };
 
 /// A machine with round numbers: 1 GHz, one scheduler per SM, no launch
@@ -221,7 +221,8 @@ fn mdm_with_limits_is_mdm_until_a_floor_binds_and_then_the_floor() {
     let limited = |p: &Profile| predict(p, &machine()).models[&ModelKind::MdmLimits];
     // Floors below MDM's 36 cycles change nothing.
     profile.kernels[0].work =
-        KernelWork { ldst_cycles: 30, unit_cycles: vec![6; 13], pipe_insts: vec![0; 14], busiest_slice_accesses: 20 };
+        KernelWork { ldst_cycles: 30, unit_cycles: vec![6; 13], pipe_insts: vec![0; 14], ..KernelWork::default() };
+    profile.kernels[0].work.busiest_slice_accesses = 20;
     assert_eq!(limited(&profile), mdm(&profile));
     // 50 cycles in the LD/ST unit: the wave takes 50, the 14 it adds are
     // the LD/ST term (per warp instruction: 14 / 6).
@@ -249,6 +250,28 @@ fn mdm_with_limits_is_mdm_until_a_floor_binds_and_then_the_floor() {
     slow_port.rates.port_flit_bytes = Some(16);
     slow_port.rates.icnt_cycle = 1.5;
     assert!(close(predict(&profile, &slow_port).models[&ModelKind::MdmLimits].cycles, 300.0));
+}
+
+#[test]
+fn no_kernel_ends_before_its_slowest_warp_alone() {
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    let limited = |p: &Profile, m: &Machine| predict(p, m).models[&ModelKind::MdmLimits];
+    // A path of 10 instructions and 100 stall cycles at L1-hit latency, two
+    // of its stalls missing the L1 (80 cycles more each to the L2) and one
+    // of those the L2 (100 more): 370 cycles alone, against MDM's 36 for the
+    // representative warp.
+    let slow = PathTime { insts: 10.0, stall: 100.0, misses: 2.0, llc_misses: 1.0 };
+    profile.kernels[0].work.slowest_paths = vec![slow, PathTime { insts: 40.0, ..PathTime::default() }];
+    let p = limited(&profile, &machine());
+    assert!(close(p.cycles, 370.0), "{p:?}");
+    assert!(close(p.cpi_stack.slowest_warp, 334.0 / 6.0) && close(p.cpi_stack.total(), 370.0 / 6.0), "{p:?}");
+    // After a launch latency of 50: 420, of which the launch term holds 50.
+    let mut launching = machine();
+    launching.launch_cycles = 50.0;
+    let p = limited(&profile, &launching);
+    assert!(close(p.cycles, 420.0) && close(p.cpi_stack.launch, 50.0 / 6.0), "{p:?}");
+    // The papers' models never see it.
+    assert!(close(predict(&profile, &machine()).models[&ModelKind::Mdm].cycles, 36.0));
 }
 
 #[test]

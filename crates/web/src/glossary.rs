@@ -124,6 +124,8 @@ pub const CPI_LDST: &str = "MDM + limits only: what the LD/ST unit's throughput 
 pub const CPI_UNITS: &str = "MDM + limits only: what the execution units add: the busiest class's initiation intervals over the SM's units of that class, or the instructions over the operand collector's ports and dispatch units (one instruction a cycle each), whichever binds.";
 /// The L2-slice floor.
 pub const CPI_L2_SLICE: &str = "MDM + limits only: what the busiest L2 slice adds at one access per L2 cycle, or per packet its crossbar port moves if that is slower (atomics to one address all go to one slice).";
+/// "MDM + limits"' kernel-wide floor.
+pub const CPI_SLOWEST_WARP: &str = "MDM + limits only: what the kernel's slowest warp adds: no kernel ends before its slowest warp could alone on an idle GPU (its instructions, its stalls and its misses' no-contention latencies), after the launch latency.";
 /// The NoC-bandwidth floor.
 pub const CPI_NOC_BANDWIDTH: &str = "MDM + limits only: what moving every request's block over the NoC at its full bandwidth adds beyond the other terms.";
 /// The DRAM-bandwidth floor.
@@ -303,6 +305,7 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("CPI: LD/ST unit", "cpi-ldst", CPI_LDST),
     ("CPI: units", "cpi-units", CPI_UNITS),
     ("CPI: L2 slice", "cpi-l2-slice", CPI_L2_SLICE),
+    ("CPI: slowest warp", "cpi-slowest-warp", CPI_SLOWEST_WARP),
     ("CPI: NoC bandwidth", "cpi-noc-bandwidth", CPI_NOC_BANDWIDTH),
     ("CPI: DRAM bandwidth", "cpi-dram-bandwidth", CPI_DRAM_BANDWIDTH),
     ("CPI: launch", "cpi-launch", CPI_LAUNCH),

@@ -50,6 +50,9 @@ pub const BLACK: Swatch = Swatch { fill: "#000000", ink: "#fff" };
 pub const LIGHT_SKY_BLUE: Swatch = Swatch { fill: "#BBE1F6", ink: "#000" };
 /// Vermillion lightened, for the same reason (DRAM at full bandwidth).
 pub const LIGHT_VERMILLION: Swatch = Swatch { fill: "#F2BF99", ink: "#000" };
+/// Reddish purple lightened the same way, for a floor beside the MSHR term
+/// (the slowest warp's own chain of latencies).
+pub const LIGHT_REDDISH_PURPLE: Swatch = Swatch { fill: "#EBC9DC", ink: "#000" };
 /// A light grey for "nothing happened" parts, so they recede behind the colours.
 pub const GREY: Swatch = Swatch { fill: "#BBBBBB", ink: "#000" };
 

@@ -6,14 +6,14 @@ use warplab_lab::{AnalyticalReport, CPI_TERMS, CpiStack};
 use super::model_table::shown_models;
 
 use crate::components::chart::{
-    BLACK, BLUE, BLUISH_GREEN, BarChart, BarRow, BarScale, Frame, GREY, LIGHT_SKY_BLUE, LIGHT_VERMILLION, ORANGE,
-    REDDISH_PURPLE, SKY_BLUE, Series, VERMILLION, YELLOW,
+    BLACK, BLUE, BLUISH_GREEN, BarChart, BarRow, BarScale, Frame, GREY, LIGHT_REDDISH_PURPLE, LIGHT_SKY_BLUE,
+    LIGHT_VERMILLION, ORANGE, REDDISH_PURPLE, SKY_BLUE, Series, VERMILLION, YELLOW,
 };
 use crate::format;
 use crate::glossary;
 
 /// The CPI stack's terms, in the order of [`terms`].
-/// The five after `dram` are "MDM + limits"' floors, zero for the others.
+/// The six after `dram` are "MDM + limits"' floors, zero for the others.
 pub const CPI_SERIES: [Series; CPI_TERMS] = [
     Series { name: "base", swatch: BLUISH_GREEN, explain: glossary::CPI_BASE },
     Series { name: "issue", swatch: ORANGE, explain: glossary::CPI_ISSUE },
@@ -25,6 +25,7 @@ pub const CPI_SERIES: [Series; CPI_TERMS] = [
     Series { name: "L2 slice", swatch: BLACK, explain: glossary::CPI_L2_SLICE },
     Series { name: "NoC bandwidth", swatch: LIGHT_SKY_BLUE, explain: glossary::CPI_NOC_BANDWIDTH },
     Series { name: "DRAM bandwidth", swatch: LIGHT_VERMILLION, explain: glossary::CPI_DRAM_BANDWIDTH },
+    Series { name: "slowest warp", swatch: LIGHT_REDDISH_PURPLE, explain: glossary::CPI_SLOWEST_WARP },
     Series { name: "launch", swatch: GREY, explain: glossary::CPI_LAUNCH },
 ];
 
@@ -71,6 +72,7 @@ mod tests {
             noc: 0.5,
             dram: f64::NAN,
             ldst: 3.0,
+            slowest_warp: 4.0,
             launch: -1.0,
             ..CpiStack::default()
         };
@@ -82,7 +84,7 @@ mod tests {
         let chart = cpi_chart(&report, false);
         assert_eq!(chart.rows.len(), ModelKind::ALL.len());
         assert_eq!(cpi_chart(&report, true).rows.len(), 5, "the MDM paper's five");
-        assert_eq!(chart.rows[0].values, [0.25, 1.0, 2.0, 0.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(chart.rows[0].values, [0.25, 1.0, 2.0, 0.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0]);
         assert_eq!(chart.rows[0].label, "GPUMech: CPI –", "a NaN total reads as no number");
         assert!(chart.rows[4].label.starts_with("MDM: "));
         assert!(cpi_chart(&AnalyticalReport::default(), false).rows.is_empty());
