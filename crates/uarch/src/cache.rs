@@ -477,7 +477,22 @@ fn fingerprint(line_addr: u64) -> u8 {
 /// invalid is free, whatever its old tag). `Invalid` is 0, so this is one
 /// word compared with 0.
 fn is_present(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
-    u32::from_ne_bytes(states.map(|state| state as u8)) != 0
+    state_word(states) != 0
+}
+
+/// A line's four sector states as one word, a byte each.
+fn state_word(states: &[SectorState; SECTORS_PER_LINE as usize]) -> u32 {
+    u32::from_ne_bytes(states.map(|state| state as u8))
+}
+
+/// [`SectorState::Reserved`] in each byte of a state word: a word XOR this
+/// has a zero byte where a sector is reserved.
+const RESERVED_IN_EVERY_BYTE: u32 = u32::from_ne_bytes([SectorState::Reserved as u8; SECTORS_PER_LINE as usize]);
+
+/// Whether some byte of `word` is zero (the classic bit trick: a byte's
+/// borrow reaches its top bit only if it was zero).
+fn has_zero_byte(word: u32) -> bool {
+    word.wrapping_sub(0x0101_0101) & !word & 0x8080_8080 != 0
 }
 
 /// Whether a fill is pending on any sector: such a line cannot be evicted.
@@ -582,20 +597,30 @@ impl Cache {
     /// recently used (LRU) or oldest allocated (FIFO) line with no fill
     /// pending, the lowest way on a tie. `None` if every line awaits a fill.
     fn victim(&self, set: u32) -> Option<u32> {
-        // One pass over the set (a large LLC's 64 ways are the functional
-        // pass's hottest loop): the first free way ends it; otherwise the
-        // strictly smallest age wins, so ties go to the lowest way.
+        // The functional pass's hottest loop (a wide L1 set is up to 256
+        // ways, a large LLC's 64), so each step is a pass over one array
+        // with no early exit, which the compiler turns into vector code: are
+        // there free lines, and lines with a fill pending? Then the lowest
+        // free way; else, with no fill pending (always so in the functional
+        // pass), the lowest way of the smallest age; else the same among the
+        // lines that can be evicted.
         let ways = self.ways(set);
-        let mut oldest: Option<(usize, u64)> = None;
-        for (way, (states, &age)) in self.states[ways.clone()].iter().zip(&self.ages[ways]).enumerate() {
-            if !is_present(states) {
-                return u32::try_from(way).ok();
-            }
-            if !has_reserved_sector(states) && oldest.is_none_or(|(_, min)| age < min) {
-                oldest = Some((way, age));
-            }
+        let (states, ages) = (&self.states[ways.clone()], &self.ages[ways]);
+        let (mut free, mut reserved) = (false, false);
+        for word in states.iter().map(state_word) {
+            free |= word == 0;
+            reserved |= has_zero_byte(word ^ RESERVED_IN_EVERY_BYTE);
         }
-        oldest.and_then(|(way, _)| u32::try_from(way).ok())
+        let way = if free {
+            states.iter().position(|states| !is_present(states))
+        } else if !reserved {
+            let oldest = ages.iter().copied().min()?;
+            ages.iter().position(|&age| age == oldest)
+        } else {
+            let evictable = ages.iter().zip(states).enumerate().filter(|(_, (_, states))| !has_reserved_sector(states));
+            evictable.min_by_key(|&(way, (&age, _))| (age, way)).map(|(way, _)| way)
+        };
+        way.and_then(|way| u32::try_from(way).ok())
     }
 
     /// Clears way `way` of `set` for `line_addr` at cycle `now`, returning the
