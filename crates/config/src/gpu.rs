@@ -195,8 +195,7 @@ impl GpuConfig {
     /// a cycle when `-gpgpu_l1_latency` is 0) and never consults the L1 cache
     /// string's data port width.
     pub fn l1_bandwidth_bytes_per_second(&self) -> u64 {
-        let banks = if self.l1.l1_latency_cycles > 0 { self.l1.l1_banks.max(1) } else { 1 };
-        u64::from(self.n_sms()) * u64::from(banks) * L1_SECTOR_BYTES * self.clocks.core.khz() * 1000
+        u64::from(self.n_sms()) * u64::from(self.l1.lookup_banks()) * L1_SECTOR_BYTES * self.clocks.core.khz() * 1000
     }
 
     /// Peak L2 bandwidth in bytes per second: slices × L2 data-port width × L2 clock.

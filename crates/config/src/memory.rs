@@ -124,6 +124,13 @@ pub enum PartitionIndexing {
 }
 
 impl L1Config {
+    /// Banks the L1's lookups are spread over: GPGPU-Sim 4 banks the L1
+    /// only behind its latency queue (`-gpgpu_l1_latency` > 0); without one
+    /// it takes one unbanked access a cycle.
+    pub fn lookup_banks(&self) -> u32 {
+        if self.l1_latency_cycles > 0 { self.l1_banks.max(1) } else { 1 }
+    }
+
     pub(crate) fn read(r: &mut OptionReader<'_>) -> Result<Self, ConfigError> {
         let shmem_size = r.value("-gpgpu_shmem_size")?;
         let l1 = Self {

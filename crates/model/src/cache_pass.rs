@@ -76,8 +76,7 @@ pub(crate) struct CachePass {
     l1s: Vec<Option<Cache>>,
     l1_sectored: bool,
     l1_line_bytes: u64,
-    /// Banks the L1's lookups are spread over (one without a lookup
-    /// pipeline, as in the timing model).
+    /// Banks the L1's lookups are spread over (`L1Config::lookup_banks`).
     l1_banks: u64,
     skip_l1_for_global: bool,
     write_back_local: bool,
@@ -109,7 +108,7 @@ impl CachePass {
             l1s: (0..config.n_sms()).map(|_| dl1.map(Cache::new)).collect(),
             l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
             l1_line_bytes: dl1.map_or(LINE_BYTES, |c| u64::from(c.line_size_bytes)),
-            l1_banks: if config.l1.l1_latency_cycles > 0 { u64::from(config.l1.l1_banks.max(1)) } else { 1 },
+            l1_banks: u64::from(config.l1.lookup_banks()),
             skip_l1_for_global: config.l1.gmem_skip_l1d,
             write_back_local: dl1.is_some_and(|c| {
                 matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
@@ -160,7 +159,6 @@ impl CachePass {
             OpKind::Load(_) => {
                 sent.divergent =
                     space == MemSpace::Global && is_divergent(&self.accesses, instruction, op.access_bytes);
-                let past_l1 = self.skip_l1_for_global && space == MemSpace::Global;
                 for i in 0..self.accesses.len() {
                     let addr = self.accesses[i].sector_addr;
                     if past_l1 {

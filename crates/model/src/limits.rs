@@ -29,7 +29,8 @@ use serde::{Deserialize, Serialize};
 use warplab_config::{GpuConfig, NetworkMode};
 use warplab_uarch::cache::SECTOR_BYTES;
 use warplab_uarch::coalescer::SectorAccess;
-use warplab_uarch::dispatch::{Pipe, collector_ports};
+use warplab_uarch::dispatch::{CollectorPort, Pipe, collector_ports};
+use warplab_uarch::latency::in_core_cycles;
 use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class, unit_index};
 
 use crate::machine::Machine;
@@ -146,8 +147,11 @@ pub(crate) enum Limit {
     Dram,
 }
 
+/// How many per-wave floors there are.
+pub(crate) const N_LIMITS: usize = 5;
+
 impl Limit {
-    pub const ALL: [Limit; 5] = [Self::Ldst, Self::Units, Self::L2Slice, Self::Noc, Self::Dram];
+    pub const ALL: [Limit; N_LIMITS] = [Self::Ldst, Self::Units, Self::L2Slice, Self::Noc, Self::Dram];
 }
 
 /// The LD/ST unit's index among the pipelines, after the unit classes.
@@ -184,9 +188,7 @@ impl Rates {
     /// The rates `config` gives.
     pub fn of(config: &GpuConfig) -> Self {
         let ports = collector_ports(config);
-        let pipes_of = |port: &warplab_uarch::dispatch::CollectorPort| {
-            port.pipes.iter().fold(0u32, |mask, &pipe| mask | 1 << pipe_index(pipe))
-        };
+        let pipes_of = |port: &CollectorPort| port.pipes.iter().fold(0u32, |mask, &pipe| mask | 1 << pipe_index(pipe));
         let mut port_groups: Vec<(u32, u32)> = Vec::new();
         for pipes in ports.iter().map(pipes_of) {
             match port_groups.iter_mut().find(|group| group.0 == pipes) {
@@ -206,8 +208,8 @@ impl Rates {
             .collect();
         Self {
             units: (0..N_UNIT_CLASSES).map(|k| config.units.n_units(unit_class(k))).collect(),
-            l2_cycle: config.clocks.core.khz() as f64 / config.clocks.l2.khz().max(1) as f64,
-            icnt_cycle: config.clocks.core.khz() as f64 / config.clocks.icnt.khz().max(1) as f64,
+            l2_cycle: in_core_cycles(config, 1.0, config.clocks.l2.khz()),
+            icnt_cycle: in_core_cycles(config, 1.0, config.clocks.icnt.khz()),
             port_flit_bytes: match config.interconnect.mode {
                 NetworkMode::BookSim => Some(config.interconnect.effective_flit_size_bytes().max(1)),
                 NetworkMode::LocalCrossbar => None,
@@ -216,9 +218,7 @@ impl Rates {
             collector_sets,
         }
     }
-}
 
-impl Rates {
     /// Core cycles an L2 slice needs per access: one L2 cycle for the
     /// access, and at its crossbar port a request of `request_bytes` in and
     /// a reply of `reply_bytes` out (the two directions are separate
@@ -311,9 +311,9 @@ pub(crate) fn bank_cycles(accesses: &[SectorAccess], banks: u64) -> u64 {
 
 /// Each floor's cycles for a wave with `warps_per_sm` warps on each of
 /// `active_sms` SMs, in the order of [`Limit::ALL`].
-pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, active_sms: f64) -> [f64; 5] {
+pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, active_sms: f64) -> [f64; N_LIMITS] {
     if k.warps == 0 {
-        return [0.0; 5];
+        return [0.0; N_LIMITS];
     }
     // The wave's share of the kernel's work on one SM, and on the GPU.
     let per_sm = warps_per_sm / k.warps as f64;

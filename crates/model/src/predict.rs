@@ -37,7 +37,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first};
-use crate::limits::{floors, slowest_warp_cycles};
+use crate::limits::{N_LIMITS, floors, slowest_warp_cycles};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
 use crate::profile::{CacheFigures, Interval, KernelProfile, Profile};
@@ -442,7 +442,7 @@ struct Terms {
     noc: f64,
     dram: f64,
     /// What each floor adds (at most one is not zero), in [`Limit::ALL`]'s order.
-    limits: [f64; 5],
+    limits: [f64; N_LIMITS],
 }
 
 impl Terms {
@@ -467,7 +467,7 @@ impl Terms {
     /// Raises the wave to its highest floor (in wave cycles; the terms are
     /// the representative warp's, `scale` of them per wave cycle), charging
     /// what it adds to that floor.
-    fn with_floors(mut self, floors: [f64; 5], scale: f64) -> Self {
+    fn with_floors(mut self, floors: [f64; N_LIMITS], scale: f64) -> Self {
         if scale <= 0.0 {
             return self;
         }
@@ -552,7 +552,7 @@ fn wave_terms(k: &KernelProfile, machine: &Machine, model: ModelKind, wave: Wave
         mshr: rounds * mshr.at(wq_noc, wq_dram),
         noc: rounds * noc.at(wq_noc, wq_dram),
         dram: rounds * dram.at(wq_noc, wq_dram),
-        limits: [0.0; 5],
+        limits: [0.0; N_LIMITS],
     }
 }
 

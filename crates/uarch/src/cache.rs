@@ -496,8 +496,15 @@ fn has_zero_byte(word: u32) -> bool {
 }
 
 /// Whether a fill is pending on any sector: such a line cannot be evicted.
+/// One word test, no branch, so [`Cache::victim`]'s pass over a set is
+/// vector code.
 fn has_reserved_sector(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
-    states.contains(&SectorState::Reserved)
+    word_has_reserved_sector(state_word(states))
+}
+
+/// [`has_reserved_sector`] of a line's [`state_word`].
+fn word_has_reserved_sector(word: u32) -> bool {
+    has_zero_byte(word ^ RESERVED_IN_EVERY_BYTE)
 }
 
 /// Bit s = sector s is modified.
@@ -609,7 +616,7 @@ impl Cache {
         let (mut free, mut reserved) = (false, false);
         for word in states.iter().map(state_word) {
             free |= word == 0;
-            reserved |= has_zero_byte(word ^ RESERVED_IN_EVERY_BYTE);
+            reserved |= word_has_reserved_sector(word);
         }
         let way = if free {
             states.iter().position(|states| !is_present(states))

@@ -170,8 +170,7 @@ impl MemoryPipeline {
         let dl1 = config.l1.dl1.as_ref();
         let (entries, merge, miss_queue) =
             dl1.map_or((64, 8, 8), |c| (c.mshrs_in_use(), c.mshr_max_merge, c.miss_queue_entries));
-        // GPGPU-Sim banks the L1 only behind a latency queue (`-gpgpu_l1_latency` > 0).
-        let n_banks = if config.l1.l1_latency_cycles > 0 { config.l1.l1_banks.max(1) } else { 1 };
+        let n_banks = config.l1.lookup_banks();
         Self {
             l1: dl1.map(Cache::new),
             l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
