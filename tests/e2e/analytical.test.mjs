@@ -59,7 +59,7 @@ async function settledAt(page, mshrs) {
     String(mshrs),
     { timeout: 30_000 },
   );
-  assert.match(decodeURIComponent(page.url()), /#x=4/, "the link carries the edit");
+  assert.match(decodeURIComponent(page.url()), /#x=5/, "the link carries the edit");
   return dataValue(page, "model-ipc-mdm");
 }
 
@@ -75,7 +75,7 @@ test("the default experiment is analyzed as soon as it loads", async () => {
   await page.getByTestId("paper-models-only").check();
   await page.waitForFunction(() => document.querySelectorAll("[data-testid=cpi-chart] .row").length === 5);
   assert.equal(await page.getByTestId("model-ipc-mdm-limits").count(), 0);
-  await page.waitForFunction(() => location.hash.startsWith("#x=4"));
+  await page.waitForFunction(() => location.hash.startsWith("#x=5"));
   const link = page.url();
   const reopened = await openPage(shared.browser, link);
   await waitForAnalysis(reopened.page, MODELS.slice(0, 5));

@@ -122,7 +122,16 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   const points = page.getByTestId("scale-chart").locator('[data-series="Scale models (simulated)"] [data-value]');
   assert.equal(await points.count(), 2, "the two scale models");
   assert.equal(await page.getByTestId("miss-curve").locator("[data-value]").count(), 3, "MPKI at 8, 16 and 32 SMs");
-  assert.equal(await page.getByTestId("scale-validation").locator("td[data-value]").count(), 6, "5 methods + simulated");
+  assert.equal(
+    await page.getByTestId("scale-validation").locator("td[data-value]").count(),
+    7,
+    "5 methods, the Scale-Model under the other rule, simulated",
+  );
+  // Both rules side by side: the other rule's figure and its error.
+  const other = await dataValue(page, "scale-other-rule-ipc");
+  assert.ok(other > 0 && other !== predicted, `the paper rule's figure ${other} beside the reference rule's ${predicted}`);
+  assert.equal(await dataValue(page, "validation-other-rule-32"), (100 * (other - simulated)) / simulated);
+  assert.match(await textOf(page, "scale-launch-note"), /leaves out the kernel launch latency \(5000 cycles/);
   const steps = await page.evaluate(() => window.scaleSteps);
   console.log(`# progress shown: ${JSON.stringify(steps)}`);
   assert.ok(steps.some((s) => /^step \d of 4: /.test(s)), "the worker's steps reach the page while it simulates");
@@ -146,12 +155,27 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   await page.waitForFunction(() => /of 128 SMs/.test(document.querySelector('[data-testid="scale-results"]')?.textContent), null, {
     timeout: 120_000,
   });
-  assert.equal(await dataValue(page, "scale-simulated-ipc"), run, "the simulation panel's run");
+  // The simulation panel's run, without its launch latency, as the scale models measure.
+  const launchFree = await dataValue(page, "scale-simulated-ipc");
+  assert.ok(launchFree > run, `${launchFree} without the launch latency, ${run} with it`);
   const mdm = await dataValue(page, "model-ipc-mdm");
   assert.equal(await dataValue(page, "scale-analytical-ipc"), mdm);
   assert.ok(Math.abs((await dataValue(page, "scale-analytical-error")) - (100 * (mdm - run)) / run) < 1e-9);
   assert.ok((await dataValue(page, "scale-predicted-ipc")) > 0);
   assert.equal(await page.getByTestId("scale-validation").count(), 0, "nothing validated");
+
+  // Weak scaling: each size its share, no miss-rate curve, and the page says why.
+  await scaleIdle(page);
+  await page.getByTestId("scale-target").selectOption("32");
+  await page.getByTestId("scale-weak").check();
+  await page.getByTestId("scale-predict").click();
+  await page.getByTestId("scale-no-curve").waitFor({ timeout: 120_000 });
+  assert.equal(await page.getByTestId("miss-curve").count(), 0, "no curve under weak scaling");
+  assert.match(await textOf(page, "scale-measured"), /cliff: not looked for \(weak scaling\)/);
+  await page.waitForFunction(() => location.hash.startsWith("#x="));
+  assert.equal((await experimentIn(page.url())).scale.weak, true, "the link carries weak scaling");
+  await scrollTo(page, "scale-panel");
+  await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}scale-panel-weak.png` });
   await onAPhone(page, "scale-phone.png");
   assert.deepEqual(errors, []);
   await page.close();

@@ -12,8 +12,9 @@
 //! - `validate-models`: the analytical models against the timing model on
 //!   the teaching kernels and the MSHR and SM-count sweeps, written into
 //!   `docs/validation.md` and `docs/validation-*.svg` (a recorded run, not a test).
-//! - `validate-scale`: the scale-model prediction of 64 SMs from 8 and 16 against
-//!   the timing model on four teaching kernels, written into `docs/validation.md`.
+//! - `validate-scale`: the scale-model prediction of 64 and 128 SMs from 8 and
+//!   16 against the timing model on the teaching set, strong and weak scaling,
+//!   with the speedups, written into `docs/validation.md` and lab 3's handout.
 //! - `validate-sim`: the timing model against the recorded Accel-Sim runs of
 //!   `crates/lab/test_data/accelsim/`, every case and counter, written into
 //!   `docs/validation.md` (the same cases `accelsim_reference.rs` asserts).
@@ -40,7 +41,7 @@ mod validate_sim;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | labs | validate-models | validate-scale | validate-sim | sampling>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | labs | validate-models | validate-scale [--tables-only] | validate-sim | sampling>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,7 +54,7 @@ fn main() -> ExitCode {
         Some("samples") => samples::run(),
         Some("labs") => labs::run(),
         Some("validate-models") => validate_models::run(),
-        Some("validate-scale") => validate_scale::run(),
+        Some("validate-scale") => validate_scale::run(rest),
         Some("validate-sim") => validate_sim::run(),
         Some("sampling") => validate_sampling::run(),
         _ => {

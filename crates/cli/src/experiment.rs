@@ -8,7 +8,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use warplab_lab::scale::{Method, PlanError, ScaleOptions, ScalePlan, ScaleReport, default_scale_models};
+use warplab_lab::scale::{
+    Method, PlanError, ScaleOptions, ScalePlan, ScaleReport, default_scale_models, ipc_without_launch,
+};
 use warplab_lab::{
     AnalyticalReport, ConfigChoice, ContentHash, ContentHasher, Experiment, GpuConfig, MAX_JSON_BYTES, MAX_LINK_BYTES,
     ModelKind, ProfileOptions, SAMPLE_TRACES, SimReport, WorkloadChoice, apply_edits, config_hash_files, decode_link,
@@ -143,7 +145,7 @@ fn figures_of(experiment: &Experiment, args: &ExperimentRun) -> Result<Figures, 
         let options = ScaleOptions {
             rule: experiment.scale.rule,
             validate: experiment.scale.validate,
-            weak: false,
+            weak: experiment.scale.weak,
             memcpy_warms_l2,
         };
         Some(match plan {
@@ -284,15 +286,20 @@ fn scale_target(report: &ScaleReport) -> u32 {
 
 /// The scale-model method's IPC at the target.
 fn scale_ipc(report: &ScaleReport) -> Option<f64> {
-    report.prediction.ipc(Method::ScaleModel, scale_target(report))
+    report.prediction().ipc(Method::ScaleModel, scale_target(report))
 }
 
-/// The scale-model IPC's error: against the experiment's simulation when
-/// the target is the config's own size, else against the target's own
-/// simulation when the run validated it.
-fn scale_error_pct(report: &ScaleReport, simulated: f64) -> Option<f64> {
+/// The scale-model IPC's error: against the experiment's simulation (its
+/// IPC without the launch latency, as the scale models') when the target is
+/// the config's own size, else against the target's own simulation when the
+/// run validated it.
+fn scale_error_pct(report: &ScaleReport, simulated: &SimReport) -> Option<f64> {
     let target = scale_target(report);
-    let truth = if target == report.target_sms { Some(simulated) } else { report.validated_ipc(target) };
+    let truth = if target == report.target_sms {
+        Some(ipc_without_launch(simulated, report.launch_latency))
+    } else {
+        report.validated_ipc(target)
+    };
     scale_ipc(report).zip(truth).and_then(|(ipc, truth)| error_pct(ipc, truth))
 }
 
@@ -326,7 +333,7 @@ fn insert_figures(value: &mut Value, figures: &Figures) {
             let mut scale = json!(report);
             let ipc = scale_ipc(report);
             scale["ipc"] = json!(ipc);
-            scale["error_pct"] = json!(scale_error_pct(report, sim_ipc));
+            scale["error_pct"] = json!(scale_error_pct(report, &figures.simulated));
             scale
         }
         Some(Err(error)) => json!({ "error": error.reason, "workable": error.workable }),
@@ -373,11 +380,11 @@ fn text(figures: &Figures) -> String {
                 let models: Vec<String> = report.sizes.iter().take(2).map(u32::to_string).collect();
                 let _ = writeln!(
                     out,
-                    "scale-model IPC     {ipc:>10.2}  ({} SMs from {} SMs, {} rule, {} vs simulated)",
+                    "scale-model IPC     {ipc:>10.2}  ({} SMs from {} SMs, {} rule, {} vs simulated without the launch latency)",
                     scale_target(report),
                     models.join(" and "),
                     report.options.rule.name(),
-                    percent(&json!(scale_error_pct(report, sim)))
+                    percent(&json!(scale_error_pct(report, &figures.simulated)))
                 );
             }
         }

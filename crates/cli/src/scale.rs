@@ -41,7 +41,7 @@ pub fn predict(
     if json {
         return to_json(&prediction);
     }
-    Ok(prediction_text(&prediction, &inputs.mpki, None))
+    Ok(prediction_text(&prediction, inputs.mpki.as_deref().unwrap_or_default()))
 }
 
 /// `warplab scale table`.
@@ -56,25 +56,18 @@ pub fn table(path: &Path, rule_name: &str, json: bool) -> Result<String, String>
     Ok(table_text(&table, &report))
 }
 
-/// Every method's IPC per size, the MPKI beside it, and (when given) the
-/// simulated IPC.
-pub fn prediction_text(p: &Prediction, mpki: &[f64], simulated: Option<&[Option<f64>]>) -> String {
+/// Every method's IPC per size, with the MPKI beside it.
+pub fn prediction_text(p: &Prediction, mpki: &[f64]) -> String {
     let mut out = String::new();
     let _ = write!(out, "{:>6} {:>9}", "SMs", "MPKI");
     for method in Method::ALL {
         let _ = write!(out, " {:>13}", method.label());
     }
-    out.push_str(if simulated.is_some() { "     simulated\n" } else { "\n" });
+    out.push('\n');
     for (k, size) in p.sizes.iter().enumerate() {
         let _ = write!(out, "{size:>6} {:>9.3}", mpki[k]);
         for curve in &p.curves {
             let _ = write!(out, " {:>13.2}", curve.ipc[k]);
-        }
-        if let Some(sim) = simulated {
-            match sim[k] {
-                Some(ipc) => _ = write!(out, " {ipc:>13.2}"),
-                None => out.push_str(&format!(" {:>13}", "-")),
-            }
         }
         out.push_str(if k < 2 { "   (scale model)\n" } else { "\n" });
     }
@@ -165,14 +158,25 @@ impl ScaleHost for CliHost<'_> {
         }
     }
 
+    /// The simulating thread's CPU seconds where Linux reports them, so that
+    /// a run beside other work times the same as on an idle machine (every
+    /// part of a run is simulated on this one thread); else the wall clock.
     fn now(&mut self) -> Option<f64> {
-        Some(self.started.elapsed().as_secs_f64())
+        Some(thread_cpu_seconds().unwrap_or_else(|| self.started.elapsed().as_secs_f64()))
     }
 
     fn step(&mut self, step: &ScaleStep) {
         self.progress.inc(1);
         self.progress.set_message(step.describe());
     }
+}
+
+/// Nanoseconds this thread has run on a CPU: the first field of Linux's
+/// `/proc/thread-self/schedstat`, in seconds; `None` elsewhere.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(nanoseconds as f64 * 1e-9)
 }
 
 /// `warplab scale run`.
@@ -240,8 +244,44 @@ fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> 
     let scaling = if r.options.weak { "weak" } else { "strong" };
     let mut out =
         format!("{workload} on {config}: {scaling} scaling, scale models {} and {} SMs\n\n", r.sizes[0], r.sizes[1]);
-    let _ =
-        writeln!(out, "divided: SMs, LLC slices, NoC and DRAM bandwidth (channels); {}", kept(&plan.sizes[0].config));
+    out += &sizes_text(plan);
+    out.push('\n');
+    for run in r.simulated() {
+        let _ = writeln!(
+            out,
+            "simulated {:>4} SMs: IPC {:.2} ({} cycles, {} of them launch latency, left out), f_mem {:.3}, L2 MPKI {:.3}, DRAM writes/KI {:.3}{}",
+            run.sms,
+            run.ipc,
+            run.cycles,
+            run.launch_cycles,
+            run.f_mem,
+            run.l2_mpki,
+            run.dram_writes_pki,
+            run.seconds.map_or(String::new(), |s| format!(", {s:.2} s"))
+        );
+    }
+    out.push('\n');
+    out += &both_rules_text(r);
+    if let Some(t) = r.timing {
+        let _ = write!(out, "time: scale models {:.2} s, curve {:.2} s", t.scale_models_s, t.curve_s);
+        if t.targets_s > 0.0 {
+            let _ = write!(out, ", targets {:.2} s: {:.1}x faster than simulating the targets", t.targets_s, t.speedup);
+        }
+        out.push('\n');
+    }
+    for w in &r.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    for d in &r.diagnostics {
+        let _ = writeln!(out, "note: {d}");
+    }
+    out
+}
+
+/// Every size of the plan: what is divided and what each keeps.
+fn sizes_text(plan: &ScalePlan) -> String {
+    let mut out =
+        format!("divided: SMs, LLC slices, NoC and DRAM bandwidth (channels); {}\n", kept(&plan.sizes[0].config));
     let _ = writeln!(
         out,
         "{:>6} {:>7} {:>9} {:>7} {:>10} {:>10}",
@@ -260,41 +300,72 @@ fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> 
             c.dram_bandwidth_bytes_per_second() as f64 / 1e9,
         );
     }
-    out.push('\n');
-    for run in r.scale_models.iter().chain(&r.validation) {
-        let _ = writeln!(
-            out,
-            "simulated {:>4} SMs: IPC {:.2}, {} cycles, f_mem {:.3}, L2 MPKI {:.3}{}",
-            run.sms,
-            run.ipc,
-            run.cycles,
-            run.f_mem,
-            run.l2_mpki,
-            run.seconds.map_or(String::new(), |s| format!(", {s:.2} s"))
-        );
-    }
-    out.push('\n');
-    let mpki: Vec<f64> = r.curve.points.iter().map(|p| p.mpki).collect();
-    let simulated: Vec<Option<f64>> = r
-        .sizes
-        .iter()
-        .map(|&s| r.scale_models.iter().chain(&r.validation).find(|v| v.sms == s).map(|v| v.ipc))
-        .collect();
-    out.push_str(&prediction_text(&r.prediction, &mpki, Some(&simulated)));
-    for row in &r.summary {
-        if row.model == Method::ScaleModel {
-            let _ = writeln!(out, "Scale-Model error at {} SMs: {:.2}%", row.target_units, row.mean_err_pct);
-        }
-    }
-    if let Some(t) = r.timing {
-        let _ = write!(out, "time: scale models {:.2} s, curve {:.2} s", t.scale_models_s, t.curve_s);
-        if t.targets_s > 0.0 {
-            let _ = write!(out, ", targets {:.2} s: {:.1}x faster than simulating the targets", t.targets_s, t.speedup);
-        }
-        out.push('\n');
-    }
-    for d in &r.diagnostics {
-        let _ = writeln!(out, "note: {d}");
-    }
     out
+}
+
+/// Every size's MPKI and every method's IPC, the Scale-Model under both
+/// rules side by side, the simulated IPC beside; then each rule's cliff and
+/// errors.
+fn both_rules_text(r: &ScaleReport) -> String {
+    let [reference, paper] = Rule::ALL.map(|rule| &r.outcome(rule).prediction);
+    let mut out = format!("{:>6} {:>9} {:>13} {:>13}", "SMs", "MPKI", "Scale-Model", "Scale-Model");
+    for method in &Method::ALL[1..] {
+        let _ = write!(out, " {:>13}", method.label());
+    }
+    let _ = writeln!(out, " {:>13}\n{:>6} {:>9} {:>13} {:>13}", "simulated", "", "", "(reference)", "(paper)");
+    for (k, &size) in r.sizes.iter().enumerate() {
+        let mpki = r.curve.as_ref().map_or("-".to_owned(), |c| format!("{:.3}", c.points[k].mpki));
+        let _ =
+            write!(out, "{size:>6} {mpki:>9} {:>13.2} {:>13.2}", reference.curves[0].ipc[k], paper.curves[0].ipc[k]);
+        for curve in &reference.curves[1..] {
+            let _ = write!(out, " {:>13.2}", curve.ipc[k]);
+        }
+        match r.simulated().find(|v| v.sms == size) {
+            Some(run) => _ = write!(out, " {:>13.2}", run.ipc),
+            None => _ = write!(out, " {:>13}", "-"),
+        }
+        out.push_str(if k < 2 { "   (scale model)\n" } else { "\n" });
+    }
+    let _ = writeln!(out, "\nb = {:+.4} (the second scale model's shortfall against doubling)", reference.shortfall);
+    match (reference.cliff, reference.f_mem, &r.curve) {
+        (_, _, None) => {
+            out.push_str("cliff: not looked for (weak scaling: no miss-rate curve, as the paper does it)\n")
+        }
+        (Some(c), Some(f), _) => {
+            _ = writeln!(out, "cliff: MPKI drops more than 2x from {} to {} SMs; f_mem = {f:.3}", c.from, c.to)
+        }
+        _ => out.push_str("cliff: none\n"),
+    }
+    for rule in Rule::ALL {
+        for row in r.outcome(rule).summary.iter().filter(|row| row.model == Method::ScaleModel) {
+            let _ = writeln!(
+                out,
+                "Scale-Model ({} rule) error at {} SMs: {:.2}%",
+                rule.name(),
+                row.target_units,
+                row.mean_err_pct
+            );
+        }
+    }
+    let _ = writeln!(out, "the report leads with the {} rule (--rule)", r.options.rule.name());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_threads_cpu_time_advances_with_its_work_only() {
+        let before = thread_cpu_seconds().expect("Linux reports it");
+        let mut x = 0u64;
+        while thread_cpu_seconds().expect("still") - before < 0.002 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+        }
+        let busy = thread_cpu_seconds().expect("still") - before;
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let asleep = thread_cpu_seconds().expect("still") - before - busy;
+        assert!(asleep < 0.04, "sleeping 50 ms cost {asleep} s of CPU");
+    }
 }

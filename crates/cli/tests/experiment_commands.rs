@@ -103,7 +103,7 @@ fn a_scale_target_is_predicted_and_compared_with_its_own_simulation() {
         "--json",
     ]);
     assert_eq!(out["scale"]["targets"], serde_json::json!([20]));
-    assert_eq!(out["scale"]["prediction"], scale["prediction"]);
+    assert_eq!(out["scale"]["by_rule"], scale["by_rule"]);
     let predicted = ipc(&out["scale"]["ipc"]);
     let at_20 =
         |rows: &serde_json::Value| rows.as_array().and_then(|rows| rows.iter().find(|row| row["sms"] == 20)).cloned();
@@ -170,7 +170,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     experiment.view.watch_sm = 3;
     let (code, link, stderr) = warplab(&["experiment", "link", &file("link", &experiment)]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(link.starts_with("#x=4"), "{link}");
+    assert!(link.starts_with("#x=5"), "{link}");
     let (code, shown, stderr) = warplab(&["experiment", "show", link.trim()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(Experiment::from_json(&shown).expect("JSON"), experiment);
@@ -178,7 +178,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     let (code, _, stderr) = warplab(&["experiment", "show", "#x=7abc"]);
     assert_eq!(
         (code, stderr.trim()),
-        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4")
+        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5")
     );
     let truncated = &link.trim()[..link.len() / 2];
     let (code, _, stderr) = warplab(&["experiment", "show", truncated]);

@@ -82,13 +82,25 @@ fn run_predicts_and_validates_a_small_workload() {
     assert_eq!(out["sizes"], serde_json::json!([8, 16, 32]));
     assert_eq!((out["workload"].as_str(), out["scale_models"][1]["sms"].as_u64()), (Some("vecadd:size=32"), Some(16)));
     let simulated = out["validation"][0]["ipc"].as_f64().expect("the 32-SM run");
-    let error = &out["errors"][0];
-    assert_eq!((error["model"].as_str(), error["actual_ipc"].as_f64()), (Some("Scale-Model"), Some(simulated)));
+    // Both rules, the reference tool's first, each with its errors.
+    for (k, rule) in ["reference", "paper"].iter().enumerate() {
+        let outcome = &out["by_rule"][k];
+        assert_eq!(outcome["prediction"]["rule"].as_str(), Some(*rule));
+        let error = &outcome["errors"][0];
+        assert_eq!((error["model"].as_str(), error["actual_ipc"].as_f64()), (Some("Scale-Model"), Some(simulated)));
+    }
+    assert_eq!(out["launch_latency"].as_u64(), Some(5000));
+    assert_eq!(out["validation"][0]["launch_cycles"].as_u64(), Some(5001));
     assert!(out["timing"]["speedup"].as_f64().is_some_and(|s| s > 0.0));
     let (code, stdout, stderr) = warplab(&args);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("kept per SM: a 48 KB L1 with 384 MSHRs, 48 warps, 4 schedulers"), "{stdout}");
     assert!(stdout.contains("cliff: none"), "{stdout}");
+    assert!(stdout.contains("5001 of them launch latency, left out"), "{stdout}");
+    assert!(stdout.contains("(reference)       (paper)"), "both rules side by side: {stdout}");
+    let weak = warplab(&[&args[..], &["--weak"]].concat()).1;
+    assert!(weak.contains("cliff: not looked for (weak scaling: no miss-rate curve, as the paper does it)"), "{weak}");
+    assert!(!weak.contains("miss-rate curve (one cache pass)"), "{weak}");
 }
 
 #[test]

@@ -137,6 +137,12 @@ pub struct ScaleChoice {
     /// the JSON when `None`, so links without a target read as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_sms: Option<u32>,
+    /// Weak scaling: each size runs its share of a generated workload (its
+    /// `size` × SMs / the target's SMs), with no miss-rate curve, as the
+    /// paper predicts weak scaling. Only for generated workloads (a trace has
+    /// one size). Left out of the JSON when false (link version 5 added it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub weak: bool,
 }
 
 /// What the page shows that is not a model input.
@@ -301,6 +307,11 @@ impl Experiment {
         }
         if let (Some(config), Some(target)) = (&config, self.scale.target_sms) {
             check_scale_target(config, self.scale.scale_models, target)?;
+        }
+        if self.scale.weak && !matches!(self.workload, WorkloadChoice::Generated(_)) {
+            return Err(LinkError::Invalid(
+                "weak scaling grows a generated workload with the GPU; a trace has one size".to_owned(),
+            ));
         }
         if let Some(config) = &config
             && self.view.watch_sm >= config.n_sms()

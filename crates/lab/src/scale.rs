@@ -4,7 +4,10 @@
 //! the workload for each size and the clock.
 
 pub use warplab_scale::miss_curve::{MissCurve, MissPoint};
-pub use warplab_scale::run::{ScaleHost, ScaleOptions, ScaleReport, ScaleStep, SizeRun, Timing, run_scale};
+pub use warplab_scale::run::{
+    RuleOutcome, ScaleHost, ScaleOptions, ScaleReport, ScaleStep, SizeRun, Timing, WRITE_BACK_CHANGE,
+    ipc_without_launch, launch_cycles, run_scale, write_back_warning,
+};
 pub use warplab_scale::{
     Benchmark, Cliff, Curve, Inputs, MAX_SIZES, Method, PlanError, Prediction, PredictionRow, Role, Rule, ScaleError,
     ScalePlan, SizeConfig, SummaryRow, Table, TableError, TableReport, Units, predict, workable_pairs,

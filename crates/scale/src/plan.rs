@@ -3,13 +3,19 @@
 //! divided by the factor, every per-SM resource kept), one per size of the
 //! doubling series from the smallest scale model up to the largest target.
 //!
+//! Every size of a series, the target included, uses one slice-hashing
+//! scheme: where the target's IPOLY indexing cannot index some scale model's
+//! slices, the whole series falls back to consecutive indexing, so that the
+//! scale models are proportional copies of the GPU they predict (a mixed
+//! series would extrapolate from one hash to another).
+//!
 //! A target that cannot be divided into the requested scale models is an
 //! error that says why and lists the pairs that would work.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use warplab_config::{Diagnostic, GpuConfig};
+use warplab_config::{Diagnostic, GpuConfig, PartitionIndexing};
 
 use crate::predictor::MAX_SIZES;
 
@@ -82,12 +88,15 @@ impl ScalePlan {
             check_target(t, s, n).map_err(fail)?;
         }
         let largest = targets.last().copied().unwrap_or(n);
-        let mut sizes = Vec::new();
-        let mut diagnostics = Vec::new();
-        let mut sms = s;
-        while sms <= largest && sizes.len() < MAX_SIZES {
+        let series: Vec<u32> = std::iter::successors(Some(s), |&sms| sms.checked_mul(2))
+            .take_while(|&sms| sms <= largest)
+            .take(MAX_SIZES)
+            .collect();
+        let (base, mut diagnostics) = one_indexing_for(target, &series);
+        let mut sizes = Vec::with_capacity(series.len());
+        for sms in series {
             let factor = n / sms;
-            let scaled = target.scale_shared(factor).map_err(|e| fail(format!("{sms} SMs: {e}")))?;
+            let scaled = base.scale_shared(factor).map_err(|e| fail(format!("{sms} SMs: {e}")))?;
             if scaled.config.n_sms() != sms {
                 return Err(fail(format!(
                     "{sms} SMs: dividing the clusters by {factor} gives {} SMs",
@@ -98,7 +107,6 @@ impl ScalePlan {
                 scaled.diagnostics.iter().map(|d: &Diagnostic| format!("{sms} SMs: {}: {}", d.option, d.message)),
             );
             sizes.push(SizeConfig { sms, factor, config: scaled.config });
-            sms *= 2;
         }
         Ok(Self { target_sms: n, sizes, targets, diagnostics })
     }
@@ -112,6 +120,30 @@ impl ScalePlan {
     pub fn size(&self, sms: u32) -> Option<&SizeConfig> {
         self.sizes.iter().find(|s| s.sms == sms)
     }
+}
+
+/// The config every size is cut from: the target, or the target with
+/// consecutive partition indexing when its IPOLY indexing does not fit some
+/// size of `series` (then one diagnostic says so, for the whole series).
+fn one_indexing_for(target: &GpuConfig, series: &[u32]) -> (GpuConfig, Vec<String>) {
+    let n = target.n_sms();
+    let misfit = series.iter().find_map(|&sms| {
+        let scaled = target.scale_shared(n / sms.max(1)).ok()?;
+        scaled.diagnostics.iter().any(is_indexing).then(|| (sms, scaled.config.memory.n_sub_partitions()))
+    });
+    let Some((sms, slices)) = misfit else { return (target.clone(), Vec::new()) };
+    let mut base = target.clone();
+    base.memory.partition_indexing = PartitionIndexing::Consecutive;
+    let note = format!(
+        "-gpgpu_memory_partition_indexing: the target's IPOLY hashing cannot index the {sms}-SM model's {slices} L2 slices, \
+         so every size, the {n}-SM target included, uses consecutive indexing (0): the prediction and its validation \
+         are for the target with that scheme"
+    );
+    (base, vec![note])
+}
+
+fn is_indexing(d: &Diagnostic) -> bool {
+    d.option == "-gpgpu_memory_partition_indexing"
 }
 
 /// A target must be reached from S by doubling at least twice, and divide

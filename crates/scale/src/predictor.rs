@@ -74,6 +74,9 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Both rules, the reference tool's first.
+    pub const ALL: [Self; 2] = [Self::Reference, Self::Paper];
+
     /// `reference` or `paper`.
     pub fn name(self) -> &'static str {
         match self {
@@ -84,7 +87,7 @@ impl Rule {
 
     /// The rule named `name`.
     pub fn from_name(name: &str) -> Option<Self> {
-        [Self::Reference, Self::Paper].into_iter().find(|r| r.name() == name)
+        Self::ALL.into_iter().find(|r| r.name() == name)
     }
 }
 
@@ -127,8 +130,12 @@ pub struct Inputs {
     pub sizes: Vec<u32>,
     /// IPC of the two scale models.
     pub ipc: [f64; 2],
-    /// LLC MPKI at every size (DESIGN §2a unit).
-    pub mpki: Vec<f64>,
+    /// LLC MPKI at every size (DESIGN §2a unit). `None`: no miss-rate curve,
+    /// as the paper predicts under weak scaling, where each size runs its own
+    /// share of the work and the LLC share per SM does not change; then no
+    /// cliff is looked for and only the pre-cliff rule extrapolates.
+    #[serde(default)]
+    pub mpki: Option<Vec<f64>>,
     /// f_mem of the larger scale model, a fraction; needed only at a cliff.
     pub f_mem: Option<f64>,
 }
@@ -143,7 +150,22 @@ impl Inputs {
             return Err(ScaleError::TooManySizes { given: mpki.len() });
         }
         let sizes = (0..mpki.len() as u32).map(|k| smallest.saturating_mul(1 << k)).collect();
-        let inputs = Self { sizes, ipc, mpki, f_mem };
+        let inputs = Self { sizes, ipc, mpki: Some(mpki), f_mem };
+        inputs.check()?;
+        Ok(inputs)
+    }
+
+    /// Inputs of `count` sizes doubling from `smallest`, without a miss-rate
+    /// curve (the paper's weak scaling).
+    ///
+    /// # Errors
+    /// As [`predict`], and sizes past `u32`.
+    pub fn without_curve(smallest: u32, count: usize, ipc: [f64; 2]) -> Result<Self, ScaleError> {
+        if count > MAX_SIZES {
+            return Err(ScaleError::TooManySizes { given: count });
+        }
+        let sizes = (0..count as u32).map(|k| smallest.saturating_mul(1 << k)).collect();
+        let inputs = Self { sizes, ipc, mpki: None, f_mem: None };
         inputs.check()?;
         Ok(inputs)
     }
@@ -162,10 +184,11 @@ impl Inputs {
         if let Some(w) = sizes.windows(2).find(|w| u64::from(w[1]) != 2 * u64::from(w[0])) {
             return Err(ScaleError::NotDoubling { previous: w[0], size: w[1] });
         }
-        if self.mpki.len() != sizes.len() {
-            return Err(ScaleError::MpkiCount { sizes: sizes.len(), mpki: self.mpki.len() });
+        let mpki = self.mpki.as_deref().unwrap_or_default();
+        if self.mpki.is_some() && mpki.len() != sizes.len() {
+            return Err(ScaleError::MpkiCount { sizes: sizes.len(), mpki: mpki.len() });
         }
-        if let Some((&size, &value)) = sizes.iter().zip(&self.mpki).find(|(_, m)| !(m.is_finite() && **m >= 0.0)) {
+        if let Some((&size, &value)) = sizes.iter().zip(mpki).find(|(_, m)| !(m.is_finite() && **m >= 0.0)) {
             return Err(ScaleError::BadMpki { size, value });
         }
         if let Some((&size, &value)) = sizes.iter().zip(&self.ipc).find(|(_, v)| !(v.is_finite() && **v > 0.0)) {
@@ -226,7 +249,10 @@ impl Prediction {
 /// cliff without f_mem.
 pub fn predict(inputs: &Inputs, rule: Rule) -> Result<Prediction, ScaleError> {
     inputs.check()?;
-    let cliff = cliff::detect(&inputs.sizes, &inputs.mpki)?;
+    let cliff = match &inputs.mpki {
+        Some(mpki) => cliff::detect(&inputs.sizes, mpki)?,
+        None => None,
+    };
     let f_mem = match cliff {
         Some(c) => Some(inputs.f_mem.ok_or(ScaleError::MissingFmem { from: c.from, to: c.to })?),
         None => None,

@@ -1,8 +1,19 @@
 //! A scale-model experiment end to end: simulate the two scale models of a
 //! [`ScalePlan`], take the LLC miss-rate curve over every size in one cache
 //! pass, read f_mem from the larger scale model's report, and predict every
-//! size with every method; optionally simulate the targets too, for the
-//! errors and the simulation-time speedup.
+//! size with every method under both rules; optionally simulate the targets
+//! too, for the errors and the simulation-time speedup.
+//!
+//! Weak scaling follows the paper: no miss-rate curve (each size runs its own
+//! share of the work, so the LLC per unit of work does not change and there
+//! is no cliff to find), the pre-cliff rule only, and the speedup is the
+//! targets' simulation time over the two scale models'.
+//!
+//! The IPCs compared leave out the kernel launch latency
+//! (`-gpgpu_kernel_launch_latency`): a fixed number of cycles per launch,
+//! whatever the GPU's size, which would otherwise make a fast large GPU look
+//! sub-linear for a reason no scale model can measure (5,000 cycles are 11% to
+//! 25% of the 64-SM runs of the teaching kernels).
 //!
 //! The caller supplies the workload and the clock through [`ScaleHost`]: this
 //! crate reads no wall clock (DESIGN §1), and a host decides what "the same
@@ -17,6 +28,7 @@ use warplab_trace::source::WorkloadSource;
 use crate::miss_curve::{MissCurve, miss_rate_curve};
 use crate::plan::{ScalePlan, SizeConfig};
 use crate::predictor::{Inputs, Method, Prediction, Role, Rule, predict};
+use crate::table::PredictionRow as ErrorRow;
 use crate::table::{PredictionRow, SummaryRow, summarize};
 
 /// What a scale-model run needs from its caller.
@@ -69,8 +81,8 @@ pub struct ScaleOptions {
     pub rule: Rule,
     /// Also simulate every target.
     pub validate: bool,
-    /// The host grows the workload with the system: the curve then takes
-    /// each size's own workload through its own LLC (one pass per size).
+    /// The host grows the workload with the system (weak scaling): no
+    /// miss-rate curve, the pre-cliff rule only.
     pub weak: bool,
     /// Host-to-device copies fill the L2 (DESIGN §2a).
     pub memcpy_warms_l2: bool,
@@ -81,35 +93,93 @@ pub struct ScaleOptions {
 pub struct SizeRun {
     /// SMs.
     pub sms: u32,
-    /// Core cycles.
+    /// Core cycles, the launch latency included (Accel-Sim's `gpu_tot_sim_cycle`).
     pub cycles: u64,
+    /// Of those, cycles in which the GPU only waited out a kernel's launch
+    /// latency (no kernel was running).
+    pub launch_cycles: u64,
     /// Warp instructions.
     pub warp_insts: u64,
     /// Thread instructions.
     pub thread_insts: u64,
-    /// Thread instructions per cycle.
+    /// Thread instructions per cycle without the launch latency:
+    /// `thread_insts / (cycles − launch_cycles)`, the IPC scale models
+    /// compare.
     pub ipc: f64,
     /// Fraction of cycles every resident warp waited on memory.
     pub f_mem: f64,
     /// L2 misses per 1,000 thread instructions, as the timing model counts them.
     pub l2_mpki: f64,
+    /// DRAM write commands (write-backs of dirty L2 lines and writes past
+    /// the L2) per 1,000 thread instructions: what the read-miss MPKI cannot
+    /// see when a smaller LLC writes back lines a larger one keeps.
+    pub dram_writes_pki: f64,
+    /// CTA waves of the kernel with the most: its CTAs over what the GPU
+    /// holds at once (CTAs per SM × SMs). Under one, SMs are left idle.
+    pub waves: f64,
     /// Wall-clock seconds of the simulation, when the host has a clock.
     pub seconds: Option<f64>,
 }
 
+/// CTA waves of `report`'s kernel with the most, on `sms` SMs.
+fn waves(report: &SimReport, sms: u32) -> f64 {
+    let of = |k: &warplab_sim::report::KernelReport| {
+        let slots = u64::from(k.ctas_per_sm) * u64::from(sms);
+        if slots == 0 { 0.0 } else { k.ctas as f64 / slots as f64 }
+    };
+    report.kernels.iter().map(of).fold(0.0, f64::max)
+}
+
 impl SizeRun {
-    fn of(sms: u32, report: &SimReport, seconds: Option<f64>) -> Self {
+    fn of(sms: u32, report: &SimReport, launch_latency: u64, seconds: Option<f64>) -> Self {
         Self {
             sms,
             cycles: report.cycles,
+            launch_cycles: launch_cycles(report, launch_latency),
             warp_insts: report.warp_insts,
             thread_insts: report.thread_insts,
-            ipc: report.ipc,
+            ipc: ipc_without_launch(report, launch_latency),
             f_mem: report.f_mem,
             l2_mpki: report.l2_mpki,
+            dram_writes_pki: crate::miss_curve::mpki(report.dram.totals.writes, report.thread_insts),
+            waves: waves(report, sms),
             seconds,
         }
     }
+}
+
+/// Thread instructions per cycle of `report` without the cycles that only
+/// waited out a launch latency of `latency` cycles: the IPC scale-model
+/// predictions are compared with (0 for a run of no such cycles).
+pub fn ipc_without_launch(report: &SimReport, latency: u64) -> f64 {
+    let running = report.cycles.saturating_sub(launch_cycles(report, latency));
+    if running == 0 { 0.0 } else { report.thread_insts as f64 / running as f64 }
+}
+
+/// Cycles of `report` in which some kernel waited out its launch latency and
+/// no kernel ran: the union of the launch windows `[start, start + latency + 1)`
+/// (GPGPU-Sim starts a kernel's CTAs the cycle after its latency counter
+/// reaches 0) less the union of the running windows.
+pub fn launch_cycles(report: &SimReport, latency: u64) -> u64 {
+    let windows: Vec<(u64, u64, u64)> = report
+        .kernels
+        .iter()
+        .map(|k| {
+            let ready = (k.start_cycle + latency + 1).min(k.end_cycle);
+            (k.start_cycle, ready, k.end_cycle)
+        })
+        .collect();
+    let mut edges: Vec<u64> = windows.iter().flat_map(|&(s, r, e)| [s, r, e]).collect();
+    edges.sort_unstable();
+    edges.dedup();
+    edges
+        .windows(2)
+        .filter(|w| {
+            let inside = |a: u64, b: u64| a <= w[0] && w[1] <= b;
+            windows.iter().any(|&(s, r, _)| inside(s, r)) && !windows.iter().any(|&(_, r, e)| inside(r, e))
+        })
+        .map(|w| w[1] - w[0])
+        .sum()
 }
 
 /// Wall-clock seconds of each part, and what the prediction saved.
@@ -117,12 +187,24 @@ impl SizeRun {
 pub struct Timing {
     /// Both scale-model simulations.
     pub scale_models_s: f64,
-    /// The miss-rate curve.
+    /// The miss-rate curve (0 under weak scaling, which has none).
     pub curve_s: f64,
     /// The target simulations (validation only; 0 otherwise).
     pub targets_s: f64,
-    /// `targets_s / (scale_models_s + curve_s)` (validation only; 0 otherwise).
+    /// `targets_s / (scale_models_s + curve_s)` (validation only; 0
+    /// otherwise): under weak scaling the paper's `T_target / (T_small + T_large)`.
     pub speedup: f64,
+}
+
+/// One rule's predictions and, when validated, their errors.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleOutcome {
+    /// Every method at every size (the baselines are the same under both rules).
+    pub prediction: Prediction,
+    /// Every method's error at each validated target (`benchmark` empty).
+    pub errors: Vec<ErrorRow>,
+    /// Mean and maximum error per method and validated target.
+    pub summary: Vec<SummaryRow>,
 }
 
 /// Everything a run found.
@@ -134,22 +216,24 @@ pub struct ScaleReport {
     pub sizes: Vec<u32>,
     /// The sizes asked for as targets.
     pub targets: Vec<u32>,
-    /// The options used.
+    /// The kernel launch latency, in core cycles, every size has and no IPC
+    /// compared includes.
+    pub launch_latency: u64,
+    /// The options used (`rule`: the one the report leads with).
     pub options: ScaleOptions,
     /// The two scale models' simulations.
     pub scale_models: Vec<SizeRun>,
-    /// LLC MPKI at every size.
-    pub curve: MissCurve,
-    /// Every method at every size.
-    pub prediction: Prediction,
+    /// LLC MPKI at every size; `None` under weak scaling, which uses none.
+    pub curve: Option<MissCurve>,
+    /// Both rules, [`Rule::ALL`]'s order: the reference tool's, the paper's.
+    pub by_rule: Vec<RuleOutcome>,
     /// The targets' simulations (validation).
     pub validation: Vec<SizeRun>,
-    /// Every method's error at each validated target (`benchmark` empty).
-    pub errors: Vec<PredictionRow>,
-    /// Mean and maximum error per method and validated target.
-    pub summary: Vec<SummaryRow>,
     /// Wall-clock seconds, when the host has a clock.
     pub timing: Option<Timing>,
+    /// What a reader of the prediction should know about these measurements
+    /// (write-backs that change with the LLC's size).
+    pub warnings: Vec<String>,
     /// Scaling adjustments and simulator diagnostics.
     pub diagnostics: Vec<String>,
 }
@@ -160,6 +244,44 @@ impl ScaleReport {
     pub fn validated_ipc(&self, sms: u32) -> Option<f64> {
         self.validation.iter().find(|run| run.sms == sms).map(|run| run.ipc)
     }
+
+    /// `rule`'s predictions and errors.
+    pub fn outcome(&self, rule: Rule) -> &RuleOutcome {
+        let index = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
+        &self.by_rule[index.min(self.by_rule.len().saturating_sub(1))]
+    }
+
+    /// The chosen rule's predictions (`options.rule`).
+    pub fn prediction(&self) -> &Prediction {
+        &self.outcome(self.options.rule).prediction
+    }
+
+    /// Every simulated size, the scale models first, with its run.
+    pub fn simulated(&self) -> impl Iterator<Item = &SizeRun> {
+        self.scale_models.iter().chain(&self.validation)
+    }
+}
+
+/// How much the write-backs per kilo-instruction may change across the
+/// simulated sizes before the report warns: past it, the LLC's size changes
+/// the traffic in a way the read-miss curve does not show.
+pub const WRITE_BACK_CHANGE: f64 = 1.5;
+
+/// The warning for write-backs that change by more than [`WRITE_BACK_CHANGE`]
+/// across `runs`, if they do.
+pub fn write_back_warning(runs: &[&SizeRun]) -> Option<String> {
+    let by_writes = |a: &&&SizeRun, b: &&&SizeRun| a.dram_writes_pki.total_cmp(&b.dram_writes_pki);
+    let low = runs.iter().min_by(by_writes)?;
+    let high = runs.iter().max_by(by_writes)?;
+    if high.dram_writes_pki <= WRITE_BACK_CHANGE * low.dram_writes_pki {
+        return None;
+    }
+    Some(format!(
+        "DRAM writes per 1,000 instructions change {:.2} at {} SMs to {:.2} at {} SMs (more than {WRITE_BACK_CHANGE}×): \
+         the LLC's size changes the write-backs, which the read-miss MPKI curve does not see, so the scaling measured \
+         between the scale models may not hold at other sizes",
+        low.dram_writes_pki, low.sms, high.dram_writes_pki, high.sms
+    ))
 }
 
 /// Runs the scale models, the curve and the predictor (and, to validate,
@@ -177,17 +299,20 @@ pub fn run_scale(plan: &ScalePlan, host: &mut dyn ScaleHost, options: &ScaleOpti
     for size in &plan.sizes[..2] {
         scale_models.push(simulate_size(size, Role::ScaleModel, host, options, &mut diagnostics)?);
     }
-    host.step(&ScaleStep::Curve);
     let started = host.now();
-    let curve = curve(plan, host, options)?;
+    let curve = if options.weak { None } else { Some(curve(plan, host, options)?) };
     let curve_s = elapsed(started, host.now());
-    let inputs = Inputs {
-        sizes: plan.sms(),
-        ipc: [scale_models[0].ipc, scale_models[1].ipc],
-        mpki: curve.points.iter().map(|p| p.mpki).collect(),
-        f_mem: Some(scale_models[1].f_mem),
+    let ipc = [scale_models[0].ipc, scale_models[1].ipc];
+    let inputs = match &curve {
+        Some(curve) => Inputs {
+            sizes: plan.sms(),
+            ipc,
+            mpki: Some(curve.points.iter().map(|p| p.mpki).collect()),
+            f_mem: Some(scale_models[1].f_mem),
+        },
+        None => Inputs::without_curve(plan.sizes[0].sms, plan.sizes.len(), ipc).map_err(|e| e.to_string())?,
     };
-    let prediction = predict(&inputs, options.rule).map_err(|e| e.to_string())?;
+    let predictions = Rule::ALL.map(|rule| predict(&inputs, rule).map_err(|e| e.to_string()));
     let mut validation = Vec::new();
     if options.validate {
         for &t in &plan.targets {
@@ -195,20 +320,29 @@ pub fn run_scale(plan: &ScalePlan, host: &mut dyn ScaleHost, options: &ScaleOpti
             validation.push(simulate_size(size, Role::Target, host, options, &mut diagnostics)?);
         }
     }
-    let errors = errors(&prediction, &validation);
+    let by_rule = predictions
+        .into_iter()
+        .map(|prediction| {
+            let prediction = prediction?;
+            let errors = errors(&prediction, &validation);
+            Ok(RuleOutcome { prediction, summary: summarize(&errors), errors })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let runs: Vec<&SizeRun> = scale_models.iter().chain(&validation).collect();
+    let warnings = write_back_warning(&runs).into_iter().collect();
     let timing = timing(&scale_models, curve_s, &validation);
     Ok(ScaleReport {
         target_sms: plan.target_sms,
         sizes: plan.sms(),
         targets: plan.targets.clone(),
+        launch_latency: u64::from(plan.sizes[0].config.kernels.kernel_launch_latency_cycles),
         options: *options,
         scale_models,
         curve,
-        prediction,
-        summary: summarize(&errors),
+        by_rule,
         validation,
-        errors,
         timing,
+        warnings,
         diagnostics,
     })
 }
@@ -227,28 +361,18 @@ fn simulate_size(
     let report = simulate(&size.config, sim_options, &mut *workload);
     let seconds = elapsed(started, host.now());
     diagnostics.extend(report.diagnostics.iter().map(|d| format!("{} SMs: {d}", size.sms)));
-    Ok(SizeRun::of(size.sms, &report, seconds))
+    let latency = u64::from(size.config.kernels.kernel_launch_latency_cycles);
+    Ok(SizeRun::of(size.sms, &report, latency, seconds))
 }
 
-/// Strong scaling: one pass of the one workload through every size's LLC.
-/// Weak: each size's workload through its own GPU's caches (`stream_sms`
-/// is then 0: every size made its own stream).
+/// Strong scaling: one pass of the one workload through every size's LLC
+/// (the smallest scale model's L1s make the stream, see `miss_curve`).
 fn curve(plan: &ScalePlan, host: &mut dyn ScaleHost, options: &ScaleOptions) -> Result<MissCurve, String> {
+    host.step(&ScaleStep::Curve);
     let profile = ProfileOptions { memcpy_warms_l2: options.memcpy_warms_l2 };
     let configs: Vec<_> = plan.sizes.iter().map(|s| s.config.clone()).collect();
-    if !options.weak {
-        let mut workload = host.workload(plan.target_sms)?;
-        // The smallest scale model's L1s make the stream (see miss_curve).
-        return miss_rate_curve(&configs[0], &configs, &mut *workload, profile);
-    }
-    let mut weak = MissCurve { stream_sms: 0, points: Vec::with_capacity(configs.len()), diagnostics: Vec::new() };
-    for (size, config) in plan.sizes.iter().zip(&configs) {
-        let mut workload = host.workload(size.sms)?;
-        let one = miss_rate_curve(config, std::slice::from_ref(config), &mut *workload, profile)?;
-        weak.points.extend(one.points);
-        weak.diagnostics.extend(one.diagnostics.into_iter().map(|d| format!("{} SMs: {d}", size.sms)));
-    }
-    Ok(weak)
+    let mut workload = host.workload(plan.target_sms)?;
+    miss_rate_curve(&configs[0], &configs, &mut *workload, profile)
 }
 
 fn elapsed(start: Option<f64>, end: Option<f64>) -> Option<f64> {

@@ -6,7 +6,7 @@ use warplab_scale::{Inputs, Rule, ScaleError, Table, predict};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn inputs(sizes: &[u32], ipc: [f64; 2], mpki: &[f64], f_mem: Option<f64>) -> Inputs {
-    Inputs { sizes: sizes.to_vec(), ipc, mpki: mpki.to_vec(), f_mem }
+    Inputs { sizes: sizes.to_vec(), ipc, mpki: Some(mpki.to_vec()), f_mem }
 }
 
 fn error(i: &Inputs) -> ScaleError {
@@ -67,6 +67,25 @@ fn f_mem_is_used_only_at_a_cliff() {
     let without = predict(&Inputs { f_mem: None, ..flat }, Rule::Reference).expect("predicts");
     assert_eq!((with.cliff, with.f_mem), (None, None));
     assert_eq!(with.curves, without.curves);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn without_a_curve_only_the_pre_cliff_rule_extrapolates() {
+    // dct's published MPKI has a cliff at 128 SMs; without the curve (weak
+    // scaling) the same two scale models extrapolate straight through it.
+    let dct = [15.6, 15.6, 15.6, 15.6, 1.5];
+    let with = predict(&inputs(&[8, 16, 32, 64, 128], [112.7412, 226.4367], &dct, Some(0.5)), Rule::Paper).expect("ok");
+    assert!(with.cliff.is_some());
+    let weak = Inputs::without_curve(8, 5, [112.7412, 226.4367]).expect("valid");
+    assert_eq!(weak.sizes, [8, 16, 32, 64, 128]);
+    for rule in [Rule::Paper, Rule::Reference] {
+        let p = predict(&weak, rule).expect("predicts without f_mem");
+        assert_eq!((p.cliff, p.f_mem), (None, None));
+        let flat = predict(&inputs(&weak.sizes, weak.ipc, &[1.0; 5], None), rule).expect("no cliff");
+        assert_eq!(p.curves, flat.curves, "{rule:?}: the same as a curve without a cliff");
+    }
+    assert!(matches!(Inputs::without_curve(8, 17, [1.0, 2.0]), Err(ScaleError::TooManySizes { .. })));
+    assert!(matches!(Inputs::without_curve(8, 1, [1.0, 2.0]), Err(ScaleError::TooFewSizes { given: 1 })));
 }
 
 fn table_error(text: &str) -> String {

@@ -59,3 +59,22 @@ fn real_gpus_divide_as_their_counts_allow() {
     let plan = ScalePlan::new(&config("QV100"), [5, 10], &[]).expect("80 = 5 × 16");
     assert_eq!(plan.sms(), [5, 10, 20, 40, 80]);
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn one_slice_hash_for_the_whole_series() {
+    use warplab_config::PartitionIndexing;
+    // SM7_QV100 hashes its 64 slices with IPOLY; its 10-SM model's 8 cannot
+    // be, so every size falls back, the 80-SM target too.
+    let target = config("QV100");
+    assert_eq!(target.memory.partition_indexing, PartitionIndexing::Ipoly);
+    let plan = ScalePlan::new(&target, [10, 20], &[]).expect("80 = 10 × 8");
+    let schemes: Vec<_> = plan.sizes.iter().map(|s| s.config.memory.partition_indexing).collect();
+    assert_eq!(schemes, [PartitionIndexing::Consecutive; 4]);
+    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
+    assert!(plan.diagnostics[0].contains("the 80-SM target included, uses consecutive indexing (0)"));
+    // From 20 and 40 SMs (16 and 32 slices) IPOLY fits every size: kept.
+    let plan = ScalePlan::new(&target, [20, 40], &[]).expect("80 = 20 × 4");
+    assert!(plan.sizes.iter().all(|s| s.config.memory.partition_indexing == PartitionIndexing::Ipoly));
+    assert_eq!(plan.size(80).map(|s| &s.config), Some(&target));
+    assert!(plan.diagnostics.is_empty());
+}

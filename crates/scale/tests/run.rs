@@ -5,8 +5,8 @@
 
 use warplab_config::{GpuConfig, preset};
 use warplab_kernels::{GenSpec, generate};
-use warplab_scale::run::{ScaleHost, ScaleOptions, ScaleStep, run_scale};
-use warplab_scale::{Method, Role, ScalePlan};
+use warplab_scale::run::{ScaleHost, ScaleOptions, ScaleStep, SizeRun, launch_cycles, run_scale, write_back_warning};
+use warplab_scale::{Method, Role, Rule, ScalePlan};
 use warplab_sim::{SimOptions, simulate};
 use warplab_trace::source::WorkloadSource;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -47,23 +47,42 @@ fn the_scale_models_are_the_simulators_runs_and_feed_the_predictor() {
     let report = run_scale(&plan, &mut host, &options).expect("runs");
     for (run, size) in report.scale_models.iter().zip(&plan.sizes) {
         let direct = simulate(&size.config, SimOptions::default(), &mut *host.workload(size.sms).expect("opens"));
-        assert_eq!((run.sms, run.cycles, run.ipc, run.f_mem), (size.sms, direct.cycles, direct.ipc, direct.f_mem));
+        assert_eq!((run.sms, run.cycles, run.f_mem), (size.sms, direct.cycles, direct.f_mem));
+        // One launch: its 5,000-cycle latency and the cycle GPGPU-Sim adds are not in the IPC.
+        assert_eq!(run.launch_cycles, 5_001);
+        assert_eq!(run.ipc, direct.thread_insts as f64 / (direct.cycles - 5_001) as f64);
+        assert!(run.ipc > direct.ipc);
+        // vecadd's 128 KB of output stays in every size's write-back LLC.
+        assert_eq!(run.dram_writes_pki, 0.0);
+        // 32 Ki elements: 128 CTAs of 256 threads, 6 to an SM.
+        assert_eq!(run.waves, 128.0 / (6.0 * f64::from(run.sms)));
     }
-    let p = &report.prediction;
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let p = report.prediction();
+    assert_eq!(p.rule, Rule::Reference);
+    // Both rules, side by side: the same baselines, their own Scale-Model curves.
+    let paper = &report.outcome(Rule::Paper).prediction;
+    assert_eq!(paper.rule, Rule::Paper);
+    assert_eq!(p.curves[1..], paper.curves[1..]);
     assert_eq!(p.sizes, [8, 16, 32]);
     for method in [Method::ScaleModel, Method::PowerLaw, Method::Linear] {
         assert_eq!(p.ipc(method, 16), Some(report.scale_models[1].ipc));
     }
     // Streaming vecadd: no cliff, the same misses at every size.
     assert_eq!(p.cliff, None);
-    let misses: Vec<u64> = report.curve.points.iter().map(|pt| pt.l2_misses).collect();
+    let curve = report.curve.as_ref().expect("strong scaling has a curve");
+    let misses: Vec<u64> = curve.points.iter().map(|pt| pt.l2_misses).collect();
     assert!(misses.iter().all(|&m| m == misses[0] && m > 0), "{misses:?}");
     // Validation: one simulated target, five errors against it.
     assert_eq!(report.validation.iter().map(|v| v.sms).collect::<Vec<_>>(), [32]);
-    assert_eq!(report.errors.len(), 5);
-    let scale = report.errors.iter().find(|e| e.model == Method::ScaleModel).expect("a row");
-    assert_eq!((scale.units, scale.role, scale.actual_ipc), (32, Role::Target, report.validation[0].ipc));
-    assert_eq!(report.summary.len(), 5);
+    for rule in Rule::ALL {
+        let outcome = report.outcome(rule);
+        assert_eq!(outcome.errors.len(), 5);
+        let scale = outcome.errors.iter().find(|e| e.model == Method::ScaleModel).expect("a row");
+        assert_eq!((scale.units, scale.role, scale.actual_ipc), (32, Role::Target, report.validation[0].ipc));
+        assert_eq!(scale.predicted_ipc, outcome.prediction.ipc(Method::ScaleModel, 32).expect("predicted"));
+        assert_eq!(outcome.summary.len(), 5);
+    }
     // No clock, no timing; the steps in order.
     assert_eq!(report.timing, None);
     let sim = |sms, role| ScaleStep::Simulate { sms, role };
@@ -74,15 +93,87 @@ fn the_scale_models_are_the_simulators_runs_and_feed_the_predictor() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
-fn weak_scaling_takes_each_sizes_own_workload_for_the_curve() {
+fn weak_scaling_uses_no_curve_as_the_paper_does() {
     let (mut host, plan) = host(true);
-    let report = run_scale(&plan, &mut host, &ScaleOptions { weak: true, ..ScaleOptions::default() }).expect("runs");
-    // Two simulations, then one curve pass per size.
-    assert_eq!(host.asked, [8, 16, 8, 16, 32]);
-    assert_eq!(report.curve.stream_sms, 0);
-    let insts: Vec<u64> = report.curve.points.iter().map(|p| p.thread_insts).collect();
+    let options = ScaleOptions { weak: true, validate: true, ..ScaleOptions::default() };
+    let report = run_scale(&plan, &mut host, &options).expect("runs");
+    // The two scale models, then the target: no curve pass.
+    assert_eq!(host.asked, [8, 16, 32]);
+    assert!(!host.steps.contains(&ScaleStep::Curve));
+    assert_eq!(report.curve, None);
+    let insts: Vec<u64> = report.simulated().map(|r| r.thread_insts).collect();
     assert_eq!((insts[1], insts[2]), (2 * insts[0], 4 * insts[0]));
-    assert!(report.validation.is_empty() && report.errors.is_empty());
+    for rule in Rule::ALL {
+        let p = &report.outcome(rule).prediction;
+        assert_eq!((p.cliff, p.f_mem), (None, None));
+        assert_eq!(report.outcome(rule).errors.len(), 5);
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_clock_times_each_part_and_the_speedup_is_the_targets_over_the_scale_models() {
+    /// Each reading of the clock one second after the last.
+    struct Ticking(Host, f64);
+    impl ScaleHost for Ticking {
+        fn workload(&mut self, sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
+            self.0.workload(sms)
+        }
+        fn now(&mut self) -> Option<f64> {
+            self.1 += 1.0;
+            Some(self.1)
+        }
+    }
+    let (host, plan) = host(true);
+    let options = ScaleOptions { weak: true, validate: true, ..ScaleOptions::default() };
+    let report = run_scale(&plan, &mut Ticking(host, 0.0), &options).expect("runs");
+    let t = report.timing.expect("a clock");
+    // Each simulation reads the clock twice (1 s); the absent curve's two readings are 1 s apart too.
+    assert_eq!((t.scale_models_s, t.curve_s, t.targets_s), (2.0, 1.0, 1.0));
+    assert_eq!(t.speedup, 1.0 / 3.0);
+}
+
+fn run_with_writes(sms: u32, dram_writes_pki: f64) -> SizeRun {
+    SizeRun {
+        sms,
+        cycles: 1,
+        launch_cycles: 0,
+        warp_insts: 1,
+        thread_insts: 32,
+        ipc: 32.0,
+        f_mem: 0.0,
+        l2_mpki: 1.0,
+        dram_writes_pki,
+        waves: 1.0,
+        seconds: None,
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn write_backs_that_change_with_the_llc_are_a_warning() {
+    let (a, b, c) = (run_with_writes(8, 4.0), run_with_writes(16, 3.0), run_with_writes(64, 6.0));
+    assert_eq!(write_back_warning(&[&a, &b]), None);
+    // 3.0 → 6.0 is 2×: past 1.5×.
+    let warning = write_back_warning(&[&a, &b, &c]).expect("warns");
+    assert!(
+        warning.starts_with("DRAM writes per 1,000 instructions change 3.00 at 16 SMs to 6.00 at 64 SMs"),
+        "{warning}"
+    );
+    let none = run_with_writes(8, 0.0);
+    assert_eq!(write_back_warning(&[&none, &none]), None);
+    assert!(write_back_warning(&[&none, &a]).is_some());
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn launch_cycles_are_the_waits_no_kernel_overlaps() {
+    let (_, plan) = host(false);
+    let config = &plan.sizes[0].config;
+    let spec: GenSpec = "vecadd:size=4,launches=3".parse().expect("spec");
+    let mut source = generate(&spec, config).expect("generates").into_source();
+    let report = simulate(config, SimOptions::default(), &mut source);
+    assert_eq!(report.kernels.len(), 3);
+    // Three launches in a row: each waits its 5,000 cycles and one more.
+    assert_eq!(launch_cycles(&report, 5_000), 3 * 5_001);
+    assert_eq!(launch_cycles(&report, 0), 3);
 }
 
 #[wasm_bindgen_test(unsupported = test)]

@@ -35,7 +35,7 @@ use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare, sim_options};
-use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale};
+use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale, weak_spec};
 use warplab_lab::{
     AnalyticalReport, ConfigEdit, ConfigReport, ContentHash, ContentHasher, Event, GenSpec, GeneratedWorkload,
     GpuConfig, OpenRead, Profile, ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload,
@@ -167,7 +167,8 @@ pub enum WorkerInput {
 
 /// A scale-model run of the loaded workload on scale models of the loaded
 /// config. Strong scaling: every size runs the workload as loaded (generated
-/// for the loaded config), so only the GPU shrinks.
+/// for the loaded config), so only the GPU shrinks; weak scaling: each size
+/// runs its share of a generated workload.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScaleRequest {
     /// The scale models' SMs, `S` and `2S`.
@@ -178,6 +179,8 @@ pub struct ScaleRequest {
     pub rule: Rule,
     /// Also simulate the targets, for the errors and the speedup.
     pub validate: bool,
+    /// Weak scaling (generated workloads only): no miss-rate curve.
+    pub weak: bool,
     /// Host-to-device copies fill the L2.
     pub memcpy_warms_l2: bool,
     /// The `BroadcastChannel` each step's progress is posted on (see
@@ -495,6 +498,16 @@ impl Loaded {
             }
         })
     }
+
+    /// The workload for a system of `sms` of `gpu`'s SMs under weak scaling:
+    /// a generated workload's share (`weak_spec`), generated for `gpu`.
+    fn share(&self, gpu: &GpuConfig, sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
+        let Loaded::Generated(spec) = self else {
+            return Err("weak scaling grows a generated workload with the GPU; a trace has one size".to_owned());
+        };
+        let grown = weak_spec(spec, sms, gpu.n_sms()).map_err(|e| e.to_string())?;
+        Ok(Box::new(GeneratedWorkload::new(&grown, gpu).map_err(|e| e.to_string())?))
+    }
 }
 
 /// What the worker keeps between inputs.
@@ -662,11 +675,12 @@ impl Lab {
         let options = ScaleOptions {
             rule: request.rule,
             validate: request.validate,
-            weak: false,
+            weak: request.weak,
             memcpy_warms_l2: request.memcpy_warms_l2,
         };
         let progress = ProgressPoster::open(&request.progress_channel);
-        let mut host = WorkerScaleHost::new(|| loaded.source(&gpu), progress, steps(&plan, &options));
+        let open = |sms: u32| if request.weak { loaded.share(&gpu, sms) } else { loaded.source(&gpu) };
+        let mut host = WorkerScaleHost::new(open, progress, steps(&plan, &options));
         run_scale(&plan, &mut host, &options)
     }
 

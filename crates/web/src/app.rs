@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 use warplab_lab::ModelKind;
 use warplab_lab::sampling::SampleMode;
-use warplab_lab::scale::Method;
+use warplab_lab::scale::{Method, ipc_without_launch};
 
 use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::analysis_state::{AnalysisAction, AnalysisState};
@@ -27,7 +27,7 @@ use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
     SamplingPanel, ScalePanel, Toolbar, WorkloadPanel,
 };
-use crate::components::{Glossary, HelpLink, ScaleTarget};
+use crate::components::{Glossary, HelpLink, RunIpc, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
@@ -107,7 +107,7 @@ pub fn App(props: &AppProps) -> Html {
     use_regenerate_for_new_config(&page, &state);
     let next = use_analysis_and_run_of_each_experiment(&page, &state, &run);
     use_scale_plan_of_each_config(&page, state.config_loads);
-    use_scale_run_after_each_run(&page, &scale, &run, next);
+    use_scale_run_after_each_run(&page, &scale, &run, &state, next);
     let shared = experiment_of(&state, &run, &scale, &analysis);
     use_effect_with(shared.clone(), |shared| {
         if let Ok(experiment) = shared {
@@ -239,9 +239,15 @@ fn summary(
         .and(run.report.as_ref())
         .and_then(|report| report.sampling.as_ref())
         .map(|sampling| AttrValue::from(sampling_label_of(sampling.options.mode)));
+    // The scale models leave the launch latency out; so does what they are compared with.
+    let simulated_without_launch = figures
+        .simulated
+        .and(run.report.as_ref())
+        .zip(validation)
+        .map(|(report, scale_report)| ipc_without_launch(report, scale_report.launch_latency));
     html! {
         <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin}
-            {scale_target} {sampled} />
+            {scale_target} {simulated_without_launch} {sampled} />
     }
 }
 
@@ -317,7 +323,11 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
 fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &RunState, state: &State) -> Html {
     let ready = state.ready();
     let finished = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished);
-    let simulated = run.experiment.zip(finished.map(|report| report.ipc));
+    // Compared without the launch latency, as the scale models measure.
+    let latency = scale.report.as_ref().map_or(0, |report| report.launch_latency);
+    let simulated = run.experiment.zip(
+        finished.map(|report| RunIpc { without_launch: ipc_without_launch(report, latency), with_launch: report.ipc }),
+    );
     let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&ModelKind::Mdm));
     let analytical = analysis.experiment.zip(mdm.map(|prediction| prediction.ipc));
     let on_pair = page.callback(|page, pair| {
@@ -326,7 +336,7 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     });
     let dispatcher = page.scale.clone();
     let on_change = Callback::from(move |action| dispatcher.dispatch(action));
-    let request = scale_request(page, scale);
+    let request = scale_request(page, scale, state);
     let on_predict = page.callback(move |page, ()| {
         if let (Some(experiment), Some(request)) = (ready, request.clone()) {
             page.scale(experiment, request);
@@ -338,7 +348,7 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
         page.callback(move |page, sms: u32| page.edit_config(with_knob(&edits, "n_sms", f64::from(sms))));
     html! {
         <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict}
-            {on_target_sms} />
+            {on_target_sms} generated={state.choice.spec().is_some()} />
     }
 }
 
@@ -419,12 +429,18 @@ fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &Run
 /// finished (so the two do not share the machine's cores), when the config
 /// divides into scale models.
 #[hook]
-fn use_scale_run_after_each_run(page: &Page, scale: &ScaleState, run: &RunState, ready: Option<Experiment>) {
+fn use_scale_run_after_each_run(
+    page: &Page,
+    scale: &ScaleState,
+    run: &RunState,
+    state: &State,
+    ready: Option<Experiment>,
+) {
     let finished = ready.filter(|&e| run.phase == RunPhase::Finished && run.experiment == Some(e));
     let planned = scale.setup.as_ref().filter(|setup| setup.error.is_none() && !setup.sizes.is_empty()).is_some();
     let due = finished.filter(|&e| planned && scale.report_for != Some(e) && scale.running != Some(e));
     let page = page.clone();
-    let request = scale_request(&page, scale);
+    let request = scale_request(&page, scale, state);
     use_effect_with(due, move |due| {
         if let (Some(experiment), Some(request)) = (*due, request) {
             page.scale(experiment, request);
@@ -432,13 +448,15 @@ fn use_scale_run_after_each_run(page: &Page, scale: &ScaleState, run: &RunState,
     });
 }
 
-/// The scale-model run the panel's choices describe.
-fn scale_request(page: &Page, scale: &ScaleState) -> Option<ScaleRequest> {
+/// The scale-model run the panel's choices describe (weak scaling only for a
+/// generated workload, the only kind that can grow with the GPU).
+fn scale_request(page: &Page, scale: &ScaleState, state: &State) -> Option<ScaleRequest> {
     scale.setup.as_ref().map(|setup| ScaleRequest {
         scale_models: setup.scale_models,
         targets: scale.target_sms().into_iter().collect(),
         rule: scale.rule,
         validate: scale.validate,
+        weak: scale.weak && state.choice.spec().is_some(),
         memcpy_warms_l2: MEMCPY_WARMS_L2,
         progress_channel: page.progress_channel.to_string(),
     })
@@ -619,6 +637,7 @@ impl Page {
         let scale = experiment.scale;
         self.scale.dispatch(ScaleAction::RuleChosen(scale.rule));
         self.scale.dispatch(ScaleAction::ValidateSet(scale.validate));
+        self.scale.dispatch(ScaleAction::WeakSet(scale.weak));
         if let Some(pair) = scale.scale_models {
             self.scale.dispatch(ScaleAction::PairChosen(pair));
         }

@@ -201,6 +201,14 @@ pub const SCALE_ERROR: &str =
 /// The speedup of predicting.
 pub const SCALE_SPEEDUP: &str =
     "Wall time of simulating the target over that of the two scale models and the miss-rate curve, in this browser.";
+/// Both rules shown side by side.
+pub const RULE_BOTH: &str = "The same two scale models extrapolated by the other rule: the reference tool's compounding correction or the paper's printed one-time correction. Both come from the same measurements; the switch above chooses which the page leads with.";
+/// The launch latency left out of the IPCs compared.
+pub const SCALE_LAUNCH_LATENCY: &str = "The kernel launch latency (-gpgpu_kernel_launch_latency) is a fixed number of cycles per launch at every GPU size, so it is a larger share of a fast large GPU's run; a scale model cannot measure it, so the scale models', the targets' and the compared simulation's IPCs all leave it out.";
+/// Write-backs per kilo-instruction.
+pub const SCALE_WRITE_BACKS: &str = "DRAM writes per 1,000 thread instructions at each simulated size. A write-back L2 writes dirty lines to DRAM only when it is too small to keep them, so a smaller LLC can write more; the read-miss curve does not see it, and the page warns when it changes by more than 1.5× across sizes.";
+/// Weak scaling.
+pub const WEAK_SCALING: &str = "Weak scaling: each size runs its share of the work (a generated workload's size times its SMs over the target's), as the paper's weak-scaling workflow does: no miss-rate curve, the pre-cliff rule only, and the speedup is the target's simulation time over the two scale models'.";
 /// The shortfall b.
 pub const SCALE_SHORTFALL: &str = "b = (IPC₂ₛ − 2·IPCₛ) / IPC₂ₛ: the share of the larger scale model's IPC by which it missed doubling the smaller one's (negative: it fell short, the usual case; positive: it more than doubled). The scale-model rule carries this correction to the larger sizes.";
 
@@ -327,6 +335,10 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("L2 MPKI (scale models)", "scale-mpki", SCALE_MPKI),
     ("Cliff", "cliff", CLIFF),
     ("f_mem (scale models)", "scale-f-mem", SCALE_F_MEM),
+    ("Both rules", "rule-both", RULE_BOTH),
+    ("Launch latency (scale models)", "scale-launch-latency", SCALE_LAUNCH_LATENCY),
+    ("DRAM writes per kilo-instruction", "scale-write-backs", SCALE_WRITE_BACKS),
+    ("Weak scaling", "weak-scaling", WEAK_SCALING),
     ("Correction factor", "correction-factor", CORRECTION_FACTOR),
     ("Shortfall b", "scale-shortfall", SCALE_SHORTFALL),
     ("Scaling chart", "scaling-chart", SCALING_CHART),

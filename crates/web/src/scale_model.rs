@@ -94,9 +94,9 @@ impl<Open> WorkerScaleHost<Open> {
     }
 }
 
-impl<Open: FnMut() -> Result<Box<dyn WorkloadSource>, String>> ScaleHost for WorkerScaleHost<Open> {
-    fn workload(&mut self, _sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
-        (self.open)()
+impl<Open: FnMut(u32) -> Result<Box<dyn WorkloadSource>, String>> ScaleHost for WorkerScaleHost<Open> {
+    fn workload(&mut self, sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
+        (self.open)(sms)
     }
 
     fn now(&mut self) -> Option<f64> {
@@ -109,11 +109,11 @@ impl<Open: FnMut() -> Result<Box<dyn WorkloadSource>, String>> ScaleHost for Wor
     }
 }
 
-/// The steps of a run: both scale models, the curve, and each target when
-/// validating.
+/// The steps of a run: both scale models, the curve (strong scaling only),
+/// and each target when validating.
 pub fn steps(plan: &ScalePlan, options: &ScaleOptions) -> u32 {
     let targets = if options.validate { plan.targets.len() as u32 } else { 0 };
-    3 + targets
+    2 + u32::from(!options.weak) + targets
 }
 
 /// What one size divides and keeps.

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use warplab_lab::scale::{Inputs, Prediction, Rule, ScaleReport, predict};
+use warplab_lab::scale::{Prediction, Rule, ScaleReport};
 use yew::Reducible;
 
 use crate::agent::ScaleSetup;
@@ -28,6 +28,9 @@ pub struct ScaleState {
     pub rule: Rule,
     /// Whether a run also simulates the target, for the errors.
     pub validate: bool,
+    /// Weak scaling: each size runs its share of a generated workload, with
+    /// no miss-rate curve (the paper's weak-scaling workflow).
+    pub weak: bool,
     /// A run asked of the worker and not answered yet, for this experiment.
     pub running: Option<Experiment>,
     /// The newest progress of that run.
@@ -59,6 +62,8 @@ pub enum ScaleAction {
     RuleChosen(Rule),
     /// The user ticked or cleared "validate".
     ValidateSet(bool),
+    /// The user chose weak (true) or strong scaling.
+    WeakSet(bool),
     /// A run of this experiment was asked of the worker.
     Requested(Experiment),
     /// A step of the run started.
@@ -88,27 +93,10 @@ impl ScaleState {
         self.target.filter(|&t| t != setup.target_sms && targets(setup).contains(&t))
     }
 
-    /// The report's predictions under the rule shown: the report's own when
-    /// it used that rule, else the predictor run again on the report's inputs
-    /// (microseconds, so the rule switch needs no simulation).
-    pub fn prediction(&self) -> Option<Prediction> {
-        let report = self.report.as_ref()?;
-        if report.prediction.rule == self.rule {
-            return Some(report.prediction.clone());
-        }
-        Some(predict(&inputs_of(report), self.rule).unwrap_or_else(|_| report.prediction.clone()))
-    }
-}
-
-/// The predictor's inputs a run measured: the scale models' IPC, the MPKI at
-/// every size and the larger scale model's f_mem.
-fn inputs_of(report: &ScaleReport) -> Inputs {
-    let ipc = |k: usize| report.scale_models.get(k).map_or(0.0, |run| run.ipc);
-    Inputs {
-        sizes: report.sizes.clone(),
-        ipc: [ipc(0), ipc(1)],
-        mpki: report.curve.points.iter().map(|point| point.mpki).collect(),
-        f_mem: report.scale_models.get(1).map(|run| run.f_mem),
+    /// The report's predictions under the rule shown (every report has
+    /// both, so the rule switch needs no simulation).
+    pub fn prediction(&self) -> Option<&Prediction> {
+        Some(&self.report.as_ref()?.outcome(self.rule).prediction)
     }
 }
 
@@ -131,6 +119,7 @@ impl Reducible for ScaleState {
             ScaleAction::TargetChosen(sms) => next.target = sms,
             ScaleAction::RuleChosen(rule) => next.rule = rule,
             ScaleAction::ValidateSet(validate) => next.validate = validate,
+            ScaleAction::WeakSet(weak) => next.weak = weak,
             ScaleAction::Requested(experiment) => {
                 next.running = Some(experiment);
                 next.progress = None;
@@ -213,10 +202,14 @@ mod tests {
         let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Requested(asked));
         let state = state.reduce(ScaleAction::Scaled(Box::new(report(Rule::Reference))));
         assert_eq!((state.report_for, state.running), (Some(asked), None));
-        let reference = state.prediction().expect("a report");
+        let reference = state.prediction().expect("a report").clone();
         let state = state.reduce(ScaleAction::RuleChosen(Rule::Paper));
-        let paper = state.prediction().expect("a report");
-        assert_eq!(paper, report(Rule::Paper).prediction, "the page's re-prediction is the worker's");
+        let paper = state.prediction().expect("a report").clone();
+        assert_eq!(
+            &paper,
+            report(Rule::Paper).prediction(),
+            "the rule switch shows what a run with that rule leads with"
+        );
         assert_eq!(paper.rule, Rule::Paper);
         assert_eq!(reference.ipc(Method::Linear, 32), paper.ipc(Method::Linear, 32), "baselines need no rule");
     }

@@ -46,6 +46,7 @@ pub fn experiment_of(
             rule: scale.rule,
             validate: scale.validate,
             target_sms: scale.chosen_target(),
+            weak: scale.weak && state.choice.spec().is_some(),
         },
         view: ViewState { watch_sm: run.watch, speed: run.speed, paper_models_only: analysis.paper_models_only },
         baseline: state.baseline.as_ref().map(|pinned| Box::new(pinned.experiment.clone())),

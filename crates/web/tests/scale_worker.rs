@@ -14,7 +14,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use gloo::timers::future::sleep;
-use warplab_lab::scale::{Rule, ScaleHost, ScaleOptions, ScalePlan, ScaleReport, run_scale};
+use warplab_lab::scale::{Rule, ScaleHost, ScaleOptions, ScalePlan, ScaleReport, run_scale, weak_spec};
 use warplab_lab::{GenSpec, GeneratedWorkload, GpuConfig, WorkloadSource, preset_config};
 use warplab_web::agent::{ScaleRequest, WorkerInput, WorkerOutput};
 use wasm_bindgen::JsCast;
@@ -28,11 +28,16 @@ wasm_bindgen_test_configure!(run_in_browser);
 const SPEC: &str = "vecadd:size=8";
 
 fn request(scale_models: [u32; 2], targets: &[u32], progress_channel: &str) -> WorkerInput {
+    weak_or_strong(scale_models, targets, progress_channel, false)
+}
+
+fn weak_or_strong(scale_models: [u32; 2], targets: &[u32], progress_channel: &str, weak: bool) -> WorkerInput {
     WorkerInput::Scale(ScaleRequest {
         scale_models,
         targets: targets.to_vec(),
         rule: Rule::Reference,
         validate: true,
+        weak,
         memcpy_warms_l2: false,
         progress_channel: progress_channel.to_owned(),
     })
@@ -67,15 +72,22 @@ impl Drop for Listener {
     }
 }
 
-/// The page's own run: the same workload generated for the target, every size.
+/// The page's own run: the same workload generated for the target, every
+/// size (strong scaling), or each size's share of it (weak).
 struct PageHost {
     spec: GenSpec,
     gpu: GpuConfig,
+    weak: bool,
 }
 
 impl ScaleHost for PageHost {
-    fn workload(&mut self, _sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
-        Ok(Box::new(GeneratedWorkload::new(&self.spec, &self.gpu).map_err(|e| e.to_string())?))
+    fn workload(&mut self, sms: u32) -> Result<Box<dyn WorkloadSource>, String> {
+        let spec = if self.weak {
+            weak_spec(&self.spec, sms, self.gpu.n_sms()).map_err(|e| e.to_string())?
+        } else {
+            self.spec.clone()
+        };
+        Ok(Box::new(GeneratedWorkload::new(&spec, &self.gpu).map_err(|e| e.to_string())?))
     }
 }
 
@@ -123,16 +135,35 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
     );
     assert_eq!((report.sizes.clone(), report.targets.clone(), report.validation.len()), (vec![8, 16, 32], vec![32], 1));
     assert!(report.timing.is_some(), "the worker times the run");
-    let predicted = report.prediction.ipc(warplab_lab::scale::Method::ScaleModel, 32).unwrap_or(0.0);
+    let predicted = report.prediction().ipc(warplab_lab::scale::Method::ScaleModel, 32).unwrap_or(0.0);
     assert!(predicted > 0.0 && report.validation[0].ipc > 0.0, "{predicted} vs {}", report.validation[0].ipc);
 
     // The same run in the page: the same report but for the wall-clock times.
     let (_, gpu) = preset_config("scalemodel").expect("a bundled preset");
     let plan = ScalePlan::new(&gpu, [8, 16], &[32]).expect("divides");
     let options = ScaleOptions { rule: Rule::Reference, validate: true, weak: false, memcpy_warms_l2: false };
-    let mut host = PageHost { spec: SPEC.parse().expect("a valid spec"), gpu };
+    let mut host = PageHost { spec: SPEC.parse().expect("a valid spec"), gpu: gpu.clone(), weak: false };
     let page = run_scale(&plan, &mut host, &options).expect("runs");
     assert_eq!(timeless(*report), timeless(page));
+
+    // Weak scaling: no curve, so three steps; each size its share.
+    let channel = format!("warplab-scale-test-weak-{}", js_sys::Date::now());
+    let listener = Listener::new(&channel);
+    bridge.send_input(weak_or_strong([8, 16], &[32], &channel, true));
+    let WorkerOutput::Scaled(weak) = next(&mut bridge, "a weak report").await else { panic!("no report") };
+    sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        *listener.heard.borrow(),
+        [
+            "1/3: simulating the 8-SM scale model",
+            "2/3: simulating the 16-SM scale model",
+            "3/3: simulating the 32-SM target (validation)",
+        ]
+    );
+    assert_eq!(weak.curve, None);
+    let mut host = PageHost { spec: SPEC.parse().expect("a valid spec"), gpu, weak: true };
+    let page = run_scale(&plan, &mut host, &ScaleOptions { weak: true, ..options }).expect("runs");
+    assert_eq!(timeless(*weak), timeless(page));
 
     bridge.send_input(request([8, 24], &[], ""));
     let refused = next(&mut bridge, "a refusal").await;

@@ -25,6 +25,11 @@
 //!   re-read by other CTAs. Such a re-read hits the L1 only when the two CTAs
 //!   share an SM at the same time: on QV100 under round-robin placement, CTAs
 //!   480 apart (96 CTAs per sweep, 80 SMs), a quarter of the first wave.
+//!   The `footprint` knob sets the region in MiB instead, for a fixed
+//!   working set across GPU sizes: a region between two LLC sizes of a scale
+//!   series (e.g. 24 MiB, between a 16-MiB and a 32-MiB LLC) misses in the
+//!   smaller LLC on every re-read and hits in the larger, the miss-rate cliff
+//!   of scale-model prediction.
 //! - DRAM: the same sweep over 4× the L2 (24 MiB on QV100): in that order no
 //!   line is read twice before the whole footprint was read, so every re-read
 //!   comes after 4 L2 capacities of other lines.
@@ -55,9 +60,17 @@ const LANES: usize = 4;
 /// Elements are indexed by 32-bit registers.
 const MAX_ELEMENTS: u64 = 1 << 31;
 
+/// `iters`, every bandwidth generator's knob.
+const ITERS: Knob =
+    Knob { name: "iters", help: "loop iterations per thread, 4 float4 loads each", default: 2, min: 1, max: 32 };
+
+/// The largest `footprint`, in MiB.
+const MAX_FOOTPRINT_MIB: u64 = 1024;
+
 const fn generator(
     name: &'static str,
     summary: &'static str,
+    knobs: &'static [Knob],
     build: fn(&Params<'_>) -> Result<Workload, GenError>,
 ) -> Generator {
     Generator {
@@ -68,13 +81,7 @@ const fn generator(
             32,
             128,
         ),
-        knobs: &[Knob {
-            name: "iters",
-            help: "loop iterations per thread, 4 float4 loads each",
-            default: 2,
-            min: 1,
-            max: 32,
-        }],
+        knobs,
         uses_config: true,
         build,
     }
@@ -83,16 +90,30 @@ const fn generator(
 pub(crate) const L1: Generator = generator(
     "bw-l1",
     "float4 streaming: each CTA re-reads its own region, all resident ones in half the L1",
-    |params| build(Level::L1, params),
+    &[ITERS],
+    |params| build(Level::L1, params, None),
 );
-pub(crate) const L2: Generator =
-    generator("bw-l2", "float4 streaming: the grid sweeps one region of half the L2", |params| {
-        build(Level::L2, params)
-    });
-pub(crate) const DRAM: Generator =
-    generator("bw-dram", "float4 streaming: the grid sweeps 4x the L2, every line once per sweep", |params| {
-        build(Level::Dram, params)
-    });
+pub(crate) const L2: Generator = generator(
+    "bw-l2",
+    "float4 streaming: the grid sweeps one region of half the L2 (or of `footprint` MiB)",
+    &[
+        ITERS,
+        Knob {
+            name: "footprint",
+            help: "the region in MiB, the same on every GPU (0 = half the L2 of the config)",
+            default: 0,
+            min: 0,
+            max: MAX_FOOTPRINT_MIB,
+        },
+    ],
+    |params| build(Level::L2, params, Some(params.knob("footprint")).filter(|&mib| mib > 0).map(|mib| mib << 20)),
+);
+pub(crate) const DRAM: Generator = generator(
+    "bw-dram",
+    "float4 streaming: the grid sweeps 4x the L2, every line once per sweep",
+    &[ITERS],
+    |params| build(Level::Dram, params, None),
+);
 
 /// Where a level's loads go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,12 +124,19 @@ pub(crate) struct Region {
     pub(crate) per_cta: bool,
 }
 
-/// The region for `level` on `config`, with `resident` CTAs per SM (module doc).
-pub(crate) fn region(level: Level, config: &GpuConfig, resident: u64) -> Result<Region, GenError> {
-    let (bytes, per_cta) = match level {
-        Level::L1 => (l1_bytes(config)? / 2 / resident, true),
-        Level::L2 => (half_l2_beyond_l1(config)?, false),
-        Level::Dram => (4 * l2_bytes(config), false),
+/// The region for `level` on `config`, with `resident` CTAs per SM (module
+/// doc); a shared region of `footprint` bytes when given.
+pub(crate) fn region(
+    level: Level,
+    config: &GpuConfig,
+    resident: u64,
+    footprint: Option<u64>,
+) -> Result<Region, GenError> {
+    let (bytes, per_cta) = match (level, footprint) {
+        (_, Some(bytes)) => (bytes, false),
+        (Level::L1, None) => (l1_bytes(config)? / 2 / resident, true),
+        (Level::L2, None) => (half_l2_beyond_l1(config)?, false),
+        (Level::Dram, None) => (4 * l2_bytes(config), false),
     };
     let elements = bytes / FLOAT4_BYTES / WARP_ELEMENTS * WARP_ELEMENTS;
     if elements == 0 || elements > MAX_ELEMENTS {
@@ -246,12 +274,12 @@ impl CtaBody for Stream {
     }
 }
 
-fn build(level: Level, params: &Params<'_>) -> Result<Workload, GenError> {
+fn build(level: Level, params: &Params<'_>, footprint: Option<u64>) -> Result<Workload, GenError> {
     let config = params.config;
     let mut code = params.code();
     let ops = listing(&mut code);
     let resident = resident_ctas(config, BLOCK);
-    let region = region(level, config, resident)?;
+    let region = region(level, config, resident, footprint)?;
     let ctas = params.size() * u64::from(config.n_sms());
     let iterations = params.knob("iters");
     let len = region.elements;
@@ -308,15 +336,15 @@ mod tests {
         let l2 = config.memory.l2_total_bytes();
         let elements = |bytes: u64| bytes / FLOAT4_BYTES / WARP_ELEMENTS * WARP_ELEMENTS;
         assert_eq!(
-            region(Level::L1, &config, resident).unwrap(),
+            region(Level::L1, &config, resident, None).unwrap(),
             Region { elements: elements(l1 / 2 / resident), per_cta: true }
         );
         assert_eq!(
-            region(Level::L2, &config, resident).unwrap(),
+            region(Level::L2, &config, resident, None).unwrap(),
             Region { elements: elements(l2 / 2), per_cta: false }
         );
         assert_eq!(
-            region(Level::Dram, &config, resident).unwrap(),
+            region(Level::Dram, &config, resident, None).unwrap(),
             Region { elements: elements(4 * l2), per_cta: false }
         );
         assert!(l2 / 2 >= 4 * l1);
@@ -333,7 +361,7 @@ mod tests {
     fn check_l1_regions(config: &GpuConfig) {
         let workload = crate::generate(&"bw-l1".parse().unwrap(), config).unwrap();
         let (base, bytes, kernel) = array(&workload);
-        let region = region(Level::L1, config, resident(config, kernel)).unwrap().elements * FLOAT4_BYTES;
+        let region = region(Level::L1, config, resident(config, kernel), None).unwrap().elements * FLOAT4_BYTES;
         assert_eq!(bytes, kernel.cta_count() * region);
         let mut lines: Vec<HashSet<u64>> = vec![HashSet::new(); kernel.cta_count() as usize];
         for_each_op(kernel, "LDG", |cta, _, addresses| {
@@ -349,9 +377,23 @@ mod tests {
     #[test]
     fn the_l2_grid_sweeps_one_region_of_half_the_l2() {
         let config = qv100();
-        let workload = run("bw-l2:size=8");
-        let (base, bytes, kernel) = array(&workload);
-        assert_eq!(bytes, config.memory.l2_total_bytes() / 2);
+        check_l2_sweep(&run("bw-l2:size=8"), config.memory.l2_total_bytes() / 2);
+    }
+
+    #[test]
+    fn a_footprint_fixes_the_region_whatever_the_gpu() {
+        // 5 MiB on QV100 (6-MiB L2) and on the scale-model GPU (32 MiB).
+        check_l2_sweep(&run("bw-l2:size=8,footprint=5"), 5 << 20);
+        let big = warplab_config::preset("scalemodel").unwrap().config().unwrap();
+        let workload = crate::generate(&"bw-l2:size=2,footprint=5".parse().unwrap(), &big).unwrap();
+        check_l2_sweep(&workload, 5 << 20);
+        let too_big = crate::generate(&"bw-l2:footprint=1025".parse().unwrap(), &big);
+        assert!(too_big.is_err());
+    }
+
+    fn check_l2_sweep(workload: &Workload, expected_bytes: u64) {
+        let (base, bytes, kernel) = array(workload);
+        assert_eq!(bytes, expected_bytes);
         let mut lines = HashSet::new();
         for_each_op(kernel, "LDG", |_, _, addresses| {
             for address in addresses {

@@ -25,6 +25,11 @@ pub struct IpcSummaryProps {
     /// one other than the config's own.
     #[prop_or_default]
     pub scale_target: Option<ScaleTarget>,
+    /// The simulation's IPC without the kernel launch latency, which the
+    /// scale-model figure for the config's own size is compared with (the
+    /// scale models leave it out too); `None`: the simulated figure.
+    #[prop_or_default]
+    pub simulated_without_launch: Option<f64>,
     /// How the simulated figure was sampled (e.g. `Photon`), when it was:
     /// the card says so, since a sampled IPC is itself an estimate.
     #[prop_or_default]
@@ -48,13 +53,20 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     let base = props.baseline;
     let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
     let simulated_name = props.sampled.as_ref().map(|how| format!("Simulated ({how} sampling)"));
+    // The scale models leave the launch latency out, so their figure's
+    // error is against the simulation without it (or the target's own).
+    let (scale_truth, scale_vs) = match (props.scale_target, props.simulated_without_launch) {
+        (Some(target), _) => (target.simulated, VS_SIMULATED),
+        (None, Some(ipc)) => (Some(ipc), "vs simulated without the launch latency"),
+        (None, None) => (f.simulated, VS_SIMULATED),
+    };
     let rows = [
         (
             simulated_name.as_deref().unwrap_or("Simulated"),
             "simulated",
             f.simulated,
             base.and_then(|b| b.simulated),
-            None,
+            (None, VS_SIMULATED),
             glossary::SIMULATED_TRUTH,
         ),
         (
@@ -62,7 +74,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             "analytical",
             f.analytical,
             base.and_then(|b| b.analytical),
-            f.simulated,
+            (f.simulated, VS_SIMULATED),
             glossary::MODEL_MDM,
         ),
         (
@@ -70,7 +82,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             "scale",
             f.scale,
             base.and_then(|b| b.scale),
-            props.scale_target.map_or(f.simulated, |target| target.simulated),
+            (scale_truth, scale_vs),
             glossary::METHOD_SCALE_MODEL,
         ),
     ];
@@ -90,13 +102,17 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     }
 }
 
+/// What an error is against, as the strip says it.
+const VS_SIMULATED: &str = "vs simulated";
+
 /// One IPC: the figure (or what is computing it), its error against the
-/// simulation, and with a baseline the baseline's figure and the change.
+/// simulation (`against`: the IPC and how to say it), and with a baseline
+/// the baseline's figure and the change.
 fn figure(
     name: &str,
     id: &str,
     ipc: Option<f64>,
-    simulated: Option<f64>,
+    (simulated, vs): (Option<f64>, &str),
     explain: &'static str,
     pending: Option<&AttrValue>,
     baseline: Option<Option<f64>>,
@@ -117,7 +133,7 @@ fn figure(
             if let Some(error) = error {
                 <div class={classes!("figure-error", format::error_class(error))}
                     data-testid={format!("ipc-{id}-error")} data-value={error.to_string()} title={glossary::MODEL_ERROR}>
-                    { format!("{} vs simulated", format::signed_percent(error)) }
+                    { format!("{} {vs}", format::signed_percent(error)) }
                 </div>
             }
             if let Some(before) = baseline {

@@ -37,7 +37,7 @@ pub use jump_link::JumpLink;
 pub use knob_slider::KnobSlider;
 pub use report_view::{ReportView, ReportViewProps};
 pub use sampling_panel::{SamplingPanel, SamplingPanelProps};
-pub use scale_panel::{ScalePanel, ScalePanelProps};
+pub use scale_panel::{RunIpc, ScalePanel, ScalePanelProps};
 pub use status_line::StatusLine;
 pub use toolbar::Toolbar;
 pub use workload_panel::WorkloadPanel;

@@ -18,16 +18,18 @@ mod figures;
 mod published;
 mod sizes_table;
 
+use warplab_lab::scale::{Prediction, Rule, ScaleReport};
 use yew::prelude::*;
 
 use crate::agent::ScaleSetup;
 use crate::components::{HelpLink, chart};
-use crate::glossary;
 use crate::scale_state::{ScaleAction, ScaleState};
 use crate::state::Experiment;
+use crate::{format, glossary};
 use charts::{Scaling, Source, miss_curve_chart, scaling_chart};
 use controls::{ControlCallbacks, controls, rule_controls};
 use error_tables::validation_table;
+pub use figures::RunIpc;
 use figures::{Figures, Simulated, figures, measured};
 use published::published_section;
 use sizes_table::sizes_table;
@@ -40,12 +42,16 @@ pub struct ScalePanelProps {
     /// The loaded workload and config, once both have loaded and nothing loads.
     #[prop_or_default]
     pub ready: Option<Experiment>,
-    /// The IPC of a finished run of the loaded config, and its experiment.
+    /// The IPC of a finished run of the loaded config, with and without the
+    /// launch latency, and its experiment.
     #[prop_or_default]
-    pub simulated: Option<(Experiment, f64)>,
+    pub simulated: Option<(Experiment, RunIpc)>,
     /// MDM's IPC for the loaded config (no knob moved), and its experiment.
     #[prop_or_default]
     pub analytical: Option<(Experiment, f64)>,
+    /// The workload is generated, so it can grow with the GPU (weak scaling).
+    #[prop_or_default]
+    pub generated: bool,
     /// A pair of scale models was chosen: the page asks the worker to plan it.
     pub on_pair: Callback<[u32; 2]>,
     /// A choice that stays on the page (target, rule, validation, published data).
@@ -61,8 +67,8 @@ impl PartialEq for ScalePanelProps {
     /// The data, not the callbacks, as `AnalyticalPanelProps` and for the same
     /// reason: the page re-renders many times a second during a run.
     fn eq(&self, other: &Self) -> bool {
-        (&self.state, self.ready, self.simulated, self.analytical)
-            == (&other.state, other.ready, other.simulated, other.analytical)
+        (&self.state, self.ready, self.simulated, self.analytical, self.generated)
+            == (&other.state, other.ready, other.simulated, other.analytical, other.generated)
     }
 }
 
@@ -84,7 +90,7 @@ pub fn ScalePanel(props: &ScalePanelProps) -> Html {
             { rule_controls(state.rule, &props.on_change) }
             if let Some(setup) = &state.setup {
                 { undividable(setup, &props.on_target_sms) }
-                { controls(state, setup, props.ready.is_some(), ControlCallbacks {
+                { controls(state, setup, props.ready.is_some(), props.generated, ControlCallbacks {
                     on_pair: &props.on_pair, on_change: &props.on_change, on_predict: &props.on_predict,
                 }) }
                 { sizes_table(setup, state.target_sms().unwrap_or(setup.target_sms)) }
@@ -155,30 +161,31 @@ fn factors(mut n: u32) -> String {
 fn results(props: &ScalePanelProps) -> Html {
     let state = &props.state;
     let (Some(report), Some(prediction)) = (&state.report, state.prediction()) else { return html! {} };
+    let other_rule = Rule::ALL.into_iter().find(|&r| r != state.rule).unwrap_or(Rule::Paper);
+    let other = &report.outcome(other_rule).prediction;
     let target = prediction.target();
-    let same = |of: Option<(Experiment, f64)>| of.filter(|(e, _)| Some(*e) == state.report_for).map(|(_, ipc)| ipc);
+    let current = |e: &Experiment| Some(*e) == state.report_for;
     let whole_gpu = target == report.target_sms;
-    let validated = report.validated_ipc(target).map(|ipc| (ipc, Simulated::Validation));
-    let run_panel = same(props.simulated).filter(|_| whole_gpu).map(|ipc| (ipc, Simulated::RunPanel));
+    let validated =
+        report.validation.iter().find(|run| run.sms == target).map(|run| (RunIpc::of(run), Simulated::Validation));
+    let run_panel = props.simulated.filter(|(e, _)| current(e) && whole_gpu).map(|(_, ipc)| (ipc, Simulated::RunPanel));
+    let other_ipc = other.ipc(warplab_lab::scale::Method::ScaleModel, target).map(|ipc| (other_rule, ipc));
     let simulated = validated.or(run_panel);
     let strip = Figures {
         target,
-        predicted: prediction.ipc(warplab_lab::scale::Method::ScaleModel, target),
+        predicted: prediction.ipc(warplab_lab::scale::Method::ScaleModel, target).map(|ipc| (state.rule, ipc)),
+        other_rule: other_ipc,
         simulated,
-        analytical: same(props.analytical).filter(|_| whole_gpu),
+        analytical: props.analytical.filter(|(e, _)| current(e) && whole_gpu).map(|(_, ipc)| ipc),
         timing: report.timing,
     };
     let mut truth: Vec<(u32, f64)> = report.validation.iter().map(|run| (run.sms, run.ipc)).collect();
     if validated.is_none() {
-        truth.extend(simulated.map(|(ipc, _)| (target, ipc)));
+        truth.extend(simulated.map(|(ipc, _)| (target, ipc.without_launch)));
     }
-    let scaling = Scaling {
-        prediction: &prediction,
-        scale_models: report.scale_models.iter().map(|run| (run.sms, run.ipc)).collect(),
-        truth,
-    };
-    let sizes: Vec<u32> = report.curve.points.iter().map(|p| p.sms).collect();
-    let mpki: Vec<f64> = report.curve.points.iter().map(|p| p.mpki).collect();
+    let scaling =
+        Scaling { prediction, scale_models: report.scale_models.iter().map(|run| (run.sms, run.ipc)).collect(), truth };
+    let sizes = &report.sizes;
     let stale = state.report_for.is_some() && state.report_for != props.ready;
     html! {
         <div class="scale-results" data-testid="scale-results">
@@ -187,12 +194,18 @@ fn results(props: &ScalePanelProps) -> Html {
                 <p class="hint" data-testid="scale-stale">{ "This prediction is for the previous workload or config." }</p>
             }
             { figures(&strip) }
-            { measured(&report.scale_models, &prediction) }
+            { measured(&report.scale_models, prediction, report.curve.is_some()) }
+            <p class="hint" data-testid="scale-launch-note" title={glossary::SCALE_LAUNCH_LATENCY}>
+                { format!("Every IPC here leaves out the kernel launch latency ({} cycles a launch at every size), \
+                   which no scale model can measure.", report.launch_latency) }
+            </p>
+            { for report.warnings.iter().map(|w| html! { <p class="warning" role="note" data-testid="scale-warning">{ w }</p> }) }
+            { write_backs(report) }
             <div class="charts">
                 { chart::line_chart(&scaling_chart(Source::Run, &scaling)) }
-                { chart::line_chart(&miss_curve_chart(Source::Run, &sizes, &mpki, prediction.cliff)) }
+                { miss_curve_or_why(report, prediction) }
             </div>
-            { validation_table(&prediction, &report.validation) }
+            { validation_table(prediction, other, &report.validation) }
             if !report.diagnostics.is_empty() {
                 <details class="diagnostics" data-testid="scale-diagnostics">
                     <summary>{ format!("{} diagnostics", report.diagnostics.len()) }</summary>
@@ -200,6 +213,41 @@ fn results(props: &ScalePanelProps) -> Html {
                 </details>
             }
         </div>
+    }
+}
+
+/// The miss-rate curve under strong scaling; under weak scaling, why there
+/// is none.
+fn miss_curve_or_why(report: &ScaleReport, prediction: &Prediction) -> Html {
+    match &report.curve {
+        Some(curve) => {
+            let mpki: Vec<f64> = curve.points.iter().map(|p| p.mpki).collect();
+            chart::line_chart(&miss_curve_chart(Source::Run, &report.sizes, &mpki, prediction.cliff))
+        }
+        None => html! {
+            <p class="note scale-no-curve" data-testid="scale-no-curve" title={glossary::WEAK_SCALING}>
+                { "No miss-rate curve under weak scaling: each size runs its own share of the work, so every size \
+                   has as much LLC per unit of work as the target, and there is no cliff to look for. As the paper \
+                   does, the prediction uses the pre-cliff rule only, and the scale models are all it simulates." }
+            </p>
+        },
+    }
+}
+
+/// The DRAM writes per 1,000 instructions each simulated size measured,
+/// beside its MPKI: write-backs the read-miss curve cannot see.
+fn write_backs(report: &ScaleReport) -> Html {
+    html! {
+        <p class="hint" data-testid="scale-write-backs" title={glossary::SCALE_WRITE_BACKS}>
+            { "Measured L2 MPKI and DRAM writes per 1,000 instructions: " }
+            { for report.simulated().enumerate().map(|(k, run)| html! {
+                <span data-testid={format!("scale-wpki-{}", run.sms)} data-value={run.dram_writes_pki.to_string()}>
+                    { format!("{}{} SMs {} / {}", if k > 0 { "; " } else { "" }, run.sms,
+                        format::decimal(run.l2_mpki), format::decimal(run.dram_writes_pki)) }
+                </span>
+            }) }
+            { "." }
+        </p>
     }
 }
 

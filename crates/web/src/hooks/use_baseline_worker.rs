@@ -84,6 +84,7 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
                         targets: vec![experiment.scale.target_sms.unwrap_or(setup.target_sms)],
                         rule: experiment.scale.rule,
                         validate: false,
+                        weak: experiment.scale.weak,
                         memcpy_warms_l2: experiment.memcpy_warms_l2,
                         progress_channel: String::new(),
                     };
@@ -93,8 +94,8 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
                     return;
                 }
                 WorkerOutput::Scaled(report) => {
-                    let target = report.prediction.target();
-                    Figures { scale: report.prediction.ipc(Method::ScaleModel, target), ..Figures::default() }
+                    let prediction = report.prediction();
+                    Figures { scale: prediction.ipc(Method::ScaleModel, prediction.target()), ..Figures::default() }
                 }
                 _ => return,
             };

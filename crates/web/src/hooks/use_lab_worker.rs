@@ -213,6 +213,7 @@ mod tests {
             targets: Vec::new(),
             rule: Rule::Reference,
             validate,
+            weak: false,
             memcpy_warms_l2: false,
             progress_channel: String::new(),
         })

@@ -21,10 +21,18 @@ pub struct ControlCallbacks<'a> {
     pub on_predict: &'a Callback<()>,
 }
 
-/// The controls for `setup`; `ready` says a workload and config have loaded.
-pub fn controls(state: &ScaleState, setup: &ScaleSetup, ready: bool, callbacks: ControlCallbacks) -> Html {
+/// The controls for `setup`; `ready` says a workload and config have loaded,
+/// `generated` that the workload can grow with the GPU (weak scaling).
+pub fn controls(
+    state: &ScaleState,
+    setup: &ScaleSetup,
+    ready: bool,
+    generated: bool,
+    callbacks: ControlCallbacks,
+) -> Html {
     let running = state.running.is_some();
-    let can_run = ready && !running && setup.error.is_none() && !setup.sizes.is_empty();
+    let weak = state.weak && generated;
+    let can_run = ready && !running && setup.error.is_none() && !setup.sizes.is_empty() && (generated || !state.weak);
     let on_predict = callbacks.on_predict.reform(|_: MouseEvent| ());
     html! {
         <>
@@ -37,6 +45,13 @@ pub fn controls(state: &ScaleState, setup: &ScaleSetup, ready: bool, callbacks: 
                             ScaleAction::ValidateSet(e.target_unchecked_into::<HtmlInputElement>().checked())
                         })} />
                     { "Validate (simulate the target too)" }
+                </label>
+                <label class="check" title={if generated { glossary::WEAK_SCALING } else { "Weak scaling grows a generated workload with the GPU; a trace has one size" }}>
+                    <input type="checkbox" data-testid="scale-weak" checked={weak} disabled={running || !generated}
+                        onchange={callbacks.on_change.reform(|e: Event| {
+                            ScaleAction::WeakSet(e.target_unchecked_into::<HtmlInputElement>().checked())
+                        })} />
+                    { "Weak scaling (each size runs its share)" }
                 </label>
                 <button class="button primary" data-testid="scale-predict" disabled={!can_run} onclick={on_predict}
                     title="Simulate the two scale models in the worker, take the miss-rate curve, and predict the target">

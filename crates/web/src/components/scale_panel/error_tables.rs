@@ -34,27 +34,41 @@ pub fn summary_table(summary: &[SummaryRow]) -> Html {
 }
 
 /// Methods down, validated targets across: the predicted IPC and its signed
-/// error against the target's simulation, then the simulated IPC.
-pub fn validation_table(prediction: &Prediction, validation: &[SizeRun]) -> Html {
+/// error against the target's simulation; then the Scale-Model under the
+/// `other` prediction's rule, side by side, and the simulated IPC.
+pub fn validation_table(prediction: &Prediction, other: &Prediction, validation: &[SizeRun]) -> Html {
     if validation.is_empty() {
         return html! {};
     }
-    let cell = |method: Method, run: &SizeRun| {
-        let ipc = prediction.ipc(method, run.sms)?;
+    let predicted = |p: &Prediction, method: Method, run: &SizeRun, testid: String| {
+        let ipc = p.ipc(method, run.sms)?;
         let error = 100.0 * (ipc - run.ipc) / run.ipc;
         Some(html! {
-            <td class="num" data-testid={format!("validation-{}-{}", method.label(), run.sms)} data-value={error.to_string()}>
+            <td class="num" data-testid={testid} data-value={error.to_string()}>
                 { format!("{} ({})", format::decimal(ipc), format::signed_percent(error)) }
             </td>
         })
     };
+    let cell = |method: Method, run: &SizeRun| {
+        predicted(prediction, method, run, format!("validation-{}-{}", method.label(), run.sms))
+    };
+    let rule = other.rule.name();
     let simulated = html! {
+        <>
+        <tr class="other-rule">
+            <th scope="row" title={glossary::RULE_BOTH}>{ format!("Scale-Model ({rule} rule)") }</th>
+            { for validation.iter().map(|run| {
+                predicted(other, Method::ScaleModel, run, format!("validation-other-rule-{}", run.sms))
+                    .unwrap_or_else(|| html! { <td class="num muted">{ "–" }</td> })
+            }) }
+        </tr>
         <tr class="simulated">
             <th scope="row" title={glossary::SIMULATED_TRUTH}>{ "simulated" }</th>
             { for validation.iter().map(|run| html! {
                 <td class="num ipc" data-value={run.ipc.to_string()}>{ format::decimal(run.ipc) }</td>
             }) }
         </tr>
+        </>
     };
     let columns = MethodTable {
         class: "scale-validation",

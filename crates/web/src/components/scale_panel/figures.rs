@@ -2,7 +2,7 @@
 //! the simulated IPC and the analytical (MDM) one, each model with its
 //! signed error against the simulation; and what predicting saved.
 
-use warplab_lab::scale::{Prediction, SizeRun, Timing};
+use warplab_lab::scale::{Prediction, Rule, SizeRun, Timing};
 use yew::prelude::*;
 
 use crate::format;
@@ -17,14 +17,35 @@ pub enum Simulated {
     RunPanel,
 }
 
+/// A simulation's IPC two ways: without the kernel launch latency (what the
+/// scale models measure and are compared with) and with it (what the
+/// simulation reports, and MDM, which models the launch, is compared with).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunIpc {
+    /// Thread instructions over the cycles no launch latency took.
+    pub without_launch: f64,
+    /// Thread instructions over every cycle.
+    pub with_launch: f64,
+}
+
+impl RunIpc {
+    /// A scale-model run's simulation.
+    pub fn of(run: &SizeRun) -> Self {
+        let with_launch = if run.cycles == 0 { 0.0 } else { run.thread_insts as f64 / run.cycles as f64 };
+        Self { without_launch: run.ipc, with_launch }
+    }
+}
+
 /// What the strip shows.
 pub struct Figures {
     /// The size predicted.
     pub target: u32,
-    /// The scale model's IPC there.
-    pub predicted: Option<f64>,
+    /// The scale model's IPC there under the rule shown.
+    pub predicted: Option<(Rule, f64)>,
+    /// The same under the other rule, side by side.
+    pub other_rule: Option<(Rule, f64)>,
     /// The simulated IPC there, and where it comes from.
-    pub simulated: Option<(f64, Simulated)>,
+    pub simulated: Option<(RunIpc, Simulated)>,
     /// MDM's IPC there (only for the loaded config itself).
     pub analytical: Option<f64>,
     /// Wall time of the run's parts.
@@ -33,28 +54,36 @@ pub struct Figures {
 
 /// The three IPCs side by side, then the time saved.
 pub fn figures(figures: &Figures) -> Html {
-    let simulated = figures.simulated.map(|(ipc, _)| ipc).filter(|&ipc| ipc > 0.0);
+    let simulated = figures.simulated.map(|(ipc, _)| ipc.without_launch).filter(|&ipc| ipc > 0.0);
+    let with_launch = figures.simulated.map(|(ipc, _)| ipc.with_launch).filter(|&ipc| ipc > 0.0);
     let simulated_note = match figures.simulated {
         Some((_, Simulated::Validation)) => "this run's validation",
         Some((_, Simulated::RunPanel)) => "the simulation above, same workload and config",
         None => "tick Validate, or run the simulation above on the loaded config",
     };
     let analytical_note = if figures.analytical.is_some() {
-        "MDM, same workload and config"
+        "MDM, same workload and config; its error is against the simulation with the launch latency, which MDM models"
     } else {
         "for the loaded config's own size only"
     };
     html! {
         <>
             <dl class="scale-figures" data-testid="scale-figures">
-                { figure("Scale-model prediction", "scale-predicted", figures.predicted, simulated,
-                    &format!("at {} SMs", figures.target), glossary::METHOD_SCALE_MODEL) }
-                { figure("Simulated", "scale-simulated", simulated, None, simulated_note, glossary::SIMULATED_TRUTH) }
-                { figure("Analytical", "scale-analytical", figures.analytical, simulated, analytical_note, glossary::MODEL_MDM) }
+                { figure("Scale-model prediction", "scale-predicted", figures.predicted.map(|(_, ipc)| ipc), simulated,
+                    &rule_note(figures.predicted, figures.target), glossary::METHOD_SCALE_MODEL) }
+                { figure("The other rule", "scale-other-rule", figures.other_rule.map(|(_, ipc)| ipc), simulated,
+                    &rule_note(figures.other_rule, figures.target), glossary::RULE_BOTH) }
+                { figure("Simulated, without the launch latency", "scale-simulated", simulated, None, simulated_note, glossary::SCALE_LAUNCH_LATENCY) }
+                { figure("Analytical", "scale-analytical", figures.analytical, with_launch, analytical_note, glossary::MODEL_MDM) }
             </dl>
             { speedup(figures.timing) }
         </>
     }
+}
+
+/// Which rule and size a scale-model figure is for.
+fn rule_note(figure: Option<(Rule, f64)>, target: u32) -> String {
+    figure.map_or(format!("at {target} SMs"), |(rule, _)| format!("{} rule, at {target} SMs", rule.name()))
 }
 
 /// One figure: its name, IPC, its error against `simulated` if both exist, and a note.
@@ -86,11 +115,12 @@ fn figure(name: &str, testid: &str, ipc: Option<f64>, simulated: Option<f64>, no
 
 /// What the two scale models measured and the predictor made of it: their
 /// IPCs, the larger one's f_mem, the shortfall against doubling, the cliff.
-pub fn measured(scale_models: &[SizeRun], prediction: &Prediction) -> Html {
+pub fn measured(scale_models: &[SizeRun], prediction: &Prediction, has_curve: bool) -> Html {
     let [small, large] = scale_models else { return html! {} };
     let cliff = match prediction.cliff {
         Some(cliff) => format!("between {} and {} SMs", cliff.from, cliff.to),
-        None => "none up to the target".to_owned(),
+        None if has_curve => "none up to the target".to_owned(),
+        None => "not looked for (weak scaling)".to_owned(),
     };
     html! {
         <p class="hint scale-measured" data-testid="scale-measured">
@@ -122,6 +152,7 @@ fn shortfall(b: f64) -> String {
 fn speedup(timing: Option<Timing>) -> Html {
     let Some(timing) = timing else { return html! {} };
     let predicting = timing.scale_models_s + timing.curve_s;
+    // Under weak scaling there is no curve: the paper's T_target / (T_small + T_large).
     let text = if timing.targets_s > 0.0 {
         let verdict = if timing.speedup >= 1.0 {
             format!("predicting was {}× faster", format::decimal(timing.speedup))
