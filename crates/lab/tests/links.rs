@@ -408,9 +408,3 @@ fn messages_quote_the_link_on_one_line() {
     let error = message(decode_link(&encode_link(&knob)));
     assert!(!error.contains('\n') && error.ends_with('…'), "{error}");
 }
-
-#[test]
-#[ignore = "prints the pinned link of the newest version; run once when a version is defined"]
-fn print_the_newest_link() {
-    println!("{}", encode_link(&everything()));
-}
