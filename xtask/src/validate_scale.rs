@@ -202,9 +202,14 @@ fn runs(report: &Value) -> impl Iterator<Item = &Value> {
     list("scale_models").iter().chain(list("validation"))
 }
 
+/// Field `key` of the simulated run of `sms` SMs.
+fn at(report: &Value, sms: u32, key: &str) -> f64 {
+    runs(report).find(|r| r["sms"] == sms).map_or(f64::NAN, |r| number(&r[key]))
+}
+
 /// The simulated IPC (launch latency left out) at `sms`.
 fn simulated(report: &Value, sms: u32) -> f64 {
-    runs(report).find(|r| r["sms"] == sms).map_or(f64::NAN, |r| number(&r["ipc"]))
+    at(report, sms, "ipc")
 }
 
 /// `method`'s prediction at `sms` under `rule`.
@@ -230,30 +235,44 @@ fn cell(predicted: f64, simulated: f64) -> String {
     format!("{predicted:.1} ({:+.1}%)", error_pct(predicted, simulated))
 }
 
-/// The measured label's name alone.
-fn measured_name(report: &Value) -> String {
-    label(report).0.split(' ').next().unwrap_or_default().to_owned()
+/// Every simulated size's `(SMs, IPC)`, smallest first.
+fn ipcs(report: &Value) -> Vec<(f64, f64)> {
+    runs(report).map(|r| (number(&r["sms"]), number(&r["ipc"]))).collect()
 }
 
-/// The measured label: the IPC ratio per doubling from the first simulated
-/// size to the last, 1.9 to 2.1 linear.
-fn label(report: &Value) -> (String, Vec<String>) {
-    let sims: Vec<(f64, f64)> = runs(report).map(|r| (number(&r["sms"]), number(&r["ipc"]))).collect();
-    let per_doubling = |(s0, i0): (f64, f64), (s1, i1): (f64, f64)| (i1 / i0).powf(1.0 / (s1 / s0).log2());
-    let steps: Vec<String> =
-        sims.windows(2).map(|w| format!("{:.0}→{:.0}: {:.2}", w[0].0, w[1].0, per_doubling(w[0], w[1]))).collect();
-    let overall = match (sims.first(), sims.last()) {
+/// The IPC ratio per doubling of size from `(SMs, IPC)` `a` to `b`.
+fn per_doubling((s0, i0): (f64, f64), (s1, i1): (f64, f64)) -> f64 {
+    (i1 / i0).powf(1.0 / (s1 / s0).log2())
+}
+
+/// The measured ratio per doubling from the first simulated size to the last.
+fn overall_per_doubling(report: &Value) -> f64 {
+    let sims = ipcs(report);
+    match (sims.first(), sims.last()) {
         (Some(&a), Some(&b)) => per_doubling(a, b),
         _ => f64::NAN,
-    };
-    let name = if overall > 2.1 {
+    }
+}
+
+/// The label of a ratio per doubling: 1.9 to 2.1 is linear.
+fn scaling_name(ratio: f64) -> &'static str {
+    if ratio > 2.1 {
         "super-linear"
-    } else if overall >= 1.9 {
+    } else if ratio >= 1.9 {
         "linear"
     } else {
         "sub-linear"
-    };
-    (format!("{name} ({overall:.2} per doubling)"), steps)
+    }
+}
+
+/// The measured label, and the ratio of each step between simulated sizes.
+fn label(report: &Value) -> (String, Vec<String>) {
+    let steps = ipcs(report)
+        .windows(2)
+        .map(|w| format!("{:.0}→{:.0}: {:.2}", w[0].0, w[1].0, per_doubling(w[0], w[1])))
+        .collect();
+    let overall = overall_per_doubling(report);
+    (format!("{} ({overall:.2} per doubling)", scaling_name(overall)), steps)
 }
 
 fn section(made: &str, strong: &[Value], weak: &[Value]) -> String {
@@ -282,7 +301,7 @@ fn teaching_table(strong: &[Value]) -> String {
             .as_array()
             .map(|p| p.iter().map(|p| format!("{:.2}", number(&p["mpki"]))).collect::<Vec<_>>().join(" / "))
             .unwrap_or_default();
-        let waves = runs(r).find(|s| s["sms"] == 128).map_or(f64::NAN, |s| number(&s["waves"]));
+        let waves = at(r, 128, "waves");
         let (measured, steps) = label(r);
         let kind = match kernel.kind {
             Kind::Linear => "linear",
@@ -361,19 +380,16 @@ fn strong_table(strong: &[Value]) -> String {
     let mut out =
         "**Strong scaling**: every method at 64 and 128 SMs, from the 8- and 16-SM scale models.\n\n".to_owned();
     out += &error_rows(&kernels, strong);
-    let chosen: Vec<&Value> =
-        KERNELS.iter().zip(strong).filter(|(k, _)| k.kind != Kind::SubLinear).map(|(_, r)| r).collect();
-    let measured: Vec<&Value> = strong.iter().filter(|r| measured_name(r) != "sub-linear").collect();
+    let pairs: Vec<(&Kernel, &Value)> = KERNELS.iter().zip(strong).collect();
+    let chosen: Vec<(&Kernel, &Value)> = pairs.iter().copied().filter(|(k, _)| k.kind != Kind::SubLinear).collect();
+    let measured: Vec<(&Kernel, &Value)> =
+        pairs.iter().copied().filter(|(_, r)| scaling_name(overall_per_doubling(r)) != "sub-linear").collect();
     out += "\n";
-    for (what, graded) in [("chosen as linear or cliff", &chosen), ("measured linear or super-linear", &measured)] {
-        let names: Vec<String> = KERNELS
-            .iter()
-            .zip(strong)
-            .filter(|(_, r)| graded.iter().any(|g| std::ptr::eq(*g, *r)))
-            .map(|(k, _)| format!("`{}`", k.spec))
-            .collect();
+    for (what, graded) in [("chosen as linear or cliff", chosen), ("measured linear or super-linear", measured)] {
+        let (names, reports): (Vec<String>, Vec<&Value>) =
+            graded.into_iter().map(|(k, r)| (format!("`{}`", k.spec), r)).unzip();
         for t in TARGETS {
-            let [reference, paper] = mean_errors(graded, t);
+            let [reference, paper] = mean_errors(&reports, t);
             out += &format!(
                 "- Scale-Model mean |error| over the kernels {what} ({}) at {t} SMs: reference rule **{reference:.1}%** ({}), paper rule **{paper:.1}%** ({}) (goal ≤ {STRONG_GOAL_PCT}%).\n",
                 names.join(", "),
@@ -422,7 +438,7 @@ fn weak_table(weak: &[Value]) -> String {
 
 /// Seconds of the simulation of `sms` SMs.
 fn seconds(report: &Value, sms: u32) -> f64 {
-    runs(report).find(|r| r["sms"] == sms).map_or(f64::NAN, |r| number(&r["seconds"]))
+    at(report, sms, "seconds")
 }
 
 fn speed_table(strong: &[Value], weak: &[Value]) -> String {

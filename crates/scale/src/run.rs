@@ -28,7 +28,6 @@ use warplab_trace::source::WorkloadSource;
 use crate::miss_curve::{MissCurve, miss_rate_curve};
 use crate::plan::{ScalePlan, SizeConfig};
 use crate::predictor::{Inputs, Method, Prediction, Role, Rule, predict};
-use crate::table::PredictionRow as ErrorRow;
 use crate::table::{PredictionRow, SummaryRow, summarize};
 
 /// What a scale-model run needs from its caller.
@@ -132,13 +131,14 @@ fn waves(report: &SimReport, sms: u32) -> f64 {
 
 impl SizeRun {
     fn of(sms: u32, report: &SimReport, launch_latency: u64, seconds: Option<f64>) -> Self {
+        let launch_cycles = launch_cycles(report, launch_latency);
         Self {
             sms,
             cycles: report.cycles,
-            launch_cycles: launch_cycles(report, launch_latency),
+            launch_cycles,
             warp_insts: report.warp_insts,
             thread_insts: report.thread_insts,
-            ipc: ipc_without_launch(report, launch_latency),
+            ipc: ipc_over(report, launch_cycles),
             f_mem: report.f_mem,
             l2_mpki: report.l2_mpki,
             dram_writes_pki: crate::miss_curve::mpki(report.dram.totals.writes, report.thread_insts),
@@ -152,7 +152,12 @@ impl SizeRun {
 /// waited out a launch latency of `latency` cycles: the IPC scale-model
 /// predictions are compared with (0 for a run of no such cycles).
 pub fn ipc_without_launch(report: &SimReport, latency: u64) -> f64 {
-    let running = report.cycles.saturating_sub(launch_cycles(report, latency));
+    ipc_over(report, launch_cycles(report, latency))
+}
+
+/// `report`'s thread instructions over its cycles less `launch_cycles`.
+fn ipc_over(report: &SimReport, launch_cycles: u64) -> f64 {
+    let running = report.cycles.saturating_sub(launch_cycles);
     if running == 0 { 0.0 } else { report.thread_insts as f64 / running as f64 }
 }
 
@@ -202,7 +207,7 @@ pub struct RuleOutcome {
     /// Every method at every size (the baselines are the same under both rules).
     pub prediction: Prediction,
     /// Every method's error at each validated target (`benchmark` empty).
-    pub errors: Vec<ErrorRow>,
+    pub errors: Vec<PredictionRow>,
     /// Mean and maximum error per method and validated target.
     pub summary: Vec<SummaryRow>,
 }
@@ -226,7 +231,7 @@ pub struct ScaleReport {
     /// LLC MPKI at every size; `None` under weak scaling, which uses none.
     pub curve: Option<MissCurve>,
     /// Both rules, [`Rule::ALL`]'s order: the reference tool's, the paper's.
-    pub by_rule: Vec<RuleOutcome>,
+    pub by_rule: [RuleOutcome; 2],
     /// The targets' simulations (validation).
     pub validation: Vec<SizeRun>,
     /// Wall-clock seconds, when the host has a clock.
@@ -247,8 +252,10 @@ impl ScaleReport {
 
     /// `rule`'s predictions and errors.
     pub fn outcome(&self, rule: Rule) -> &RuleOutcome {
-        let index = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
-        &self.by_rule[index.min(self.by_rule.len().saturating_sub(1))]
+        match rule {
+            Rule::Reference => &self.by_rule[0],
+            Rule::Paper => &self.by_rule[1],
+        }
     }
 
     /// The chosen rule's predictions (`options.rule`).
@@ -320,14 +327,12 @@ pub fn run_scale(plan: &ScalePlan, host: &mut dyn ScaleHost, options: &ScaleOpti
             validation.push(simulate_size(size, Role::Target, host, options, &mut diagnostics)?);
         }
     }
-    let by_rule = predictions
-        .into_iter()
-        .map(|prediction| {
-            let prediction = prediction?;
-            let errors = errors(&prediction, &validation);
-            Ok(RuleOutcome { prediction, summary: summarize(&errors), errors })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    let outcome = |prediction: Prediction| {
+        let errors = errors(&prediction, &validation);
+        RuleOutcome { prediction, summary: summarize(&errors), errors }
+    };
+    let [reference, paper] = predictions;
+    let by_rule = [outcome(reference?), outcome(paper?)];
     let runs: Vec<&SizeRun> = scale_models.iter().chain(&validation).collect();
     let warnings = write_back_warning(&runs).into_iter().collect();
     let timing = timing(&scale_models, curve_s, &validation);
