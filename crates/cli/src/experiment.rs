@@ -31,6 +31,8 @@ pub struct ExperimentRun {
     /// Skip the scale-model prediction (the slow part).
     pub no_scale: bool,
     pub json: bool,
+    /// Threads the simulation's SMs run on.
+    pub threads: u32,
 }
 
 /// One experiment's figures.
@@ -131,7 +133,8 @@ fn figures_of(experiment: &Experiment, args: &ExperimentRun) -> Result<Figures, 
     let (config_label, config) = resolve_config(experiment, &args.files)?;
     let workload = resolve_workload(&experiment.workload, &args.files)?;
     let memcpy_warms_l2 = experiment.memcpy_warms_l2;
-    let simulated = run::simulate(&config, &workload, experiment.sim_options())?;
+    let options = warplab_lab::SimOptions { threads: args.threads, ..experiment.sim_options() };
+    let simulated = run::simulate(&config, &workload, options)?;
     let profile = predict::profile(&config, &workload, ProfileOptions { memcpy_warms_l2 })?;
     let analytical = warplab_lab::predict(&profile, &config);
     let scale = if args.no_scale {

@@ -121,6 +121,10 @@ enum Command {
         /// Stop after this many core cycles (0: run to the end).
         #[arg(long, default_value_t = 0, value_name = "CYCLES")]
         max_cycles: u64,
+        /// Threads the SMs' cycles run on; the report is the same on any number. Default: SLURM_CPUS_PER_TASK
+        /// in a Slurm task, else every core.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -326,14 +330,16 @@ fn main() -> ExitCode {
         }
         Command::Experiment { command: ExperimentCommand::Link { file } } => experiment::link(&file),
         Command::Experiment { command: ExperimentCommand::Show { link } } => experiment::show(&link),
-        Command::Run { experiment: files, experiment_file, link, no_scale, json, .. }
+        Command::Run { experiment: files, experiment_file, link, no_scale, json, threads, .. }
             if experiment_file.is_some() || link.is_some() =>
         {
-            experiment::run(&experiment::ExperimentRun { file: experiment_file, link, files, no_scale, json })
+            let threads = threads.unwrap_or_else(run::default_threads);
+            experiment::run(&experiment::ExperimentRun { file: experiment_file, link, files, no_scale, json, threads })
         }
         Command::Run {
             experiment,
             max_cycles,
+            threads,
             json,
             events,
             window,
@@ -347,6 +353,7 @@ fn main() -> ExitCode {
                 memcpy_warms_l2: experiment.memcpy_warms_l2,
                 max_cycles,
                 sampling: sampling.options()?,
+                threads: threads.unwrap_or_else(run::default_threads),
                 ..Default::default()
             };
             if sampling.against_full && sampling.mode == warplab_lab::sampling::SampleMode::Off {

@@ -57,6 +57,14 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
     Ok(out)
 }
 
+/// Threads a run uses unless `--threads` says: the CPUs Slurm gave the task
+/// (`SLURM_CPUS_PER_TASK`), else every core this process may use.
+pub fn default_threads() -> u32 {
+    let slurm = std::env::var("SLURM_CPUS_PER_TASK").ok().and_then(|cpus| cpus.trim().parse::<u32>().ok());
+    let cores = || std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX));
+    slurm.filter(|&cpus| cpus > 0).unwrap_or_else(cores).min(1024)
+}
+
 /// The timing model on `workload` for `config`, to the end and in one call
 /// (no slices, no events): what a sweep runs per point and what
 /// `run --experiment` runs with the experiment's options.

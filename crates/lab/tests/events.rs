@@ -26,7 +26,17 @@ fn workload(spec: &str, config: &GpuConfig) -> GeneratedWorkload {
 /// Runs `spec` to its end recording `window`, in slices of `slice` cycles
 /// (taking the events after each); returns the events and the report.
 fn record(config: &GpuConfig, spec: &str, window: Option<EventWindow>, slice: u64) -> (Vec<Event>, u64, SimReport) {
-    let mut simulation = Simulation::new(config, SimOptions::default(), workload(spec, config));
+    record_with(SimOptions::default(), config, spec, window, slice)
+}
+
+fn record_with(
+    options: SimOptions,
+    config: &GpuConfig,
+    spec: &str,
+    window: Option<EventWindow>,
+    slice: u64,
+) -> (Vec<Event>, u64, SimReport) {
+    let mut simulation = Simulation::new(config, options, workload(spec, config));
     simulation.set_event_window(window);
     let (mut events, mut dropped) = (Vec::new(), 0);
     loop {
@@ -46,6 +56,24 @@ fn everything() -> Option<EventWindow> {
 
 /// vecadd with 8 × 1024 elements on QV100: 32 CTAs of 256 threads, one per SM
 /// (80 SMs), all launched in the first cycle after the kernel's launch latency.
+/// The SMs' cycles on several threads record the same events in the same
+/// order (each SM's wait in its port until the SMs' cycles end), with the
+/// bound on held events falling at the same event.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_event_stream_is_the_same_on_any_number_of_threads() {
+    let qv100 = config("QV100");
+    let bounded = EventWindow { max_events: 2_000, ..EventWindow::cycles(5_000..7_000) };
+    for (spec, window) in [("histogram:size=2", everything()), ("strided:gs=32,size=4", Some(bounded))] {
+        let one = record_with(SimOptions::default(), &qv100, spec, window.clone(), 700);
+        assert!(one.0.iter().any(|e| matches!(e.kind, EventKind::Left { queue: Queue::ReplyNetwork, .. })), "{spec}");
+        assert_eq!(one.1 > 0, window.as_ref().is_some_and(|w| w.max_events == 2_000), "{spec}: dropped {}", one.1);
+        for threads in [2, 3] {
+            let many = record_with(SimOptions { threads, ..SimOptions::default() }, &qv100, spec, window.clone(), 700);
+            assert_eq!(one, many, "{spec} on {threads} threads");
+        }
+    }
+}
+
 #[wasm_bindgen_test(unsupported = test)]
 fn a_small_kernel_has_exactly_its_launches_and_completions() {
     let qv100 = config("QV100");

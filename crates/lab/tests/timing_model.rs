@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use warplab_config::GpuConfig;
 use warplab_config::cache::WriteAllocate;
+use warplab_lab::sampling::{SampleMode, SamplingOptions};
 use warplab_lab::{GenSpec, SimOptions, SimReport, preset_config, read_config_dir, simulate_generated, simulate_trace};
 use warplab_uarch::latency::{IdleLatencies, in_core_cycles};
 
@@ -265,6 +266,32 @@ fn sleeping_and_clock_jumps_change_nothing() {
         let fast = simulate_generated(&config, SimOptions::default(), &parsed).unwrap();
         let slow = simulate_generated(&config, ticked, &parsed).unwrap();
         assert_eq!(fast, slow, "{spec}");
+    }
+}
+
+/// The SMs' cycles on several threads change no figure: the SMs only read the
+/// crossbars in their cycle and what they send waits in their ports until
+/// all have run (`crates/sim/src/sm/port.rs`). Compute-bound, memory-bound,
+/// divergent, multi-kernel and sampled runs, on two to five threads.
+#[test]
+fn threads_change_nothing() {
+    let cases = [
+        ("mdm-pascal-28sm", "histogram:size=8", SampleMode::Off),
+        ("mdm-pascal-28sm", "strided:gs=32,size=4", SampleMode::Off),
+        ("QV100", "maxflops:size=1", SampleMode::Off),
+        ("QV100", "bfs:size=1", SampleMode::Off),
+        ("QV100", "vecadd:size=4,launches=3", SampleMode::Photon),
+        ("RTX3070", "gemm-tiled:size=1", SampleMode::Off),
+    ];
+    for (config, spec, mode) in cases {
+        let config = preset(config);
+        let parsed: GenSpec = spec.parse().unwrap();
+        let options = SimOptions { sampling: SamplingOptions::with_mode(mode), ..SimOptions::default() };
+        let one = simulate_generated(&config, options, &parsed).unwrap();
+        for threads in [2, 5] {
+            let many = simulate_generated(&config, SimOptions { threads, ..options }, &parsed).unwrap();
+            assert_eq!(one, many, "{spec} on {threads} threads");
+        }
     }
 }
 

@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::request::{RequestId, Requests};
+use crate::request::{Request, RequestId};
 use crate::snapshot::WarpState;
 
 /// Which events to record.
@@ -131,8 +131,9 @@ pub enum EventKind {
     Entered {
         /// The queue.
         queue: Queue,
-        /// The request's slot in the table of requests in flight (reused
-        /// once it completes).
+        /// The request's name in the table of requests in flight: the pool
+        /// it was made in (its SM, or the memory side) in the high bits,
+        /// its slot in the pool (reused once it completes) below.
         request: u32,
         /// The SM that sent it, or the slice for L2 fills and write-backs.
         source: u32,
@@ -143,7 +144,7 @@ pub enum EventKind {
     Left {
         /// The queue.
         queue: Queue,
-        /// The request's slot in the table of requests in flight.
+        /// The request's name in the table of requests in flight (as in `Entered`).
         request: u32,
         /// The SM that sent it, or the slice for L2 fills and write-backs.
         source: u32,
@@ -242,19 +243,40 @@ impl EventLog {
 }
 
 /// Records request `id` entering (`entered`) or leaving `queue` at `cycle`.
+/// Where queue events go: the GPU's event log, or an SM's port during its
+/// cycle ([`crate::sm::port::SmPort`]).
+pub(crate) trait Recorder {
+    /// Whether events are recorded this cycle.
+    fn recording(&self) -> bool;
+    /// Keeps `event`.
+    fn push(&mut self, event: Event);
+}
+
+impl Recorder for EventLog {
+    fn recording(&self) -> bool {
+        self.on
+    }
+
+    fn push(&mut self, event: Event) {
+        EventLog::push(self, event);
+    }
+}
+
+/// Records request `id` entering or leaving `queue`; `request` reads it
+/// (only when recording).
 #[inline]
 pub(crate) fn note_queue(
-    log: &mut EventLog,
-    requests: &Requests,
+    log: &mut impl Recorder,
+    request: impl FnOnce() -> Request,
     cycle: u64,
     queue: Queue,
     id: RequestId,
     entered: bool,
 ) {
-    if !log.on {
+    if !log.recording() {
         return;
     }
-    let r = requests.get(id);
+    let r = request();
     let (request, source, address) = (id.0, r.source, r.address);
     let kind = if entered {
         EventKind::Entered { queue, request, source, address }

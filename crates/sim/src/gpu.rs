@@ -30,16 +30,14 @@ use crate::events::{Event, EventKind, EventLog};
 use crate::gpu_sampling::{PredictedCta, sampler_for};
 use crate::interconnect::Crossbar;
 use crate::memory_partition::{MemorySystem, PartitionContext};
-use crate::report::{LatencyBreakdown, MshrHistogram};
-use crate::request::Requests;
+use crate::report::MshrHistogram;
+use crate::request::{RequestPool, Requests};
 use crate::sampling::sampler::Sampler;
+use crate::sm::port::SmPort;
 use crate::sm::{CtaResources, KernelView, Sm};
 use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
 use crate::time::{Clocks, Cycle, Domain};
-
-/// MSHR histogram buckets.
-const MSHR_BUCKETS: u32 = 16;
 
 /// One kernel launch in the scheduler.
 pub(crate) struct KernelRun {
@@ -81,11 +79,14 @@ pub struct Gpu {
     pub(crate) request_network: Crossbar,
     pub(crate) reply_network: Crossbar,
     pub(crate) requests: Requests,
+    /// SM `i`'s side of the crossbars during its cycle.
+    ports: Vec<SmPort>,
+    /// Runs the SMs' cycles on several threads (natively, with
+    /// [`SimOptions::threads`] above one).
+    threads: crate::threads::SmThreads,
     pub(crate) address_map: AddressMap,
     pub(crate) views: Vec<KernelView>,
     pub(crate) runs: Vec<KernelRun>,
-    pub(crate) breakdown: LatencyBreakdown,
-    pub(crate) mshr_histogram: MshrHistogram,
     pub(crate) diagnostics: Vec<String>,
     /// Sampled simulation, when on.
     pub(crate) sampler: Option<Sampler>,
@@ -109,7 +110,6 @@ impl Gpu {
         let n_sms = config.n_sms();
         let n_slices = config.memory.n_sub_partitions();
         let ic = &config.interconnect;
-        let mshr_entries = config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
         let sampler = sampler_for(&options);
         let mut sms: Vec<Sm> = (0..n_sms).map(|id| Sm::new(id, config)).collect();
         for sm in &mut sms {
@@ -123,16 +123,12 @@ impl Gpu {
             memory: MemorySystem::new(config),
             request_network: Crossbar::for_config(n_sms, n_slices, ic),
             reply_network: Crossbar::for_config(n_slices, n_sms, ic),
-            requests: Requests::default(),
+            requests: Requests::new(n_sms),
+            ports: (0..n_sms).map(SmPort::new).collect(),
+            threads: crate::threads::SmThreads::new(options.threads),
             address_map: AddressMap::new(&config.memory, &config.dram),
             views: Vec::new(),
             runs: Vec::new(),
-            breakdown: LatencyBreakdown::default(),
-            mshr_histogram: MshrHistogram {
-                entries: mshr_entries,
-                bucket_entries: mshr_entries.div_ceil(MSHR_BUCKETS).max(1),
-                cycles: vec![0; MSHR_BUCKETS as usize + 1],
-            },
             diagnostics: Vec::new(),
             sampler,
             predicted_ctas: BinaryHeap::new(),
@@ -224,31 +220,36 @@ impl Gpu {
             self.settle_sms(now - 1);
             self.any_running = any_running;
         }
-        let mut ctx = crate::sm::memory::MemoryContext {
-            requests: &mut self.requests,
-            request_network: &mut self.request_network,
-            reply_network: &mut self.reply_network,
+        let cycle = SmCycle {
+            request_network: &self.request_network,
+            reply_network: &self.reply_network,
             address_map: &self.address_map,
-            icnt_now,
+            views: &self.views,
+            log: &self.log,
             now,
-            breakdown: &mut self.breakdown,
-            log: &mut self.log,
+            icnt_now,
+            any_running,
+            tick_every_cycle: self.options.tick_every_cycle,
         };
-        for sm in &mut self.sms {
-            if sm.wake_at > now && ctx.reply_network.peek(sm.id, icnt_now).is_none() {
+        self.threads.for_each_sm(&mut self.sms, self.requests.sm_pools_mut(), &mut self.ports, |sm, requests, port| {
+            cycle.tick(sm, requests, port);
+        });
+        self.end_sm_cycles(now);
+        if self.log.on {
+            self.observe_warps(now);
+        }
+        self.retire_kernels(now);
+    }
+
+    /// What the SMs' cycles left for the rest of the GPU, applied SM by SM
+    /// in SM order, as one thread ticking them in turn would have applied it:
+    /// packets sent and replies taken, events, sampling records and finished CTAs.
+    fn end_sm_cycles(&mut self, now: u64) {
+        for (sm, port) in self.sms.iter_mut().zip(&mut self.ports) {
+            if !port.ticked {
                 continue;
             }
-            sm.settle(now - 1, any_running, &mut self.mshr_histogram);
-            if sm.is_idle() {
-                sm.wake_at = u64::MAX;
-                continue;
-            }
-            sm.execute_cycle(now, &mut ctx, &self.views);
-            let (issued, all_memory) = sm.issue_cycle(now, &self.views);
-            sm.fetch_cycle(now, &mut ctx);
-            sm.count_cycles(1, !issued && all_memory, &mut self.mshr_histogram);
-            sm.charged_through = now;
-            sm.wake_at = if self.options.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
+            port.apply(&mut self.request_network, &mut self.reply_network, &mut self.log);
             if let Some(sampler) = &mut self.sampler
                 && !sm.sample_log.is_empty()
             {
@@ -258,14 +259,20 @@ impl Gpu {
             for (kernel, slot) in finished.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
                 let cta = || cta_index(&self.runs, sm, slot);
-                ctx.log.record_sm(sm.id, now, || EventKind::CtaFinished { sm: sm.id, kernel, cta: cta(), slot });
+                self.log.record_sm(sm.id, now, || EventKind::CtaFinished { sm: sm.id, kernel, cta: cta(), slot });
             }
             sm.finished_ctas = finished;
         }
-        if self.log.on {
-            self.observe_warps(now);
+    }
+
+    /// The L1 MSHR occupancy of all SMs.
+    pub(crate) fn mshr_occupancy(&self) -> MshrHistogram {
+        let entries = self.config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
+        let mut histogram = MshrHistogram::new(entries);
+        for sm in &self.sms {
+            histogram.add_all(&sm.mshr_occupancy);
         }
-        self.retire_kernels(now);
+        histogram
     }
 
     /// Records, for each SM in the event window, the instructions its
@@ -331,7 +338,7 @@ impl Gpu {
     /// Charges every SM's slept cycles through core cycle `through`.
     fn settle_sms(&mut self, through: u64) {
         for sm in &mut self.sms {
-            sm.settle(through, self.any_running, &mut self.mshr_histogram);
+            sm.settle(through, self.any_running);
         }
     }
 
@@ -487,7 +494,7 @@ impl Gpu {
                         let run = &mut self.runs[r];
                         run.ctas_issued += 1;
                         let (needs, first) = (run.needs, run.warps_launched);
-                        self.sms[s].settle(now - 1, self.any_running, &mut self.mshr_histogram);
+                        self.sms[s].settle(now - 1, self.any_running);
                         self.runs[r].warps_launched += self.sms[s].launch_cta(slot, r as u32, needs, now, first);
                         self.next_sm = (s + 1) % n;
                         let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
@@ -546,6 +553,53 @@ impl Gpu {
                 sm.memory.invalidate_l1();
             }
         }
+    }
+}
+
+/// What every SM's cycle reads from the rest of the GPU: nothing in it
+/// changes while the SMs run their cycles.
+struct SmCycle<'a> {
+    request_network: &'a Crossbar,
+    reply_network: &'a Crossbar,
+    address_map: &'a AddressMap,
+    views: &'a [KernelView],
+    log: &'a EventLog,
+    now: u64,
+    icnt_now: u64,
+    any_running: bool,
+    tick_every_cycle: bool,
+}
+
+impl SmCycle<'_> {
+    /// SM `sm`'s cycle, if it has work or a reply waits at its port: its
+    /// requests in `requests`, what it sends and takes in `port`.
+    fn tick(&self, sm: &mut Sm, requests: &mut RequestPool, port: &mut SmPort) {
+        let now = self.now;
+        port.ticked = false;
+        if sm.wake_at > now && port.peek_reply(self.reply_network, self.icnt_now).is_none() {
+            return;
+        }
+        sm.settle(now - 1, self.any_running);
+        if sm.is_idle() {
+            sm.wake_at = u64::MAX;
+            return;
+        }
+        port.open(self.log);
+        let mut ctx = crate::sm::memory::MemoryContext {
+            requests,
+            request_network: self.request_network,
+            reply_network: self.reply_network,
+            port,
+            address_map: self.address_map,
+            icnt_now: self.icnt_now,
+            now,
+        };
+        sm.execute_cycle(now, &mut ctx, self.views);
+        let (issued, all_memory) = sm.issue_cycle(now, self.views);
+        sm.fetch_cycle(now, &mut ctx);
+        sm.count_cycles(1, !issued && all_memory);
+        sm.charged_through = now;
+        sm.wake_at = if self.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
     }
 }
 

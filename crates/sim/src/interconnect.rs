@@ -156,6 +156,14 @@ impl Crossbar {
         self.inputs[input as usize].can_push()
     }
 
+    /// Whether input `input` has room for one more packet once `pending`
+    /// more have been injected (an SM's packets wait in its port until the
+    /// end of the SMs' cycle).
+    pub fn can_inject_more(&self, input: u32, pending: usize) -> bool {
+        let queue = &self.inputs[input as usize];
+        queue.len() + pending < queue.capacity()
+    }
+
     /// Queues a packet at `input` for `output`. The caller checked [`Crossbar::can_inject`].
     pub fn inject(&mut self, input: u32, output: u32, data_bytes: u32, request: RequestId) {
         let flits = self.flits_for(data_bytes);
@@ -263,6 +271,15 @@ impl Crossbar {
         }
     }
 
+    /// The packet [`Crossbar::peek`] would show once `taken` packets have been
+    /// popped from `output`.
+    pub fn peek_nth(&self, output: u32, now: u64, taken: usize) -> Option<RequestId> {
+        match self.outputs[output as usize].get(taken) {
+            Some(&(at, request)) if at <= now => Some(request),
+            _ => None,
+        }
+    }
+
     /// When every packet has been granted its output: the icnt cycle the
     /// first one arrives (`u64::MAX`: none in flight); `None` while a packet
     /// waits at an input for a grant, which may come any cycle.
@@ -304,7 +321,12 @@ impl Crossbar {
 
     /// Counts a sender finding `input` full.
     pub fn count_full(&mut self, input: u32) {
-        self.inputs[input as usize].full_stalls += 1;
+        self.count_full_by(input, 1);
+    }
+
+    /// Counts a sender finding `input` full `times` times.
+    pub fn count_full_by(&mut self, input: u32, times: u64) {
+        self.inputs[input as usize].full_stalls += times;
     }
 }
 

@@ -50,6 +50,7 @@ mod sm;
 pub mod snapshot;
 mod snapshot_builder;
 pub use warplab_trace::source;
+mod threads;
 pub mod time;
 
 pub use events::{Event, EventBatch, EventKind, EventWindow, Queue};
@@ -72,6 +73,10 @@ pub struct SimOptions {
     pub tick_every_cycle: bool,
     /// Sampled simulation (Photon): off by default.
     pub sampling: sampling::SamplingOptions,
+    /// Threads the SMs' cycles run on (0 and 1: the calling thread only).
+    /// The results are identical on any number (a test checks it); only the
+    /// speed differs. WebAssembly always runs on one.
+    pub threads: u32,
 }
 
 /// How far a run got.

@@ -163,7 +163,8 @@ pub(crate) struct PartitionContext<'a> {
 impl PartitionContext<'_> {
     /// Records request `id` entering (`true`) or leaving `queue` now.
     fn note(&mut self, queue: Queue, id: RequestId, entered: bool) {
-        note_queue(self.log, self.requests, self.event_cycle, queue, id, entered);
+        let requests = &*self.requests;
+        note_queue(self.log, || *requests.get(id), self.event_cycle, queue, id, entered);
     }
 }
 
@@ -807,7 +808,7 @@ mod tests {
         let config = warplab_config::preset("QV100").unwrap().config().unwrap();
         let mut memory = MemorySystem::new(&config);
         let address_map = AddressMap::new(&config.memory, &config.dram);
-        let mut requests = Requests::default();
+        let mut requests = Requests::new(1);
         let ic = &config.interconnect;
         let mut request_network = Crossbar::for_config(config.n_sms(), config.memory.n_sub_partitions(), ic);
         let mut reply_network = Crossbar::for_config(config.memory.n_sub_partitions(), config.n_sms(), ic);

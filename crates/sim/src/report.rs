@@ -180,6 +180,16 @@ impl LatencyBreakdown {
     pub fn total_cycles(&self) -> u64 {
         self.mshr_wait_cycles + self.noc_cycles + self.l2_cycles + self.dram_queue_cycles + self.dram_service_cycles
     }
+
+    /// Adds `other`'s misses and cycles (each SM keeps its own breakdown).
+    pub(crate) fn add(&mut self, other: &LatencyBreakdown) {
+        self.misses += other.misses;
+        self.mshr_wait_cycles += other.mshr_wait_cycles;
+        self.noc_cycles += other.noc_cycles;
+        self.l2_cycles += other.l2_cycles;
+        self.dram_queue_cycles += other.dram_queue_cycles;
+        self.dram_service_cycles += other.dram_service_cycles;
+    }
 }
 
 /// What the warp schedulers did, one count per scheduler per cycle.
@@ -272,6 +282,25 @@ pub struct MshrHistogram {
 }
 
 impl MshrHistogram {
+    /// Buckets of a histogram (and one more for a full table).
+    const BUCKETS: u32 = 16;
+
+    /// An empty histogram of an L1 with `entries` MSHR entries.
+    pub(crate) fn new(entries: u32) -> Self {
+        Self {
+            entries,
+            bucket_entries: entries.div_ceil(Self::BUCKETS).max(1),
+            cycles: vec![0; Self::BUCKETS as usize + 1],
+        }
+    }
+
+    /// Adds `other`'s cycles (each SM keeps its own histogram).
+    pub(crate) fn add_all(&mut self, other: &MshrHistogram) {
+        for (cycles, more) in self.cycles.iter_mut().zip(&other.cycles) {
+            *cycles += more;
+        }
+    }
+
     /// Counts `n` SM cycles with `in_use` entries in use.
     pub(crate) fn add(&mut self, in_use: u32, n: u64) {
         let last = self.cycles.len().saturating_sub(1);

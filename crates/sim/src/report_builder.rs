@@ -9,8 +9,8 @@ use crate::Gpu;
 use crate::dram::DramStats;
 use crate::ops::{N_UNIT_CLASSES, unit_index};
 use crate::report::{
-    CacheReport, DramReport, IssueBreakdown, IssueByPipeline, KernelReport, OutcomeCounts, PipelineIssue, QueueStalls,
-    SimReport, SmReport,
+    CacheReport, DramReport, IssueBreakdown, IssueByPipeline, KernelReport, LatencyBreakdown, OutcomeCounts,
+    PipelineIssue, QueueStalls, SimReport, SmReport,
 };
 
 impl Gpu {
@@ -60,10 +60,13 @@ impl Gpu {
             l1d,
             l2,
             dram: self.dram_report(cycles),
-            latency_breakdown: self.breakdown.clone(),
+            latency_breakdown: self.sms.iter().fold(LatencyBreakdown::default(), |mut sum, sm| {
+                sum.add(&sm.breakdown);
+                sum
+            }),
             issue_breakdown: issue,
             issued_by_pipeline: self.issue_by_pipeline(),
-            mshr_occupancy: self.mshr_histogram.clone(),
+            mshr_occupancy: self.mshr_occupancy(),
             queue_stalls: self.queue_stalls(),
             kernels: self.kernel_reports(),
             sms,

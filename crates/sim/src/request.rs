@@ -1,10 +1,43 @@
-//! Memory requests in flight between the SMs and DRAM, kept in one slab and
+//! Memory requests in flight between the SMs and DRAM, kept in slabs and
 //! named by [`RequestId`], so queues move four-byte ids instead of structs and
-//! nothing is allocated per request once the slab has grown.
+//! nothing is allocated per request once the slabs have grown.
+//!
+//! Each SM makes its requests in a pool of its own, and the memory side
+//! (L2 fills and the L2's write-backs) in one more. An SM's cycle then only
+//! touches its own pool, so SMs can run their cycles on several threads, and
+//! a request's id does not depend on the order in which SMs ran.
 
-/// Index of a request in the [`Requests`] slab.
+/// A request's name: its pool in the high bits, its slot in the pool below.
+/// Only an identity: nothing in the model orders requests by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RequestId(pub u32);
+
+/// Bits of a [`RequestId`] that name the slot within its pool.
+const SLOT_BITS: u32 = 21;
+
+/// Most requests one pool holds at once (2,097,152). Queues are bounded, so a
+/// pool holds far fewer: an SM's requests are bounded by its MSHRs, miss
+/// queues and crossbar buffers, the memory side's by the L2's MSHRs and queues.
+pub const MAX_REQUESTS_PER_POOL: u32 = 1 << SLOT_BITS;
+
+// Every SM and the memory side need a pool number below 2^(32 - SLOT_BITS).
+const _: () = assert!(warplab_config::sm::MAX_SMS < (1 << (32 - SLOT_BITS)));
+
+impl RequestId {
+    fn new(pool: u32, slot: u32) -> Self {
+        assert!(slot < MAX_REQUESTS_PER_POOL, "more than {MAX_REQUESTS_PER_POOL} requests in flight in one pool");
+        Self((pool << SLOT_BITS) | slot)
+    }
+
+    /// The pool the request was made in: an SM's id, or the memory side's.
+    pub fn pool(self) -> u32 {
+        self.0 >> SLOT_BITS
+    }
+
+    fn slot(self) -> u32 {
+        self.0 & (MAX_REQUESTS_PER_POOL - 1)
+    }
+}
 
 /// What a request asks of the memory system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,15 +113,24 @@ pub struct Request {
     pub l2_entry: u32,
 }
 
-/// The requests in flight: what the memory system reads as a request moves
-/// (a [`Request`], 40 bytes), and apart from it its [`Stamps`], which only
-/// the latency breakdown reads. Kept together they made 104-byte records,
-/// two host cache lines read for every queue step of every request.
+/// The requests one SM (or the memory side) made that are in flight: what
+/// the memory system reads as a request moves (a [`Request`], 40 bytes), and
+/// apart from it its [`Stamps`], which only the latency breakdown reads. Kept
+/// together they made 104-byte records, two host cache lines read for every
+/// queue step of every request.
+#[derive(Debug, Clone, Default)]
+pub struct RequestPool {
+    /// The pool's number, the high bits of its ids.
+    number: u32,
+    records: Slab<Request>,
+    /// Slot `i`'s timestamps are `stamps[i]`.
+    stamps: Vec<Stamps>,
+}
+
+/// Every request in flight: one [`RequestPool`] per SM, then the memory side's.
 #[derive(Debug, Clone, Default)]
 pub struct Requests {
-    records: Slab<Request>,
-    /// Request `i`'s timestamps are `stamps[i]`.
-    stamps: Vec<Stamps>,
+    pools: Vec<RequestPool>,
 }
 
 /// Records named by their index, with a free list, so that records are
@@ -139,39 +181,90 @@ impl<T> std::ops::IndexMut<u32> for Slab<T> {
     }
 }
 
-impl Requests {
+impl RequestPool {
+    /// An empty pool numbered `number`.
+    pub fn new(number: u32) -> Self {
+        Self { number, records: Slab::default(), stamps: Vec::new() }
+    }
+
     /// Stores a request with its first timestamps and names it.
     pub fn insert(&mut self, request: Request, stamps: Stamps) -> RequestId {
-        let index = self.records.insert_index(request);
-        match self.stamps.get_mut(index as usize) {
-            Some(slot) => *slot = stamps,
+        let slot = self.records.insert_index(request);
+        match self.stamps.get_mut(slot as usize) {
+            Some(entry) => *entry = stamps,
             None => self.stamps.push(stamps),
         }
-        RequestId(index)
+        RequestId::new(self.number, slot)
     }
 
-    /// The request `id` names.
+    /// The request `id` (of this pool) names.
     pub fn get(&self, id: RequestId) -> &Request {
-        &self.records[id.0]
+        debug_assert_eq!(id.pool(), self.number);
+        &self.records[id.slot()]
     }
 
-    /// The request `id` names, to update.
+    /// The request `id` (of this pool) names, to update.
     pub fn get_mut(&mut self, id: RequestId) -> &mut Request {
-        &mut self.records[id.0]
+        debug_assert_eq!(id.pool(), self.number);
+        &mut self.records[id.slot()]
     }
 
-    /// The timestamps of request `id`.
+    /// The timestamps of request `id` (of this pool).
     pub fn stamps(&self, id: RequestId) -> &Stamps {
-        &self.stamps[id.0 as usize]
+        &self.stamps[id.slot() as usize]
     }
 
-    /// The timestamps of request `id`, to update.
+    /// The timestamps of request `id` (of this pool), to update.
     pub fn stamps_mut(&mut self, id: RequestId) -> &mut Stamps {
-        &mut self.stamps[id.0 as usize]
+        &mut self.stamps[id.slot() as usize]
     }
 
     /// Frees the request; the id must not be used again.
     pub fn remove(&mut self, id: RequestId) {
-        self.records.remove_index(id.0);
+        debug_assert_eq!(id.pool(), self.number);
+        self.records.remove_index(id.slot());
+    }
+}
+
+impl Requests {
+    /// Pools for `n_sms` SMs and the memory side.
+    pub fn new(n_sms: u32) -> Self {
+        Self { pools: (0..=n_sms).map(RequestPool::new).collect() }
+    }
+
+    /// The SMs' pools, SM `i`'s at index `i`.
+    pub fn sm_pools_mut(&mut self) -> &mut [RequestPool] {
+        let n = self.pools.len().saturating_sub(1);
+        &mut self.pools[..n]
+    }
+
+    /// Stores a request the memory side made and names it.
+    pub fn insert(&mut self, request: Request, stamps: Stamps) -> RequestId {
+        self.pools.last_mut().expect("the memory side's pool").insert(request, stamps)
+    }
+
+    /// The request `id` names.
+    pub fn get(&self, id: RequestId) -> &Request {
+        self.pools[id.pool() as usize].get(id)
+    }
+
+    /// The request `id` names, to update.
+    pub fn get_mut(&mut self, id: RequestId) -> &mut Request {
+        self.pools[id.pool() as usize].get_mut(id)
+    }
+
+    /// The timestamps of request `id`.
+    pub fn stamps(&self, id: RequestId) -> &Stamps {
+        self.pools[id.pool() as usize].stamps(id)
+    }
+
+    /// The timestamps of request `id`, to update.
+    pub fn stamps_mut(&mut self, id: RequestId) -> &mut Stamps {
+        self.pools[id.pool() as usize].stamps_mut(id)
+    }
+
+    /// Frees the request; the id must not be used again.
+    pub fn remove(&mut self, id: RequestId) {
+        self.pools[id.pool() as usize].remove(id);
     }
 }

@@ -292,7 +292,7 @@ impl Sm {
 
     /// Sends the head of the instruction cache's miss queue into the crossbar.
     fn send_fetch_miss(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
-        super::memory::send_head(&mut self.fetch.miss_queue, self.id, now, ctx);
+        super::memory::send_head(&mut self.fetch.miss_queue, now, ctx);
     }
 }
 

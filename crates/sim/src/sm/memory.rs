@@ -32,14 +32,16 @@ use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_
 use warplab_uarch::coalescer::{SectorAccess, coalesce, coalesce_atomic};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
+use super::port::SmPort;
 use super::scoreboard::RegState;
 use super::{KernelView, Sm};
-use crate::events::{EventKind, EventLog, Queue, note_queue};
+use crate::events::{EventKind, Queue, note_queue};
 use crate::fifo::Fifo;
+use crate::interconnect::Crossbar;
 use crate::mshr::MshrTable;
 use crate::ops::{OpInfo, OpKind};
 use crate::report::{CacheReport, LatencyBreakdown};
-use crate::request::{Request, RequestId, RequestKind, Requests, Slab, Stamps, Waiter};
+use crate::request::{Request, RequestId, RequestKind, RequestPool, Slab, Stamps, Waiter};
 
 /// A load (or atomic with a result) waiting for its accesses.
 #[derive(Debug, Clone, Copy, Default)]
@@ -96,19 +98,22 @@ struct Lookup {
     access: SectorAccess,
 }
 
-/// What the SM needs from the rest of the GPU for one memory cycle.
+/// What the SM needs from the rest of the GPU for one cycle. It reads the
+/// crossbars and changes nothing outside the SM but its own request pool and
+/// port, so SMs can run their cycles on several threads ([`SmPort`]).
 pub(crate) struct MemoryContext<'a> {
-    pub requests: &'a mut Requests,
-    pub request_network: &'a mut crate::interconnect::Crossbar,
-    pub reply_network: &'a mut crate::interconnect::Crossbar,
+    /// The requests this SM made.
+    pub requests: &'a mut RequestPool,
+    pub request_network: &'a Crossbar,
+    pub reply_network: &'a Crossbar,
+    /// What the SM sends, takes and records this cycle.
+    pub port: &'a mut SmPort,
     pub address_map: &'a warplab_uarch::address_map::AddressMap,
     /// The interconnect cycle whose deliveries the crossbars' consumers see
     /// (see [`crate::interconnect::Crossbar::peek`]).
     pub icnt_now: u64,
     /// The core cycle.
     pub now: u64,
-    pub breakdown: &'a mut LatencyBreakdown,
-    pub log: &'a mut EventLog,
 }
 
 /// The memory pipeline's state.
@@ -370,7 +375,7 @@ impl Sm {
     }
 
     fn send_miss(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
-        send_head(&mut self.memory.miss_queue, self.id, now, ctx);
+        send_head(&mut self.memory.miss_queue, now, ctx);
     }
 
     /// Replies reach the LD/ST unit as in GPGPU-Sim's `simt_core_cluster::icnt_cycle`:
@@ -391,10 +396,11 @@ impl Sm {
             }
         }
         if self.memory.ejection.can_push()
-            && let Some(id) = ctx.reply_network.peek(self.id, ctx.icnt_now)
+            && let Some(id) = ctx.port.peek_reply(ctx.reply_network, ctx.icnt_now)
         {
-            ctx.reply_network.pop(self.id);
-            note_queue(ctx.log, ctx.requests, now, Queue::ReplyNetwork, id, false);
+            ctx.port.take_reply();
+            let requests = &*ctx.requests;
+            note_queue(ctx.port, || *requests.get(id), now, Queue::ReplyNetwork, id, false);
             self.memory.ejection.push(id);
         }
     }
@@ -413,18 +419,18 @@ impl Sm {
             Waiter::None | Waiter::Fetch(_) => {}
             Waiter::Store(w) => self.store_done(w as usize),
             Waiter::Load(load) => {
-                record_latency(ctx.breakdown, stamps, now);
+                record_latency(&mut self.breakdown, stamps, now);
                 self.memory.bypassed.push_back(load);
             }
             Waiter::Mshr(entry) => {
-                record_latency(ctx.breakdown, stamps, now);
+                record_latency(&mut self.breakdown, stamps, now);
                 if let Some(l1) = &mut self.memory.l1
                     && let Some(eviction) = l1.fill(request.address, now)
                 {
                     self.write_back(eviction, now, ctx);
                 }
                 let sm = self.id;
-                ctx.log.record_sm(sm, now, || EventKind::MshrFreed { sm, address: request.address });
+                ctx.port.record_sm(now, || EventKind::MshrFreed { sm, address: request.address });
                 self.memory.l1_filled.push_back(entry);
             }
         }
@@ -660,7 +666,7 @@ impl Sm {
         let (entry, new) = memory.mshrs.take(fetch_addr, load);
         if new {
             let sm = self.id;
-            ctx.log.record_sm(sm, now, || EventKind::MshrAllocated { sm, address: fetch_addr });
+            ctx.port.record_sm(now, || EventKind::MshrAllocated { sm, address: fetch_addr });
             let bytes = if memory.l1_sectored { SECTOR_BYTES } else { l1.line_size_bytes() };
             let id = self.new_request(
                 RequestKind::Read,
@@ -730,8 +736,8 @@ impl Sm {
     /// L1's lookup pipeline and miss queue, waiting while the crossbar port is full.
     fn send_one_past_l1(&mut self, op: MemOp, now: u64, ctx: &mut MemoryContext<'_>) {
         if let Some(&access) = self.memory.accesses.get(self.memory.cursor) {
-            if !ctx.request_network.can_inject(self.id) {
-                ctx.request_network.count_full(self.id);
+            if !ctx.port.can_send(ctx.request_network) {
+                ctx.port.count_full();
                 self.memory.note_retry(Retry::MissQueue);
                 return;
             }
@@ -756,7 +762,7 @@ impl Sm {
                     op.first_try,
                     ctx,
                 );
-                inject(id, self.id, now, ctx);
+                inject(id, now, ctx);
             }
             self.memory.cursor += 1;
             self.memory.last_cycle.progressed = true;
@@ -823,26 +829,27 @@ impl Sm {
     }
 }
 
-/// Sends the head of a miss queue into SM `source`'s crossbar port, or counts
+/// Sends the head of a miss queue into the SM's crossbar port, or counts
 /// the port full. A read carries no data on the way down.
-pub(crate) fn send_head(queue: &mut Fifo<RequestId>, source: u32, now: u64, ctx: &mut MemoryContext<'_>) {
+pub(crate) fn send_head(queue: &mut Fifo<RequestId>, now: u64, ctx: &mut MemoryContext<'_>) {
     let Some(&id) = queue.front() else { return };
-    if !ctx.request_network.can_inject(source) {
-        ctx.request_network.count_full(source);
+    if !ctx.port.can_send(ctx.request_network) {
+        ctx.port.count_full();
         return;
     }
     queue.pop();
-    inject(id, source, now, ctx);
+    inject(id, now, ctx);
 }
 
-/// Puts request `id` into SM `source`'s crossbar port (the caller checked it
+/// Puts request `id` into the SM's crossbar port (the caller checked it
 /// has room). A read carries no data on the way down.
-fn inject(id: RequestId, source: u32, now: u64, ctx: &mut MemoryContext<'_>) {
-    note_queue(ctx.log, ctx.requests, now, Queue::RequestNetwork, id, true);
+fn inject(id: RequestId, now: u64, ctx: &mut MemoryContext<'_>) {
+    let requests = &*ctx.requests;
+    note_queue(ctx.port, || *requests.get(id), now, Queue::RequestNetwork, id, true);
     ctx.requests.stamps_mut(id).injected = now;
     let request = ctx.requests.get(id);
     let data = if matches!(request.kind, RequestKind::Read) { 0 } else { request.bytes };
-    ctx.request_network.inject(source, request.sub_partition, data, id);
+    ctx.port.send(id, request.sub_partition, data);
 }
 
 /// The space a generic access resolves to, by its first address against the

@@ -27,6 +27,7 @@ pub(crate) mod fetch;
 pub(crate) mod issue;
 pub(crate) mod memory;
 pub(crate) mod pipeline;
+pub(crate) mod port;
 pub(crate) mod scoreboard;
 
 use std::collections::VecDeque;
@@ -36,7 +37,7 @@ use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::{Cta, OpcodeTable, Reg};
 
 use crate::ops::{N_UNIT_CLASSES, OpInfo, extend_op_table};
-use crate::report::{IssueBreakdown, MshrHistogram};
+use crate::report::{IssueBreakdown, LatencyBreakdown, MshrHistogram};
 use crate::sampling::blocks::NO_BLOCK;
 use crate::sampling::log::{BlockRecord, GapRecord, SampleLog, WarpRecord};
 
@@ -293,6 +294,10 @@ pub struct Sm {
     /// The most CTAs resident at once (occupancy checks).
     pub(crate) max_resident_ctas: u32,
     pub(crate) counters: SmCounters,
+    /// Where this SM's L1 read misses spent their time.
+    pub(crate) breakdown: LatencyBreakdown,
+    /// This SM's L1 MSHR entries in use, cycle by cycle.
+    pub(crate) mshr_occupancy: MshrHistogram,
     /// CTAs finished since the scheduler last asked: kernel launch index and CTA slot.
     pub(crate) finished_ctas: Vec<(u32, u16)>,
     pub(crate) limits: CtaResources,
@@ -337,6 +342,8 @@ impl Sm {
             sample_log: SampleLog::default(),
             max_resident_ctas: 0,
             counters: SmCounters::default(),
+            breakdown: LatencyBreakdown::default(),
+            mshr_occupancy: MshrHistogram::new(config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries)),
             finished_ctas: Vec::new(),
             wake_at: 0,
             charged_through: 0,
@@ -396,7 +403,7 @@ impl Sm {
     /// the SM slept through: nothing in it changed, so each counts what a
     /// tick would have counted. An idle SM's schedulers count "no warp" while
     /// some kernel runs (`any_running`) and nothing otherwise.
-    pub(crate) fn settle(&mut self, through: u64, any_running: bool, histogram: &mut MshrHistogram) {
+    pub(crate) fn settle(&mut self, through: u64, any_running: bool) {
         let n = through.saturating_sub(self.charged_through);
         if n == 0 {
             return;
@@ -409,13 +416,13 @@ impl Sm {
             return;
         }
         let all_memory = self.issue_slept(n);
-        self.count_cycles(n, all_memory, histogram);
+        self.count_cycles(n, all_memory);
         self.memory.count_retries(n);
     }
 
     /// Counts `n` ticked or slept cycles of a busy SM: activity, resident
     /// warps, memory stalls and MSHR occupancy.
-    pub(crate) fn count_cycles(&mut self, n: u64, memory_stalled: bool, histogram: &mut MshrHistogram) {
+    pub(crate) fn count_cycles(&mut self, n: u64, memory_stalled: bool) {
         let warps = self.resident_warps();
         if warps > 0 {
             self.counters.active_cycles += n;
@@ -424,7 +431,7 @@ impl Sm {
                 self.counters.memory_stall_cycles += n;
             }
         }
-        histogram.add(self.memory.mshrs_in_use() as u32, n);
+        self.mshr_occupancy.add(self.memory.mshrs_in_use() as u32, n);
     }
 
     /// The next core cycle after `now` at which the SM must be ticked even if
