@@ -1,8 +1,15 @@
-//! Timing-model speed (issue 5): the simulator on a generated workload alone,
-//! and a whole run from a version-5 text trace on disk (read, parse,
-//! simulate), both on `SM7_QV100`. Throughput is in warp instructions, the
-//! unit of the issue's goals (≥ 5 M/s simulated natively, ≥ 1.5 M/s from a
-//! text trace).
+//! Timing-model speed (issues 5 and 26), all on `SM7_QV100`, throughput in
+//! warp instructions (the unit of the goals):
+//!
+//! - `generated/vecadd`: the simulator alone on the default page's workload
+//!   (491,520 warp instructions), one thread (goal ≥ 3 M/s);
+//! - `text-trace/vecadd:size=4096`: a whole run from a version-5 text trace
+//!   on disk (read, parse, simulate), 1,966,080 warp instructions, what
+//!   `warplab gen-trace vecadd --size 4096 --for QV100` writes and `warplab run
+//!   --trace` reads, one thread (goal ≥ 1.5 M/s);
+//! - `threads/…/N`: the SMs' cycles on N threads, a compute-bound
+//!   (`maxflops`, goal: two threads ≥ 1.7× one) and a memory-bound
+//!   (`vecadd`) run; the reports are checked equal to the one-thread run's.
 //!
 //! One iteration is a whole run, which takes seconds, so the groups take ten
 //! samples of one iteration each (`SamplingMode::Flat`) and criterion's
@@ -24,14 +31,16 @@ use warplab_lab::{
 /// The GPU both benchmarks simulate.
 const PRESET: &str = "SM7_QV100";
 
-/// 21,504 × 1,024 elements, one 15-instruction warp per 32 of them:
-/// 10,321,920 warp instructions, the issue's "at least 10 M".
-const SIMULATION_SPEC: &str = "vecadd:size=21504";
+/// The default page's workload: 1,024 × 1,024 elements, one 15-instruction
+/// warp per 32 of them, 491,520 warp instructions.
+const SIMULATION_SPEC: &str = "vecadd";
 
-/// The same kernel, smaller: 2,560 × 1,024 elements, 1,228,800 warp
-/// instructions (47 MB of text). The full 10 M would be about 0.4 GB on disk
-/// and double the benchmark's minutes for the same per-instruction rate.
-const TRACE_SPEC: &str = "vecadd:size=2560";
+/// The issue's text trace: 4,096 × 1,024 elements, 1,966,080 warp
+/// instructions (about 75 MB of text).
+const TRACE_SPEC: &str = "vecadd:size=4096";
+
+/// The runs timed on one and two threads: compute-bound, then memory-bound.
+const THREADED_SPECS: [&str; 2] = ["maxflops", "vecadd"];
 
 fn config() -> GpuConfig {
     preset_config(PRESET).expect("the preset is bundled").1
@@ -122,5 +131,29 @@ fn from_text_trace(c: &mut Criterion) {
     std::fs::remove_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
 }
 
-criterion_group!(benches, simulation, from_text_trace);
+/// The same run on one and on two threads (`SimOptions::threads`): the SMs'
+/// cycles split across them, the memory side on the simulating thread.
+fn on_threads(c: &mut Criterion) {
+    let config = config();
+    for text in THREADED_SPECS {
+        let spec = spec(text);
+        let expected = warp_insts(&config, &spec);
+        let alone = simulate_generated(&config, SimOptions::default(), &spec).expect("runs");
+        let mut group = c.benchmark_group(format!("simulate/threads/{text}"));
+        configure(&mut group, expected);
+        for threads in [1, 2] {
+            let options = SimOptions { threads, ..SimOptions::default() };
+            group.bench_function(threads.to_string(), |b| {
+                b.iter(|| {
+                    let report = simulate_generated(&config, options, black_box(&spec)).expect("runs");
+                    assert_eq!(report, alone, "the same report on {threads} threads");
+                    report
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, simulation, from_text_trace, on_threads);
 criterion_main!(benches);

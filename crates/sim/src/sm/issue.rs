@@ -15,6 +15,8 @@
 //! they joined it; its inner and outer prioritisation fields are read but, as
 //! in GPGPU-Sim, only the outer round robin is implemented.
 
+use std::ops::Range;
+
 use warplab_config::SchedulerPolicy;
 use warplab_trace::Instruction;
 
@@ -64,6 +66,29 @@ struct Blocked {
     stall: Stall,
     until: u64,
     unit: Option<UnitWait>,
+}
+
+/// A scheduler's order of candidates, as age indexes: one first (GTO's
+/// last issued), then two runs. Worked out once per scan, so the scan does
+/// not ask the policy again for every warp.
+struct ScanOrder {
+    first: Option<usize>,
+    then: Range<usize>,
+    last: Range<usize>,
+}
+
+impl ScanOrder {
+    fn new(first: Option<usize>, then: Range<usize>, last: Range<usize>) -> Self {
+        Self { first, then, last }
+    }
+}
+
+impl Iterator for ScanOrder {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        self.first.take().or_else(|| self.then.next()).or_else(|| self.last.next())
+    }
 }
 
 /// What one scheduler did in one cycle.
@@ -144,14 +169,11 @@ impl Sm {
         let mut worst: Option<Stall> = self.pending_set_stall(k);
         let mut earliest = PENDING;
         let limit = self.eligible_warps(n);
-        let scheduler = &self.schedulers[k];
-        let last = scheduler.last_issued.and_then(|w| scheduler.warps.iter().position(|&x| x == w));
-        for position in 0..n {
-            let (index, w) = self.pick(k, last, position, n);
+        for index in self.scan_order(k, n) {
             if index >= limit {
                 continue;
             }
-            let w = w as usize;
+            let w = usize::from(self.candidates(k)[index]);
             let gate = self.warp_gates[self.gate_of(w)];
             if gate.blocked_until > now {
                 let stall = gate.blocked_on.unwrap_or(Stall::Memory);
@@ -262,28 +284,22 @@ impl Sm {
         }
     }
 
-    /// The warp a scheduler considers at `position` of its order, with its
-    /// index in age order; `last` is the age index of the warp that issued last.
-    fn pick(&self, k: usize, last: Option<usize>, position: usize, n: usize) -> (usize, u16) {
-        let index = match self.policy {
+    /// The age indexes of scheduler `k`'s `n` candidates in the order it
+    /// considers them, from the warp that issued last.
+    fn scan_order(&self, k: usize, n: usize) -> ScanOrder {
+        let scheduler = &self.schedulers[k];
+        let last = scheduler.last_issued.and_then(|w| scheduler.warps.iter().position(|&x| x == w)).filter(|&p| p < n);
+        match (&self.policy, last) {
             // Loose round robin: start after the warp that issued last.
-            // (`last` is below `n`, so the sum is below `2n`: one subtraction wraps it.)
-            SchedulerPolicy::Lrr | SchedulerPolicy::Rrr => {
-                let index = last.map_or(0, |p| p + 1) + position;
-                if index >= n { index - n } else { index }
-            }
-            SchedulerPolicy::OldestFirst => position,
-            // The active set in the order its warps joined it.
-            SchedulerPolicy::TwoLevelActive { .. } => position,
+            (SchedulerPolicy::Lrr | SchedulerPolicy::Rrr, Some(p)) => ScanOrder::new(None, p + 1..n, 0..p + 1),
             // Greedy then oldest: the last warp first, then by age.
-            SchedulerPolicy::Gto | SchedulerPolicy::WarpLimiting { .. } => match last {
-                None => position,
-                Some(p) if position == 0 => p,
-                Some(p) if position <= p => position - 1,
-                Some(_) => position,
-            },
-        };
-        (index, self.candidates(k)[index])
+            (SchedulerPolicy::Gto | SchedulerPolicy::WarpLimiting { .. }, Some(p)) => {
+                ScanOrder::new(Some(p), 0..p, p + 1..n)
+            }
+            // Oldest first; the two-level active set in the order its warps
+            // joined it; and any order before a warp has issued.
+            _ => ScanOrder::new(None, 0..n, 0..0),
+        }
     }
 
     /// Issues warp `w`'s next instruction in the same cycle as the one it just

@@ -264,8 +264,9 @@ pub struct Sm {
     pub(crate) scheduler_gates: Vec<SchedulerGate>,
     /// Each warp slot's [`WarpGate`], at [`Sm::gate_of`].
     pub(crate) warp_gates: Vec<WarpGate>,
-    /// Warp slots per scheduler (the last may have fewer).
-    warps_per_scheduler: usize,
+    /// Warp slot `w`'s gate is `warp_gates[gate_slots[w]]` ([`Sm::gate_of`]):
+    /// a table, so the issue stage's scan divides nothing.
+    gate_slots: Vec<u16>,
     pub(crate) policy: SchedulerPolicy,
     /// `-gpgpu_max_insn_issue_per_warp`: 2 lets a warp issue its next
     /// instruction in the same cycle.
@@ -325,7 +326,7 @@ impl Sm {
             schedulers: vec![Scheduler::default(); n_sched],
             scheduler_gates: vec![SchedulerGate::default(); n_sched],
             warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched],
-            warps_per_scheduler: n_warps.div_ceil(n_sched),
+            gate_slots: (0..n_warps).map(|w| ((w % n_sched) * n_warps.div_ceil(n_sched) + w / n_sched) as u16).collect(),
             policy: config.scheduling.policy.clone(),
             max_issue_per_warp: config.scheduling.max_insn_issue_per_warp,
             dual_issue_diff_units: config.scheduling.dual_issue_diff_exec_units,
@@ -692,8 +693,7 @@ impl Sm {
     /// Where warp slot `w`'s [`WarpGate`] is: the gates of one scheduler's
     /// warps (slots `k`, `k + n`, `k + 2n`, ... of `n` schedulers) side by side.
     pub(crate) fn gate_of(&self, w: usize) -> usize {
-        let n_sched = self.schedulers.len();
-        (w % n_sched) * self.warps_per_scheduler + w / n_sched
+        usize::from(self.gate_slots[w])
     }
 
     /// Resident warps.
