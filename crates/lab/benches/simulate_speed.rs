@@ -30,8 +30,10 @@ const WARP_INSTS: u64 = 491_520;
 #[wasm_bindgen_bench]
 fn default_vecadd_in_the_browser(c: &mut Criterion) {
     // A run takes seconds: ten flat samples after a short warm-up.
-    *c =
-        std::mem::take(c).sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(20));
+    *c = std::mem::take(c)
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(20));
     let config = preset_config("QV100").expect("a bundled preset").1;
     let spec: GenSpec = SPEC.parse().expect("a generator spec");
     let run = || {

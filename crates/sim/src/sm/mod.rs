@@ -326,7 +326,9 @@ impl Sm {
             schedulers: vec![Scheduler::default(); n_sched],
             scheduler_gates: vec![SchedulerGate::default(); n_sched],
             warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched],
-            gate_slots: (0..n_warps).map(|w| ((w % n_sched) * n_warps.div_ceil(n_sched) + w / n_sched) as u16).collect(),
+            gate_slots: (0..n_warps)
+                .map(|w| ((w % n_sched) * n_warps.div_ceil(n_sched) + w / n_sched) as u16)
+                .collect(),
             policy: config.scheduling.policy.clone(),
             max_issue_per_warp: config.scheduling.max_insn_issue_per_warp,
             dual_issue_diff_units: config.scheduling.dual_issue_diff_exec_units,
