@@ -267,10 +267,9 @@ impl Gpu {
 
     /// The L1 MSHR occupancy of all SMs.
     pub(crate) fn mshr_occupancy(&self) -> MshrHistogram {
-        let entries = self.config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
-        let mut histogram = MshrHistogram::new(entries);
+        let mut histogram = MshrHistogram::for_l1(&self.config);
         for sm in &self.sms {
-            histogram.add_all(&sm.mshr_occupancy);
+            histogram += &sm.mshr_occupancy;
         }
         histogram
     }

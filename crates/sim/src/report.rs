@@ -180,9 +180,11 @@ impl LatencyBreakdown {
     pub fn total_cycles(&self) -> u64 {
         self.mshr_wait_cycles + self.noc_cycles + self.l2_cycles + self.dram_queue_cycles + self.dram_service_cycles
     }
+}
 
-    /// Adds `other`'s misses and cycles (each SM keeps its own breakdown).
-    pub(crate) fn add(&mut self, other: &LatencyBreakdown) {
+/// Each SM keeps its own breakdown; the report adds them up.
+impl AddAssign<&LatencyBreakdown> for LatencyBreakdown {
+    fn add_assign(&mut self, other: &LatencyBreakdown) {
         self.misses += other.misses;
         self.mshr_wait_cycles += other.mshr_wait_cycles;
         self.noc_cycles += other.noc_cycles;
@@ -285,19 +287,13 @@ impl MshrHistogram {
     /// Buckets of a histogram (and one more for a full table).
     const BUCKETS: u32 = 16;
 
-    /// An empty histogram of an L1 with `entries` MSHR entries.
-    pub(crate) fn new(entries: u32) -> Self {
+    /// An empty histogram of `config`'s L1 MSHRs (none without an L1).
+    pub(crate) fn for_l1(config: &warplab_config::GpuConfig) -> Self {
+        let entries = config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries);
         Self {
             entries,
             bucket_entries: entries.div_ceil(Self::BUCKETS).max(1),
             cycles: vec![0; Self::BUCKETS as usize + 1],
-        }
-    }
-
-    /// Adds `other`'s cycles (each SM keeps its own histogram).
-    pub(crate) fn add_all(&mut self, other: &MshrHistogram) {
-        for (cycles, more) in self.cycles.iter_mut().zip(&other.cycles) {
-            *cycles += more;
         }
     }
 
@@ -307,6 +303,15 @@ impl MshrHistogram {
         let bucket = ((in_use / self.bucket_entries.max(1)) as usize).min(last);
         if let Some(cycles) = self.cycles.get_mut(bucket) {
             *cycles += n;
+        }
+    }
+}
+
+/// Each SM keeps its own histogram of the same L1; the report adds them up.
+impl AddAssign<&MshrHistogram> for MshrHistogram {
+    fn add_assign(&mut self, other: &MshrHistogram) {
+        for (cycles, more) in self.cycles.iter_mut().zip(&other.cycles) {
+            *cycles += more;
         }
     }
 }

@@ -61,7 +61,7 @@ impl Gpu {
             l2,
             dram: self.dram_report(cycles),
             latency_breakdown: self.sms.iter().fold(LatencyBreakdown::default(), |mut sum, sm| {
-                sum.add(&sm.breakdown);
+                sum += &sm.breakdown;
                 sum
             }),
             issue_breakdown: issue,

@@ -128,7 +128,8 @@ pub struct RequestPool {
 }
 
 /// Every request in flight: one [`RequestPool`] per SM, then the memory side's.
-#[derive(Debug, Clone, Default)]
+/// (No `Default`: a table without the memory side's pool could not take its requests.)
+#[derive(Debug, Clone)]
 pub struct Requests {
     pools: Vec<RequestPool>,
 }

@@ -77,12 +77,6 @@ struct ScanOrder {
     last: Range<usize>,
 }
 
-impl ScanOrder {
-    fn new(first: Option<usize>, then: Range<usize>, last: Range<usize>) -> Self {
-        Self { first, then, last }
-    }
-}
-
 impl Iterator for ScanOrder {
     type Item = usize;
 
@@ -291,14 +285,16 @@ impl Sm {
         let last = scheduler.last_issued.and_then(|w| scheduler.warps.iter().position(|&x| x == w)).filter(|&p| p < n);
         match (&self.policy, last) {
             // Loose round robin: start after the warp that issued last.
-            (SchedulerPolicy::Lrr | SchedulerPolicy::Rrr, Some(p)) => ScanOrder::new(None, p + 1..n, 0..p + 1),
+            (SchedulerPolicy::Lrr | SchedulerPolicy::Rrr, Some(p)) => {
+                ScanOrder { first: None, then: p + 1..n, last: 0..p + 1 }
+            }
             // Greedy then oldest: the last warp first, then by age.
             (SchedulerPolicy::Gto | SchedulerPolicy::WarpLimiting { .. }, Some(p)) => {
-                ScanOrder::new(Some(p), 0..p, p + 1..n)
+                ScanOrder { first: Some(p), then: 0..p, last: p + 1..n }
             }
             // Oldest first; the two-level active set in the order its warps
             // joined it; and any order before a warp has issued.
-            _ => ScanOrder::new(None, 0..n, 0..0),
+            _ => ScanOrder { first: None, then: 0..n, last: 0..0 },
         }
     }
 

@@ -346,7 +346,7 @@ impl Sm {
             max_resident_ctas: 0,
             counters: SmCounters::default(),
             breakdown: LatencyBreakdown::default(),
-            mshr_occupancy: MshrHistogram::new(config.l1.dl1.as_ref().map_or(0, |c| c.mshr_entries)),
+            mshr_occupancy: MshrHistogram::for_l1(config),
             finished_ctas: Vec::new(),
             wake_at: 0,
             charged_through: 0,
