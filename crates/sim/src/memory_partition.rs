@@ -49,6 +49,7 @@ use warplab_config::cache::{Allocation, CacheConfig, WriteAllocate, WritePolicy}
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 
+use crate::bitset::BitSet;
 use crate::dram::{DramChannel, DramRequest};
 use crate::events::{EventLog, Queue, note_queue};
 use crate::fifo::Fifo;
@@ -134,6 +135,15 @@ struct Credits {
 pub struct MemorySystem {
     pub(crate) slices: Vec<SubPartition>,
     pub(crate) channels: Vec<Channel>,
+    /// The slices that may have work of their own: every slice that is not
+    /// idle is here (a slice enters when its cycle leaves it busy or DRAM
+    /// returns data to it, and leaves when a visit finds it idle), so an L2
+    /// or interconnect cycle visits only these and the slices a request is
+    /// arriving at, not every slice's queues.
+    busy_slices: BitSet,
+    /// Likewise the channels that may have work: a channel enters when one of
+    /// its slices leaves a request in its `L2 to DRAM` queue.
+    busy_channels: BitSet,
     per_channel: u32,
     dram_latency: u64,
     dram_access_bytes: u32,
@@ -248,7 +258,7 @@ impl MemorySystem {
         let q = memory.queues;
         let policy = SlicePolicy::of(&memory.l2);
         let miss_queue_entries = memory.l2.miss_queue_entries.max(1) as usize;
-        let slices = (0..memory.n_sub_partitions())
+        let slices: Vec<SubPartition> = (0..memory.n_sub_partitions())
             .map(|id| SubPartition {
                 id,
                 rop: VecDeque::new(),
@@ -268,7 +278,7 @@ impl MemorySystem {
                 stats: CacheReport::default(),
             })
             .collect();
-        let channels = (0..memory.n_channels)
+        let channels: Vec<Channel> = (0..memory.n_channels)
             .map(|_| Channel {
                 dram: DramChannel::new(&config.dram),
                 latency_queue: VecDeque::new(),
@@ -278,6 +288,8 @@ impl MemorySystem {
             })
             .collect();
         Self {
+            busy_slices: BitSet::new(slices.len()),
+            busy_channels: BitSet::new(channels.len()),
             slices,
             channels,
             per_channel: memory.sub_partitions_per_channel,
@@ -310,34 +322,49 @@ impl MemorySystem {
     /// queue enters the reply crossbar (GPGPU-Sim does this at the
     /// interconnect clock, before the crossbar moves packets).
     pub(crate) fn icnt_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
-        for slice in &mut self.slices {
-            slice.send_reply(ctx);
-        }
+        // An idle slice has no reply to send.
+        let slices = &mut self.slices;
+        self.busy_slices.for_each(|s| slices[s].send_reply(ctx));
     }
 
     /// One L2 cycle of every slice.
     pub(crate) fn l2_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
-        for slice in &mut self.slices {
+        for s in 0..self.slices.len() {
             // Simulation gating: a slice with nothing queued and nothing
             // arriving has nothing to do this cycle.
-            if slice.is_idle() && !ctx.request_network.has_pending(slice.id) {
+            let arriving = ctx.request_network.has_pending(s as u32);
+            if !arriving && !self.busy_slices.contains(s) {
+                continue;
+            }
+            let slice = &mut self.slices[s];
+            if slice.is_idle() && !arriving {
+                self.busy_slices.remove(s);
                 continue;
             }
             slice.take_arrival(ctx);
             slice.cycle(ctx);
+            self.busy_slices.set(s, !slice.is_idle());
+            if !slice.l2_to_dram.is_empty() {
+                self.busy_channels.insert(s / self.per_channel as usize);
+            }
         }
     }
 
     /// One DRAM cycle of every channel.
     pub(crate) fn dram_cycle(&mut self, dram_now: u64, ctx: &mut PartitionContext<'_>) {
         for c in 0..self.channels.len() {
+            if !self.busy_channels.contains(c) {
+                continue;
+            }
             let channel = &self.channels[c];
             let first = c * self.per_channel as usize;
             let slices = &self.slices[first..first + self.per_channel as usize];
             let idle = channel.latency_queue.is_empty()
                 && channel.dram.is_idle()
                 && slices.iter().all(|slice| slice.l2_to_dram.is_empty());
-            if !idle {
+            if idle {
+                self.busy_channels.remove(c);
+            } else {
                 self.channel_cycle(c, dram_now, ctx);
             }
         }
@@ -459,6 +486,7 @@ impl MemorySystem {
             stamps.dram_service += service;
             stamps.from_dram = ctx.core_now;
             self.slices[slice].dram_to_l2.push(id);
+            self.busy_slices.insert(slice);
             delivered_one = true;
         }
     }

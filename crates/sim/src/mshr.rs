@@ -7,8 +7,6 @@
 //! needs a free entry. Running out of either is a reservation failure: the
 //! access is retried and the cycle counts against the MSHRs.
 
-use rustc_hash::FxHashMap;
-
 /// Words of an entry's record before its requesters: the address's low and
 /// high halves and the number of requesters.
 const HEADER_WORDS: usize = 3;
@@ -23,8 +21,7 @@ pub struct MshrTable {
     /// cache lines, where a `Vec` per entry put the requesters a pointer away.
     records: Vec<u32>,
     record_words: usize,
-    /// FxHash: the keys are addresses the model makes, not attacker input.
-    by_address: FxHashMap<u64, u32>,
+    by_address: AddressIndex,
     free: Vec<u32>,
     max_merge: usize,
 }
@@ -38,7 +35,7 @@ impl MshrTable {
         Self {
             records: vec![0; n as usize * record_words],
             record_words,
-            by_address: FxHashMap::with_capacity_and_hasher(n as usize, Default::default()),
+            by_address: AddressIndex::new(n),
             free: (0..n).rev().collect(),
             max_merge,
         }
@@ -56,7 +53,7 @@ impl MshrTable {
 
     /// The entry outstanding for `address`.
     pub fn find(&self, address: u64) -> Option<u32> {
-        self.by_address.get(&address).copied()
+        self.by_address.get(address)
     }
 
     /// Whether a miss to `address` can be recorded now: merged into its
@@ -142,7 +139,7 @@ impl MshrTable {
     }
 
     fn free_entry(&mut self, entry: u32) {
-        self.by_address.remove(&self.address(entry));
+        self.by_address.remove(self.address(entry));
         self.free.push(entry);
     }
 
@@ -154,6 +151,99 @@ impl MshrTable {
     fn record_mut(&mut self, entry: u32) -> &mut [u32] {
         let start = entry as usize * self.record_words;
         &mut self.records[start..start + self.record_words]
+    }
+}
+
+/// The entry of each address with one: open addressing with linear probing
+/// in a power-of-two table kept at most half full, deletion by backward
+/// shift (no tombstones, so a long run never slows the probes). A slot holds
+/// its key and entry together, so a probe that hits reads one host cache
+/// line; the table never grows, its size is fixed by the MSHR count.
+#[derive(Debug, Clone)]
+struct AddressIndex {
+    slots: Vec<IndexSlot>,
+    /// `64 - log2(slots.len())`: the hash's top bits pick the home slot.
+    shift: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct IndexSlot {
+    address: u64,
+    /// [`VACANT`] when the slot is free.
+    entry: u32,
+}
+
+const VACANT: u32 = u32::MAX;
+
+impl AddressIndex {
+    fn new(entries: u32) -> Self {
+        let size = (2 * entries as usize).next_power_of_two().max(2);
+        Self { slots: vec![IndexSlot { address: 0, entry: VACANT }; size], shift: 64 - size.trailing_zeros() }
+    }
+
+    /// Fibonacci hashing: the addresses are sector or line addresses, whose
+    /// low bits are zero, and the multiply spreads their middle bits into
+    /// the top bits that pick the slot.
+    fn home(&self, address: u64) -> usize {
+        (address.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    fn next(&self, slot: usize) -> usize {
+        (slot + 1) & (self.slots.len() - 1)
+    }
+
+    fn get(&self, address: u64) -> Option<u32> {
+        let mut slot = self.home(address);
+        loop {
+            let IndexSlot { address: key, entry } = self.slots[slot];
+            if entry == VACANT {
+                return None;
+            }
+            if key == address {
+                return Some(entry);
+            }
+            slot = self.next(slot);
+        }
+    }
+
+    /// Adds `address` (which has no entry yet). The table has room: it has
+    /// twice as many slots as the MSHR has entries.
+    fn insert(&mut self, address: u64, entry: u32) {
+        let mut slot = self.home(address);
+        while self.slots[slot].entry != VACANT {
+            slot = self.next(slot);
+        }
+        self.slots[slot] = IndexSlot { address, entry };
+    }
+
+    /// Removes `address`, then moves back each later slot of its probe run
+    /// that may sit in the hole (its home is not cyclically between the
+    /// hole and itself), so every key stays reachable from its home.
+    fn remove(&mut self, address: u64) {
+        let mut slot = self.home(address);
+        loop {
+            let found = self.slots[slot];
+            if found.entry == VACANT {
+                return;
+            }
+            if found.address == address {
+                break;
+            }
+            slot = self.next(slot);
+        }
+        let mask = self.slots.len() - 1;
+        let mut hole = slot;
+        let mut probe = self.next(hole);
+        while self.slots[probe].entry != VACANT {
+            let home = self.home(self.slots[probe].address);
+            // Distance from home to probe, and from hole to probe, cyclically.
+            if (probe.wrapping_sub(home) & mask) >= (probe.wrapping_sub(hole) & mask) {
+                self.slots[hole] = self.slots[probe];
+                hole = probe;
+            }
+            probe = self.next(probe);
+        }
+        self.slots[hole].entry = VACANT;
     }
 }
 
@@ -185,5 +275,29 @@ mod tests {
         assert_eq!((mshr.in_use(), mshr.find(0x100)), (1, Some(0)), "still busy with one requester");
         assert_eq!(mshr.pop_waiter(0), Some(8));
         assert_eq!((mshr.in_use(), mshr.find(0x100), mshr.pop_waiter(0)), (0, None, None));
+    }
+
+    proptest::proptest! {
+        /// The index agrees with a map under any sequence of inserts and
+        /// removes of colliding addresses (few distinct ones, so probe runs
+        /// wrap and removals shift).
+        #[test]
+        fn the_address_index_is_a_map(ops in proptest::collection::vec((0u64..24, proptest::bool::ANY), 0..400)) {
+            let mut index = AddressIndex::new(8);
+            let mut model = std::collections::BTreeMap::new();
+            for (n, (key, insert)) in ops.into_iter().enumerate() {
+                let address = key * 32;
+                if insert && !model.contains_key(&address) && model.len() < 8 {
+                    index.insert(address, n as u32);
+                    model.insert(address, n as u32);
+                } else if !insert {
+                    index.remove(address);
+                    model.remove(&address);
+                }
+                for k in 0..24 {
+                    proptest::prop_assert_eq!(index.get(k * 32), model.get(&(k * 32)).copied());
+                }
+            }
+        }
     }
 }

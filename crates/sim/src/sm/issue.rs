@@ -18,7 +18,7 @@
 use std::ops::Range;
 
 use warplab_config::SchedulerPolicy;
-use warplab_trace::Instruction;
+use warplab_trace::{Instruction, MAX_DST_REGS, MAX_SRC_REGS, Reg};
 
 use super::pipeline::{MEMORY_PIPE, Staged};
 use super::scoreboard::RegState;
@@ -82,6 +82,41 @@ impl Iterator for ScanOrder {
 
     fn next(&mut self) -> Option<usize> {
         self.first.take().or_else(|| self.then.next()).or_else(|| self.last.next())
+    }
+}
+
+/// What the issue stage checks of a warp's next instruction, copied from its
+/// CTA's instruction record when the warp reaches it (at launch, and at the
+/// issue of the one before, when that record is in the host's cache). A
+/// warp is checked again each time something wakes it, often hundreds of
+/// cycles later; reading these 18 bytes, kept with the other warps' of its
+/// SM, instead of the 72-byte record among its CTA's instructions was the
+/// issue stage's most frequent host-cache miss.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct NextOp {
+    opcode: u16,
+    n_src: u8,
+    n_dst: u8,
+    /// The sources, then the destinations.
+    regs: [Reg; MAX_SRC_REGS + MAX_DST_REGS],
+}
+
+impl NextOp {
+    pub(crate) fn of(instruction: &Instruction) -> Self {
+        let mut regs = [Reg::RZ; MAX_SRC_REGS + MAX_DST_REGS];
+        let (srcs, dsts) = (instruction.srcs(), instruction.dsts());
+        regs[..srcs.len()].copy_from_slice(srcs);
+        regs[srcs.len()..srcs.len() + dsts.len()].copy_from_slice(dsts);
+        Self { opcode: instruction.opcode.0, n_src: srcs.len() as u8, n_dst: dsts.len() as u8, regs }
+    }
+
+    /// Its source and destination registers (the scoreboard's RAW and WAW checks).
+    fn regs(&self) -> &[Reg] {
+        &self.regs[..usize::from(self.n_src + self.n_dst)]
+    }
+
+    fn srcs(&self) -> &[Reg] {
+        &self.regs[..usize::from(self.n_src)]
     }
 }
 
@@ -254,7 +289,7 @@ impl Sm {
         if warp.at_barrier || warp.next >= warp.end {
             return true;
         }
-        self.instruction(w).srcs().iter().any(|&reg| self.scoreboard.state(w, reg) == RegState::Pending)
+        self.next_ops[w].srcs().iter().any(|&reg| self.scoreboard.state(w, reg) == RegState::Pending)
     }
 
     /// The stall the pending set's warps add to an idle cycle (two-level).
@@ -281,8 +316,7 @@ impl Sm {
     /// The age indexes of scheduler `k`'s `n` candidates in the order it
     /// considers them, from the warp that issued last.
     fn scan_order(&self, k: usize, n: usize) -> ScanOrder {
-        let scheduler = &self.schedulers[k];
-        let last = scheduler.last_issued.and_then(|w| scheduler.warps.iter().position(|&x| x == w)).filter(|&p| p < n);
+        let last = self.schedulers[k].last_position.map(usize::from).filter(|&p| p < n);
         match (&self.policy, last) {
             // Loose round robin: start after the warp that issued last.
             (SchedulerPolicy::Lrr | SchedulerPolicy::Rrr, Some(p)) => {
@@ -320,8 +354,7 @@ impl Sm {
 
     /// The pipeline warp `w`'s next instruction goes to.
     fn next_pipe(&self, w: usize, kernels: &[KernelView]) -> usize {
-        let instruction = self.instruction(w);
-        let op = kernels[self.warps[w].kernel as usize].ops[instruction.opcode.0 as usize];
+        let op = kernels[self.warps[w].kernel as usize].ops[usize::from(self.next_ops[w].opcode)];
         op.unit.unwrap_or(MEMORY_PIPE)
     }
 
@@ -370,9 +403,10 @@ impl Sm {
             // Decode wakes the warp.
             return blocked(Stall::Fetch, PENDING);
         }
-        let instruction = self.instruction(w);
-        let op = kernels[warp.kernel as usize].ops[instruction.opcode.0 as usize];
-        for &reg in instruction.srcs().iter().chain(instruction.dsts()) {
+        let next = &self.next_ops[w];
+        debug_assert_eq!(*next, NextOp::of(self.instruction(w)), "warp {w}'s next instruction changed unseen");
+        let op = kernels[warp.kernel as usize].ops[usize::from(next.opcode)];
+        for &reg in next.regs() {
             match self.scoreboard.state(w, reg) {
                 RegState::Ready => {}
                 RegState::Pending => return blocked(Stall::Memory, PENDING),
@@ -425,7 +459,7 @@ impl Sm {
             self.record_issue(w, self.warps[w].next, instruction.opcode.0, now);
         }
         let scheduler = &mut self.schedulers[k];
-        scheduler.last_issued = Some(w as u16);
+        scheduler.last_position = scheduler.warps.iter().position(|&x| usize::from(x) == w).map(|p| p as u16);
         scheduler.issued += 1;
         scheduler.issued_warp = w as u16;
         let load = match op.unit {
@@ -444,6 +478,11 @@ impl Sm {
             self.ctas[slot].at_barrier += 1;
         }
         self.warps[w].next += 1;
+        if self.warps[w].next < self.warps[w].end {
+            // Read now, while the instruction after the one just issued is
+            // in the host's cache; the checks that follow read only this.
+            self.next_ops[w] = NextOp::of(self.instruction(w));
+        }
         // Its next instruction is another: what it waited for no longer holds.
         let gate = self.gate_of(w);
         self.warp_gates[gate].waits_for_unit = None;
@@ -472,7 +511,7 @@ fn stall_for_pipe(pipe: usize) -> Stall {
 /// `k`: its distinct source registers (one register-file read each) and its
 /// destinations.
 fn staged(w: usize, k: usize, instruction: &Instruction, op: OpInfo, index: u32, load: Option<u32>) -> Staged {
-    let mut src = [warplab_trace::Reg::RZ; warplab_trace::MAX_SRC_REGS];
+    let mut src = [Reg::RZ; MAX_SRC_REGS];
     let mut n_src = 0;
     for &reg in instruction.srcs() {
         if !src[..n_src].contains(&reg) {

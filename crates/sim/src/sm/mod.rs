@@ -179,7 +179,9 @@ pub(crate) struct Scheduler {
     /// Two-level scheduling: the other warps, in the order they left the
     /// active set or arrived.
     pub pending: VecDeque<u16>,
-    pub last_issued: Option<u16>,
+    /// Where in `warps` the warp that issued last is, while it lives: the
+    /// scan starts from it without searching for it.
+    pub last_position: Option<u16>,
     /// Instructions issued since the start (snapshots, events).
     pub issued: u64,
     /// The warp that issued last; unlike `last_issued`, kept when it retires.
@@ -257,6 +259,8 @@ impl ActiveCycles {
 pub struct Sm {
     pub(crate) id: u32,
     pub(crate) warps: Vec<Warp>,
+    /// Each warp slot's next instruction as the issue stage checks it.
+    pub(crate) next_ops: Vec<issue::NextOp>,
     pub(crate) scoreboard: Scoreboard,
     pub(crate) ctas: Vec<CtaSlot>,
     pub(crate) schedulers: Vec<Scheduler>,
@@ -321,6 +325,7 @@ impl Sm {
         Self {
             id,
             warps: vec![Warp::default(); n_warps],
+            next_ops: vec![issue::NextOp::default(); n_warps],
             scoreboard: Scoreboard::new(n_warps),
             ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
             schedulers: vec![Scheduler::default(); n_sched],
@@ -517,6 +522,7 @@ impl Sm {
                 last_issue: NO_ISSUE,
                 last_opcode: 0,
             };
+            self.next_ops[index] = issue::NextOp::of(&self.ctas[slot].cta.instructions[first as usize]);
             let gate = self.gate_of(index);
             self.warp_gates[gate] = WarpGate::default();
             self.scheduler_gates[index % n_sched].sleep_until = 0;
@@ -574,13 +580,19 @@ impl Sm {
         self.warps[w].live = false;
         let n_sched = self.schedulers.len();
         let scheduler = &mut self.schedulers[w % n_sched];
-        scheduler.warps.retain(|&x| x as usize != w);
+        let position = scheduler.warps.iter().position(|&x| x as usize == w);
+        if let Some(at) = position {
+            scheduler.warps.remove(at);
+            // The warps after it move up one place.
+            scheduler.last_position = match scheduler.last_position {
+                Some(last) if usize::from(last) == at => None,
+                Some(last) if usize::from(last) > at => Some(last - 1),
+                last => last,
+            };
+        }
         self.scheduler_gates[w % n_sched].warps = scheduler.warps.len() as u16;
         scheduler.active.retain(|&x| x as usize != w);
         scheduler.pending.retain(|&x| x as usize != w);
-        if scheduler.last_issued == Some(w as u16) {
-            scheduler.last_issued = None;
-        }
         let cta = &mut self.ctas[slot];
         cta.live_warps -= 1;
         if cta.live_warps == 0 {
