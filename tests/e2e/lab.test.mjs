@@ -72,6 +72,40 @@ test("the default page shows three IPCs, the CLI's for the page's own link", asy
   await page.close();
 });
 
+// Whether the scale-model figure was being predicted while the simulated one
+// still said "simulating…", on a page that reports `cores` logical cores (the page starts
+// the scale models beside the run from three on, after it below).
+async function scaleBesideRun(cores) {
+  const page = await shared.browser.newPage({ viewport: { width: 1200, height: 700 } });
+  await page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
+  const start = Date.now();
+  await page.goto(shared.server.origin + "/");
+  const seen = await page.waitForFunction(
+    () => {
+      const simulated = document.querySelector('[data-testid="ipc-simulated-value"]');
+      const scale = document.querySelector('[data-testid="ipc-scale-value"]');
+      const simulating = simulated?.textContent.trim().startsWith("simulating");
+      if (simulating && scale && !scale.hasAttribute("data-value") && scale.textContent.trim() !== "–") {
+        window.scaleSeen = true;
+      }
+      return simulated?.hasAttribute("data-value") ? String(Boolean(window.scaleSeen)) : null;
+    },
+    null,
+    { polling: 50, timeout: 60_000 },
+  );
+  const beside = (await seen.jsonValue()) === "true";
+  await figure(page, "scale", 180_000);
+  const seconds = (Date.now() - start) / 1000;
+  console.log(`# time to the three IPCs on a page that reports ${cores} cores: ${seconds.toFixed(2)} s`);
+  await page.close();
+  return beside;
+}
+
+test("with a core to spare the scale models run beside the simulation, on two cores after it", async () => {
+  assert.equal(await scaleBesideRun(4), true, "four cores: the scale models start with the run");
+  assert.equal(await scaleBesideRun(2), false, "two cores: they wait for it");
+});
+
 test("an MSHR edit moves the analytical IPC; a pinned baseline shows the change; the link carries both", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");

@@ -157,6 +157,9 @@ pub enum WorkerInput {
     PlanScale {
         /// The scale models' SMs, `S` and `2S`.
         scale_models: Option<[u32; 2]>,
+        /// The page's count of config loads when it asked, echoed in the
+        /// plan ([`ScaleSetup::config`]).
+        config: u64,
     },
     /// Predict the loaded config from two scale models of it running the
     /// loaded workload; answered by [`WorkerOutput::Scaled`] or
@@ -331,6 +334,11 @@ pub struct ScaleSetup {
     /// When no pair divides the config: the nearest SM count that a pair
     /// would divide (a multiple of the cores per cluster), if any.
     pub nearest_target: Option<u32>,
+    /// The page's count of config loads when it asked for this plan: a
+    /// scale run starts only from the plan of the config the page shows
+    /// (a plan can trail the config's load, and starts no longer wait for
+    /// the run, which always came after it).
+    pub config: u64,
 }
 
 /// One system of a scale-model series: the shared resources divided by its
@@ -598,9 +606,10 @@ impl Lab {
                 let report = self.predict(&knobs);
                 report.map_or_else(WorkerOutput::AnalysisFailed, |r| WorkerOutput::Predicted(Box::new(r)))
             }
-            WorkerInput::PlanScale { scale_models } => {
+            WorkerInput::PlanScale { scale_models, config } => {
                 let setup = self.gpu_or_default().map(|gpu| scale_setup(gpu, scale_models));
-                WorkerOutput::ScalePlanned(Box::new(setup.unwrap_or_else(ScaleSetup::unplanned)))
+                let setup = ScaleSetup { config, ..setup.unwrap_or_else(ScaleSetup::unplanned) };
+                WorkerOutput::ScalePlanned(Box::new(setup))
             }
             WorkerInput::Scale(request) => {
                 let report = self.scale(&request);

@@ -107,7 +107,7 @@ pub fn App(props: &AppProps) -> Html {
     use_regenerate_for_new_config(&page, &state);
     let next = use_analysis_and_run_of_each_experiment(&page, &state, &run);
     use_scale_plan_of_each_config(&page, state.config_loads);
-    use_scale_run_after_each_run(&page, &scale, &run, &state, next);
+    use_scale_run_of_each_experiment(&page, &scale, &run, &state, next);
     let shared = experiment_of(&state, &run, &scale, &analysis);
     use_effect_with(shared.clone(), |shared| {
         if let Ok(experiment) = shared {
@@ -330,9 +330,10 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     );
     let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&ModelKind::Mdm));
     let analytical = analysis.experiment.zip(mdm.map(|prediction| prediction.ipc));
-    let on_pair = page.callback(|page, pair| {
+    let config = state.config_loads;
+    let on_pair = page.callback(move |page, pair| {
         page.scale.dispatch(ScaleAction::PairChosen(pair));
-        page.plan_scale(Some(pair));
+        page.plan_scale(Some(pair), config);
     });
     let dispatcher = page.scale.clone();
     let on_change = Callback::from(move |action| dispatcher.dispatch(action));
@@ -425,20 +426,26 @@ fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &Run
     experiment
 }
 
-/// Predicts with the scale models once the run of the same experiment has
-/// finished (so the two do not share the machine's cores), when the config
-/// divides into scale models.
+/// Predicts with the scale models of each experiment that becomes ready, in
+/// the third worker. With three cores or more it starts beside the run
+/// instead of after it: the run, the scale models and the page's own thread
+/// then each have a core, and the last of the three IPCs comes a run's time
+/// sooner. With fewer it waits for the run: on two cores the two workers
+/// would take both, and the page's clicks would wait behind them.
+/// One scale run at a time, each experiment asked for once: the worker
+/// answers in order, so a run asked for while another is in flight would
+/// be taken for that one's answer; the next waits, and an answer for an
+/// experiment that is no longer shown is kept under its own and not shown.
 #[hook]
-fn use_scale_run_after_each_run(
+fn use_scale_run_of_each_experiment(
     page: &Page,
     scale: &ScaleState,
     run: &RunState,
     state: &State,
     ready: Option<Experiment>,
 ) {
-    let finished = ready.filter(|&e| run.phase == RunPhase::Finished && run.experiment == Some(e));
-    let planned = scale.setup.as_ref().filter(|setup| setup.error.is_none() && !setup.sizes.is_empty()).is_some();
-    let due = finished.filter(|&e| planned && scale.report_for != Some(e) && scale.running != Some(e));
+    let run_finished = ready.is_some() && run.phase == RunPhase::Finished && run.experiment == ready;
+    let due = scale.run_due(ready, several_cores() || run_finished);
     let page = page.clone();
     let request = scale_request(&page, scale, state);
     use_effect_with(due, move |due| {
@@ -446,6 +453,12 @@ fn use_scale_run_after_each_run(
             page.scale(experiment, request);
         }
     });
+}
+
+/// Whether the browser reports a core for the run, one for the scale models
+/// and one for the page.
+fn several_cores() -> bool {
+    web_sys::window().is_some_and(|window| window.navigator().hardware_concurrency() >= 3.0)
 }
 
 /// The scale-model run the panel's choices describe (weak scaling only for a
@@ -468,7 +481,7 @@ fn use_scale_plan_of_each_config(page: &Page, config_loads: u64) {
     let page = page.clone();
     use_effect_with(config_loads, move |&loads| {
         if loads > 0 {
-            page.plan_scale(None);
+            page.plan_scale(None, loads);
         }
     });
 }
@@ -588,8 +601,8 @@ impl Page {
     }
 
     /// Plans scale models of the loaded config (`None`: the worker's choice).
-    fn plan_scale(&self, scale_models: Option<[u32; 2]>) {
-        self.scaler.send(WorkerInput::PlanScale { scale_models });
+    fn plan_scale(&self, scale_models: Option<[u32; 2]>, config: u64) {
+        self.scaler.send(WorkerInput::PlanScale { scale_models, config });
     }
 
     /// Runs scale models of the loaded config in the scale worker.

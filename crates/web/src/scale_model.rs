@@ -30,6 +30,7 @@ pub fn scale_setup(gpu: &GpuConfig, scale_models: Option<[u32; 2]>) -> ScaleSetu
         diagnostics: Vec::new(),
         error: None,
         nearest_target: None,
+        config: 0,
     };
     match ScalePlan::new(gpu, pair, &[]) {
         Ok(plan) => {
@@ -71,6 +72,7 @@ impl ScaleSetup {
             diagnostics: Vec::new(),
             error: Some(message),
             nearest_target: None,
+            config: 0,
         }
     }
 }

@@ -33,6 +33,9 @@ pub struct ScaleState {
     pub weak: bool,
     /// A run asked of the worker and not answered yet, for this experiment.
     pub running: Option<Experiment>,
+    /// The experiment the last run was asked for (answered or not, failed
+    /// or not): a page asks for each experiment's prediction once.
+    pub requested: Option<Experiment>,
     /// The newest progress of that run.
     pub progress: Option<ScaleProgress>,
     /// The last run's report.
@@ -100,6 +103,19 @@ impl ScaleState {
     }
 }
 
+impl ScaleState {
+    /// The experiment whose scale-model run starts now, if any: `ready`,
+    /// when the page may start it (`may_start`), with a plan of its own
+    /// config, not asked for before, and no run in flight.
+    pub fn run_due(&self, ready: Option<Experiment>, may_start: bool) -> Option<Experiment> {
+        let planned = |e: &Experiment| {
+            let setup = self.setup.as_ref().filter(|setup| setup.config == e.config);
+            setup.is_some_and(|setup| setup.error.is_none() && !setup.sizes.is_empty())
+        };
+        ready.filter(|e| may_start && planned(e) && self.requested != Some(*e) && self.running.is_none())
+    }
+}
+
 /// The sizes a run can predict: from four times the smaller scale model up.
 pub fn targets(setup: &ScaleSetup) -> Vec<u32> {
     setup.sizes.iter().skip(2).map(|size| size.sms).collect()
@@ -122,6 +138,7 @@ impl Reducible for ScaleState {
             ScaleAction::WeakSet(weak) => next.weak = weak,
             ScaleAction::Requested(experiment) => {
                 next.running = Some(experiment);
+                next.requested = Some(experiment);
                 next.progress = None;
                 next.error = None;
             }
@@ -212,6 +229,24 @@ mod tests {
         );
         assert_eq!(paper.rule, Rule::Paper);
         assert_eq!(reference.ipc(Method::Linear, 32), paper.ipc(Method::Linear, 32), "baselines need no rule");
+    }
+
+    #[test]
+    fn a_scale_run_starts_once_per_experiment_from_its_own_configs_plan_one_at_a_time() {
+        let first = Experiment { workload: 1, config: 1 };
+        let second = Experiment { workload: 1, config: 2 };
+        let planned = |config| ScaleAction::Planned(Box::new(ScaleSetup { config, ..setup(&[8, 16, 32]) }));
+        let state = Rc::new(ScaleState::default());
+        assert_eq!(state.run_due(Some(first), true), None, "no plan yet");
+        let state = state.reduce(planned(1));
+        assert_eq!(state.run_due(Some(first), false), None, "the page may not start it yet");
+        assert_eq!(state.run_due(Some(first), true), Some(first));
+        assert_eq!(state.run_due(Some(second), true), None, "the plan is the older config's");
+        let state = state.reduce(ScaleAction::Requested(first)).reduce(planned(2));
+        assert_eq!(state.run_due(Some(second), true), None, "one run at a time");
+        let state = state.reduce(ScaleAction::Failed("no workload".into()));
+        assert_eq!(state.run_due(Some(first), true), None, "asked for once, even when it failed");
+        assert_eq!(state.run_due(Some(second), true), Some(second), "the next starts when the last answered");
     }
 
     #[test]

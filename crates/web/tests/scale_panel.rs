@@ -128,6 +128,7 @@ async fn a_gpu_that_cannot_be_divided_says_why_and_what_would() {
         diagnostics: Vec::new(),
         error: Some("target 46 SMs is not 4·8, 8·8, 16·8, …: sizes double from the scale models (8, 16); no pair of scale models divides this GPU".into()),
         nearest_target: None,
+        config: 1,
     };
     let state = ScaleState { setup: Some(Rc::new(setup)), ..ScaleState::default() };
     let host = mount(state, "[data-testid=scale-undividable]").await;

@@ -111,7 +111,7 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
     assert!(matches!(next(&mut bridge, "config").await, WorkerOutput::Config(..)));
     bridge.send_input(WorkerInput::Generate { spec: SPEC.parse().expect("a valid spec") });
     assert!(matches!(next(&mut bridge, "workload").await, WorkerOutput::Workload(..)));
-    bridge.send_input(WorkerInput::PlanScale { scale_models: None });
+    bridge.send_input(WorkerInput::PlanScale { scale_models: None, config: 1 });
     let WorkerOutput::ScalePlanned(setup) = next(&mut bridge, "a plan").await else { panic!("not a plan") };
     assert_eq!(
         (setup.scale_models, setup.workable.clone(), setup.error.clone()),
@@ -173,7 +173,7 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
     );
     bridge.send_input(WorkerInput::LoadPreset { name: "RTX3070".into(), edits: Vec::new() });
     assert!(matches!(next(&mut bridge, "config").await, WorkerOutput::Config(..)));
-    bridge.send_input(WorkerInput::PlanScale { scale_models: None });
+    bridge.send_input(WorkerInput::PlanScale { scale_models: None, config: 1 });
     let WorkerOutput::ScalePlanned(setup) = next(&mut bridge, "a plan").await else { panic!("not a plan") };
     assert!(setup.workable.is_empty() && setup.error.is_some_and(|e| e.contains("no pair of scale models")));
 }

@@ -58,7 +58,8 @@ impl BaselineWorker {
         let memcpy_warms_l2 = experiment.memcpy_warms_l2;
         self.worker.send(WorkerInput::Run { speed: 0, watch: 0, memcpy_warms_l2, sampling: experiment.sampling });
         self.worker.send(WorkerInput::Analyze { memcpy_warms_l2 });
-        self.worker.send(WorkerInput::PlanScale { scale_models: experiment.scale.scale_models });
+        // Its own worker: the plan is of the config just sent.
+        self.worker.send(WorkerInput::PlanScale { scale_models: experiment.scale.scale_models, config: 0 });
         Ok(())
     }
 }

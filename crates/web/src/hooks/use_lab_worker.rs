@@ -223,7 +223,7 @@ mod tests {
     fn scale_runs_and_plans_have_lanes_of_their_own() {
         let mut lanes = Lanes::default();
         assert_eq!(lanes.ask(scale(false)), Some(scale(false)));
-        let plan = WorkerInput::PlanScale { scale_models: Some([16, 32]) };
+        let plan = WorkerInput::PlanScale { scale_models: Some([16, 32]), config: 1 };
         assert_eq!(lanes.ask(plan.clone()), Some(plan), "a plan does not wait for a run");
         assert_eq!(lanes.ask(predict(8.0)), Some(predict(8.0)), "nor does an analysis");
         assert_eq!(lanes.ask(scale(true)), None, "a second run waits");
