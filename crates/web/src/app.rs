@@ -445,7 +445,7 @@ fn use_scale_run_of_each_experiment(
     ready: Option<Experiment>,
 ) {
     let run_finished = ready.is_some() && run.phase == RunPhase::Finished && run.experiment == ready;
-    let due = scale.run_due(ready, several_cores() || run_finished);
+    let due = scale.run_due(ready, cores_to_spare() || run_finished);
     let page = page.clone();
     let request = scale_request(&page, scale, state);
     use_effect_with(due, move |due| {
@@ -457,7 +457,7 @@ fn use_scale_run_of_each_experiment(
 
 /// Whether the browser reports a core for the run, one for the scale models
 /// and one for the page.
-fn several_cores() -> bool {
+fn cores_to_spare() -> bool {
     web_sys::window().is_some_and(|window| window.navigator().hardware_concurrency() >= 3.0)
 }
 

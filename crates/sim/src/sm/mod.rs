@@ -184,7 +184,7 @@ pub(crate) struct Scheduler {
     pub last_position: Option<u16>,
     /// Instructions issued since the start (snapshots, events).
     pub issued: u64,
-    /// The warp that issued last; unlike `last_issued`, kept when it retires.
+    /// The warp that issued last; unlike `last_position`, kept when it retires.
     pub issued_warp: u16,
 }
 
