@@ -72,9 +72,11 @@ export function launchChromium() {
   });
 }
 
-// Opens `url` in a fresh page and collects everything the page reports as an error.
-export async function openPage(browser, url) {
+// Opens `url` in a fresh page and collects everything the page reports as an
+// error; `before(page)`, if given, runs before the page loads (init scripts).
+export async function openPage(browser, url, { before } = {}) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+  if (before) await before(page);
   const errors = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {

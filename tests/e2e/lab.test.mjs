@@ -73,13 +73,14 @@ test("the default page shows three IPCs, the CLI's for the page's own link", asy
 });
 
 // Whether the scale-model figure was being predicted while the simulated one
-// still said "simulating…", on a page that reports `cores` logical cores (the page starts
-// the scale models beside the run from three on, after it below).
+// still said "simulating…", on a page that reports `cores` logical cores
+// (the page starts the scale models beside the run from three on, after it
+// below).
 async function scaleBesideRun(cores) {
-  const page = await shared.browser.newPage({ viewport: { width: 1200, height: 700 } });
-  await page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
+  const reportCores = (page) =>
+    page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
   const start = Date.now();
-  await page.goto(shared.server.origin + "/");
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/", { before: reportCores });
   const seen = await page.waitForFunction(
     () => {
       const simulated = document.querySelector('[data-testid="ipc-simulated-value"]');
@@ -97,6 +98,7 @@ async function scaleBesideRun(cores) {
   await figure(page, "scale", 180_000);
   const seconds = (Date.now() - start) / 1000;
   console.log(`# time to the three IPCs on a page that reports ${cores} cores: ${seconds.toFixed(2)} s`);
+  assert.deepEqual(errors, []);
   await page.close();
   return beside;
 }

@@ -8,11 +8,13 @@
 //! predict" also makes each config, which writes the config out and reads it
 //! back (`apply_knobs`), as a slider does. One iteration is the whole sweep.
 //!
-//! `cargo xtask bench` runs it in headless Chromium; by hand, with
-//! `target/tools/bin` on `PATH` for the runner:
+//! `cargo xtask bench` runs it in headless Chromium; by hand from the
+//! workspace root, with `target/tools/bin` on `PATH` for the runner and the
+//! baseline where `xtask bench` keeps it (else it lands in `crates/lab/target`):
 //!
 //! ```text
 //! WASM_BINDGEN_TEST_ONLY_WEB=1 WASM_BINDGEN_TEST_TIMEOUT=900 \
+//!     WASM_BINDGEN_BENCH_RESULT=$PWD/target/wbg_sweep_speed.json \
 //!     cargo bench --target wasm32-unknown-unknown -p warplab-lab --bench sweep_speed
 //! ```
 //!

@@ -200,31 +200,36 @@ impl AddressIndex {
         (slot + 1) & (self.slots.len() - 1)
     }
 
-    /// The entry of `address`; `holds(entry, address)` says whether an entry
-    /// whose hash matches is really that address's.
-    fn get(&self, address: u64, holds: impl Fn(u32) -> bool) -> Option<u32> {
-        let hash = hash(address);
+    /// Walks the probe run from `hash`'s home: the first slot that `wanted`
+    /// accepts (`Ok`), or the vacant slot that ends the run (`Err`). The
+    /// table is at most half full, so every run ends.
+    fn probe(&self, hash: u32, wanted: impl Fn(IndexSlot) -> bool) -> Result<usize, usize> {
         let mut slot = self.home(hash);
         loop {
             let found = self.slots[slot];
             if found.entry == VACANT {
-                return None;
+                return Err(slot);
             }
-            if found.hash == hash && holds(found.entry) {
-                return Some(found.entry);
+            if wanted(found) {
+                return Ok(slot);
             }
             slot = self.next(slot);
         }
     }
 
-    /// Adds `entry` for `address` (which has none yet). The table has room:
-    /// it has twice as many slots as the MSHR has entries.
+    /// The entry of `address`; `holds(entry)` says whether an entry whose
+    /// hash matches is really that address's.
+    fn get(&self, address: u64, holds: impl Fn(u32) -> bool) -> Option<u32> {
+        let hash = hash(address);
+        let slot = self.probe(hash, |found| found.hash == hash && holds(found.entry)).ok()?;
+        Some(self.slots[slot].entry)
+    }
+
+    /// Adds `entry` for `address` (which has none yet), in the vacant slot
+    /// that ends its probe run.
     fn insert(&mut self, address: u64, entry: u32) {
         let hash = hash(address);
-        let mut slot = self.home(hash);
-        while self.slots[slot].entry != VACANT {
-            slot = self.next(slot);
-        }
+        let (Ok(slot) | Err(slot)) = self.probe(hash, |_| false);
         self.slots[slot] = IndexSlot { hash, entry };
     }
 
@@ -233,17 +238,7 @@ impl AddressIndex {
     /// cyclically between the hole and itself), so every entry stays
     /// reachable from its home.
     fn remove(&mut self, address: u64, entry: u32) {
-        let mut slot = self.home(hash(address));
-        loop {
-            let found = self.slots[slot];
-            if found.entry == VACANT {
-                return;
-            }
-            if found.entry == entry {
-                break;
-            }
-            slot = self.next(slot);
-        }
+        let Ok(slot) = self.probe(hash(address), |found| found.entry == entry) else { return };
         let mask = self.slots.len() - 1;
         let mut hole = slot;
         let mut probe = self.next(hole);

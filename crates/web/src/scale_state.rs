@@ -101,9 +101,7 @@ impl ScaleState {
     pub fn prediction(&self) -> Option<&Prediction> {
         Some(&self.report.as_ref()?.outcome(self.rule).prediction)
     }
-}
 
-impl ScaleState {
     /// The experiment whose scale-model run starts now, if any: `ready`,
     /// when the page may start it (`may_start`), with a plan of its own
     /// config, not asked for before, and no run in flight.
