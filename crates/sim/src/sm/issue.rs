@@ -21,7 +21,7 @@ use warplab_config::SchedulerPolicy;
 use warplab_trace::{Instruction, MAX_DST_REGS, MAX_SRC_REGS, Reg};
 
 use super::pipeline::{MEMORY_PIPE, Staged};
-use super::scoreboard::RegState;
+use super::scoreboard::{RegState, Scoreboard};
 use super::{KernelView, PENDING, Sm, WarpGate};
 use crate::ops::{OpInfo, OpKind};
 use crate::snapshot::WarpState;
@@ -87,11 +87,12 @@ impl Iterator for ScanOrder {
 
 /// What the issue stage checks of a warp's next instruction, copied from its
 /// CTA's instruction record when the warp reaches it (at launch, and at the
-/// issue of the one before, when that record is in the host's cache). A
-/// warp is checked again each time something wakes it, often hundreds of
-/// cycles later; reading these 18 bytes, kept with the other warps' of its
-/// SM, instead of the 72-byte record among its CTA's instructions was the
-/// issue stage's most frequent host-cache miss.
+/// issue of the one before, when that record is in the host's cache), with
+/// the scoreboard's word on each of its registers. A warp is checked again
+/// each time something wakes it, often hundreds of cycles later; reading
+/// these 20 bytes, kept with the other warps' of its SM, instead of the
+/// 72-byte record among its CTA's instructions and the warp's 80 bytes of
+/// scoreboard was the issue stage's most frequent host-cache miss.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct NextOp {
     opcode: u16,
@@ -99,15 +100,34 @@ pub(crate) struct NextOp {
     n_dst: u8,
     /// The sources, then the destinations.
     regs: [Reg; MAX_SRC_REGS + MAX_DST_REGS],
+    /// Bit `i`: `regs[i]` waits for a load's data ([`RegState::Pending`]).
+    pending: u8,
+    /// Bit `i`: `regs[i]` waits for an arithmetic result ([`RegState::Computing`]).
+    computing: u8,
 }
 
+// The register masks are bytes.
+const _: () = assert!(MAX_SRC_REGS + MAX_DST_REGS <= 8);
+
 impl NextOp {
-    pub(crate) fn of(instruction: &Instruction) -> Self {
+    /// `instruction` of warp `w`, with what `scoreboard` says of its registers now.
+    pub(crate) fn of(instruction: &Instruction, scoreboard: &Scoreboard, w: usize) -> Self {
         let mut regs = [Reg::RZ; MAX_SRC_REGS + MAX_DST_REGS];
         let (srcs, dsts) = (instruction.srcs(), instruction.dsts());
         regs[..srcs.len()].copy_from_slice(srcs);
         regs[srcs.len()..srcs.len() + dsts.len()].copy_from_slice(dsts);
-        Self { opcode: instruction.opcode.0, n_src: srcs.len() as u8, n_dst: dsts.len() as u8, regs }
+        let mut next = Self {
+            opcode: instruction.opcode.0,
+            n_src: srcs.len() as u8,
+            n_dst: dsts.len() as u8,
+            regs,
+            pending: 0,
+            computing: 0,
+        };
+        for i in 0..next.regs().len() {
+            next.mark(i, scoreboard.state(w, next.regs[i]));
+        }
+        next
     }
 
     /// Its source and destination registers (the scoreboard's RAW and WAW checks).
@@ -115,8 +135,40 @@ impl NextOp {
         &self.regs[..usize::from(self.n_src + self.n_dst)]
     }
 
-    fn srcs(&self) -> &[Reg] {
-        &self.regs[..usize::from(self.n_src)]
+    fn mark(&mut self, i: usize, state: RegState) {
+        let bit = 1u8 << i;
+        self.pending &= !bit;
+        self.computing &= !bit;
+        match state {
+            RegState::Ready => {}
+            RegState::Pending => self.pending |= bit,
+            RegState::Computing => self.computing |= bit,
+        }
+    }
+
+    /// Keeps the copy true to the scoreboard: `reg` now waits for `state`.
+    pub(crate) fn note(&mut self, reg: Reg, state: RegState) {
+        for i in 0..self.regs().len() {
+            if self.regs[i] == reg && reg != Reg::RZ {
+                self.mark(i, state);
+            }
+        }
+    }
+
+    /// What its first register with an outstanding write (in the order
+    /// sources, then destinations) waits for: the stall it is charged.
+    fn register_wait(&self) -> Option<Stall> {
+        let waiting = self.pending | self.computing;
+        if waiting == 0 {
+            return None;
+        }
+        let first = 1u8 << waiting.trailing_zeros();
+        Some(if self.pending & first != 0 { Stall::Memory } else { Stall::Dependence })
+    }
+
+    /// Whether a source waits for a load's data (the two-level scheduler's long wait).
+    fn source_waits_for_load(&self) -> bool {
+        self.pending & ((1u8 << self.n_src) - 1) != 0
     }
 }
 
@@ -289,7 +341,7 @@ impl Sm {
         if warp.at_barrier || warp.next >= warp.end {
             return true;
         }
-        self.next_ops[w].srcs().iter().any(|&reg| self.scoreboard.state(w, reg) == RegState::Pending)
+        self.next_ops[w].source_waits_for_load()
     }
 
     /// The stall the pending set's warps add to an idle cycle (two-level).
@@ -404,14 +456,14 @@ impl Sm {
             return blocked(Stall::Fetch, PENDING);
         }
         let next = &self.next_ops[w];
-        debug_assert_eq!(*next, NextOp::of(self.instruction(w)), "warp {w}'s next instruction changed unseen");
+        debug_assert_eq!(
+            *next,
+            NextOp::of(self.instruction(w), &self.scoreboard, w),
+            "warp {w}'s next instruction or its registers changed unseen"
+        );
         let op = kernels[warp.kernel as usize].ops[usize::from(next.opcode)];
-        for &reg in next.regs() {
-            match self.scoreboard.state(w, reg) {
-                RegState::Ready => {}
-                RegState::Pending => return blocked(Stall::Memory, PENDING),
-                RegState::Computing => return blocked(Stall::Dependence, PENDING),
-            }
+        if let Some(stall) = next.register_wait() {
+            return blocked(stall, PENDING);
         }
         if op.kind == OpKind::MemoryBarrier && (warp.pending_stores > 0 || warp.pending_loads > 0) {
             return blocked(Stall::Memory, PENDING);
@@ -481,7 +533,7 @@ impl Sm {
         if self.warps[w].next < self.warps[w].end {
             // Read now, while the instruction after the one just issued is
             // in the host's cache; the checks that follow read only this.
-            self.next_ops[w] = NextOp::of(self.instruction(w));
+            self.next_ops[w] = NextOp::of(self.instruction(w), &self.scoreboard, w);
         }
         // Its next instruction is another: what it waited for no longer holds.
         let gate = self.gate_of(w);
@@ -532,5 +584,41 @@ fn staged(w: usize, k: usize, instruction: &Instruction, op: OpInfo, index: u32,
         dst: instruction.dst,
         n_src: n_src as u8,
         src,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `R1 = R2 op R1`: sources R2 and R1, destination R1.
+    fn instruction() -> Instruction {
+        let mut instruction = Instruction { n_src: 2, n_dst: 1, ..Instruction::default() };
+        instruction.src[..2].copy_from_slice(&[Reg(2), Reg(1)]);
+        instruction.dst[0] = Reg(1);
+        instruction
+    }
+
+    #[test]
+    fn the_next_instruction_keeps_the_scoreboards_word_on_its_registers() {
+        let mut board = Scoreboard::new(2);
+        board.set(1, Reg(1), RegState::Computing);
+        let mut next = NextOp::of(&instruction(), &board, 1);
+        assert_eq!(next.register_wait(), Some(Stall::Dependence));
+        assert!(!next.source_waits_for_load());
+        assert_eq!(NextOp::of(&instruction(), &board, 0).register_wait(), None, "another warp's registers");
+
+        // The first register in order (sources, then destinations) decides.
+        for (reg, state) in [(Reg(2), RegState::Pending), (Reg(1), RegState::Ready)] {
+            board.set(1, reg, state);
+            next.note(reg, state);
+            assert_eq!(next, NextOp::of(&instruction(), &board, 1), "the copy follows the scoreboard");
+        }
+        assert_eq!(next.register_wait(), Some(Stall::Memory));
+        assert!(next.source_waits_for_load());
+        next.note(Reg(2), RegState::Ready);
+        next.note(Reg(9), RegState::Pending);
+        next.note(Reg::RZ, RegState::Pending);
+        assert_eq!(next.register_wait(), None, "other registers and RZ change nothing");
     }
 }

@@ -522,12 +522,13 @@ impl Sm {
                 last_issue: NO_ISSUE,
                 last_opcode: 0,
             };
-            self.next_ops[index] = issue::NextOp::of(&self.ctas[slot].cta.instructions[first as usize]);
+            self.scoreboard.reset(index);
+            let first_op = &self.ctas[slot].cta.instructions[first as usize];
+            self.next_ops[index] = issue::NextOp::of(first_op, &self.scoreboard, index);
             let gate = self.gate_of(index);
             self.warp_gates[gate] = WarpGate::default();
             self.scheduler_gates[index % n_sched].sleep_until = 0;
             self.scheduler_gates[index % n_sched].warps += 1;
-            self.scoreboard.reset(index);
             self.fetch.set_fetchable(index);
             let cta = &mut self.ctas[slot];
             cta.warp_slots.push(index as u16);
@@ -686,6 +687,7 @@ impl Sm {
     pub(crate) fn set_ready(&mut self, w: usize, regs: &[Reg], state: RegState) {
         for &reg in regs {
             self.scoreboard.set(w, reg, state);
+            self.next_ops[w].note(reg, state);
         }
         // A result arrived (or a new wait began): look at the warp afresh.
         self.wake(w);
