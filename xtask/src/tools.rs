@@ -56,18 +56,30 @@ pub fn lockfile_version(package: &str) -> Result<String> {
 /// Installs Debian's `chromium` and `chromium-driver` when either is missing
 /// and we are root; otherwise a missing browser is an error, never a skip.
 pub fn ensure_browser() -> Result<()> {
-    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+    ensure_debian_packages(&[CHROMIUM, CHROMEDRIVER], &["chromium", "chromium-driver"])
+}
+
+/// Installs Debian's `slurm-wlm` and `munge`, which the sweep test starts a
+/// one-node cluster with (`crates/cli/tests/slurm_sweep.rs`), as
+/// [`ensure_browser`] does the browser.
+pub fn ensure_slurm() -> Result<()> {
+    ensure_debian_packages(&["/usr/sbin/slurmctld", "/usr/sbin/slurmd", "/usr/sbin/munged"], &["slurm-wlm", "munge"])
+}
+
+/// Installs `packages` with apt when one of `files` is missing and we are
+/// root; a missing file is an error otherwise.
+fn ensure_debian_packages(files: &[&str], packages: &[&str]) -> Result<()> {
+    if files.iter().all(|file| Path::new(file).exists()) {
         return Ok(());
     }
     let uid = output(&mut command("id", &["-u"]))?;
     if uid.trim() != "0" {
-        return Err(format!("{CHROMIUM} or {CHROMEDRIVER} is missing: install Debian's chromium and chromium-driver"));
+        return Err(format!("{} is missing: install Debian's {}", files.join(" or "), packages.join(" and ")));
     }
     exec(&mut command("apt-get", &["update"]))?;
-    exec(
-        command("apt-get", &["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-    )
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend(packages);
+    exec(command("apt-get", &install).env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
 /// Installs the end-to-end tests' npm packages from their lockfile when
@@ -83,10 +95,11 @@ pub fn ensure_npm_packages() -> Result<()> {
     exec(command("npm", &["ci", "--no-audit", "--no-fund"]).current_dir(tests))
 }
 
-/// Everything the browser build and tests need.
+/// Everything the browser build and the tests need (the browser tests and the Slurm sweep test).
 pub fn ensure_all() -> Result<()> {
     ensure_wasm_target()?;
     ensure_wasm_bindgen()?;
     ensure_browser()?;
+    ensure_slurm()?;
     ensure_npm_packages()
 }

@@ -262,7 +262,7 @@ fn config_hash(specs: &[PathBuf]) -> Result<ContentHash, String> {
 }
 
 /// Streams `(name, path)` files through the hasher in name order.
-fn hash_files(files: impl IntoIterator<Item = (String, PathBuf)>) -> Result<ContentHash, String> {
+pub(crate) fn hash_files(files: impl IntoIterator<Item = (String, PathBuf)>) -> Result<ContentHash, String> {
     let mut files: Vec<(String, PathBuf)> = files.into_iter().collect();
     files.sort();
     files.dedup_by(|a, b| a.0 == b.0);

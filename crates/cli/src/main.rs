@@ -157,27 +157,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Evaluate the analytical models (and with --simulate the timing model) over a grid of config knob values;
-    /// write CSV and optionally an SVG chart.
+    /// Evaluate the analytical models (and with --simulate the timing model) at every point of workloads × varied
+    /// settings (knobs or any GPGPU-Sim option), here on all cores or on a Slurm cluster; write CSV and an SVG chart.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Sweep {
+        #[command(subcommand)]
+        command: Option<SweepCommand>,
         #[command(flatten)]
-        experiment: ExperimentArgs,
-        /// A knob and its values, KNOB=v1,v2,... (repeatable; the points are every combination, the first
-        /// --vary varying slowest). Knobs: n_sms, l1_mshrs, noc_bw_scale, dram_bw_scale, core_clock_mhz.
-        #[arg(long, required = true, value_name = "KNOB=V1,V2,...")]
-        vary: Vec<String>,
-        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors) or all.
-        #[arg(long, default_value = "all")]
-        model: String,
-        /// Also simulate every point with the timing model, adding simulated_ipc and <model>_err_pct columns.
-        #[arg(long)]
-        simulate: bool,
-        /// Write the results here as CSV.
-        #[arg(long, value_name = "FILE")]
-        csv: PathBuf,
-        /// Also draw IPC against the first varied knob as an SVG line chart.
-        #[arg(long, value_name = "FILE")]
-        svg: Option<PathBuf>,
+        args: Box<SweepArgs>,
     },
     /// Predict a big GPU's IPC from two proportionally scaled-down ones (scale-model simulation).
     Scale {
@@ -193,6 +180,96 @@ enum Command {
     Config {
         #[command(subcommand)]
         command: ConfigCommand,
+    },
+}
+
+/// What `warplab sweep` plans and where it runs.
+#[derive(Debug, clap::Args)]
+struct SweepArgs {
+    /// The base GPU: a preset name, a directory, or files in order.
+    #[arg(long, num_args = 1.., value_name = "CONFIG")]
+    config: Vec<PathBuf>,
+    /// Set a config knob on the base (n_sms, l1_mshrs, noc_bw_scale, dram_bw_scale, core_clock_mhz); repeatable.
+    #[arg(long = "set", value_name = "KNOB=VALUE")]
+    set: Vec<String>,
+    /// A generated workload, KERNEL[:name=value,...] (repeatable); sized once, for the base config.
+    #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
+    generated: Vec<String>,
+    /// A trace directory, its kernelslist.g, or one .traceg(.xz) file (repeatable).
+    #[arg(long)]
+    trace: Vec<PathBuf>,
+    /// A varied setting and its values (repeatable; the first varies slowest): a knob, KNOB=v1,v2,..., or any
+    /// GPGPU-Sim option, -option=v1,v2,... (with ; between values that hold commas).
+    #[arg(long, value_name = "SETTING=V1,V2,...", allow_hyphen_values = true)]
+    vary: Vec<String>,
+    /// Allow --vary of an option warplab does not know or does not model (its rows would all be the same).
+    #[arg(long)]
+    allow_unmodelled: bool,
+    /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors) or all.
+    #[arg(long, default_value = "all")]
+    model: String,
+    /// Also simulate every point with the timing model (simulated IPC, cycles and each model's error).
+    #[arg(long)]
+    simulate: bool,
+    /// Sample the simulations: photon, kernel, warp, bb, or off (as `warplab run --sample`).
+    #[arg(long = "sample", default_value = "off", value_name = "MODE", requires = "simulate")]
+    sample: warplab_lab::sampling::SampleMode,
+    /// Make a generated workload for each point's config instead of once for the base config.
+    #[arg(long)]
+    size_per_point: bool,
+    /// Host-to-device copies fill the L2.
+    #[arg(long)]
+    memcpy_warms_l2: bool,
+    /// Write the results here as CSV (required).
+    // Checked in `run_sweep`: clap would also ask for it with `run-point`.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Also draw IPC against the first varied setting as an SVG line chart.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Points run at once on this machine, each on one thread. Default: SLURM_CPUS_PER_TASK in a Slurm task, else
+    /// every core.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), conflicts_with = "slurm")]
+    jobs: Option<u32>,
+    /// Submit the sweep to Slurm instead: DIR gets plan.json, a job array runs one point per task, and a collect
+    /// job writes the CSV. Again on the same DIR, submits only the missing and failed points.
+    #[arg(long, value_name = "DIR")]
+    slurm: Option<PathBuf>,
+    /// The Slurm partition.
+    #[arg(long, requires = "slurm")]
+    partition: Option<String>,
+    /// Each task's time limit (HH:MM:SS).
+    #[arg(long, requires = "slurm", value_name = "HH:MM:SS")]
+    time: Option<String>,
+    /// At most this many tasks of the array at once.
+    #[arg(long, requires = "slurm", value_name = "K")]
+    max_parallel: Option<u32>,
+    /// Write the plan and the sbatch scripts into DIR and print them; submit nothing (DIR/plan.json also serves
+    /// other schedulers, with `warplab sweep run-point` and `collect`).
+    #[arg(long, requires = "slurm")]
+    dry_run: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum SweepCommand {
+    /// Run one point of a planned sweep (what each Slurm array task runs); writes DIR/points/I.json.
+    RunPoint {
+        /// The sweep's directory (holding plan.json).
+        dir: PathBuf,
+        /// The point.
+        #[arg(long)]
+        index: usize,
+    },
+    /// Merge a planned sweep's points into CSV (and SVG); lists the missing and failed ones.
+    Collect {
+        /// The sweep's directory (holding plan.json).
+        dir: PathBuf,
+        /// Write the results here as CSV.
+        #[arg(long, value_name = "FILE")]
+        csv: PathBuf,
+        /// Also draw IPC against the first varied setting as an SVG line chart.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
 }
 
@@ -325,9 +402,11 @@ fn main() -> ExitCode {
         Command::Config { command } => run_config(command),
         Command::Scale { command } => run_scale(command),
         Command::Predict { model, experiment, json } => predict::predict(&experiment, &model, json),
-        Command::Sweep { experiment, vary, model, simulate, csv, svg } => {
-            sweep::sweep(&sweep::SweepArgs { experiment, vary, model, simulate, csv, svg })
+        Command::Sweep { command: Some(SweepCommand::RunPoint { dir, index }), .. } => sweep::run_point(&dir, index),
+        Command::Sweep { command: Some(SweepCommand::Collect { dir, csv, svg }), .. } => {
+            sweep::collect(&dir, &csv, svg.as_deref())
         }
+        Command::Sweep { command: None, args } => run_sweep(*args),
         Command::Experiment { command: ExperimentCommand::Link { file } } => experiment::link(&file),
         Command::Experiment { command: ExperimentCommand::Show { link } } => experiment::show(&link),
         Command::Run { experiment: files, experiment_file, link, no_scale, json, threads, .. }
@@ -403,6 +482,38 @@ fn info(path: Option<PathBuf>, spec: Option<String>, for_config: &[PathBuf], jso
         (None, None) => return Err("give a trace, a config or --gen KERNEL".to_owned()),
     };
     render_info(&summary, json)
+}
+
+fn run_sweep(args: SweepArgs) -> Result<String, String> {
+    let csv = args.csv.ok_or("give --csv FILE, where the results go")?;
+    let slurm = args.slurm.map(|dir| sweep::SlurmArgs {
+        dir,
+        partition: args.partition,
+        time: args.time,
+        max_parallel: args.max_parallel,
+        dry_run: args.dry_run,
+    });
+    sweep::sweep(&sweep::SweepArgs {
+        experiment: ExperimentArgs {
+            config: args.config,
+            set: args.set,
+            trace: None,
+            generated: None,
+            memcpy_warms_l2: args.memcpy_warms_l2,
+        },
+        generated: args.generated,
+        traces: args.trace,
+        vary: args.vary,
+        allow_unmodelled: args.allow_unmodelled,
+        model: args.model,
+        simulate: args.simulate,
+        sample: args.sample,
+        size_per_point: args.size_per_point,
+        csv,
+        svg: args.svg,
+        jobs: args.jobs.unwrap_or_else(run::default_threads) as usize,
+        slurm,
+    })
 }
 
 fn run_scale(command: ScaleCommand) -> Result<String, String> {

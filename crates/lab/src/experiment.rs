@@ -356,7 +356,7 @@ impl ConfigEdit {
     /// finite positive value, or an option spelled `-name` whose value the
     /// option parser reads as one value (no line break, no comment, quotes
     /// only around the whole value), each of bounded length.
-    pub(crate) fn check_spelling(&self) -> Result<(), String> {
+    pub fn check_spelling(&self) -> Result<(), String> {
         match self {
             ConfigEdit::Knob { name, value } => {
                 crate::config_knob(name).map_err(|error| error.to_string())?;

@@ -39,6 +39,7 @@ mod generated;
 mod knobs;
 mod link;
 mod memory_files;
+mod profile_key;
 mod samples;
 pub mod sampling;
 pub mod scale;
@@ -62,8 +63,10 @@ pub use link::{
     KNOWN_LINK_VERSIONS, LINK_VERSION, LinkError, MAX_JSON_BYTES, MAX_LINK_BYTES, decode_link, encode_link,
 };
 pub use memory_files::{MemoryFiles, NamedFile};
+pub use profile_key::{NOT_PROFILED, ProfileKey};
 pub use samples::{SAMPLE_TRACES, SampleTrace};
 pub use simulate::{GeneratedWorkload, TraceWorkload, simulate_generated, simulate_trace};
+pub use warplab_config::known_options::known_option;
 pub use warplab_config::{
     ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, ViewGroup, ViewRow, order_config_files,
 };
