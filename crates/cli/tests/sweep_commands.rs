@@ -267,6 +267,13 @@ fn a_planned_sweep_runs_point_by_point_and_collects_what_finished() {
     let (code, _, stderr) = warplab(&collect);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), local, "collected as the local run wrote it");
+    let first = dir.join("points/0.json");
+    let text = std::fs::read_to_string(&first).unwrap();
+    std::fs::write(&first, text.replacen("\"ipc\":[", "\"ipc\":[\"1\",", 1)).unwrap();
+    let (code, _, stderr) = warplab(&collect);
+    assert_eq!(code, 2, "a damaged point file");
+    assert!(stderr.contains("failed: point 0") && stderr.contains("8 IPCs for the plan's 7 models"), "{stderr}");
+    std::fs::write(&first, text).unwrap();
     let points = std::fs::read_dir(dir.join("points")).unwrap().flatten();
     assert!(
         points

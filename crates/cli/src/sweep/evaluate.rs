@@ -76,6 +76,19 @@ pub struct Sweeper<'p> {
     models: Vec<ModelKind>,
 }
 
+/// One piece of a sweep's work, by point index.
+enum Task {
+    /// The profile of the group of points whose first this is.
+    Profile(usize),
+    Simulate(usize),
+}
+
+/// A task's result.
+enum Done {
+    Profiled(usize, Result<Profile, String>),
+    Simulated(usize, Result<Simulated, String>),
+}
+
 /// Which points can share a profile: the same workload, and configs with
 /// the same [`ProfileKey`]; a workload generated for each point's config
 /// shares only with identical configs.
@@ -101,40 +114,60 @@ impl<'p> Sweeper<'p> {
     pub fn run_one(&self, index: usize) -> PointResult {
         let outcome = (|| {
             let config = self.plan.config_at(&self.base, index)?;
-            let profile = self.profile(index, &config)?;
-            self.finish(index, &config, &profile)
+            let profile = self.profile(index, &config);
+            let simulated = self.plan.simulate.then(|| self.simulate(index, &config));
+            self.outcome(&config, &profile, simulated)
         })();
         PointResult { index, outcome: outcome.unwrap_or_else(|error| Outcome::Failed { error }) }
     }
 
     /// Every point, on `jobs` threads; `configs` are the points' configs
-    /// (`Plan::enumerate`). Profiles first, one per [`ReuseKey`], then each
-    /// point's models and simulation.
+    /// (`Plan::enumerate`). The work is one task per simulation and per
+    /// profile (one per [`ReuseKey`]), the simulations first since they are
+    /// the long ones, each task taken by whichever thread is free; the
+    /// models, microseconds each, then run on the results in point order.
     pub fn run_all(&self, configs: &[GpuConfig], jobs: usize) -> Result<Vec<PointResult>, String> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
-        let progress = Mutex::new(Progress::new(configs.len()));
-        Ok(pool.install(|| {
-            let mut first_of: HashMap<ReuseKey, usize> = HashMap::new();
-            let keys: Vec<ReuseKey> = (0..configs.len()).map(|i| self.reuse_key(i, &configs[i])).collect();
-            for (index, key) in keys.iter().enumerate() {
-                first_of.entry(key.clone()).or_insert(index);
+        let keys: Vec<ReuseKey> = (0..configs.len()).map(|i| self.reuse_key(i, &configs[i])).collect();
+        let mut first_of: HashMap<&ReuseKey, usize> = HashMap::new();
+        for (index, key) in keys.iter().enumerate() {
+            first_of.entry(key).or_insert(index);
+        }
+        let mut profiled: Vec<usize> = first_of.values().copied().collect();
+        profiled.sort_unstable();
+        let simulated = if self.plan.simulate { 0..configs.len() } else { 0..0 };
+        let tasks: Vec<Task> = simulated.map(Task::Simulate).chain(profiled.into_iter().map(Task::Profile)).collect();
+        let progress = Mutex::new(Progress::new(tasks.len()));
+        let done: Vec<Done> = pool.install(|| {
+            let run = |task: &Task| {
+                let done = match *task {
+                    Task::Simulate(i) => Done::Simulated(i, self.simulate(i, &configs[i])),
+                    Task::Profile(i) => Done::Profiled(i, self.profile(i, &configs[i])),
+                };
+                progress.lock().map(|mut p| p.step()).ok();
+                done
+            };
+            tasks.par_iter().with_max_len(1).map(run).collect()
+        });
+        let mut profiles: HashMap<usize, Result<Profile, String>> = HashMap::new();
+        let mut simulations: HashMap<usize, Result<Simulated, String>> = HashMap::new();
+        for task in done {
+            match task {
+                Done::Profiled(i, profile) => {
+                    profiles.insert(i, profile);
+                }
+                Done::Simulated(i, simulation) => {
+                    simulations.insert(i, simulation);
+                }
             }
-            let mut firsts: Vec<usize> = first_of.values().copied().collect();
-            firsts.sort_unstable();
-            let profiles: HashMap<usize, Result<Profile, String>> =
-                firsts.par_iter().map(|&i| (i, self.profile(i, &configs[i]))).collect();
-            (0..configs.len())
-                .into_par_iter()
-                .map(|index| {
-                    let outcome = match &profiles[&first_of[&keys[index]]] {
-                        Ok(profile) => self.finish(index, &configs[index], profile),
-                        Err(error) => Err(error.clone()),
-                    };
-                    progress.lock().map(|mut p| p.step()).ok();
-                    PointResult { index, outcome: outcome.unwrap_or_else(|error| Outcome::Failed { error }) }
-                })
-                .collect()
-        }))
+        }
+        Ok((0..configs.len())
+            .map(|index| {
+                let profile = &profiles[&first_of[&keys[index]]];
+                let outcome = self.outcome(&configs[index], profile, simulations.remove(&index));
+                PointResult { index, outcome: outcome.unwrap_or_else(|error| Outcome::Failed { error }) }
+            })
+            .collect())
     }
 
     /// How many distinct profiles the points need.
@@ -170,13 +203,20 @@ impl<'p> Sweeper<'p> {
         warplab_lab::profile_workload(config, &mut *source, options).map_err(|e| workload.context(e))
     }
 
-    /// The models on `profile` and, when the plan simulates, the timing model.
-    fn finish(&self, index: usize, config: &GpuConfig, profile: &Profile) -> Result<Outcome, String> {
+    /// A point's outcome from its profile and, when the plan simulates, its
+    /// simulation: the first error, else each model's IPC beside the simulation.
+    fn outcome(
+        &self,
+        config: &GpuConfig,
+        profile: &Result<Profile, String>,
+        simulated: Option<Result<Simulated, String>>,
+    ) -> Result<Outcome, String> {
+        let profile = profile.as_ref().map_err(Clone::clone)?;
+        let simulated = simulated.transpose()?;
         let machine = Machine::of(config);
         let ipc = (self.models.iter())
             .map(|&m| Some(warplab_lab::predict_model(profile, &machine, m).ipc).filter(|v| v.is_finite()).map(Exact))
             .collect();
-        let simulated = if self.plan.simulate { Some(self.simulate(index, config)?) } else { None };
         Ok(Outcome::Done { ipc, simulated })
     }
 

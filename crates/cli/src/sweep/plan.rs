@@ -209,7 +209,29 @@ impl Plan {
         if plan.format != PLAN_FORMAT {
             return Err(format!("{}: format `{}`, this warplab reads `{PLAN_FORMAT}`", path.display(), plan.format));
         }
+        plan.check().map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(plan)
+    }
+
+    /// What a plan written by hand (or damaged) could get wrong and the
+    /// sweep would index by: every axis has values, and every point names a
+    /// workload of the plan and a value for each axis.
+    fn check(&self) -> Result<(), String> {
+        if let Some(axis) = self.axes.iter().find(|axis| axis.values.is_empty()) {
+            return Err(format!("axis `{}` has no values", axis.name()));
+        }
+        if self.points.len() > MAX_POINTS {
+            return Err(format!("{} points; at most {MAX_POINTS}", self.points.len()));
+        }
+        for (index, point) in self.points.iter().enumerate() {
+            if point.workload >= self.workloads.len() {
+                return Err(format!("point {index}: workload {} of {}", point.workload, self.workloads.len()));
+            }
+            if point.values.len() != self.axes.len() {
+                return Err(format!("point {index}: {} values for {} axes", point.values.len(), self.axes.len()));
+            }
+        }
+        Ok(())
     }
 
     /// The plan as `plan.json` holds it.
@@ -255,5 +277,28 @@ mod tests {
         assert_eq!(plan.config_at(&base, 4).unwrap(), configs[4], "a point's config reads back from the plan");
         let json = plan.to_json().unwrap();
         assert_eq!(serde_json::from_str::<Plan>(&json).unwrap(), plan);
+    }
+
+    #[test]
+    fn a_damaged_plan_is_an_error_naming_the_file_not_a_panic() {
+        let (plan, _) = plan(&["l1_mshrs=32,64"]);
+        let dir = std::env::temp_dir().join(format!("warplab-plan-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut bad_workload = plan.clone();
+        bad_workload.points[1].workload = 7;
+        let mut bad_values = plan.clone();
+        bad_values.points[0].values.pop();
+        let mut no_values = plan.clone();
+        no_values.axes[0].values.clear();
+        for (broken, says) in
+            [(bad_workload, "workload 7 of 2"), (bad_values, "0 values for 1 axes"), (no_values, "no values")]
+        {
+            std::fs::write(dir.join("plan.json"), broken.to_json().unwrap()).unwrap();
+            let error = Plan::read(&dir).unwrap_err();
+            assert!(error.contains("plan.json") && error.contains(says), "{error}");
+        }
+        std::fs::write(dir.join("plan.json"), "{\"format\": 1").unwrap();
+        assert!(Plan::read(&dir).unwrap_err().contains("plan.json"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -52,8 +52,14 @@ pub fn read_points(dir: &Path, plan: &Plan) -> (Vec<PointResult>, Vec<usize>) {
             }
         };
         match serde_json::from_str::<PointResult>(&text) {
-            Ok(result) if result.index == index => results.push(result),
-            Ok(result) => results.push(unreadable(index, &path, &format!("holds point {}", result.index))),
+            Ok(result) if result.index != index => {
+                results.push(unreadable(index, &path, &format!("holds point {}", result.index)));
+            }
+            Ok(PointResult { outcome: Outcome::Done { ipc, .. }, .. }) if ipc.len() != plan.models.len() => {
+                let why = format!("{} IPCs for the plan's {} models", ipc.len(), plan.models.len());
+                results.push(unreadable(index, &path, &why));
+            }
+            Ok(result) => results.push(result),
             Err(e) => results.push(unreadable(index, &path, &e.to_string())),
         }
     }
