@@ -17,14 +17,60 @@ pub fn load(specs: &[PathBuf]) -> Result<(String, GpuConfig), String> {
             .map(|(name, config)| (format!("preset {name}"), config))
             .map_err(|e| e.to_string());
     }
-    let result = match specs {
-        [dir] if dir.is_dir() => read_config_dir(&directory_files(dir)?),
+    match specs {
+        [dir] if dir.is_dir() => read_config_dir(&directory_files(dir)?).map_err(|e| e.to_string()),
         _ => {
-            let files = specs.iter().map(|spec| read(spec)).collect::<Result<Vec<_>, _>>()?;
-            read_config_files(&files)
+            let mut files = specs.iter().map(|spec| read(spec)).collect::<Result<Vec<_>, _>>()?;
+            let looked = add_named_icnt(specs, &mut files);
+            read_config_files(&files).map_err(|e| match looked {
+                Some(places) if e.to_string().contains(".icnt file") => format!("{e} (looked for it {places})"),
+                _ => e.to_string(),
+            })
         }
+    }
+    .map(|config| (label, config))
+}
+
+/// GPGPU-Sim opens the file `-inter_config_file` names relative to where
+/// it runs; a user who passes the config file expects the `.icnt` beside it
+/// to be read too. When the files given name one (the last setting wins) and
+/// none of them is it, adds it from beside the config file that names it,
+/// else from the working directory. Returns where it looked when it found
+/// nothing, for the error the reader gives if the config needs the file.
+fn add_named_icnt(specs: &[PathBuf], files: &mut Vec<(String, String)>) -> Option<String> {
+    let (namer, named) =
+        specs.iter().zip(files.iter()).rev().find_map(|(spec, (_, text))| Some((spec, named_icnt(text)?)))?;
+    let base = |path: &Path| path.file_name().map(|n| n.to_owned());
+    if specs.iter().any(|spec| base(spec) == base(Path::new(&named))) {
+        return None;
+    }
+    let beside = namer.parent().unwrap_or(Path::new(".")).join(&named);
+    let here = std::env::current_dir().unwrap_or_default().join(&named);
+    for candidate in [&beside, &here] {
+        if candidate.is_file()
+            && let Ok(file) = read(candidate)
+        {
+            files.push(file);
+            return None;
+        }
+    }
+    Some(format!(
+        "beside {}: {}, and in the working directory: {}; give it with --config too",
+        namer.display(),
+        beside.display(),
+        here.display()
+    ))
+}
+
+/// The value of the last `-inter_config_file` line of a config file's text.
+fn named_icnt(text: &str) -> Option<String> {
+    let value = |line: &str| {
+        let rest = line.split('#').next()?.trim().strip_prefix("-inter_config_file")?;
+        // The option itself, not a longer name that starts the same.
+        let value = rest.strip_prefix(char::is_whitespace)?.trim().trim_matches('"');
+        (!value.is_empty()).then(|| value.to_owned())
     };
-    result.map(|config| (label, config)).map_err(|e| e.to_string())
+    text.lines().rev().find_map(value)
 }
 
 /// Whether `path` is a config directory or file rather than a trace.

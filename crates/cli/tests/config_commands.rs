@@ -48,3 +48,45 @@ fn an_unknown_preset_lists_the_presets() {
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: no preset is called `GTX9000`; the presets are SM7_QV100, "), "{stderr}");
 }
+
+/// A scratch directory of the test's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("warplab-icnt-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `warplab config show FILE --json` run in `cwd`.
+fn show_in(cwd: &std::path::Path, file: &std::path::Path) -> (i32, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_warplab"))
+        .args(["config", "show", file.to_str().unwrap(), "--json"])
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn the_icnt_file_a_config_file_names_is_read_from_beside_it_then_the_working_directory() {
+    let source = std::path::Path::new(common::ROOT).join("crates/config/test_data/gtx1080");
+    let beside = scratch("beside");
+    for name in ["gpgpusim.config", "config_fermi_islip.icnt"] {
+        std::fs::copy(source.join(name), beside.join(name)).unwrap();
+    }
+    let elsewhere = scratch("elsewhere");
+    let (code, stderr) = show_in(&elsewhere, &beside.join("gpgpusim.config"));
+    assert_eq!(code, 0, "the .icnt beside the config file: {stderr}");
+
+    std::fs::rename(beside.join("config_fermi_islip.icnt"), elsewhere.join("config_fermi_islip.icnt")).unwrap();
+    let (code, stderr) = show_in(&elsewhere, &beside.join("gpgpusim.config"));
+    assert_eq!(code, 0, "the .icnt in the working directory: {stderr}");
+
+    let (code, stderr) = show_in(&beside, &beside.join("gpgpusim.config"));
+    assert_eq!(code, 2);
+    let (here, there) = (beside.join("config_fermi_islip.icnt"), beside.display().to_string());
+    assert!(stderr.contains("config_fermi_islip.icnt") && stderr.contains("looked for it"), "{stderr}");
+    assert!(stderr.contains(&here.display().to_string()) && stderr.contains(&there), "where it looked: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let _ = (std::fs::remove_dir_all(&beside), std::fs::remove_dir_all(&elsewhere));
+}
