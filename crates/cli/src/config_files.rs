@@ -132,8 +132,6 @@ pub fn render(report: &ConfigReport, json: bool) -> Result<String, String> {
             out += &format!("  {} {}\n", option.name, option.value.as_deref().unwrap_or(""));
         }
     }
-    for diagnostic in &report.diagnostics {
-        out += &format!("note: {diagnostic}\n");
-    }
+    out += &crate::notes::render(&report.diagnostics);
     Ok(out)
 }

@@ -10,6 +10,7 @@ mod events;
 mod experiment;
 mod experiment_args;
 mod generated;
+mod notes;
 mod predict;
 mod run;
 mod sampling;
@@ -30,6 +31,9 @@ use warplab_lab::{WorkloadSummary, config_report};
 #[derive(Debug, Parser)]
 #[command(name = "warplab", version, about)]
 struct Cli {
+    /// Print every note of a report as it came, not each distinct one once with the kernels it applies to.
+    #[arg(long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -390,6 +394,7 @@ enum ConfigCommand {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    notes::set_verbose(cli.verbose);
     let result = match cli.command {
         Command::Info { path, generated, for_config, json } => info(path, generated, &for_config, json),
         Command::GenTrace { kernel, size, set, for_config, output, xz } => generated::spec(&kernel, size, &set)
@@ -581,8 +586,6 @@ fn render_info(summary: &WorkloadSummary, json: bool) -> Result<String, String> 
         "total: {} CTAs, {} warps, {} warp instructions, {} thread instructions\n",
         totals.ctas, totals.warps, totals.warp_insts, totals.thread_insts
     );
-    for diagnostic in &summary.diagnostics {
-        out += &format!("note: {diagnostic}\n");
-    }
+    out += &notes::render(&summary.diagnostics);
     Ok(out)
 }

@@ -76,9 +76,7 @@ fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) 
             let _ = writeln!(out, "    {}", row(model.label(), p));
         }
     }
-    for d in &report.diagnostics {
-        let _ = writeln!(out, "note: {d}");
-    }
+    out += &crate::notes::render(&report.diagnostics);
     out
 }
 

@@ -183,9 +183,7 @@ fn text(config: &str, workload: &str, r: &SimReport, wall_s: f64) -> String {
             k.id, k.name, k.start_cycle, k.end_cycle, k.ipc, k.ctas, k.ctas_per_sm, k.occupancy_limiter
         );
     }
-    for diagnostic in &r.diagnostics {
-        out += &format!("note: {diagnostic}\n");
-    }
+    out += &crate::notes::render(&r.diagnostics);
     out += &format!("simulated in {wall_s:.2} s ({:.0} warp instructions/s)\n", rate(r.warp_insts, wall_s));
     out
 }

@@ -272,9 +272,7 @@ fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> 
     for w in &r.warnings {
         let _ = writeln!(out, "warning: {w}");
     }
-    for d in &r.diagnostics {
-        let _ = writeln!(out, "note: {d}");
-    }
+    out += &crate::notes::render(&r.diagnostics);
     out
 }
 

@@ -67,3 +67,39 @@ fn bad_input_is_one_error_line_and_exit_code_2() {
         "error: crates/trace/test_data/malformed/bad-mask-hex.traceg:13: mask: expected up to 8 hex digits, found `ffffzzff`\n"
     );
 }
+
+/// A trace whose `kernelslist.g` lists the H100 anchor's two kernels over
+/// and over, `n` kernels in all, every one with the same opcode-table note.
+fn repeated_h100_kernels(n: usize) -> std::path::PathBuf {
+    let source = Path::new(common::ROOT).join("crates/trace/test_data/rodinia-bptree-128-1000-sm90-h100pcie-v5-xz");
+    let dir = std::env::temp_dir().join(format!("warplab-repeated-{n}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = ["kernel-1-ctx_0x5607b0e17740.traceg.xz", "kernel-2-ctx_0x5607b0e17740.traceg.xz"];
+    for file in files {
+        std::fs::copy(source.join(file), dir.join(file)).unwrap();
+    }
+    let list: String = (0..n).map(|k| format!("{}\n", files[k % 2])).collect();
+    std::fs::write(dir.join("kernelslist.g"), list).unwrap();
+    dir
+}
+
+#[test]
+fn a_note_every_kernel_shares_is_printed_once_with_the_count_and_each_with_verbose() {
+    let dir = repeated_h100_kernels(12);
+    let trace = dir.to_str().unwrap();
+    let fallback = "binary version 90 has no opcode table of its own";
+    for command in
+        [&["run", "--config", "H100", "--trace", trace][..], &["predict", "--config", "H100", "--trace", trace]]
+    {
+        let (code, stdout, stderr) = warplab(command);
+        assert_eq!(code, 0, "{stderr}");
+        let notes: Vec<&str> = stdout.lines().filter(|l| l.contains(fallback)).collect();
+        assert_eq!(notes.len(), 1, "{}: {notes:?}", command[0]);
+        assert!(notes[0].ends_with("(12 kernels; --verbose lists each)"), "{}", notes[0]);
+        let (code, stdout, _) = warplab(&[command, &["--verbose"]].concat());
+        assert_eq!(code, 0);
+        assert_eq!(stdout.lines().filter(|l| l.contains(fallback)).count(), 12, "{}: --verbose", command[0]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
