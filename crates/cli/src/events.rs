@@ -131,7 +131,26 @@ impl EventFile {
         }
         self.line(&Line { end: End { cycle, events: self.events, dropped: self.dropped } })?;
         let path = self.path.clone();
-        self.out.flush().map_err(|e| write_error(&path, &e))
+        self.out.flush().map_err(|e| write_error(&path, &e))?;
+        if let Some(warning) = self.drop_warning() {
+            eprintln!("warning: {warning}");
+        }
+        Ok(())
+    }
+
+    /// What to tell the user when events were dropped: the file's last line
+    /// says so too, but only someone who reads to its end would see it.
+    fn drop_warning(&self) -> Option<String> {
+        (self.dropped > 0).then(|| {
+            format!(
+                "{} of {} events were not written to {}: more than --max-events {} were held between two writes \
+                 (CTA launches and finishes are always kept); raise --max-events or narrow --window and --sms",
+                self.dropped,
+                self.events + self.dropped,
+                self.path.display(),
+                self.args.max_events
+            )
+        })
     }
 
     fn line(&mut self, value: &impl Serialize) -> Result<(), String> {

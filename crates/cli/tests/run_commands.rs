@@ -88,3 +88,29 @@ fn a_malformed_window_is_named() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--window") && stderr.contains("5-9"), "{stderr}");
 }
+
+/// Past `--max-events`, events are dropped with a warning naming the count
+/// and the flag; CTA launches and finishes never are, and the `--sms` filter
+/// still applies to them.
+#[test]
+fn dropped_events_are_warned_about_and_never_cta_launches_or_finishes() {
+    let path = std::env::temp_dir().join(format!("warplab-dropped-{}.jsonl", std::process::id()));
+    let file = path.to_string_lossy().to_string();
+    let args = ["run", "--config", "QV100", "--gen", "vecadd:size=8", "--events", &file, "--max-events", "50"];
+    let (code, _, stderr) = warplab(&[&args[..], &["--sms", "0..8"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&path).expect("the event file was written");
+    let _ = std::fs::remove_file(&path);
+    let lines: Vec<serde_json::Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let end = &lines[lines.len() - 1]["end"];
+    let dropped = end["dropped"].as_u64().expect("a count");
+    assert!(dropped > 0, "the bound was reached");
+    assert!(stderr.contains(&format!("warning: {dropped} of")) && stderr.contains("--max-events 50"), "{stderr}");
+    let kinds =
+        |kind: &str| lines.iter().filter(|l| l["kind"] == kind).map(|l| l["sm"].as_u64().unwrap()).collect::<Vec<_>>();
+    let (launched, finished) = (kinds("cta_launched"), kinds("cta_finished"));
+    // vecadd:size=8 has fewer CTAs than QV100 has SMs: SMs 0..8 get one each.
+    assert_eq!(launched.len(), 8, "every launch on the chosen SMs");
+    assert_eq!(finished.len(), 8, "every finish on the chosen SMs");
+    assert!(launched.iter().chain(&finished).all(|&sm| sm < 8), "--sms still applies");
+}

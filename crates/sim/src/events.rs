@@ -16,7 +16,8 @@
 //! Both read the model and change nothing, so the cycles of a run are the
 //! same with events on or off (a test checks it). The stream is bounded:
 //! past [`EventWindow::max_events`] events are counted, not kept, until the
-//! driver takes them ([`crate::Simulation::take_events`]).
+//! driver takes them ([`crate::Simulation::take_events`]); CTA launches and
+//! finishes are kept past the bound.
 
 use std::ops::Range;
 
@@ -33,7 +34,7 @@ pub struct EventWindow {
     /// SMs whose SM-side events are recorded.
     pub sms: Range<u32>,
     /// The most events held before the driver takes them; further ones are
-    /// counted as dropped.
+    /// counted as dropped, except CTA launches and finishes, which are kept.
     pub max_events: usize,
 }
 
@@ -201,9 +202,13 @@ impl EventLog {
         }
     }
 
+    /// Keeps `event`, or counts it as dropped once [`EventWindow::max_events`]
+    /// are held. CTA launches and finishes are always kept: there is one of
+    /// each per CTA, and a viewer needs them to place everything else.
     pub fn push(&mut self, event: Event) {
         let max = self.window.as_ref().map_or(0, |w| w.max_events);
-        if self.events.len() < max {
+        let placing = matches!(event.kind, EventKind::CtaLaunched { .. } | EventKind::CtaFinished { .. });
+        if self.events.len() < max || placing {
             self.events.push(event);
         } else {
             self.dropped += 1;
