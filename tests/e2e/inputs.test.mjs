@@ -125,3 +125,25 @@ test("files dropped on the page open like picked ones", async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a config file whose -inter_config_file is missing asks for it and keeps the previous config", async () => {
+  const { page, errors } = await freshPage();
+  const smsBefore = await textOf(page, "config-sms");
+  const dir = `${REPO}crates/config/test_data/gtx1080/`;
+  await page.getByTestId("config-files").setInputFiles(`${dir}gpgpusim.config`);
+  const asking = page.getByTestId("config-needs-file");
+  await asking.waitFor({ timeout: 20_000 });
+  assert.match(await asking.textContent(), /config_fermi_islip\.icnt/);
+  assert.match(await page.getByTestId("config").getByTestId("error").textContent(), /needs the \.icnt file/);
+  assert.equal(await textOf(page, "config-sms"), smsBefore, "the previous config is still shown");
+  assert.equal(await page.getByTestId("preset-select").inputValue(), "SM7_QV100", "and is still the experiment's");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await asking.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: new URL("../screenshots/config-needs-icnt.png", import.meta.url).pathname });
+  await page.getByTestId("config-needed-file").setInputFiles(`${dir}config_fermi_islip.icnt`);
+  await waitForText(page, "config-sms", "20");
+  assert.equal(await asking.count(), 0, "nothing more is asked");
+  assert.equal(await page.getByTestId("config").getByTestId("error").count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -38,8 +38,11 @@ pub fn load(specs: &[PathBuf]) -> Result<(String, GpuConfig), String> {
 /// else from the working directory. Returns where it looked when it found
 /// nothing, for the error the reader gives if the config needs the file.
 fn add_named_icnt(specs: &[PathBuf], files: &mut Vec<(String, String)>) -> Option<String> {
-    let (namer, named) =
-        specs.iter().zip(files.iter()).rev().find_map(|(spec, (_, text))| Some((spec, named_icnt(text)?)))?;
+    let (namer, named) = specs
+        .iter()
+        .zip(files.iter())
+        .rev()
+        .find_map(|(spec, (_, text))| Some((spec, warplab_lab::named_icnt(text)?)))?;
     let base = |path: &Path| path.file_name().map(|n| n.to_owned());
     if specs.iter().any(|spec| base(spec) == base(Path::new(&named))) {
         return None;
@@ -60,17 +63,6 @@ fn add_named_icnt(specs: &[PathBuf], files: &mut Vec<(String, String)>) -> Optio
         beside.display(),
         here.display()
     ))
-}
-
-/// The value of the last `-inter_config_file` line of a config file's text.
-fn named_icnt(text: &str) -> Option<String> {
-    let value = |line: &str| {
-        let rest = line.split('#').next()?.trim().strip_prefix("-inter_config_file")?;
-        // The option itself, not a longer name that starts the same.
-        let value = rest.strip_prefix(char::is_whitespace)?.trim().trim_matches('"');
-        (!value.is_empty()).then(|| value.to_owned())
-    };
-    text.lines().rev().find_map(value)
 }
 
 /// Whether `path` is a config directory or file rather than a trace.

@@ -89,6 +89,31 @@ pub fn read_config_files(files: &[(String, String)]) -> Result<GpuConfig, LabErr
     read_in_order(files, order_chosen_config_files)
 }
 
+/// The BookSim file an option file's text names with `-inter_config_file`
+/// (its last setting), which GPGPU-Sim opens by that name from where it
+/// runs: the CLI looks for it beside the config file, the page asks for it.
+pub fn named_icnt(text: &str) -> Option<String> {
+    let value = |line: &str| {
+        let rest = line.split('#').next()?.trim().strip_prefix("-inter_config_file")?;
+        // The option itself, not a longer name that starts the same.
+        let value = rest.strip_prefix(char::is_whitespace)?.trim().trim_matches('"');
+        (!value.is_empty()).then(|| value.to_owned())
+    };
+    text.lines().rev().find_map(value)
+}
+
+/// The `.icnt` file `files` (as `(name, text)`) name and do not hold, when
+/// reading them failed for want of it: what to ask the user for.
+pub fn missing_icnt(files: &[(String, String)], error: &LabError) -> Option<String> {
+    if !error.to_string().contains(".icnt file") {
+        return None;
+    }
+    let named = files.iter().rev().find_map(|(_, text)| named_icnt(text))?;
+    let base = |name: &str| name.rsplit(['/', '\\']).next().unwrap_or(name).to_owned();
+    let wanted = base(&named);
+    (!files.iter().any(|(name, _)| base(name) == wanted)).then_some(wanted)
+}
+
 /// Reads `files` in the order `order` gives their names.
 fn read_in_order<'a>(
     files: &'a [(String, String)],
@@ -126,6 +151,21 @@ pub fn option_help(option: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_named_icnt_is_the_last_setting_and_missing_only_when_not_given() {
+        let text = "-inter_config_file a.icnt\n-inter_config_file_x b\n-inter_config_file \"c.icnt\" # ok\n";
+        assert_eq!(named_icnt(text).as_deref(), Some("c.icnt"));
+        assert_eq!(named_icnt("-network_mode 1\n"), None);
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../config/test_data/gtx1080/");
+        let config = ("gpgpusim.config".to_owned(), std::fs::read_to_string(format!("{dir}gpgpusim.config")).unwrap());
+        let alone = [config.clone()];
+        let error = read_config_files(&alone).unwrap_err();
+        assert_eq!(missing_icnt(&alone, &error).as_deref(), Some("config_fermi_islip.icnt"));
+        let icnt = std::fs::read_to_string(format!("{dir}config_fermi_islip.icnt")).unwrap();
+        let both = [config, ("config_fermi_islip.icnt".to_owned(), icnt)];
+        assert!(read_config_files(&both).is_ok());
+    }
 
     #[test]
     fn a_report_carries_the_config_written_back() {

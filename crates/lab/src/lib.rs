@@ -48,8 +48,8 @@ mod workload;
 
 pub use analytical::{predict, profile_generated, profile_trace, profile_workload};
 pub use config::{
-    ConfigReport, PresetInfo, config_report, default_config, option_help, preset_config, presets, read_config_dir,
-    read_config_files,
+    ConfigReport, PresetInfo, config_report, default_config, missing_icnt, named_icnt, option_help, preset_config,
+    presets, read_config_dir, read_config_files,
 };
 pub use config_delta::config_delta;
 pub use content_hash::{ContentHasher, config_hash_files, trace_hash_files};

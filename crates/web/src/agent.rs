@@ -40,8 +40,8 @@ use warplab_lab::{
     AnalyticalReport, ConfigEdit, ConfigReport, ContentHash, ContentHasher, Event, GenSpec, GeneratedWorkload,
     GpuConfig, OpenRead, Profile, ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload,
     WorkloadSource, WorkloadSummary, apply_edits, config_delta, config_hash_files, config_report, default_config,
-    generate, kernel_files, predict, preset_config, profile_workload, read_config_files, simulate_workload,
-    summarize_generated, summarize_trace, trace_hash_files,
+    generate, kernel_files, missing_icnt, predict, preset_config, profile_workload, read_config_files,
+    simulate_workload, summarize_generated, summarize_trace, trace_hash_files,
 };
 use web_sys::Blob;
 
@@ -381,6 +381,15 @@ pub enum WorkerOutput {
     Config(Box<ConfigReport>, Option<Box<FilesOrigin>>),
     /// A config could not be read; the message names file, line and option.
     ConfigFailed(String),
+    /// The config files chosen name a BookSim file with
+    /// `-inter_config_file` that is not among them and that the config
+    /// needs: which file to ask for, and the reader's message.
+    ConfigNeedsFile {
+        /// The file's name.
+        file: String,
+        /// The config reader's message.
+        message: String,
+    },
     /// A run advanced, paused or finished.
     RunUpdated(Box<RunUpdate>),
     /// The report of a run that paused or finished.
@@ -420,7 +429,7 @@ impl WorkerOutput {
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
             Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
-            Self::Config(..) | Self::ConfigFailed(_) => Some(Lane::Config),
+            Self::Config(..) | Self::ConfigFailed(_) | Self::ConfigNeedsFile { .. } => Some(Lane::Config),
             Self::RunUpdated(_)
             | Self::RunReport(_)
             | Self::RunFailed(_)
@@ -572,11 +581,19 @@ impl Lab {
                 self.origin = None;
                 self.config(load_preset(&name), &edits)
             }
-            WorkerInput::LoadConfigFiles { label, files, edits } => {
-                let loaded = load_config(&label, &files).await;
-                self.origin = loaded.as_ref().ok().map(|(_, _, origin)| Box::new(origin.clone()));
-                self.config(loaded.map(|(report, gpu, _)| (report, gpu)), &edits)
-            }
+            WorkerInput::LoadConfigFiles { label, files, edits } => match load_config(&label, &files).await {
+                Ok((report, gpu, origin)) => {
+                    // The config before stays loaded, with its origin, if the edits fail.
+                    let before = self.origin.replace(Box::new(origin));
+                    let output = self.config(Ok((report, gpu)), &edits);
+                    if matches!(output, WorkerOutput::ConfigFailed(_)) {
+                        self.origin = before;
+                    }
+                    output
+                }
+                Err(ConfigProblem { message, needs: Some(file) }) => WorkerOutput::ConfigNeedsFile { file, message },
+                Err(ConfigProblem { message, needs: None }) => WorkerOutput::ConfigFailed(message),
+            },
             WorkerInput::EditConfig { edits } => match self.base.take() {
                 Some(base) => self.config(Ok(base), &edits),
                 None => WorkerOutput::ConfigFailed("no config has loaded yet to edit".to_owned()),
@@ -860,12 +877,25 @@ fn load_preset(name: &str) -> Result<(ConfigReport, GpuConfig), String> {
     Ok((config_report(&format!("preset {name}"), &gpu, Vec::new()), gpu))
 }
 
-async fn load_config(label: &str, files: &[FileRef]) -> Result<(ConfigReport, GpuConfig, FilesOrigin), String> {
+/// Why config files could not be read, and the file they need when that is why.
+struct ConfigProblem {
+    message: String,
+    needs: Option<String>,
+}
+
+impl From<String> for ConfigProblem {
+    fn from(message: String) -> Self {
+        Self { message, needs: None }
+    }
+}
+
+async fn load_config(label: &str, files: &[FileRef]) -> Result<(ConfigReport, GpuConfig, FilesOrigin), ConfigProblem> {
     let mut texts = Vec::new();
     for file in files {
         texts.push((file.name.clone(), text_of(file).await?));
     }
-    let gpu = read_config_files(&texts).map_err(|e| e.to_string())?;
+    let gpu = read_config_files(&texts)
+        .map_err(|e| ConfigProblem { message: e.to_string(), needs: missing_icnt(&texts, &e) })?;
     let hashed = config_hash_files(texts.iter().map(|(name, _)| name.as_str()));
     let mut hasher = ContentHasher::new();
     // In the hash's order (by name), each file once.

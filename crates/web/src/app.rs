@@ -58,6 +58,8 @@ pub struct AppProps {
 struct OpenFiles {
     traces: Vec<FileRef>,
     configs: Vec<FileRef>,
+    /// The label the config files were chosen under.
+    config_label: String,
 }
 
 /// The whole page.
@@ -117,6 +119,8 @@ pub fn App(props: &AppProps) -> Html {
 
     let on_generate = page.callback(|page, spec: GenSpec| page.edit_generator(spec));
     let on_files = page.callback(|page, list: Option<FileList>| page.open_picked(list));
+    let on_needed_file = page.callback(|page, list: Option<FileList>| page.add_config_files(list));
+    let config_needs = state.config_needs.clone().map(AttrValue::from);
     let base_preset = state.preset.clone().map(AttrValue::from);
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     html! {
@@ -126,7 +130,8 @@ pub fn App(props: &AppProps) -> Html {
             { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
             <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} on_files={on_files.clone()}
                 {on_generate} />
-            <ConfigPanel state={state.config.clone()} {base_preset} {on_files} />
+            <ConfigPanel state={state.config.clone()} {base_preset} {on_files} needs_file={config_needs}
+                {on_needed_file} />
             if run.snapshot.is_some() {
                 <section class="panel animation-panel" data-testid="animation-panel">
                     <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
@@ -494,6 +499,7 @@ fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunSt
         WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
         WorkerOutput::Config(report, origin) => state.dispatch(Action::ConfigLoaded(report, origin)),
         WorkerOutput::ConfigFailed(message) => state.dispatch(Action::ConfigFailed(message)),
+        WorkerOutput::ConfigNeedsFile { file, message } => state.dispatch(Action::ConfigNeedsFile { file, message }),
         WorkerOutput::RunUpdated(update) => run.dispatch(RunAction::Updated(update)),
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
         WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
@@ -778,12 +784,37 @@ impl Page {
         self.send_picked(&picked.traces, &mut open.traces, traces);
         let configs = Kind { requested: Action::ConfigFilesChosen, failed: Action::ConfigFailed, input: config_input };
         self.send_picked(&picked.configs, &mut open.configs, configs);
+        if !picked.configs.is_empty() {
+            open.config_label = label_of(&picked.configs);
+        }
         // The edits of a link that named these config files apply to them.
         let edits = std::mem::take(&mut *self.link_edits.borrow_mut());
         if !picked.configs.is_empty() && !edits.is_empty() {
             self.state.dispatch(Action::EditsSet(edits.clone()));
             self.load(WorkerInput::EditConfig { edits });
         }
+    }
+
+    /// Adds the picked config files to the ones chosen before (a file of the
+    /// same name replaces the old one) and reads them all again: the answer
+    /// to a config that asked for the `.icnt` file it names.
+    fn add_config_files(&self, list: Option<FileList>) {
+        let picked = PickedFiles::from_list(list);
+        if picked.configs.is_empty() {
+            return;
+        }
+        let added = match file_refs(&picked.configs) {
+            Ok(refs) => refs,
+            Err(message) => return self.state.dispatch(Action::ConfigFailed(message)),
+        };
+        let mut open = self.open_files.borrow_mut();
+        let (replaced, kept): (Vec<FileRef>, Vec<FileRef>) =
+            open.configs.drain(..).partition(|old| added.iter().any(|new| new.name == old.name));
+        revoke(&replaced);
+        open.configs = kept.into_iter().chain(added).collect();
+        let label = open.config_label.clone();
+        self.state.dispatch(Action::ConfigFilesChosen(label.clone()));
+        self.load(WorkerInput::LoadConfigFiles { label, files: open.configs.clone(), edits: Vec::new() });
     }
 
     /// Hands `files` to the worker as `blob:` URLs, releasing the URLs of the

@@ -129,6 +129,12 @@ pub struct State {
     /// The content hashes of the files a link the page opened names, until
     /// files are opened to check against them.
     pub awaited: AwaitedFiles,
+    /// The `.icnt` file the config files chosen last name and need but did
+    /// not include: the config panel asks for it.
+    pub config_needs: Option<String>,
+    /// The preset and edits before config files were chosen, put back if
+    /// the files fail to load (the worker keeps the config before too).
+    pub config_before: Option<(Option<String>, Vec<ConfigEdit>)>,
 }
 
 /// The user's files a link names, by content hash.
@@ -141,6 +147,15 @@ pub struct AwaitedFiles {
 }
 
 impl State {
+    /// Config files failed to load: the preset and edits of the config the
+    /// worker still has are the experiment's again.
+    fn restore_config_choice(&mut self) {
+        if let Some((preset, edits)) = self.config_before.take() {
+            (self.preset, self.edits) = (preset, edits);
+        }
+        self.config_needs = None;
+    }
+
     /// The loaded workload and config, once both have loaded and nothing is
     /// loading (what a run or an analysis uses).
     pub fn ready(&self) -> Option<Experiment> {
@@ -185,6 +200,14 @@ pub enum Action {
     Awaiting(AwaitedFiles),
     /// The worker could not read a config.
     ConfigFailed(String),
+    /// The config files chosen need the `.icnt` file `file`, which they
+    /// name with `-inter_config_file` and do not include.
+    ConfigNeedsFile {
+        /// The file's name.
+        file: String,
+        /// The config reader's message.
+        message: String,
+    },
 }
 
 impl Reducible for State {
@@ -212,9 +235,12 @@ impl Reducible for State {
                 next.config.request(format!("Reading preset {name}"));
                 next.preset = Some(name);
                 next.edits = edits;
+                (next.config_needs, next.config_before) = (None, None);
             }
             Action::ConfigFilesChosen(label) => {
                 next.config.request(format!("Reading {label}"));
+                next.config_before = Some((next.preset.clone(), next.edits.clone()));
+                next.config_needs = None;
                 next.preset = None;
                 next.edits = Vec::new();
             }
@@ -236,8 +262,17 @@ impl Reducible for State {
                 }
                 next.config_origin = origin;
                 next.config_loads += 1;
+                (next.config_needs, next.config_before) = (None, None);
             }
-            Action::ConfigFailed(message) => next.config.failed(message),
+            Action::ConfigFailed(message) => {
+                next.config.failed(message);
+                next.restore_config_choice();
+            }
+            Action::ConfigNeedsFile { file, message } => {
+                next.config.failed(message);
+                next.restore_config_choice();
+                next.config_needs = Some(file);
+            }
             Action::Awaiting(awaited) => next.awaited = awaited,
         }
         Rc::new(next)
@@ -274,6 +309,24 @@ mod tests {
 
     fn sample(name: &str) -> WorkloadChoice {
         WorkloadChoice::Sample(name.to_owned())
+    }
+
+    #[test]
+    fn config_files_that_fail_or_need_a_file_give_back_the_preset_and_edits() {
+        let edits = vec![ConfigEdit::Knob { name: "l1_mshrs".into(), value: 64.0 }];
+        let state =
+            Rc::new(State::default()).reduce(Action::PresetChosen { name: "QV100".into(), edits: edits.clone() });
+        let state = state.reduce(Action::ConfigFilesChosen("gpgpusim.config".into()));
+        assert_eq!((state.preset.as_deref(), state.edits.len()), (None, 0), "files start without edits");
+        let needs = Action::ConfigNeedsFile { file: "a.icnt".into(), message: "needs the .icnt file".into() };
+        let state = state.reduce(needs);
+        assert_eq!((state.preset.as_deref(), &state.edits), (Some("QV100"), &edits), "the config before is back");
+        assert_eq!(state.config_needs.as_deref(), Some("a.icnt"));
+        assert_eq!(state.config.error.as_deref(), Some("needs the .icnt file"));
+        let state = state.reduce(Action::ConfigFilesChosen("gpgpusim.config".into()));
+        assert_eq!(state.config_needs, None, "asked again while the files load");
+        let state = state.reduce(Action::ConfigFailed("bad".into()));
+        assert_eq!((state.preset.as_deref(), &state.edits), (Some("QV100"), &edits));
     }
 
     #[test]

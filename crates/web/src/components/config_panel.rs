@@ -31,6 +31,13 @@ pub struct ConfigPanelProps {
     pub base_preset: Option<AttrValue>,
     /// Files were picked or dropped.
     pub on_files: Callback<Option<FileList>>,
+    /// The `.icnt` file the config files chosen name and need but did not
+    /// include, to ask for.
+    #[prop_or_default]
+    pub needs_file: Option<AttrValue>,
+    /// The file asked for was picked: it joins the files chosen before.
+    #[prop_or_default]
+    pub on_needed_file: Callback<Option<FileList>>,
 }
 
 /// The base preset's name and view, read on the page (a few milliseconds).
@@ -60,9 +67,24 @@ pub fn ConfigPanel(props: &ConfigPanelProps) -> Html {
                     <span class="hint">{ "or drop gpgpusim.config, trace.config and .icnt files here" }</span>
                 </div>
                 <StatusLine loading={props.state.loading.clone()} error={props.state.error.clone()} />
+                { props.needs_file.as_ref().map(|file| ask_for(file, &props.on_needed_file)).unwrap_or_default() }
                 { view.map(|view| view.render()).unwrap_or_default() }
             </DropZone>
         </section>
+    }
+}
+
+/// Asks for the BookSim file the chosen files name; the config shown stays
+/// loaded meanwhile.
+fn ask_for(file: &AttrValue, on_files: &Callback<Option<FileList>>) -> Html {
+    html! {
+        <p class="needs-file" data-testid="config-needs-file">
+            { "These config files name " }<code>{ file.clone() }</code>
+            { " with -inter_config_file, and their BookSim interconnect (-network_mode 1) reads it. \
+               Choose it too; the config below stays loaded until then. " }
+            <FilePicker label={format!("Choose {file}…")} testid="config-needed-file" accept=".icnt"
+                on_files={on_files.clone()} />
+        </p>
     }
 }
 
