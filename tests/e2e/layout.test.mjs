@@ -1,9 +1,11 @@
 // The page on a 390-px phone and a 1280×800 laptop: the body never scrolls
 // sideways (wide tables scroll inside their own box), the config search and
 // the glossary work (its links leave the experiment in the address), the
-// toolbar stays in view on a laptop, and each size leaves a full-page screenshot to look at.
+// toolbar stays in view on a laptop, and each size leaves a full-page screenshot to look at;
+// and the README's pictures are taken as `cargo xtask screenshots` takes them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { SCREENSHOTS, openPage, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
 
 const shared = serverAndBrowser();
@@ -67,4 +69,30 @@ test("the config search filters rows and hides empty groups; the glossary lists 
 async function totalRows(page) {
   const text = await textOf(page, "config-match-count");
   return Number(text.match(/of (\d+)/)[1]);
+}
+
+// `cargo xtask screenshots` takes the README's pictures with these two
+// steps; here they write into tests/screenshots/, and the README shows
+// pictures of the same size.
+test("the README's pictures come from the page as it is now", async () => {
+  const { WINDOW, defaultExperiment, pausedRun } = await import("../screenshots.mjs");
+  const taken = [`${SCREENSHOTS}readme-default.png`, `${SCREENSHOTS}readme-run.png`];
+  const errors = [
+    ...(await defaultExperiment(shared.browser, shared.server.origin, taken[0])),
+    ...(await pausedRun(shared.browser, shared.server.origin, taken[1])),
+  ];
+  assert.deepEqual(errors, []);
+  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+  for (const [picture, docs] of [[taken[0], "docs/screenshot.png"], [taken[1], "docs/screenshot-run.png"]]) {
+    assert.ok(readme.includes(`](${docs})`), `the README shows ${docs}`);
+    const size = await pngSize(picture);
+    assert.deepEqual(size, WINDOW, `${picture} is the window`);
+    assert.deepEqual(await pngSize(new URL(`../../${docs}`, import.meta.url)), size, `${docs} is as big`);
+  }
+});
+
+// A PNG's width and height, from its IHDR chunk.
+async function pngSize(path) {
+  const bytes = await readFile(path);
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

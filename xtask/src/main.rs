@@ -7,6 +7,7 @@
 //! - `dist`: the static bundle in `dist/`, with the wasm sizes.
 //! - `bench [ARGS]`: the criterion benchmarks, then the browser sweep benchmark in headless Chromium.
 //! - `samples`: regenerate the generated sample traces in `sample-traces/`.
+//! - `screenshots`: the README's pictures in `docs/`, from the page as it is now.
 //! - `labs`: the links and figures of the course-lab handouts in `docs/labs/`,
 //!   computed from their experiment files.
 //! - `validate-models`: the analytical models against the timing model on
@@ -28,6 +29,7 @@ mod labs;
 mod parallel;
 mod plot;
 mod samples;
+mod screenshots;
 mod serve;
 mod shell;
 mod test;
@@ -41,7 +43,7 @@ mod validate_sim;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | labs | validate-models | validate-scale [--tables-only] | validate-sim | sampling>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs | validate-models | validate-scale [--tables-only] | validate-sim | sampling>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Some("dist") => dist::run(),
         Some("bench") => bench::run(rest),
         Some("samples") => samples::run(),
+        Some("screenshots") => screenshots::run(),
         Some("labs") => labs::run(),
         Some("validate-models") => validate_models::run(),
         Some("validate-scale") => validate_scale::run(rest),
