@@ -1,7 +1,10 @@
-// The page on a 390-px phone and a 1280×800 laptop: the body never scrolls
-// sideways (wide tables scroll inside their own box), the config search and
-// the glossary work (its links leave the experiment in the address), the
-// toolbar stays in view on a laptop, and each size leaves a full-page screenshot to look at;
+// The page on a 390-px phone, a 1280×800 laptop and a 1920×1080 screen: the
+// body never scrolls sideways (wide tables scroll inside their own box), the
+// config search and the glossary work (its links leave the experiment in the
+// address), the toolbar and the three IPCs stay in view on the wider two,
+// which put the experiment's panels beside the results' while a phone keeps
+// one column, every section is a link away, the keyboard shortcuts are listed
+// in a popover, and each size leaves a screenshot to look at;
 // and the README's pictures are taken as `cargo xtask screenshots` takes them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,7 +13,13 @@ import { SCREENSHOTS, openPage, serverAndBrowser, textOf, waitForText } from "./
 
 const shared = serverAndBrowser();
 
-for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["laptop", { width: 1280, height: 800 }]]) {
+const SIZES = [
+  ["phone", { width: 390, height: 844 }],
+  ["laptop", { width: 1280, height: 800 }],
+  ["wide", { width: 1920, height: 1080 }],
+];
+
+for (const [name, viewport] of SIZES) {
   test(`no sideways scroll at ${viewport.width}×${viewport.height}`, async () => {
     const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
     await page.setViewportSize(viewport);
@@ -23,8 +32,13 @@ for (const [name, viewport] of [["phone", { width: 390, height: 844 }], ["laptop
     // panels scroll under it; on a phone it scrolls away with the page.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const top = await page.getByTestId("toolbar").evaluate((bar) => bar.getBoundingClientRect().top);
-    if (name === "laptop") assert.equal(top, 0, "the toolbar is at the top of the window");
-    else assert.ok(top < 0, "the toolbar scrolled away");
+    if (name !== "phone") {
+      assert.equal(top, 0, "the toolbar is at the top of the window");
+      const strip = await page.getByTestId("ipc-summary").boundingBox();
+      assert.ok(strip.y > 0 && strip.y + strip.height < viewport.height / 3, "and the three IPCs under it");
+    } else {
+      assert.ok(top < 0, "the toolbar scrolled away");
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -95,4 +109,47 @@ test("the README's pictures come from the page as it is now", async () => {
 async function pngSize(path) {
   const bytes = await readFile(path);
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+for (const [name, viewport] of SIZES) {
+  test(`at ${viewport.width}×${viewport.height} every section is one link away, ${name === "phone" ? "in one column" : "side by side"}`, async () => {
+    const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+    await page.setViewportSize(viewport);
+    await page.getByTestId("analytical-panel").waitFor({ timeout: 30_000 });
+    await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+    const workload = await page.getByTestId("workload").boundingBox();
+    const config = await page.getByTestId("config").boundingBox();
+    const models = await page.getByTestId("analytical-panel").boundingBox();
+    if (name === "phone") {
+      assert.ok(models.x === workload.x && models.y > config.y + config.height, "one column: the models below the GPU");
+    } else {
+      assert.ok(models.x > workload.x + workload.width, "the models' panel is right of the workload's");
+      assert.ok(models.y < config.y, "and starts above the GPU panel");
+    }
+    // A section's link brings it into view (below the dock, where there is one).
+    await page.getByTestId("nav-analytical-panel").click();
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-testid="analytical-panel"]').getBoundingClientRect();
+      return box.top >= 0 && box.top < window.innerHeight / 2;
+    }, null, { timeout: 5_000 });
+    if (name !== "phone") {
+      const dock = await page.getByTestId("dock").boundingBox();
+      const panel = await page.getByTestId("analytical-panel").boundingBox();
+      assert.ok(panel.y >= dock.y + dock.height - 1, `the panel starts below the dock (${panel.y} vs ${dock.y + dock.height})`);
+    }
+    assert.match(page.url(), /#x=/, "the link left the experiment in the address");
+    // The keyboard shortcuts, in a popover from the section links.
+    await page.getByTestId("keys-help").locator("summary").click();
+    const popover = page.getByTestId("keys-help").locator(".popover");
+    await popover.waitFor({ state: "visible", timeout: 5_000 });
+    const text = await popover.textContent();
+    for (const key of ["Space", "→", "Shift", "↓", "play or pause", "step one cycle"]) {
+      assert.ok(text.includes(key), `the popover lists ${key}`);
+    }
+    const box = await popover.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= viewport.width, "the popover fits the window");
+    await page.screenshot({ path: `${SCREENSHOTS}layout-${name}-sections.png` });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 }

@@ -25,7 +25,7 @@ use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
-    SamplingPanel, ScalePanel, Toolbar, WorkloadPanel,
+    SamplingPanel, ScalePanel, SectionNav, Toolbar, WorkloadPanel,
 };
 use crate::components::{Glossary, HelpLink, RunIpc, ScaleTarget};
 use crate::fetch::page_url;
@@ -126,42 +126,56 @@ pub fn App(props: &AppProps) -> Html {
     html! {
         <main class="warplab">
             { header(&page, &state, &shared) }
-            { toolbar(&page, &state, &run) }
-            { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
-            <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} on_files={on_files.clone()}
-                {on_generate} />
-            <ConfigPanel state={state.config.clone()} {base_preset} {on_files} needs_file={config_needs}
-                {on_needed_file} />
-            if run.snapshot.is_some() {
-                <section class="panel animation-panel" data-testid="animation-panel">
-                    <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
-                        { "The GPU, cycle by cycle" }<HelpLink id="animation" />
-                    </h2>
-                    { controls(&page, &run) }
-                    <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
-                        timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
-                        on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
-                    <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
-                </section>
-            }
-            { sampling_panel(&page, &run) }
-            if let Some(report) = &run.report {
-                <section class="panel report-panel">
-                    <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }<HelpLink id="report" /></h2>
-                    if report.sampling.is_some() {
-                        // Predicted work holds SMs but issues nothing and
-                        // sends no traffic (docs/sampling.md), so the
-                        // breakdowns are of the detailed part alone.
-                        <p class="note" data-testid="report-sampled-note">
-                            { "A sampled run: IPC, cycles and instruction counts include the predicted work; \
-                               issue slots, caches and memory count only what was simulated in detail." }
-                        </p>
+            // What stays in view on a wide screen: the toolbar, the links to
+            // every section, and the three IPCs.
+            <div class="dock" data-testid="dock">
+                { toolbar(&page, &state, &run) }
+                <SectionNav animation={run.snapshot.is_some()} report={run.report.is_some()}
+                    sampling={sampling_shown(&run)} />
+                { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
+            </div>
+            // Side by side on a wide screen: what the experiment is, and what
+            // the models made of it.
+            <div class="columns">
+                <div class="column inputs">
+                    <WorkloadPanel state={state.workload.clone()} choice={state.choice.clone()} on_files={on_files.clone()}
+                        {on_generate} />
+                    <ConfigPanel state={state.config.clone()} {base_preset} {on_files} needs_file={config_needs}
+                        {on_needed_file} />
+                </div>
+                <div class="column outputs">
+                    if run.snapshot.is_some() {
+                        <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
+                            <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
+                                { "The GPU, cycle by cycle" }<HelpLink id="animation" />
+                            </h2>
+                            { controls(&page, &run) }
+                            <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
+                                timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
+                                on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
+                            <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
+                        </section>
                     }
-                    <ReportView report={report.clone()} />
-                </section>
-            }
-            { analytical_panel(&page, &analysis, &run, &state) }
-            { scale_panel(&page, &scale, &analysis, &run, &state) }
+                    { sampling_panel(&page, &run) }
+                    if let Some(report) = &run.report {
+                        <section class="panel report-panel" id="report-panel" data-testid="report-panel">
+                            <h2 title="What the timing model measured over the cycles simulated so far">{ "Report" }<HelpLink id="report" /></h2>
+                            if report.sampling.is_some() {
+                                // Predicted work holds SMs but issues nothing and
+                                // sends no traffic (docs/sampling.md), so the
+                                // breakdowns are of the detailed part alone.
+                                <p class="note" data-testid="report-sampled-note">
+                                    { "A sampled run: IPC, cycles and instruction counts include the predicted work; \
+                                       issue slots, caches and memory count only what was simulated in detail." }
+                                </p>
+                            }
+                            <ReportView report={report.clone()} />
+                        </section>
+                    }
+                    { analytical_panel(&page, &analysis, &run, &state) }
+                    { scale_panel(&page, &scale, &analysis, &run, &state) }
+                </div>
+            </div>
             <Glossary />
         </main>
     }
@@ -265,6 +279,11 @@ fn sampling_label_of(mode: SampleMode) -> String {
 
 /// The sampling panel of a finished sampled run, with "Run in full to
 /// compare" wired to the main worker.
+/// Whether the sampling panel shows: after a sampled run finished.
+fn sampling_shown(run: &RunState) -> bool {
+    run.phase == RunPhase::Finished && run.report.as_ref().is_some_and(|report| report.sampling.is_some())
+}
+
 fn sampling_panel(page: &Page, run: &RunState) -> Html {
     let Some(report) = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished) else { return html! {} };
     let Some(mode) = report.sampling.as_ref().map(|sampling| sampling.options.mode) else { return html! {} };

@@ -67,7 +67,7 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
     // Errors compare like with like: the simulated config, no knob moved.
     let simulated = props.simulated_ipc.filter(|_| state.at_base());
     html! {
-        <section class="panel analytical-panel" data-testid="analytical-panel">
+        <section class="panel analytical-panel" id="analytical-panel" data-testid="analytical-panel">
             <h2 title={glossary::ANALYTICAL}>{ "Analytical models" }<HelpLink id="analytical" /></h2>
             { status(props) }
             if let Some((analysis, report)) = figures {

@@ -77,7 +77,7 @@ impl PartialEq for ScalePanelProps {
 pub fn ScalePanel(props: &ScalePanelProps) -> Html {
     let state = &props.state;
     html! {
-        <section class="panel scale-panel" data-testid="scale-panel">
+        <section class="panel scale-panel" id="scale-panel" data-testid="scale-panel">
             <h2 title={glossary::SCALE_PANEL}>{ "Scale model" }<HelpLink id="scale-panel" /></h2>
             <p class="note">
                 { "Predict this GPU's IPC from two small copies of it: " }

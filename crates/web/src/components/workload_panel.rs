@@ -27,7 +27,7 @@ pub struct WorkloadPanelProps {
 pub fn WorkloadPanel(props: &WorkloadPanelProps) -> Html {
     let label = props.state.current.as_ref().map(|s| s.label.clone()).unwrap_or_default();
     html! {
-        <section class="panel workload" data-testid="workload">
+        <section class="panel workload" id="workload-panel" data-testid="workload">
             <DropZone on_files={props.on_files.clone()}>
                 <h2>{ "Workload: " }<span data-testid="workload-label">{ label }</span><HelpLink id="workload" /></h2>
                 <div class="controls">
