@@ -137,9 +137,17 @@ test("a config file whose -inter_config_file is missing asks for it and keeps th
   assert.match(await page.getByTestId("config").getByTestId("error").textContent(), /needs the \.icnt file/);
   assert.equal(await textOf(page, "config-sms"), smsBefore, "the previous config is still shown");
   assert.equal(await page.getByTestId("preset-select").inputValue(), "SM7_QV100", "and is still the experiment's");
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await asking.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: new URL("../screenshots/config-needs-icnt.png", import.meta.url).pathname });
+  for (const [name, viewport] of [
+    ["phone", { width: 390, height: 844 }],
+    ["laptop", { width: 1280, height: 800 }],
+    ["wide", { width: 1920, height: 1080 }],
+  ]) {
+    await page.setViewportSize(viewport);
+    await asking.evaluate((box) => box.scrollIntoView({ block: "center" }));
+    const button = await page.getByTestId("config-needed-file").locator("..").boundingBox();
+    assert.ok(button.x >= 0 && button.x + button.width <= viewport.width, `the file button fits at ${name}`);
+    await page.screenshot({ path: new URL(`../screenshots/config-needs-icnt-${name}.png`, import.meta.url).pathname });
+  }
   await page.getByTestId("config-needed-file").setInputFiles(`${dir}config_fermi_islip.icnt`);
   await waitForText(page, "config-sms", "20");
   assert.equal(await asking.count(), 0, "nothing more is asked");
