@@ -116,8 +116,10 @@ pub fn apply_knobs(config: &GpuConfig, knobs: &[(String, f64)]) -> Result<GpuCon
 /// The parts of a config the knobs change that reach the profile: the SM
 /// count (the cache pass spreads each wave's CTAs over the SMs) and the L1
 /// MSHRs as the models count them (the pass lets as many misses through per
-/// round). The bandwidth and clock knobs only reach the models, so a profile
-/// serves every config that agrees on these two.
+/// round). The bandwidth and clock knobs reach the profile only through the
+/// idle latencies it ranks its slowest paths by, which the page accepts for
+/// a slider's preview; a sweep keys its profiles on the exact
+/// [`crate::ProfileKey`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ProfiledKnobs {
     /// SMs on the GPU.
