@@ -17,7 +17,12 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 /// A one-node cluster, its daemons stopped on drop.
 struct Cluster {
+    /// `slurm.conf`, the controller's state, the logs and the sweep's files.
     base: PathBuf,
+    /// The Unix sockets (munge's, and slurmd's in its spool directory), under
+    /// the system's temporary directory: a socket's path must fit in 108
+    /// bytes, which a clone's target directory need not.
+    sockets: PathBuf,
     conf: PathBuf,
 }
 
@@ -43,11 +48,14 @@ fn user() -> String {
 impl Cluster {
     fn start() -> Self {
         let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slurm-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        for dir in ["munge", "state", "spool", "log"] {
-            std::fs::create_dir_all(base.join(dir)).expect("the cluster's directories");
+        let sockets = std::env::temp_dir().join(format!("warplab-slurm-{}", std::process::id()));
+        for dir in [&base, &sockets] {
+            let _ = std::fs::remove_dir_all(dir);
         }
-        let cluster = Cluster { conf: base.join("slurm.conf"), base };
+        for dir in [base.join("state"), base.join("log"), sockets.join("munge"), sockets.join("spool")] {
+            std::fs::create_dir_all(dir).expect("the cluster's directories");
+        }
+        let cluster = Cluster { conf: base.join("slurm.conf"), base, sockets };
         cluster.start_munge();
         std::fs::write(&cluster.conf, cluster.config()).expect("slurm.conf");
         run(Command::new("slurmctld").arg("-f").arg(&cluster.conf));
@@ -60,7 +68,7 @@ impl Cluster {
     }
 
     fn start_munge(&self) {
-        let munge = self.base.join("munge");
+        let munge = self.sockets.join("munge");
         let key = munge.join("munge.key");
         run(Command::new("mungekey").arg("--create").arg(format!("--keyfile={}", key.display())).arg("--force"));
         run(Command::new("munged")
@@ -74,6 +82,7 @@ impl Cluster {
 
     fn config(&self) -> String {
         let at = |name: &str| self.base.join(name).display().to_string();
+        let socket = |name: &str| self.sockets.join(name).display().to_string();
         let user = user();
         let (ctld_port, slurmd_port) = (free_port(), free_port());
         format!(
@@ -86,9 +95,9 @@ impl Cluster {
              SelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\nMpiDefault=none\nReturnToService=2\n\
              MinJobAge=600\nNodeName=localhost NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN\n\
              PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP\n",
-            at("munge/munge.socket"),
+            socket("munge/munge.socket"),
             at("state"),
-            at("spool"),
+            socket("spool"),
             at("slurmctld.pid"),
             at("slurmd.pid"),
             at("log/slurmctld.log"),
@@ -135,11 +144,24 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        for pid_file in ["slurmd.pid", "slurmctld.pid", "munge/munged.pid"] {
-            if let Ok(pid) = std::fs::read_to_string(self.base.join(pid_file)) {
-                let _ = Command::new("kill").arg(pid.trim()).status();
-            }
+        let pid_files =
+            [self.base.join("slurmd.pid"), self.base.join("slurmctld.pid"), self.sockets.join("munge/munged.pid")];
+        let pids: Vec<String> = pid_files
+            .iter()
+            .filter_map(|file| std::fs::read_to_string(file).ok())
+            .map(|p| p.trim().to_owned())
+            .collect();
+        for pid in &pids {
+            let _ = Command::new("kill").arg(pid).status();
         }
+        // The daemons write as they stop: remove their sockets once they are gone.
+        let started = Instant::now();
+        while pids.iter().any(|pid| Path::new("/proc").join(pid).exists())
+            && started.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = std::fs::remove_dir_all(&self.sockets);
     }
 }
 
