@@ -68,7 +68,7 @@ fn rank(name: &str) -> Option<u8> {
 }
 
 /// The last component of a `/`- or `\`-separated path.
-pub(crate) fn base_name(name: &str) -> &str {
+pub fn base_name(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
 }
 

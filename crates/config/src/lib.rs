@@ -140,7 +140,7 @@ pub use clocks::{ClockDomains, Frequency};
 pub use collector::{CollectorSet, CollectorSetKind, OperandCollector};
 pub use dram::{BankGroupIndexing, BankIndexing, DramConfig, DramScheduler, DramTiming};
 pub use error::{ConfigError, Location};
-pub use files::{ConfigFileKind, file_kind, order_chosen_config_files, order_config_files};
+pub use files::{ConfigFileKind, base_name, file_kind, order_chosen_config_files, order_config_files};
 pub use gpu::{GpuConfig, KeptOption, KernelLaunch};
 pub use icnt::IcntConfig;
 pub use interconnect::{Interconnect, NetworkMode};

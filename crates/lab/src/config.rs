@@ -93,13 +93,8 @@ pub fn read_config_files(files: &[(String, String)]) -> Result<GpuConfig, LabErr
 /// (its last setting), which GPGPU-Sim opens by that name from where it
 /// runs: the CLI looks for it beside the config file, the page asks for it.
 pub fn named_icnt(text: &str) -> Option<String> {
-    let value = |line: &str| {
-        let rest = line.split('#').next()?.trim().strip_prefix("-inter_config_file")?;
-        // The option itself, not a longer name that starts the same.
-        let value = rest.strip_prefix(char::is_whitespace)?.trim().trim_matches('"');
-        (!value.is_empty()).then(|| value.to_owned())
-    };
-    text.lines().rev().find_map(value)
+    let raw = warplab_config::RawConfig::read([("gpgpusim.config", text)]).ok()?;
+    raw.get("-inter_config_file")?.value.clone().filter(|name| !name.is_empty())
 }
 
 /// The `.icnt` file `files` (as `(name, text)`) name and do not hold, when
@@ -109,9 +104,8 @@ pub fn missing_icnt(files: &[(String, String)], error: &LabError) -> Option<Stri
         return None;
     }
     let named = files.iter().rev().find_map(|(_, text)| named_icnt(text))?;
-    let base = |name: &str| name.rsplit(['/', '\\']).next().unwrap_or(name).to_owned();
-    let wanted = base(&named);
-    (!files.iter().any(|(name, _)| base(name) == wanted)).then_some(wanted)
+    let wanted = warplab_config::base_name(&named);
+    (!files.iter().any(|(name, _)| warplab_config::base_name(name) == wanted)).then(|| wanted.to_owned())
 }
 
 /// Reads `files` in the order `order` gives their names.

@@ -14,7 +14,6 @@ use warplab_lab::{GpuConfig, Machine, ModelKind, Profile, ProfileKey, ProfileOpt
 use super::plan::Plan;
 use super::progress::Progress;
 use crate::experiment_args::Workload;
-use crate::predict;
 
 /// What one point gave.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -101,11 +100,10 @@ enum ReuseKey {
 impl<'p> Sweeper<'p> {
     /// Resolves `plan`; a workload that cannot be read fails only its points.
     pub fn new(plan: &'p Plan) -> Result<Self, String> {
-        let models = plan.models.iter().map(|name| predict::models(name)).collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             base: plan.base_config()?,
             workloads: plan.workloads.iter().map(|w| w.resolve()).collect(),
-            models: models.concat(),
+            models: plan.models()?,
             plan,
         })
     }
@@ -126,7 +124,8 @@ impl<'p> Sweeper<'p> {
     /// profile (one per [`ReuseKey`]), the simulations first since they are
     /// the long ones, each task taken by whichever thread is free; the
     /// models, microseconds each, then run on the results in point order.
-    pub fn run_all(&self, configs: &[GpuConfig], jobs: usize) -> Result<Vec<PointResult>, String> {
+    /// Returns the results and how many profiles were made.
+    pub fn run_all(&self, configs: &[GpuConfig], jobs: usize) -> Result<(Vec<PointResult>, usize), String> {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
         let keys: Vec<ReuseKey> = (0..configs.len()).map(|i| self.reuse_key(i, &configs[i])).collect();
         let mut first_of: HashMap<&ReuseKey, usize> = HashMap::new();
@@ -135,6 +134,7 @@ impl<'p> Sweeper<'p> {
         }
         let mut profiled: Vec<usize> = first_of.values().copied().collect();
         profiled.sort_unstable();
+        let n_profiles = profiled.len();
         let simulated = if self.plan.simulate { 0..configs.len() } else { 0..0 };
         let tasks: Vec<Task> = simulated.map(Task::Simulate).chain(profiled.into_iter().map(Task::Profile)).collect();
         let progress = Mutex::new(Progress::new(tasks.len()));
@@ -161,20 +161,14 @@ impl<'p> Sweeper<'p> {
                 }
             }
         }
-        Ok((0..configs.len())
+        let results = (0..configs.len())
             .map(|index| {
                 let profile = &profiles[&first_of[&keys[index]]];
                 let outcome = self.outcome(&configs[index], profile, simulations.remove(&index));
                 PointResult { index, outcome: outcome.unwrap_or_else(|error| Outcome::Failed { error }) }
             })
-            .collect())
-    }
-
-    /// How many distinct profiles the points need.
-    pub fn profiles_needed(&self, configs: &[GpuConfig]) -> usize {
-        let keys: std::collections::HashSet<ReuseKey> =
-            (0..configs.len()).map(|i| self.reuse_key(i, &configs[i])).collect();
-        keys.len()
+            .collect();
+        Ok((results, n_profiles))
     }
 
     fn reuse_key(&self, index: usize, config: &GpuConfig) -> ReuseKey {

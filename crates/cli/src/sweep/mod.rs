@@ -84,19 +84,14 @@ pub fn sweep(args: &SweepArgs) -> Result<String, String> {
         points: Vec::new(),
     };
     let configs = plan.enumerate(&base)?;
-    check_output("--csv", &args.csv)?;
-    if let Some(svg) = &args.svg {
-        check_output("--svg", svg)?;
-        results::check_chart(&plan)?;
-    }
+    check_outputs(&plan, &args.csv, args.svg.as_deref())?;
     if let Some(slurm) = &args.slurm {
         return slurm::submit(&plan, slurm, &slurm::Outputs { csv: &args.csv, svg: args.svg.as_deref() });
     }
     let sweeper = Sweeper::new(&plan)?;
     let started = Instant::now();
-    let points = sweeper.run_all(&configs, args.jobs)?;
+    let (points, profiles) = sweeper.run_all(&configs, args.jobs)?;
     let wall_s = started.elapsed().as_secs_f64();
-    let profiles = sweeper.profiles_needed(&configs);
     let summary = format!("{} profile(s), {} job(s), {wall_s:.2} s", profiles, args.jobs);
     finish(&plan, &points, &[], &summary, &args.csv, args.svg.as_deref())
 }
@@ -120,11 +115,7 @@ pub fn run_point(dir: &Path, index: usize) -> Result<String, String> {
 /// points `DIR/points` holds; the missing and failed ones are listed.
 pub fn collect(dir: &Path, csv: &Path, svg: Option<&Path>) -> Result<String, String> {
     let plan = Plan::read(dir)?;
-    check_output("--csv", csv)?;
-    if let Some(svg) = svg {
-        check_output("--svg", svg)?;
-        results::check_chart(&plan)?;
-    }
+    check_outputs(&plan, csv, svg)?;
     let (points, missing) = store::read_points(dir, &plan);
     finish(&plan, &points, &missing, &format!("collected from {}", dir.display()), csv, svg)
 }
@@ -160,6 +151,17 @@ fn finish(
     out += &results::table(plan, points);
     let unfinished = results::unfinished(plan, points, missing);
     if unfinished.is_empty() { Ok(out) } else { Err(format!("{out}{}", unfinished.trim_end())) }
+}
+
+/// Fails now, not after the sweep, when the CSV or the chart cannot be
+/// written or the plan cannot be drawn.
+fn check_outputs(plan: &Plan, csv: &Path, svg: Option<&Path>) -> Result<(), String> {
+    check_output("--csv", csv)?;
+    if let Some(svg) = svg {
+        check_output("--svg", svg)?;
+        results::check_chart(plan)?;
+    }
+    Ok(())
 }
 
 /// Fails now, not after the sweep, when `path` cannot be a new file.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use warplab_lab::sampling::SamplingOptions;
-use warplab_lab::{ContentHash, GpuConfig};
+use warplab_lab::{ContentHash, GpuConfig, ModelKind};
 
 use super::axis::Axis;
 use crate::experiment_args::Workload;
@@ -140,6 +140,11 @@ impl Plan {
         warplab_lab::read_config_files(&self.config.files).map_err(|e| format!("the plan's config: {e}"))
     }
 
+    /// The plan's models, in its order.
+    pub fn models(&self) -> Result<Vec<ModelKind>, String> {
+        self.models.iter().map(|name| name.parse::<ModelKind>()).collect()
+    }
+
     /// Point `index`'s config: the base with the axes' values applied in
     /// order, checked against the hash the plan recorded.
     pub fn config_at(&self, base: &GpuConfig, index: usize) -> Result<GpuConfig, String> {
@@ -217,6 +222,7 @@ impl Plan {
     /// sweep would index by: every axis has values, and every point names a
     /// workload of the plan and a value for each axis.
     fn check(&self) -> Result<(), String> {
+        self.models()?;
         if let Some(axis) = self.axes.iter().find(|axis| axis.values.is_empty()) {
             return Err(format!("axis `{}` has no values", axis.name()));
         }

@@ -21,9 +21,9 @@ const MAX_TABLE_ROWS: usize = 40;
 /// runs of the same sweep.
 pub const WALL_TIME_COLUMNS: [&str; 1] = ["sim_wall_s"];
 
-/// The plan's models.
-pub fn models(plan: &Plan) -> Vec<ModelKind> {
-    plan.models.iter().filter_map(|name| name.parse().ok()).collect()
+/// The plan's models (checked when the plan was made or read).
+fn models(plan: &Plan) -> Vec<ModelKind> {
+    plan.models().unwrap_or_default()
 }
 
 /// `100 · (model − simulated) / simulated`.
@@ -66,17 +66,13 @@ pub fn csv(plan: &Plan, results: &[PointResult]) -> String {
         cells.extend(point.values.iter().map(|v| field(v)));
         cells.extend(ipc.iter().map(|&v| number(value(v))));
         if let Some(sim) = simulated {
-            cells.extend([sim.ipc.0.to_string(), sim.cycles.to_string(), sample_mode(plan)]);
+            cells.extend([sim.ipc.0.to_string(), sim.cycles.to_string(), plan.sampling.mode.name().to_owned()]);
             cells.extend(ipc.iter().map(|&v| number(value(v).map(|v| error_pct(v, sim.ipc.0)))));
             cells.push(sim.wall_s.to_string());
         }
         out += &(cells.join(",") + "\n");
     }
     out
-}
-
-fn sample_mode(plan: &Plan) -> String {
-    serde_json::to_value(plan.sampling.mode).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
 }
 
 /// Checks that `--svg` can draw the plan: numbers on the first axis and at
