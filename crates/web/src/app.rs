@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use gloo::timers::future::sleep;
 use warplab_lab::{
-    ConfigChoice, ConfigEdit, Experiment as Shared, GenSpec, SAMPLE_TRACES, WorkloadChoice as SharedWorkload,
-    generator, presets,
+    ConfigChoice, ConfigEdit, Experiment as Shared, GenSpec, SAMPLE_TRACES, SimReport,
+    WorkloadChoice as SharedWorkload, generator, presets,
 };
 use web_sys::{File, FileList};
 use yew::prelude::*;
@@ -279,14 +279,20 @@ fn sampling_label_of(mode: SampleMode) -> String {
 
 /// The sampling panel of a finished sampled run, with "Run in full to
 /// compare" wired to the main worker.
-/// Whether the sampling panel shows: after a sampled run finished.
+/// The report and mode of a sampled run that finished: what the sampling
+/// panel shows.
+fn sampled_report(run: &RunState) -> Option<(&Rc<SimReport>, SampleMode)> {
+    let report = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished)?;
+    Some((report, report.sampling.as_ref()?.options.mode))
+}
+
+/// Whether the sampling panel shows.
 fn sampling_shown(run: &RunState) -> bool {
-    run.phase == RunPhase::Finished && run.report.as_ref().is_some_and(|report| report.sampling.is_some())
+    sampled_report(run).is_some()
 }
 
 fn sampling_panel(page: &Page, run: &RunState) -> Html {
-    let Some(report) = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished) else { return html! {} };
-    let Some(mode) = report.sampling.as_ref().map(|sampling| sampling.options.mode) else { return html! {} };
+    let Some((report, mode)) = sampled_report(run) else { return html! {} };
     let on_compare = page.callback(move |page, ()| page.compare_sampling(mode));
     html! {
         <SamplingPanel report={report.clone()} comparison={run.comparison.clone()} comparing={run.comparing}
@@ -833,7 +839,7 @@ impl Page {
         open.configs = kept.into_iter().chain(added).collect();
         let label = open.config_label.clone();
         self.state.dispatch(Action::ConfigFilesChosen(label.clone()));
-        self.load(WorkerInput::LoadConfigFiles { label, files: open.configs.clone(), edits: Vec::new() });
+        self.load(config_input(label, open.configs.clone()));
     }
 
     /// Hands `files` to the worker as `blob:` URLs, releasing the URLs of the
