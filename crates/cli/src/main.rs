@@ -306,9 +306,13 @@ enum ScaleCommand {
         #[command(flatten)]
         experiment: ExperimentArgs,
         /// SMs of the two scale models, S,2S; each divides the target's SMs and memory channels.
-        #[arg(long, value_name = "S,2S")]
-        scale_models: String,
-        /// SM counts to predict, each S·2^k (default: the target's own).
+        #[arg(long, value_name = "S,2S", required_unless_present = "chiplets", conflicts_with = "chiplets")]
+        scale_models: Option<String>,
+        /// Chiplets of the two scale models of a chiplet GPU, C,2C: whole chiplets, each kept as it is,
+        /// the inter-chiplet bandwidth divided with them; --targets then counts chiplets too.
+        #[arg(long, value_name = "C,2C")]
+        chiplets: Option<String>,
+        /// SM counts (chiplet counts with --chiplets) to predict, each S·2^k (default: the target's own).
         #[arg(long, value_name = "T1,T2,...")]
         targets: Option<String>,
         /// Also simulate the targets, and report each method's error and the simulation-time speedup.
@@ -527,8 +531,12 @@ fn run_scale(command: ScaleCommand) -> Result<String, String> {
             scale::predict(&ipc, &mpki, smallest, fmem, &rule, json)
         }
         ScaleCommand::Table { csv, rule, json } => scale::table(&csv, &rule, json),
-        ScaleCommand::Run { experiment, scale_models, targets, validate, weak, rule, json } => {
-            scale::run(&scale::RunArgs { experiment, scale_models, targets, validate, weak, rule, json })
+        ScaleCommand::Run { experiment, scale_models, chiplets, targets, validate, weak, rule, json } => {
+            let sizes = match (scale_models, chiplets) {
+                (_, Some(chiplets)) => scale::Sizes::Chiplets(chiplets),
+                (models, None) => scale::Sizes::Sms(models.unwrap_or_default()),
+            };
+            scale::run(&scale::RunArgs { experiment, sizes, targets, validate, weak, rule, json })
         }
     }
 }

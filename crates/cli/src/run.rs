@@ -177,6 +177,20 @@ fn text(config: &str, workload: &str, r: &SimReport, wall_s: f64) -> String {
         100.0 * d.bandwidth_utilization,
         100.0 * d.row_buffer_hit_rate
     );
+    if let Some(c) = &r.chiplets {
+        out += &format!(
+            "chiplets: {} of {} L2 requests ({:.1}%) went to another of the {} chiplets; links: {:.2} MB sent, \
+             {:.1}% busy on average, {:.1}% the busiest, {:.1} GB/s each way\n",
+            c.remote_l2_requests,
+            c.l2_requests,
+            100.0 * c.remote_share,
+            c.chiplets,
+            c.link_bytes as f64 / 1e6,
+            100.0 * c.link_utilization,
+            100.0 * c.busiest_link_utilization,
+            c.link_bandwidth_bytes_per_s / 1e9
+        );
+    }
     for k in &r.kernels {
         out += &format!(
             "kernel {} {}: cycles {}..{}  IPC {:.3}  {} CTAs ({} per SM, limited by {})\n",

@@ -124,10 +124,18 @@ fn table_text(table: &Table, report: &TableReport) -> String {
     out
 }
 
+/// How `scale run` is given its sizes.
+pub enum Sizes {
+    /// `--scale-models S,2S`, targets in SMs.
+    Sms(String),
+    /// `--chiplets C,2C`, targets in chiplets.
+    Chiplets(String),
+}
+
 /// `warplab scale run`'s arguments.
 pub struct RunArgs {
     pub experiment: ExperimentArgs,
-    pub scale_models: String,
+    pub sizes: Sizes,
     pub targets: Option<String>,
     pub validate: bool,
     pub weak: bool,
@@ -181,12 +189,17 @@ fn thread_cpu_seconds() -> Option<f64> {
 
 /// `warplab scale run`.
 pub fn run(args: &RunArgs) -> Result<String, String> {
-    let models: Vec<u32> = numbers("--scale-models", &args.scale_models)?;
-    let [small, large] = models[..] else {
-        return Err(format!("--scale-models: give two sizes, S,2S (got {} values)", models.len()));
+    let (label, target) = args.experiment.config()?;
+    let (flag, text, per_unit) = match &args.sizes {
+        Sizes::Sms(text) => ("--scale-models", text, 1),
+        Sizes::Chiplets(text) => ("--chiplets", text, sms_per_chiplet(&label, &target)?),
+    };
+    let models: Vec<u32> = numbers(flag, text)?;
+    let [small, large] = models[..].iter().map(|&m| m.saturating_mul(per_unit)).collect::<Vec<_>>()[..] else {
+        return Err(format!("{flag}: give two sizes, S,2S (got {} values)", models.len()));
     };
     let targets: Vec<u32> = args.targets.as_deref().map(|t| numbers("--targets", t)).transpose()?.unwrap_or_default();
-    let (label, target) = args.experiment.config()?;
+    let targets: Vec<u32> = targets.iter().map(|&t| t.saturating_mul(per_unit)).collect();
     let workload = args.experiment.workload()?;
     if args.weak && matches!(workload, Workload::Trace { .. }) {
         return Err("--weak grows a generator's size with the system; a trace has a fixed size (use --gen)".to_owned());
@@ -203,9 +216,25 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
         let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         value["config"] = serde_json::json!(label);
         value["workload"] = serde_json::json!(workload.label());
+        if target.chiplets.enabled() {
+            let chiplets: Vec<u32> = plan.sizes.iter().map(|s| s.config.chiplets.count).collect();
+            value["chiplets"] = serde_json::json!(chiplets);
+        }
         return to_json(&value);
     }
     Ok(run_text(&label, &workload.label(), &plan, &report))
+}
+
+/// SMs per chiplet of a chiplet GPU; an error for a monolithic one.
+fn sms_per_chiplet(label: &str, target: &GpuConfig) -> Result<u32, String> {
+    let chiplets = target.chiplets.count;
+    if chiplets < 2 {
+        return Err(format!(
+            "--chiplets: {label} is one chiplet (-gpgpu_n_chiplet_partition 1); use --scale-models, or a chiplet GPU \
+             such as chiplet-1024sm"
+        ));
+    }
+    Ok(target.n_sms() / chiplets)
 }
 
 /// Runs `plan` for `workload` on `target` with `options`, showing the steps
@@ -242,8 +271,19 @@ fn kept(c: &GpuConfig) -> String {
 
 fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> String {
     let scaling = if r.options.weak { "weak" } else { "strong" };
-    let mut out =
-        format!("{workload} on {config}: {scaling} scaling, scale models {} and {} SMs\n\n", r.sizes[0], r.sizes[1]);
+    let chiplets = |sms: u32| {
+        plan.size(sms)
+            .map(|s| s.config.chiplets.count)
+            .filter(|&n| n > 1)
+            .map_or(String::new(), |n| format!(" ({n} chiplets)"))
+    };
+    let mut out = format!(
+        "{workload} on {config}: {scaling} scaling, scale models {} SMs{} and {} SMs{}\n\n",
+        r.sizes[0],
+        chiplets(r.sizes[0]),
+        r.sizes[1],
+        chiplets(r.sizes[1])
+    );
     out += &sizes_text(plan);
     out.push('\n');
     for run in r.simulated() {
@@ -278,6 +318,9 @@ fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> 
 
 /// Every size of the plan: what is divided and what each keeps.
 fn sizes_text(plan: &ScalePlan) -> String {
+    if plan.sizes[0].config.chiplets.enabled() {
+        return chiplet_sizes_text(plan);
+    }
     let mut out =
         format!("divided: SMs, LLC slices, NoC and DRAM bandwidth (channels); {}\n", kept(&plan.sizes[0].config));
     let _ = writeln!(
@@ -296,6 +339,35 @@ fn sizes_text(plan: &ScalePlan) -> String {
             c.memory.n_sub_partitions(),
             c.noc_bandwidth_bytes_per_second() as f64 / 1e9,
             c.dram_bandwidth_bytes_per_second() as f64 / 1e9,
+        );
+    }
+    out
+}
+
+/// Every size of a chiplet GPU's plan: whole chiplets, so the LLC, DRAM and
+/// the inter-chiplet bisection bandwidth go with the chiplet count.
+fn chiplet_sizes_text(plan: &ScalePlan) -> String {
+    let first = &plan.sizes[0].config;
+    let mut out = format!(
+        "divided: whole chiplets ({} SMs, {} LLC slices and {} channels each, links kept), so the LLC, DRAM and \
+         inter-chiplet bisection bandwidth follow; {}\n",
+        first.n_sms() / first.chiplets.count,
+        first.memory.n_sub_partitions() / first.chiplets.count,
+        first.memory.n_channels / first.chiplets.count,
+        kept(first)
+    );
+    let _ =
+        writeln!(out, "{:>6} {:>8} {:>9} {:>10} {:>15}", "SMs", "chiplets", "LLC MB", "DRAM GB/s", "bisection GB/s");
+    for size in &plan.sizes {
+        let c = &size.config;
+        let _ = writeln!(
+            out,
+            "{:>6} {:>8} {:>9.2} {:>10.1} {:>15.1}",
+            size.sms,
+            c.chiplets.count,
+            c.memory.l2_total_bytes() as f64 / f64::from(1 << 20),
+            c.dram_bandwidth_bytes_per_second() as f64 / 1e9,
+            c.chiplets.bisection_bytes_per_second(&c.memory, &c.clocks) as f64 / 1e9,
         );
     }
     out

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::cache::CacheConfig;
+use crate::chiplets::Chiplets;
 use crate::clocks::ClockDomains;
 use crate::dram::DramConfig;
 use crate::error::ConfigError;
@@ -45,6 +46,8 @@ pub struct GpuConfig {
     pub dram: DramConfig,
     /// SM-to-partition network.
     pub interconnect: Interconnect,
+    /// Chiplets and the network between them (one chiplet: a monolithic GPU).
+    pub chiplets: Chiplets,
     /// Clock domains.
     pub clocks: ClockDomains,
     /// Kernel launch and concurrency.
@@ -107,13 +110,20 @@ impl GpuConfig {
         }
         let mut r = OptionReader::new(raw);
         let cores = Cores::read(&mut r)?;
+        let scheduling = Scheduling::read(&mut r, &cores)?;
+        let units = ExecutionUnits::read(&mut r)?;
+        let l1 = L1Config::read(&mut r)?;
+        let l1i = CacheConfig::read(&r.required("-gpgpu_cache:il1", "the instruction cache string is required")?)?;
+        let memory = MemoryPartitions::read(&mut r)?;
+        let chiplets = Chiplets::read(&mut r, &cores, &memory)?;
         let mut config = Self {
-            scheduling: Scheduling::read(&mut r, &cores)?,
             cores,
-            units: ExecutionUnits::read(&mut r)?,
-            l1: L1Config::read(&mut r)?,
-            l1i: CacheConfig::read(&r.required("-gpgpu_cache:il1", "the instruction cache string is required")?)?,
-            memory: MemoryPartitions::read(&mut r)?,
+            scheduling,
+            units,
+            l1,
+            l1i,
+            memory,
+            chiplets,
             dram: DramConfig::read(&mut r)?,
             interconnect: Interconnect::read(&mut r, raw)?,
             clocks: ClockDomains::read(&mut r)?,
@@ -128,6 +138,18 @@ impl GpuConfig {
     /// The number of SMs.
     pub fn n_sms(&self) -> u32 {
         self.cores.n_sms()
+    }
+
+    /// The chiplet SM `sm` is on (0 on a monolithic GPU).
+    pub fn chiplet_of_sm(&self, sm: u32) -> u32 {
+        let cluster = sm / self.cores.cores_per_cluster.max(1);
+        self.chiplets.chiplet_of_cluster(cluster, self.cores.n_clusters)
+    }
+
+    /// The chiplet L2 slice `slice` is on: chiplets hold equal blocks of
+    /// channels, and so of slices.
+    pub fn chiplet_of_slice(&self, slice: u32) -> u32 {
+        slice / (self.memory.n_sub_partitions() / self.chiplets.count.max(1)).max(1)
     }
 
     /// Trace-mode latency and initiation interval of a unit class.
@@ -215,6 +237,7 @@ impl GpuConfig {
         self.memory.write(w);
         self.dram.write(w);
         self.interconnect.write(w);
+        self.chiplets.write(w);
         self.clocks.write(w);
         self.kernels.write(w);
     }
@@ -274,6 +297,10 @@ mod tests {
         }
         // Disabled specialized slots with upstream defaults are left out on purpose.
         modelled.retain(|name| names.contains(name) || !name.contains("spec"));
+        // A monolithic GPU leaves its chiplet options out, for GPGPU-Sim releases without them.
+        if config.chiplets == crate::chiplets::Chiplets::monolithic() {
+            modelled.retain(|name| !name.contains("chiplet"));
+        }
         assert_eq!(names, modelled);
     }
 

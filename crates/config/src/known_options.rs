@@ -54,12 +54,75 @@ const EXTRA_OPTIONS: [(&str, KnownOption); 3] = [
     ),
 ];
 
+/// The Accel-Sim 2.0 development line's chiplet options, with the defaults
+/// its source registers (see `chiplets.rs` for where and what they mean).
+const ACCEL_SIM_2_OPTIONS: [(&str, KnownOption); 4] = [
+    (
+        "-gpgpu_n_chiplet_partition",
+        KnownOption { kind: OptionKind::Integer, default: "1", help: "Number of chiplet partitions" },
+    ),
+    (
+        "-gpgpu_chiplet_interleave",
+        KnownOption {
+            kind: OptionKind::Integer,
+            default: "0",
+            help: "Chiplet TPC mapping: 0 = contiguous blocks, 1 = interleaved (cluster i on chiplet i mod N)",
+        },
+    ),
+    (
+        "-inter_chiplet_queue_size",
+        KnownOption {
+            kind: OptionKind::Integer,
+            default: "128",
+            help: "max entries in inter-chiplet request/reply queues",
+        },
+    ),
+    (
+        "-inter_chiplet_queue_latency",
+        KnownOption {
+            kind: OptionKind::Integer,
+            default: "100",
+            help: "latency (in core cycles) for inter-chiplet queue",
+        },
+    ),
+];
+
+/// warplab's own options (`configs/README.md`), written after `#warplab `.
+pub const WARPLAB_OPTIONS: [(&str, KnownOption); 3] = [
+    (
+        "-warplab_chiplet_link_gbps",
+        KnownOption {
+            kind: OptionKind::Integer,
+            default: "0",
+            help: "GB/s each chiplet sends and receives over its inter-chiplet links; 0 = one 32-B sector per L2 slice \
+                   of the chiplet per L2 cycle (what Accel-Sim 2.0's queues carry)",
+        },
+    ),
+    (
+        "-warplab_chiplet_interleave_bytes",
+        KnownOption {
+            kind: OptionKind::Integer,
+            default: "8192",
+            help: "consecutive bytes of the address space on one chiplet before the next chiplet's (a power of two)",
+        },
+    ),
+    (
+        "-warplab_chiplet_topology",
+        KnownOption {
+            kind: OptionKind::Text,
+            default: "all_to_all",
+            help: "inter-chiplet topology: all_to_all (every chiplet linked to every other) or ring",
+        },
+    ),
+];
+
 /// Accel-Sim's trace driver registers families of options by prefix; every
 /// name under these prefixes counts as known (the anchors' README says to
 /// treat them so). Defaults are upstream's (`trace_config.cc`): `4,1` for the
 /// unit classes, `4,4` for specialized units, and a disabled BRA unit.
 fn trace_driver_option(name: &str) -> Option<KnownOption> {
-    if let Some((_, extra)) = EXTRA_OPTIONS.iter().find(|(known, _)| *known == name) {
+    let mut extras = EXTRA_OPTIONS.iter().chain(&ACCEL_SIM_2_OPTIONS).chain(&WARPLAB_OPTIONS);
+    if let Some((_, extra)) = extras.find(|(known, _)| *known == name) {
         return Some(*extra);
     }
     let (default, help) = if let Some(suffix) = name.strip_prefix("-trace_opcode_latency_initiation_") {
@@ -144,13 +207,15 @@ mod tests {
         check("-specialized_unit_2", Some((OptionKind::Text, "0,4,4,4,4,BRA")));
         check("-gpgpu_frfcfs_dram_sched_queue_size", Some((OptionKind::Integer, "0")));
         check("-enable_ptx_file_line_stats", Some((OptionKind::Bool, "1")));
+        check("-gpgpu_n_chiplet_partition", Some((OptionKind::Integer, "1")));
+        check("-inter_chiplet_queue_size", Some((OptionKind::Integer, "128")));
+        check("-warplab_chiplet_topology", Some((OptionKind::Text, "all_to_all")));
     }
 
     #[test]
     fn sub_options_and_accel_sim_2_options_are_unknown() {
         check("nbk", None);
         check("-nbk", None);
-        check("-gpgpu_n_chiplet_partition", None);
         check("-gpgpu_lrc_enabled", None);
         check("-config", None);
     }

@@ -113,6 +113,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod cache;
+pub mod chiplets;
 pub mod clocks;
 pub mod collector;
 pub mod dram;
@@ -136,6 +137,7 @@ pub mod units;
 mod writer;
 
 pub use cache::CacheConfig;
+pub use chiplets::{Chiplets, SmMapping, Topology};
 pub use clocks::{ClockDomains, Frequency};
 pub use collector::{CollectorSet, CollectorSetKind, OperandCollector};
 pub use dram::{BankGroupIndexing, BankIndexing, DramConfig, DramScheduler, DramTiming};

@@ -115,6 +115,10 @@ pub(crate) fn looks_like_option(token: &str) -> bool {
     chars.next() == Some('-') && chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
 }
 
+/// A line starting with this holds options only warplab reads: to GPGPU-Sim
+/// it is a comment, so a file warplab writes still runs there.
+pub const WARPLAB_PREFIX: &str = "#warplab ";
+
 /// A whitespace-separated word of an option file, or a quoted value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Token {
@@ -125,7 +129,9 @@ struct Token {
     quoted: bool,
 }
 
-/// Splits a file into tokens: `#` to the end of a line is a comment; a token
+/// Splits a file into tokens: `#` to the end of a line is a comment, except
+/// the [`WARPLAB_PREFIX`] at the start of a line, after which the line is
+/// read as options; a token
 /// starting with `"` is joined (with single spaces, across lines) with the
 /// following tokens until one ends with `"`, and the quotes are removed.
 fn tokenize(file: &str, text: &str) -> Result<Vec<Token>, ConfigError> {
@@ -133,6 +139,7 @@ fn tokenize(file: &str, text: &str) -> Result<Vec<Token>, ConfigError> {
     let mut open: Option<(Vec<&str>, u32)> = None;
     for (line_index, line) in text.lines().enumerate() {
         let line_number = u32::try_from(line_index + 1).unwrap_or(u32::MAX);
+        let line = line.trim_start().strip_prefix(WARPLAB_PREFIX).unwrap_or(line);
         let code = line.split('#').next().unwrap_or("");
         for word in code.split_whitespace() {
             if let Some((parts, start)) = &mut open {
@@ -222,6 +229,15 @@ mod tests {
         );
         // A known integer option takes the next token even if it starts with `-`.
         check("-gpgpu_warpdistro_shader -1", Ok(&["1:-gpgpu_warpdistro_shader=-1"]));
+    }
+
+    #[test]
+    fn warplab_lines_are_options_and_other_comments_are_not() {
+        check(
+            "#warplab -warplab_chiplet_topology ring # a ring\n# -gpgpu_n_mem 4\n  #warplab -x 1",
+            Ok(&["1:-warplab_chiplet_topology=ring", "3:-x=1"]),
+        );
+        check("#warplab-x 1\n#  warplab -y 2", Ok(&[]));
     }
 
     #[test]

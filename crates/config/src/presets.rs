@@ -18,7 +18,7 @@ pub struct Preset {
 }
 
 /// Every preset; the first is the default.
-pub const PRESETS: [Preset; 6] = [
+pub const PRESETS: [Preset; 7] = [
     Preset {
         name: "SM7_QV100",
         aliases: &["QV100"],
@@ -74,6 +74,15 @@ pub const PRESETS: [Preset; 6] = [
         files: &[
             ("gpgpusim.config", include_str!("../../../configs/scalemodel-128sm/gpgpusim.config")),
             ("trace.config", include_str!("../../../configs/scalemodel-128sm/trace.config")),
+        ],
+    },
+    Preset {
+        name: "chiplet-1024sm",
+        aliases: &["chiplet"],
+        description: "The scale-model paper's chiplet GPU: 16 chiplets of 64 SMs, 18 MB LLC, 1.2 TB/s DRAM and 900 GB/s links each",
+        files: &[
+            ("gpgpusim.config", include_str!("../../../configs/chiplet-1024sm/gpgpusim.config")),
+            ("trace.config", include_str!("../../../configs/chiplet-1024sm/trace.config")),
         ],
     },
 ];

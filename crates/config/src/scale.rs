@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chiplets::MAX_CHIPLETS;
 use crate::error::ConfigError;
 use crate::gpu::GpuConfig;
 use crate::interconnect::NetworkMode;
@@ -40,10 +41,21 @@ impl GpuConfig {
     ///
     /// A factor of 0, or one that does not divide the cluster count or the
     /// channel count ([`ConfigError::ScaleFactor`]).
+    ///
+    /// A GPU of several chiplets is scaled by whole chiplets (the chiplet
+    /// scale operator): the chiplet count is divided too, and each chiplet
+    /// keeps its SMs, channels, slices and link bandwidth, so the
+    /// inter-chiplet bisection bandwidth shrinks with the system; a factor
+    /// that does not divide the chiplet count is an error.
     pub fn scale_shared(&self, factor: u32) -> Result<Scaled, ConfigError> {
         let n_clusters = divide(factor, "-gpgpu_n_clusters", self.cores.n_clusters)?;
         let n_channels = divide(factor, "-gpgpu_n_mem", self.memory.n_channels)?;
-        Ok(self.with_counts(n_clusters, n_channels))
+        let chiplets = if self.chiplets.enabled() {
+            divide(factor, "-gpgpu_n_chiplet_partition", self.chiplets.count).map_err(whole_chiplets)?
+        } else {
+            1
+        };
+        Ok(self.with_counts(n_clusters, n_channels, chiplets))
     }
 
     /// The inverse of [`GpuConfig::scale_shared`]: SMs and channels multiplied by `factor`.
@@ -55,13 +67,19 @@ impl GpuConfig {
         let n_clusters =
             multiply(factor, "-gpgpu_n_clusters", self.cores.n_clusters, MAX_SMS / self.cores.cores_per_cluster)?;
         let n_channels = multiply(factor, "-gpgpu_n_mem", self.memory.n_channels, MAX_CHANNELS)?;
-        Ok(self.with_counts(n_clusters, n_channels))
+        let chiplets = if self.chiplets.enabled() {
+            multiply(factor, "-gpgpu_n_chiplet_partition", self.chiplets.count, MAX_CHIPLETS)?
+        } else {
+            1
+        };
+        Ok(self.with_counts(n_clusters, n_channels, chiplets))
     }
 
-    fn with_counts(&self, n_clusters: u32, n_channels: u32) -> Scaled {
+    fn with_counts(&self, n_clusters: u32, n_channels: u32, chiplets: u32) -> Scaled {
         let mut config = self.clone();
         config.cores.n_clusters = n_clusters;
         config.memory.n_channels = n_channels;
+        config.chiplets.count = chiplets;
         let mut diagnostics = Vec::new();
         if !config.memory.indexing_fits() {
             diagnostics.push(Diagnostic {
@@ -88,6 +106,19 @@ impl GpuConfig {
 fn booksim_node_count(config: &GpuConfig) -> Option<&str> {
     let icnt = config.interconnect.icnt.as_ref().filter(|_| config.interconnect.mode == NetworkMode::BookSim)?;
     icnt.get("k")
+}
+
+/// A chiplet GPU divides only by a divisor of its chiplets.
+fn whole_chiplets(error: ConfigError) -> ConfigError {
+    match error {
+        ConfigError::ScaleFactor { factor, option, count, .. } if factor > 0 => ConfigError::ScaleFactor {
+            factor,
+            option,
+            count,
+            reason: format!("a GPU of {count} chiplets is scaled by whole chiplets"),
+        },
+        other => other,
+    }
 }
 
 fn divide(factor: u32, option: &str, count: u32) -> Result<u32, ConfigError> {

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cache::{CacheConfig, SetIndex};
+use crate::chiplets::{InterpretedOption, SmMapping};
 use crate::dram::{BankGroupIndexing, BankIndexing};
 use crate::gpu::{GpuConfig, KeptOption};
 use crate::interconnect::NetworkMode;
@@ -38,6 +39,10 @@ pub struct ConfigSummary {
     pub l1d: Option<CacheSummary>,
     /// One L2 slice.
     pub l2: CacheSummary,
+    /// Chiplets (1: a monolithic GPU).
+    pub chiplets: u32,
+    /// Options warplab reads with a meaning of its own (see `chiplets.rs`).
+    pub interpreted_options: Vec<InterpretedOption>,
     /// Options GPGPU-Sim does not know, with their values.
     pub unknown_options: Vec<KeptOption>,
     /// Options GPGPU-Sim knows and warplab does not model, with their values.
@@ -119,6 +124,8 @@ impl GpuConfig {
             n_sub_partitions: self.memory.n_sub_partitions(),
             l1d: self.l1.dl1.as_ref().map(CacheSummary::of),
             l2: CacheSummary::of(&self.memory.l2),
+            chiplets: self.chiplets.count,
+            interpreted_options: self.chiplets.interpreted(),
             unknown_options: self.unknown_options.clone(),
             unmodelled_options: self.unmodelled_options.clone(),
         }
@@ -136,7 +143,10 @@ impl GpuConfig {
                 self.dram_group(),
                 self.interconnect_group(),
                 self.clocks_group(),
-            ],
+            ]
+            .into_iter()
+            .chain(self.chiplets_group())
+            .collect(),
         }
     }
 
@@ -345,6 +355,55 @@ impl GpuConfig {
                 ),
             ],
         )
+    }
+
+    /// Only for a GPU of several chiplets; an interpreted option says so in its value.
+    fn chiplets_group(&self) -> Option<ViewGroup> {
+        let c = &self.chiplets;
+        if !c.enabled() {
+            return None;
+        }
+        let interpreted = c.interpreted();
+        let mark = |option: &str, value: String| {
+            if interpreted.iter().any(|i| i.name == option) { format!("{value} (interpreted)") } else { value }
+        };
+        let per_chiplet = format!(
+            "{} SMs, {} channels, {} L2 slices",
+            self.n_sms() / c.count,
+            self.memory.n_channels / c.count,
+            self.memory.n_sub_partitions() / c.count
+        );
+        let mapping = match c.sm_mapping {
+            SmMapping::Contiguous => "contiguous blocks of clusters (consecutive CTAs share a chiplet)",
+            SmMapping::Interleaved => "cluster i on chiplet i mod N (CTAs dealt round robin)",
+        };
+        let link = c.link_bytes_per_second(&self.memory, &self.clocks) as f64 / 1e9;
+        let rows = vec![
+            row(
+                "Chiplets",
+                mark("-gpgpu_n_chiplet_partition", format!("{} ({per_chiplet} each)", c.count)),
+                "-gpgpu_n_chiplet_partition",
+            ),
+            row("SMs to chiplets", mark("-gpgpu_chiplet_interleave", mapping.to_owned()), "-gpgpu_chiplet_interleave"),
+            row("Link bandwidth", format!("{link:.1} GB/s out and in per chiplet"), "-warplab_chiplet_link_gbps"),
+            row(
+                "Link latency",
+                mark("-inter_chiplet_queue_latency", format!("{} core cycles", c.latency_cycles)),
+                "-inter_chiplet_queue_latency",
+            ),
+            row(
+                "Link queue",
+                mark("-inter_chiplet_queue_size", format!("{} packets", c.queue_entries)),
+                "-inter_chiplet_queue_size",
+            ),
+            row(
+                "Address interleave",
+                format!("{} B per chiplet", c.interleave_bytes),
+                "-warplab_chiplet_interleave_bytes",
+            ),
+            row("Topology", c.topology.name(), "-warplab_chiplet_topology"),
+        ];
+        Some(group("Chiplets", rows))
     }
 
     fn clocks_group(&self) -> ViewGroup {

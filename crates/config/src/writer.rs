@@ -5,7 +5,7 @@
 use std::fmt::Display;
 
 use crate::gpu::{GpuConfig, KeptOption};
-use crate::options::looks_like_option;
+use crate::options::{WARPLAB_PREFIX, looks_like_option};
 
 /// The name of the main file the writer produces.
 pub const GPGPUSIM_CONFIG: &str = "gpgpusim.config";
@@ -33,6 +33,12 @@ impl OptionWriter {
     pub(crate) fn option(&mut self, name: &str, value: impl Display) {
         let line = format!("{name} {}\n", quote_if_needed(&value.to_string()));
         if is_trace_driver_option(name) { self.trace.push_str(&line) } else { self.main.push_str(&line) }
+    }
+
+    /// One of warplab's own options, after `#warplab ` so that GPGPU-Sim's
+    /// parser, which skips comments, still runs the file (warplab reads it).
+    pub(crate) fn warplab_option(&mut self, name: &str, value: impl Display) {
+        self.main.push_str(&format!("{WARPLAB_PREFIX}{name} {}\n", quote_if_needed(&value.to_string())));
     }
 
     fn kept(&mut self, kept: &KeptOption) {

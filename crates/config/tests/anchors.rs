@@ -4,7 +4,8 @@
 
 use warplab_config::cache::{Allocation, SetIndex, WriteAllocate, WritePolicy};
 use warplab_config::{
-    GpuConfig, NetworkMode, PRESETS, PartitionIndexing, SchedulerPolicy, UnitClass, order_config_files, preset,
+    GpuConfig, NetworkMode, PRESETS, PartitionIndexing, SchedulerPolicy, SmMapping, UnitClass, order_config_files,
+    preset,
 };
 
 const KB: u64 = 1024;
@@ -254,15 +255,16 @@ fn qv100_cache_fields_dram_timing_and_mapping() {
 }
 
 #[test]
-fn h100_accel_sim_2_options_are_unknown_and_booksim_gives_the_flit() {
+fn h100_is_two_chiplets_its_other_accel_sim_2_options_are_unknown_and_booksim_gives_the_flit() {
     let c = config("H100");
+    // The chiplet options are modelled: two chiplets of 66 SMs, 20 channels
+    // and 40 slices, SM clusters in contiguous halves, 256-entry queues.
+    assert_eq!((c.chiplets.count, c.chiplets.queue_entries, c.chiplets.sm_mapping), (2, 256, SmMapping::Contiguous));
+    assert_eq!(c.chiplets.latency_cycles, 100, "the Accel-Sim 2.0 line's default");
     let unknown: Vec<&str> = c.unknown_options.iter().map(|k| k.name.as_str()).collect();
     assert_eq!(
         unknown,
         [
-            "-gpgpu_n_chiplet_partition",
-            "-inter_chiplet_queue_size",
-            "-gpgpu_chiplet_interleave",
             "-gpgpu_opndcoll_model",
             "-gpgpu_lrc_enabled",
             "-gpgpu_lrc_max_entries",

@@ -28,6 +28,7 @@ fn rtx3070_fractional_clock_and_h100_unknown_options() {
     let rtx = preset("RTX3070").expect("embedded").config().expect("reads");
     assert_eq!(rtx.clocks.dram.khz(), 3_500_500);
     let h100 = preset("H100").expect("embedded").config().expect("reads");
-    assert_eq!(h100.unknown_options.len(), 8);
+    assert_eq!(h100.unknown_options.len(), 5);
+    assert_eq!(h100.chiplets.count, 2);
     assert_eq!(h100.memory.l2_total_bytes(), 50 * 1024 * 1024);
 }

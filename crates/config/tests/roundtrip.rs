@@ -174,6 +174,10 @@ fn variation() -> impl Strategy<Value = Variation> {
     )
 }
 
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
 fn apply(base: &GpuConfig, v: &Variation) -> GpuConfig {
     let mut c = base.clone();
     c.cores.n_clusters = v.clusters;
@@ -181,6 +185,10 @@ fn apply(base: &GpuConfig, v: &Variation) -> GpuConfig {
     c.cores.max_threads_per_sm = v.warps * 32;
     c.memory.n_channels = v.channels;
     c.memory.sub_partitions_per_channel = 1 << v.sub_partitions_log2;
+    // Chiplets split the clusters and channels evenly: a preset's count where
+    // it still does, else one.
+    let count = c.chiplets.count;
+    c.chiplets.count = if gcd(v.clusters, v.channels).is_multiple_of(count) { count } else { 1 };
     c.memory.partition_indexing =
         if c.memory.indexing_fits() { c.memory.partition_indexing } else { PartitionIndexing::Xor };
     // The adaptive carve-out ties the unified size to the L1 string; a generated L1 stands alone.

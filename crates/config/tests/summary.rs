@@ -27,7 +27,14 @@ fn qv100_summary_as_json() {
 fn h100_summary_lists_its_unknown_options_with_values() {
     let summary = preset("H100").expect("preset").config().expect("reads").summary();
     let json = serde_json::to_value(&summary).expect("serializes");
-    assert_eq!(json["unknown_options"][0], serde_json::json!({"name": "-gpgpu_n_chiplet_partition", "value": "2"}));
+    assert_eq!(json["unknown_options"][0], serde_json::json!({"name": "-gpgpu_opndcoll_model", "value": "1"}));
+    assert_eq!(summary.chiplets, 2);
+    let interpreted: Vec<&str> = summary.interpreted_options.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(interpreted, ["-gpgpu_chiplet_interleave", "-inter_chiplet_queue_size", "-inter_chiplet_queue_latency"]);
+    let view = preset("H100").expect("preset").config().expect("reads").view();
+    let chiplets = view.groups.iter().find(|g| g.title == "Chiplets").expect("a chiplet group");
+    let queue = chiplets.rows.iter().find(|r| r.option == "-inter_chiplet_queue_size").expect("the queue row");
+    assert_eq!(queue.value, "256 packets (interpreted)");
     assert_eq!((summary.n_sms, summary.n_sub_partitions, summary.core_clock_mhz), (132, 80, 1980.0));
 }
 

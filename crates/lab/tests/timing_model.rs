@@ -3,6 +3,8 @@
 //! on `strided`, the occupancy rule, real traces and the equivalence of
 //! sleeping and ticking (determinism across runs and wasm: `determinism.rs`).
 
+mod common;
+
 use std::fs::File;
 use std::io::Read;
 use std::path::PathBuf;
@@ -128,23 +130,9 @@ fn gtx1080() -> GpuConfig {
 }
 
 /// Runs a kernel of one warp whose instructions are `lines` (tracer-4 lines
-/// without the PC), at PCs 16 bytes apart from 0.
+/// without the PC), at PCs 16 bytes apart from 0, traced for Pascal.
 fn run_one_warp(config: &GpuConfig, lines: &[String]) -> SimReport {
-    let mut text = String::from(
-        "-kernel name = one_warp\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-shmem = 0\n\
-         -nregs = 16\n-binary version = 61\n-cuda stream id = 0\n-shmem base_addr = 0x00007f2b5a000000\n\
-         -local mem base_addr = 0x00007f2b58000000\n-nvbit version = 1.5.5\n-accelsim tracer version = 4\n\
-         -enable lineinfo = 0\n\n#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\n",
-    );
-    text += &format!("insts = {}\n", lines.len());
-    for (k, line) in lines.iter().enumerate() {
-        text += &format!("{:04x} {line}\n", 16 * k);
-    }
-    text += "\n#END_TB\n";
-    let mut open = move |_: &str| -> Result<Box<dyn Read>, String> {
-        Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
-    };
-    simulate_trace(config, SimOptions::default(), "kernel-1.traceg\n", &mut open).unwrap()
+    common::run_grid(config, 61, 1, 1, |_, _| lines.to_vec())
 }
 
 /// `n` independent moves (eight registers in turn, so no hazard at a

@@ -64,7 +64,7 @@ impl SlicedLlc {
     /// sub-partitions), the L2 cache string, the address mapping and the
     /// partition indexing.
     pub fn new(config: &GpuConfig) -> Self {
-        let address_map = AddressMap::new(&config.memory, &config.dram);
+        let address_map = AddressMap::for_gpu(config);
         let l2 = &config.memory.l2;
         Self {
             slices: (0..address_map.n_sub_partitions()).map(|_| Cache::new(l2)).collect(),

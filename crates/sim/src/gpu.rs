@@ -28,8 +28,8 @@ use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
 use crate::SimOptions;
 use crate::events::{Event, EventKind, EventLog};
 use crate::gpu_sampling::{PredictedCta, sampler_for};
-use crate::interconnect::Crossbar;
 use crate::memory_partition::{MemorySystem, PartitionContext};
+use crate::network::Network;
 use crate::report::MshrHistogram;
 use crate::request::{RequestPool, Requests};
 use crate::sampling::sampler::Sampler;
@@ -76,8 +76,8 @@ pub struct Gpu {
     pub(crate) clocks: Clocks,
     pub(crate) sms: Vec<Sm>,
     pub(crate) memory: MemorySystem,
-    pub(crate) request_network: Crossbar,
-    pub(crate) reply_network: Crossbar,
+    pub(crate) request_network: Network,
+    pub(crate) reply_network: Network,
     pub(crate) requests: Requests,
     /// SM `i`'s side of the crossbars during its cycle.
     ports: Vec<SmPort>,
@@ -108,8 +108,6 @@ impl Gpu {
     /// A GPU of `config`, empty.
     pub fn new(config: &GpuConfig, options: SimOptions) -> Self {
         let n_sms = config.n_sms();
-        let n_slices = config.memory.n_sub_partitions();
-        let ic = &config.interconnect;
         let sampler = sampler_for(&options);
         let mut sms: Vec<Sm> = (0..n_sms).map(|id| Sm::new(id, config)).collect();
         for sm in &mut sms {
@@ -121,12 +119,12 @@ impl Gpu {
             clocks: Clocks::new(&config.clocks),
             sms,
             memory: MemorySystem::new(config),
-            request_network: Crossbar::for_config(n_sms, n_slices, ic),
-            reply_network: Crossbar::for_config(n_slices, n_sms, ic),
+            request_network: Network::requests(config),
+            reply_network: Network::replies(config),
             requests: Requests::new(n_sms),
             ports: (0..n_sms).map(SmPort::new).collect(),
             threads: crate::threads::SmThreads::new(options.threads),
-            address_map: AddressMap::new(&config.memory, &config.dram),
+            address_map: AddressMap::for_gpu(config),
             views: Vec::new(),
             runs: Vec::new(),
             diagnostics: Vec::new(),
@@ -558,8 +556,8 @@ impl Gpu {
 /// What every SM's cycle reads from the rest of the GPU: nothing in it
 /// changes while the SMs run their cycles.
 struct SmCycle<'a> {
-    request_network: &'a Crossbar,
-    reply_network: &'a Crossbar,
+    request_network: &'a Network,
+    reply_network: &'a Network,
     address_map: &'a AddressMap,
     views: &'a [KernelView],
     log: &'a EventLog,

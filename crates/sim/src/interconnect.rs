@@ -151,6 +151,11 @@ impl Crossbar {
         }
     }
 
+    /// Output ports.
+    pub fn n_outputs(&self) -> u32 {
+        self.outputs.len() as u32
+    }
+
     /// Whether input `input` has room for one more packet.
     pub fn can_inject(&self, input: u32) -> bool {
         self.inputs[input as usize].can_push()

@@ -41,6 +41,7 @@ mod gpu_sampling;
 pub mod interconnect;
 pub mod memory_partition;
 pub mod mshr;
+pub mod network;
 pub use warplab_uarch::ops;
 pub mod report;
 mod report_builder;

@@ -53,8 +53,8 @@ use crate::bitset::BitSet;
 use crate::dram::{DramChannel, DramRequest};
 use crate::events::{EventLog, Queue, note_queue};
 use crate::fifo::Fifo;
-use crate::interconnect::Crossbar;
 use crate::mshr::MshrTable;
+use crate::network::Network;
 use crate::report::CacheReport;
 use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
 use crate::snapshot::{ChannelSnapshot, Depth, SliceSnapshot};
@@ -154,8 +154,8 @@ pub struct MemorySystem {
 /// Shared state a memory cycle touches.
 pub(crate) struct PartitionContext<'a> {
     pub requests: &'a mut Requests,
-    pub request_network: &'a mut Crossbar,
-    pub reply_network: &'a mut Crossbar,
+    pub request_network: &'a mut Network,
+    pub reply_network: &'a mut Network,
     pub address_map: &'a AddressMap,
     /// The core cycles completed before this instant's core edge: GPGPU-Sim's
     /// `gpu_sim_cycle` as its L2 and DRAM read it (the core ticks last in an
@@ -165,7 +165,7 @@ pub(crate) struct PartitionContext<'a> {
     /// event window is in (`core_now` lags it by one at a core edge).
     pub event_cycle: u64,
     /// The interconnect cycle whose deliveries the crossbars' consumers see
-    /// (see [`crate::interconnect::Crossbar::peek`]).
+    /// (see [`crate::network::Network::peek`]).
     pub icnt_now: u64,
     pub log: &'a mut EventLog,
 }
@@ -835,11 +835,10 @@ mod tests {
         // queue, the L2 stops, and the `icnt to L2` queue fills from the ROP.
         let config = warplab_config::preset("QV100").unwrap().config().unwrap();
         let mut memory = MemorySystem::new(&config);
-        let address_map = AddressMap::new(&config.memory, &config.dram);
+        let address_map = AddressMap::for_gpu(&config);
         let mut requests = Requests::new(1);
-        let ic = &config.interconnect;
-        let mut request_network = Crossbar::for_config(config.n_sms(), config.memory.n_sub_partitions(), ic);
-        let mut reply_network = Crossbar::for_config(config.memory.n_sub_partitions(), config.n_sms(), ic);
+        let mut request_network = Network::requests(&config);
+        let mut reply_network = Network::replies(&config);
         let sent = 400;
         for address in sectors_of(&address_map, 0, sent) {
             let request = Request {

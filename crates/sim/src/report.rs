@@ -59,6 +59,33 @@ pub struct SimReport {
     /// What sampled simulation did, when it was on. Instruction counts
     /// above then include the instructions it predicted.
     pub sampling: Option<SamplingReport>,
+    /// What crossed between chiplets, on a GPU of several (absent otherwise,
+    /// so a monolithic GPU's report is as it was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chiplets: Option<ChipletReport>,
+}
+
+/// Traffic between chiplets: requests and replies over the links.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChipletReport {
+    /// Chiplets.
+    pub chiplets: u32,
+    /// Requests SMs sent to L2 slices (each L2 access from an SM).
+    pub l2_requests: u64,
+    /// Of those, requests to a slice on another chiplet: each crossed the
+    /// links, and its reply came back over them.
+    pub remote_l2_requests: u64,
+    /// `remote_l2_requests / l2_requests`.
+    pub remote_share: f64,
+    /// Bytes sent over links, requests and replies, each hop counted.
+    pub link_bytes: u64,
+    /// Bytes per second one link direction carries at most.
+    pub link_bandwidth_bytes_per_s: f64,
+    /// Share of the time links spent sending, averaged over every link of
+    /// both directions (0 to 1).
+    pub link_utilization: f64,
+    /// The same for the busiest link.
+    pub busiest_link_utilization: f64,
 }
 
 /// One cache level's accesses by Accel-Sim's outcome classes. Every access is

@@ -9,9 +9,10 @@ use crate::Gpu;
 use crate::dram::DramStats;
 use crate::ops::{N_UNIT_CLASSES, unit_index};
 use crate::report::{
-    CacheReport, DramReport, IssueBreakdown, IssueByPipeline, KernelReport, LatencyBreakdown, OutcomeCounts,
-    PipelineIssue, QueueStalls, SimReport, SmReport,
+    CacheReport, ChipletReport, DramReport, IssueBreakdown, IssueByPipeline, KernelReport, LatencyBreakdown,
+    OutcomeCounts, PipelineIssue, QueueStalls, SimReport, SmReport,
 };
+use crate::time::Domain;
 
 impl Gpu {
     /// The report of everything simulated so far.
@@ -72,6 +73,7 @@ impl Gpu {
             sms,
             diagnostics: self.diagnostics.clone(),
             sampling: self.sampler.as_ref().map(|sampler| sampler.report(|k| self.detailed_insts(k)[0])),
+            chiplets: self.chiplet_report(),
         }
     }
 
@@ -133,6 +135,32 @@ impl Gpu {
             },
             totals,
         }
+    }
+
+    /// Traffic between chiplets; `None` on a monolithic GPU.
+    fn chiplet_report(&self) -> Option<ChipletReport> {
+        if !self.config.chiplets.enabled() {
+            return None;
+        }
+        let (requests, replies) = (self.request_network.link_counters(), self.reply_network.link_counters());
+        let icnt_cycles = self.clocks.domain_cycles(Domain::Icnt).max(1) as f64;
+        let links = f64::from((requests.links + replies.links).max(1));
+        let l2_requests = self.request_network.injected();
+        Some(ChipletReport {
+            chiplets: self.config.chiplets.count,
+            l2_requests,
+            remote_l2_requests: requests.packets,
+            remote_share: if l2_requests == 0 { 0.0 } else { requests.packets as f64 / l2_requests as f64 },
+            link_bytes: requests.bytes + replies.bytes,
+            link_bandwidth_bytes_per_s: self
+                .config
+                .chiplets
+                .link_bytes_per_second(&self.config.memory, &self.config.clocks)
+                as f64,
+            link_utilization: (requests.busy_cycles + replies.busy_cycles) as f64 / (links * icnt_cycles),
+            busiest_link_utilization: requests.busiest_busy_cycles.max(replies.busiest_busy_cycles) as f64
+                / icnt_cycles,
+        })
     }
 
     fn queue_stalls(&self) -> QueueStalls {

@@ -20,9 +20,19 @@
 //! `-gpgpu_memory_partition_indexing` may then re-pick the channel (see
 //! [`AddressMap::new`] for each mode), and the sub-partition (L2 slice) is
 //! channel × sub-partitions per channel + the lowest bank bits.
+//!
+//! On a GPU of several chiplets ([`AddressMap::for_gpu`]) the address space is
+//! first dealt out across the chiplets in stretches of
+//! `-warplab_chiplet_interleave_bytes`: stretch `k` lives on chiplet
+//! `k mod N` (its home chiplet). The stretches of one chiplet, put end to
+//! end, form that chiplet's local address, which one chiplet's channels
+//! decode as above; the slice is then the home chiplet's block of slices
+//! (chiplet `c` holds channels `c·C/N ..`, as Accel-Sim 2.0 splits them).
+//! Taking the chiplet bits out first keeps them from biasing which of the
+//! chiplet's channels an address picks.
 
 use crate::set_index::ipoly_hash;
-use warplab_config::{DramConfig, MemoryPartitions, PartitionIndexing};
+use warplab_config::{DramConfig, GpuConfig, MemoryPartitions, PartitionIndexing};
 
 /// One address decoded into DRAM coordinates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +69,27 @@ pub struct AddressMap {
     /// get the "higher bits" the XOR and IPOLY hashes mix in.
     high_bits_shift: u32,
     indexing: Indexing,
+    /// On a chiplet GPU, how addresses are dealt out across chiplets; the
+    /// fields above then describe one chiplet's channels.
+    chiplets: Option<ChipletSplit>,
+}
+
+/// The address space dealt out across chiplets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ChipletSplit {
+    count: u32,
+    /// log2 of the bytes on one chiplet before the next chiplet's.
+    shift: u32,
+}
+
+impl ChipletSplit {
+    /// The home chiplet of `addr` and its address within that chiplet.
+    fn split(self, addr: u64) -> (u32, u64) {
+        let stretch = addr >> self.shift;
+        let count = u64::from(self.count);
+        let local = ((stretch / count) << self.shift) | (addr & low_bits_mask(self.shift));
+        ((stretch % count) as u32, local)
+    }
 }
 
 /// How the channel is taken from the address.
@@ -223,7 +254,27 @@ impl AddressMap {
             sub_partition_id_mask,
             high_bits_shift: high_bits_shift.min(64),
             indexing,
+            chiplets: None,
         }
+    }
+
+    /// The decoder of a whole GPU: [`AddressMap::new`] for a monolithic one;
+    /// on a chiplet GPU, one chiplet's channels behind the interleaving
+    /// across chiplets (see the module doc).
+    pub fn for_gpu(config: &GpuConfig) -> Self {
+        let chiplets = &config.chiplets;
+        if !chiplets.enabled() {
+            return Self::new(&config.memory, &config.dram);
+        }
+        let mut one_chiplet = config.memory.clone();
+        one_chiplet.n_channels = (config.memory.n_channels / chiplets.count).max(1);
+        let split = ChipletSplit { count: chiplets.count, shift: chiplets.interleave_bytes.trailing_zeros() };
+        Self { chiplets: Some(split), ..Self::new(&one_chiplet, &config.dram) }
+    }
+
+    /// The home chiplet of `addr` (0 on a monolithic GPU).
+    pub fn chiplet(&self, addr: u64) -> u32 {
+        self.chiplets.map_or(0, |split| split.split(addr).0)
     }
 
     /// Decodes `addr` into its channel, L2 slice, bank, row and column.
@@ -247,6 +298,18 @@ impl AddressMap {
     /// The slice of `addr`, its raw bank bits, and the address the bank, row
     /// and column are read from (without the channel, in the modulo case).
     fn slice_fields(&self, addr: u64) -> (u32, u64, u64) {
+        match self.chiplets {
+            None => self.chiplet_slice_fields(addr),
+            Some(split) => {
+                let (home, local) = split.split(addr);
+                let (slice, raw_bank, rest_of_addr) = self.chiplet_slice_fields(local);
+                (home * self.n_channels * self.sub_partitions_per_channel + slice, raw_bank, rest_of_addr)
+            }
+        }
+    }
+
+    /// [`AddressMap::slice_fields`] within one chiplet (the whole GPU when monolithic).
+    fn chiplet_slice_fields(&self, addr: u64) -> (u32, u64, u64) {
         let (channel, rest_of_addr, high_bits) = match self.channel_field {
             ChannelField::Bits { mask } => {
                 let channel = extract_bits(addr, mask) % u64::from(self.n_channels);
@@ -290,6 +353,7 @@ impl AddressMap {
     /// few whose index bits happen to match the slice. Partition indexing
     /// hashes are not undone, as in GPGPU-Sim.
     pub fn partition_address(&self, addr: u64) -> u64 {
+        let addr = self.chiplets.map_or(addr, |split| split.split(addr).1);
         match self.channel_field {
             ChannelField::Bits { mask } => extract_bits(addr, !(mask | self.sub_partition_id_mask)),
             ChannelField::Modulo { start_bit } => {
@@ -302,12 +366,12 @@ impl AddressMap {
 
     /// Memory channels.
     pub fn n_channels(&self) -> u32 {
-        self.n_channels
+        self.n_channels * self.chiplets.map_or(1, |split| split.count)
     }
 
     /// L2 slices in the GPU (channels × sub-partitions per channel).
     pub fn n_sub_partitions(&self) -> u32 {
-        self.n_channels * self.sub_partitions_per_channel
+        self.n_channels() * self.sub_partitions_per_channel
     }
 }
 
@@ -619,5 +683,40 @@ mod tests {
         let n_lines = lines.len() as u64;
         assert_eq!(lines.first(), Some(&0));
         assert_eq!(lines.last(), Some(&(n_lines - 1)));
+    }
+
+    #[test]
+    fn chiplets_take_stretches_of_the_interleave_and_their_own_slices() {
+        let gpu = config("chiplet");
+        let map = AddressMap::for_gpu(&gpu);
+        let (chiplets, stretch) = (gpu.chiplets.count, u64::from(gpu.chiplets.interleave_bytes));
+        assert_eq!((map.n_channels(), map.n_sub_partitions()), (128, 1024));
+        let slices_per_chiplet = map.n_sub_partitions() / chiplets;
+        let mut per_slice = vec![0u32; map.n_sub_partitions() as usize];
+        for addr in (0..64 * stretch * u64::from(chiplets)).step_by(32) {
+            let home = map.chiplet(addr);
+            assert_eq!(u64::from(home), (addr / stretch) % u64::from(chiplets), "{addr:#x}");
+            let decoded = map.decode(addr);
+            assert_eq!(decoded.sub_partition / slices_per_chiplet, home, "{addr:#x}: a slice of its home chiplet");
+            assert_eq!(decoded.channel, decoded.sub_partition / 8);
+            per_slice[decoded.sub_partition as usize] += 1;
+        }
+        // A stream spreads evenly over every slice of every chiplet.
+        assert!(per_slice.iter().all(|&n| n == per_slice[0]), "{per_slice:?}");
+        // No two addresses of one slice share a partition address.
+        let mut seen = std::collections::HashSet::new();
+        for addr in (0..16 * stretch * u64::from(chiplets)).step_by(128) {
+            assert!(seen.insert((map.sub_partition(addr), map.partition_address(addr))), "{addr:#x}");
+        }
+    }
+
+    #[test]
+    fn a_monolithic_gpu_decodes_as_before() {
+        let gpu = config("QV100");
+        let (whole, plain) = (AddressMap::for_gpu(&gpu), map_for(&gpu));
+        for addr in (0..1u64 << 22).step_by(96) {
+            assert_eq!(whole.decode(addr), plain.decode(addr));
+            assert_eq!(whole.chiplet(addr), 0);
+        }
     }
 }

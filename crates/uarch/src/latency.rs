@@ -7,7 +7,7 @@
 //! is the timing model's (docs/validation.md writes each step out, and
 //! `crates/lab/tests/timing_model.rs` checks the simulator against it).
 
-use warplab_config::GpuConfig;
+use warplab_config::{GpuConfig, Topology};
 
 /// Bytes of a request's header on the interconnect (address and control).
 pub const PACKET_HEADER_BYTES: u32 = warplab_config::interconnect::PACKET_HEADER_BYTES;
@@ -86,6 +86,34 @@ impl IdleLatencies {
             + in_core_cycles(config, service, config.clocks.dram.khz());
         Self { l1_hit, l2_hit, dram_row_miss }
     }
+}
+
+/// Core cycles a round trip to an L2 slice `hops` links away adds to the
+/// same access on the SM's own chiplet (`sim::network`'s model), on an idle
+/// GPU: each direction's packet crosses its source crossbar to the link
+/// port (one more interconnect cycle than straight to a slice), then each
+/// link sends it (its bytes at the link bandwidth, rounded up to whole
+/// interconnect cycles) and holds it for the latency
+/// (`-inter_chiplet_queue_latency`, rounded to interconnect cycles);
+/// `all_to_all` crosses one link of latency and the destination's incoming
+/// link, which only sends. The request is a header, the reply a header and
+/// an L1 block.
+pub fn link_round_trip_cycles(config: &GpuConfig, hops: u32) -> f64 {
+    let chiplets = &config.chiplets;
+    let (core, icnt) = (config.clocks.core.khz().max(1), config.clocks.icnt.khz().max(1));
+    let latency = (u64::from(chiplets.latency_cycles) * icnt + core / 2) / core;
+    let bytes_per_cycle =
+        chiplets.link_bytes_per_second(&config.memory, &config.clocks) as f64 / (icnt as f64 * 1000.0);
+    let one_way = |bytes: u32| {
+        let send = (f64::from(bytes) / bytes_per_cycle).ceil();
+        let links = match chiplets.topology {
+            Topology::AllToAll => send + latency as f64 + send,
+            Topology::Ring => f64::from(hops) * (send + latency as f64),
+        };
+        1.0 + links
+    };
+    let icnt_cycles = one_way(PACKET_HEADER_BYTES) + one_way(PACKET_HEADER_BYTES + config.l1_block_bytes());
+    in_core_cycles(config, icnt_cycles, icnt)
 }
 
 /// Mean core cycles from an edge of the clock at `from_khz` to the next edge

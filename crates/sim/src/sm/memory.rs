@@ -37,8 +37,8 @@ use super::scoreboard::RegState;
 use super::{KernelView, Sm};
 use crate::events::{EventKind, Queue, note_queue};
 use crate::fifo::Fifo;
-use crate::interconnect::Crossbar;
 use crate::mshr::MshrTable;
+use crate::network::Network;
 use crate::ops::{OpInfo, OpKind};
 use crate::report::{CacheReport, LatencyBreakdown};
 use crate::request::{Request, RequestId, RequestKind, RequestPool, Slab, Stamps, Waiter};
@@ -104,13 +104,13 @@ struct Lookup {
 pub(crate) struct MemoryContext<'a> {
     /// The requests this SM made.
     pub requests: &'a mut RequestPool,
-    pub request_network: &'a Crossbar,
-    pub reply_network: &'a Crossbar,
+    pub request_network: &'a Network,
+    pub reply_network: &'a Network,
     /// What the SM sends, takes and records this cycle.
     pub port: &'a mut SmPort,
     pub address_map: &'a warplab_uarch::address_map::AddressMap,
     /// The interconnect cycle whose deliveries the crossbars' consumers see
-    /// (see [`crate::interconnect::Crossbar::peek`]).
+    /// (see [`crate::network::Network::peek`]).
     pub icnt_now: u64,
     /// The core cycle.
     pub now: u64,

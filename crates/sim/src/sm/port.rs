@@ -12,7 +12,7 @@
 //! input and output), so the run is the same on any number of threads.
 
 use crate::events::{Event, EventKind, EventLog, Recorder};
-use crate::interconnect::Crossbar;
+use crate::network::Network;
 use crate::request::RequestId;
 
 /// One packet an SM sent into the request crossbar this cycle.
@@ -54,7 +54,7 @@ impl SmPort {
     }
 
     /// Whether the SM's request-crossbar input has room for one more packet.
-    pub(crate) fn can_send(&self, network: &Crossbar) -> bool {
+    pub(crate) fn can_send(&self, network: &Network) -> bool {
         network.can_inject_more(self.sm, self.sent.len())
     }
 
@@ -70,8 +70,8 @@ impl SmPort {
     }
 
     /// The next reply at the SM's output that it has not taken yet this cycle
-    /// (see [`Crossbar::peek`]).
-    pub(crate) fn peek_reply(&self, network: &Crossbar, icnt_now: u64) -> Option<RequestId> {
+    /// (see [`Network::peek`]).
+    pub(crate) fn peek_reply(&self, network: &Network, icnt_now: u64) -> Option<RequestId> {
         network.peek_nth(self.sm, icnt_now, self.taken as usize)
     }
 
@@ -88,7 +88,7 @@ impl SmPort {
     }
 
     /// Ends the cycle: applies what the SM did to the crossbars and the log.
-    pub(crate) fn apply(&mut self, request_network: &mut Crossbar, reply_network: &mut Crossbar, log: &mut EventLog) {
+    pub(crate) fn apply(&mut self, request_network: &mut Network, reply_network: &mut Network, log: &mut EventLog) {
         for _ in 0..std::mem::take(&mut self.taken) {
             reply_network.pop(self.sm);
         }

@@ -285,6 +285,7 @@ mod tests {
             sms: Vec::new(),
             diagnostics: Vec::new(),
             sampling: None,
+            chiplets: None,
         }
     }
 

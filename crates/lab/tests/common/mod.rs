@@ -1,0 +1,41 @@
+//! Helpers the timing-model tests share: a hand-written trace of a grid of
+//! CTAs, each warp running the lines a test gives it.
+
+use std::io::Read;
+
+use warplab_config::GpuConfig;
+use warplab_lab::{SimOptions, SimReport, simulate_trace};
+
+/// Simulates a kernel of `ctas` CTAs of `warps` warps, warp `w` of CTA `c`
+/// running `body(c, w)` (tracer-4 lines without the PC, at PCs 16 bytes
+/// apart from 0), traced for SASS `binary_version`.
+pub fn run_grid(
+    config: &GpuConfig,
+    binary_version: u32,
+    ctas: u32,
+    warps: u32,
+    body: impl Fn(u32, u32) -> Vec<String>,
+) -> SimReport {
+    let mut text = format!(
+        "-kernel name = grid\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = ({},1,1)\n-shmem = 0\n\
+         -nregs = 16\n-binary version = {binary_version}\n-cuda stream id = 0\n\
+         -shmem base_addr = 0x00007f2b5a000000\n-local mem base_addr = 0x00007f2b58000000\n\
+         -nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n",
+        32 * warps
+    );
+    for cta in 0..ctas {
+        text += &format!("\n#BEGIN_TB\n\nthread block = {cta},0,0\n");
+        for warp in 0..warps {
+            let lines = body(cta, warp);
+            text += &format!("\nwarp = {warp}\ninsts = {}\n", lines.len());
+            for (k, line) in lines.iter().enumerate() {
+                text += &format!("{:04x} {line}\n", 16 * k);
+            }
+        }
+        text += "\n#END_TB\n";
+    }
+    let mut open = move |_: &str| -> Result<Box<dyn Read>, String> {
+        Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
+    };
+    simulate_trace(config, SimOptions::default(), "kernel-1.traceg\n", &mut open).unwrap()
+}

@@ -1,0 +1,455 @@
+//! One direction of the GPU's network (requests from SMs to L2 slices, or
+//! replies back): one crossbar per chiplet and the inter-chiplet links.
+//!
+//! A monolithic GPU has one chiplet, so this is its one [`Crossbar`] and
+//! nothing else. On a chiplet GPU each chiplet's crossbar joins its own SMs
+//! and L2 slices, plus a mirror port for every port of the other side: a
+//! packet for local port `j` of another chiplet crosses its source chiplet's
+//! crossbar to mirror output `j`, so remote traffic meets the same port
+//! limits as local traffic (Accel-Sim 2.0 likewise pairs each L2 slice with
+//! its peer). From there it waits in the link's queue, is sent at the link
+//! bandwidth (`-warplab_chiplet_link_gbps`), arrives
+//! `-inter_chiplet_queue_latency` later, and enters the destination
+//! chiplet's crossbar at the mirror input of its source's local port. A
+//! link's queue holds `-inter_chiplet_queue_size` packets per L2 slice of a
+//! chiplet (upstream has a queue of that size per slice pair), counting those
+//! in flight, as upstream's `LatencyQueue`: a link whose queue cannot cover
+//! its bandwidth × latency carries less than its bandwidth. A full link
+//! holds packets at the crossbar's mirror port, which fills the crossbar's
+//! buffers back to the sender.
+//!
+//! Topologies (`-warplab_chiplet_topology`):
+//! - `all_to_all`: each chiplet has an outgoing and an incoming link of the
+//!   link bandwidth; a packet crosses the outgoing link of its source (with
+//!   the latency) and the incoming link of its destination, so a chiplet
+//!   sends and receives at most the link bandwidth whatever the others do.
+//! - `ring`: each chiplet has a link to each neighbour; a packet takes the
+//!   shorter way round (clockwise on a tie), one link (bandwidth and
+//!   latency) per hop, passing the chiplets between without entering their
+//!   crossbars.
+//!
+//! Links tick with the interconnect clock; the latency is converted from core
+//! cycles at the configured clocks, rounded to the nearest interconnect cycle.
+
+use std::collections::{HashMap, VecDeque};
+
+use warplab_config::{GpuConfig, Topology};
+
+use crate::interconnect::{Crossbar, HEADER_BYTES};
+use crate::request::RequestId;
+
+/// Which chiplet and which local port a global port is.
+#[derive(Debug, Clone, Copy)]
+struct Port {
+    chiplet: u32,
+    local: u32,
+}
+
+/// A packet on its way between chiplets.
+#[derive(Debug, Clone, Copy)]
+struct Crossing {
+    request: RequestId,
+    /// The global output it is for.
+    output: u32,
+    /// Its source's port within the source chiplet.
+    source_local: u32,
+    data_bytes: u32,
+    /// Index into its route of the link it is on.
+    hop: u8,
+    /// Interconnect cycle from which it may leave the link.
+    ready_at: u64,
+}
+
+/// One directed link.
+#[derive(Debug, Clone)]
+struct Link {
+    queue: VecDeque<Crossing>,
+    /// When the link finishes sending what it holds, in thousandths of an
+    /// interconnect cycle.
+    free_at_milli: u64,
+    latency: u64,
+    /// Thousandths of a cycle spent sending, for the occupancy.
+    busy_milli: u64,
+    /// Bytes sent.
+    bytes: u64,
+}
+
+/// What the links did, for the report.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LinkCounters {
+    /// Packets that crossed to another chiplet.
+    pub packets: u64,
+    /// Bytes sent over links (each hop counted).
+    pub bytes: u64,
+    /// Interconnect cycles the busiest link spent sending.
+    pub busiest_busy_cycles: u64,
+    /// Interconnect cycles all links spent sending.
+    pub busy_cycles: u64,
+    /// Directed links.
+    pub links: u32,
+}
+
+/// One direction of the network.
+#[derive(Debug, Clone)]
+pub struct Network {
+    crossbars: Vec<Crossbar>,
+    inputs: Vec<Port>,
+    outputs: Vec<Port>,
+    /// Per chiplet, its outputs' global ids, in local order.
+    outputs_of: Vec<Vec<u32>>,
+    /// Per chiplet, its inputs (the first mirror input's index).
+    local_inputs: Vec<u32>,
+    /// Per chiplet, packets bound for its mirror outputs not yet on a link.
+    to_mirrors: Vec<u32>,
+    links: Vec<Link>,
+    topology: Topology,
+    /// Milli-bytes a link sends per interconnect cycle.
+    rate_milli_bytes: u64,
+    queue_entries: usize,
+    /// Packets between entering their source crossbar for a mirror port and
+    /// entering their destination crossbar: (global output, source's local
+    /// port, data bytes).
+    crossing: HashMap<RequestId, (u32, u32, u32)>,
+    /// Packets that went to another chiplet.
+    crossed: u64,
+    /// Packets injected.
+    injected: u64,
+}
+
+impl Network {
+    /// A network from `inputs` to `outputs` ports, each given by its chiplet.
+    pub fn new(input_chiplets: &[u32], output_chiplets: &[u32], config: &GpuConfig) -> Self {
+        let chiplets = config.chiplets.count.max(1);
+        let (inputs, inputs_of) = ports(input_chiplets, chiplets);
+        let (outputs, outputs_of) = ports(output_chiplets, chiplets);
+        // Mirror ports: as many as the most ports a chiplet has on the other side.
+        let mirrors = |of: &[Vec<u32>]| if chiplets > 1 { of.iter().map(Vec::len).max().unwrap_or(0) } else { 0 };
+        let (mirror_inputs, mirror_outputs) = (mirrors(&inputs_of), mirrors(&outputs_of));
+        let ic = &config.interconnect;
+        let crossbars = (0..chiplets as usize)
+            .map(|c| {
+                let n_in = inputs_of[c].len() + mirror_inputs;
+                let n_out = outputs_of[c].len() + mirror_outputs;
+                Crossbar::for_config(n_in as u32, n_out as u32, ic)
+            })
+            .collect();
+        let c = &config.chiplets;
+        let icnt_khz = config.clocks.icnt.khz().max(1);
+        let latency =
+            (u64::from(c.latency_cycles) * icnt_khz + config.clocks.core.khz() / 2) / config.clocks.core.khz().max(1);
+        // Two per chiplet in either topology (out and in, or clockwise and back).
+        let n_links = if chiplets > 1 { 2 * chiplets } else { 0 };
+        let links = (0..n_links)
+            .map(|l| Link {
+                queue: VecDeque::new(),
+                free_at_milli: 0,
+                // The incoming side of all_to_all adds no latency of its own.
+                latency: if c.topology == Topology::AllToAll && l % 2 == 1 { 0 } else { latency },
+                busy_milli: 0,
+                bytes: 0,
+            })
+            .collect();
+        let bytes_per_second = c.link_bytes_per_second(&config.memory, &config.clocks);
+        let slices_per_chiplet = config.memory.n_sub_partitions() / chiplets;
+        Self {
+            crossbars,
+            inputs,
+            outputs,
+            local_inputs: inputs_of.iter().map(|of| of.len() as u32).collect(),
+            to_mirrors: vec![0; chiplets as usize],
+            outputs_of,
+            links,
+            topology: c.topology,
+            rate_milli_bytes: (u128::from(bytes_per_second) * 1000 / (u128::from(icnt_khz) * 1000)).max(1) as u64,
+            queue_entries: (c.queue_entries.max(1) * slices_per_chiplet.max(1)) as usize,
+            crossing: HashMap::new(),
+            crossed: 0,
+            injected: 0,
+        }
+    }
+
+    /// The request direction: SMs to L2 slices.
+    pub fn requests(config: &GpuConfig) -> Self {
+        Self::new(&sm_chiplets(config), &slice_chiplets(config), config)
+    }
+
+    /// The reply direction: L2 slices to SMs.
+    pub fn replies(config: &GpuConfig) -> Self {
+        Self::new(&slice_chiplets(config), &sm_chiplets(config), config)
+    }
+
+    /// The first mirror output of `chiplet`'s crossbar.
+    fn first_mirror_output(&self, chiplet: u32) -> u32 {
+        self.outputs_of[chiplet as usize].len() as u32
+    }
+
+    /// Whether input `input` has room for one more packet.
+    pub fn can_inject(&self, input: u32) -> bool {
+        let port = self.inputs[input as usize];
+        self.crossbars[port.chiplet as usize].can_inject(port.local)
+    }
+
+    /// Whether input `input` has room for one more packet once `pending`
+    /// more have been injected.
+    pub fn can_inject_more(&self, input: u32, pending: usize) -> bool {
+        let port = self.inputs[input as usize];
+        self.crossbars[port.chiplet as usize].can_inject_more(port.local, pending)
+    }
+
+    /// Queues a packet at `input` for `output`: across the source chiplet's
+    /// crossbar to `output`, or to its link port when `output` is on another
+    /// chiplet. The caller checked [`Network::can_inject`].
+    pub fn inject(&mut self, input: u32, output: u32, data_bytes: u32, request: RequestId) {
+        let (from, to) = (self.inputs[input as usize], self.outputs[output as usize]);
+        let crossbar = &mut self.crossbars[from.chiplet as usize];
+        self.injected += 1;
+        if from.chiplet == to.chiplet {
+            crossbar.inject(from.local, to.local, data_bytes, request);
+            return;
+        }
+        let mirror = self.outputs_of[from.chiplet as usize].len() as u32 + to.local;
+        crossbar.inject(from.local, mirror, data_bytes, request);
+        self.crossing.insert(request, (output, from.local, data_bytes));
+        self.to_mirrors[from.chiplet as usize] += 1;
+        self.crossed += 1;
+    }
+
+    /// One interconnect cycle: the links take packets from the crossbars'
+    /// link ports, pass on what has arrived, then every crossbar moves packets.
+    pub fn cycle(&mut self, now: u64) {
+        if !self.links.is_empty() {
+            self.enter_links(now);
+            self.leave_links(now);
+        }
+        for crossbar in &mut self.crossbars {
+            crossbar.cycle(now);
+        }
+    }
+
+    /// Packets delivered at each crossbar's mirror outputs go onto their
+    /// first link while it has room.
+    fn enter_links(&mut self, now: u64) {
+        for chiplet in 0..self.crossbars.len() as u32 {
+            if self.to_mirrors[chiplet as usize] == 0 {
+                continue;
+            }
+            let first_mirror = self.first_mirror_output(chiplet);
+            for port in first_mirror..self.crossbars[chiplet as usize].n_outputs() {
+                self.enter_link_from(chiplet, port, now);
+            }
+        }
+    }
+
+    /// Moves what mirror output `port` of `chiplet` has delivered onto its link.
+    fn enter_link_from(&mut self, chiplet: u32, port: u32, now: u64) {
+        while let Some(request) = self.crossbars[chiplet as usize].peek(port, now) {
+            let (output, source_local, data_bytes) = self.crossing[&request];
+            let first = self.route(chiplet, self.outputs[output as usize].chiplet, 0);
+            if self.links[first].queue.len() >= self.queue_entries {
+                return;
+            }
+            self.crossbars[chiplet as usize].pop(port);
+            self.to_mirrors[chiplet as usize] -= 1;
+            let crossing = Crossing { request, output, source_local, data_bytes, hop: 0, ready_at: 0 };
+            self.send(first, crossing, now);
+        }
+    }
+
+    /// Packets whose link is done with them go to their next link, or into
+    /// their destination crossbar's link port.
+    fn leave_links(&mut self, now: u64) {
+        for l in 0..self.links.len() {
+            while let Some(&head) = self.links[l].queue.front() {
+                if head.ready_at > now {
+                    break;
+                }
+                let to = self.outputs[head.output as usize];
+                let here = self.hop_chiplet(l);
+                if here != to.chiplet || self.has_next_hop(l) {
+                    let next = self.route(here, to.chiplet, head.hop + 1);
+                    if self.links[next].queue.len() >= self.queue_entries {
+                        break;
+                    }
+                    self.links[l].queue.pop_front();
+                    self.send(next, Crossing { hop: head.hop + 1, ..head }, now);
+                    continue;
+                }
+                let input = self.local_inputs[to.chiplet as usize] + head.source_local;
+                let crossbar = &mut self.crossbars[to.chiplet as usize];
+                if !crossbar.can_inject(input) {
+                    crossbar.count_full(input);
+                    break;
+                }
+                crossbar.inject(input, to.local, head.data_bytes, head.request);
+                self.links[l].queue.pop_front();
+                self.crossing.remove(&head.request);
+            }
+        }
+    }
+
+    /// Puts `crossing` on link `l` at `now`: it is sent after what the link
+    /// already holds, at the link's rate, and may leave after the latency.
+    fn send(&mut self, l: usize, mut crossing: Crossing, now: u64) {
+        let link = &mut self.links[l];
+        let bytes = u64::from(HEADER_BYTES + crossing.data_bytes);
+        let start = link.free_at_milli.max(now * 1000);
+        let duration = (bytes * 1_000_000).div_ceil(self.rate_milli_bytes);
+        link.free_at_milli = start + duration;
+        link.busy_milli += duration;
+        link.bytes += bytes;
+        crossing.ready_at = link.free_at_milli.div_ceil(1000) + link.latency;
+        link.queue.push_back(crossing);
+    }
+
+    /// The link a packet from chiplet `at` to chiplet `to` takes at hop `hop`.
+    /// all_to_all: link `2c` is chiplet `c`'s outgoing link, `2c + 1` its
+    /// incoming one. ring: `2c` goes from `c` to `c + 1`, `2c + 1` from `c` to `c − 1`.
+    fn route(&self, at: u32, to: u32, hop: u8) -> usize {
+        let n = self.crossbars.len() as u32;
+        match self.topology {
+            Topology::AllToAll => (if hop == 0 { 2 * at } else { 2 * to + 1 }) as usize,
+            Topology::Ring => {
+                let clockwise = (to + n - at) % n;
+                (2 * at + u32::from(clockwise > n - clockwise)) as usize
+            }
+        }
+    }
+
+    /// The chiplet a packet is at when it leaves link `l`.
+    fn hop_chiplet(&self, l: usize) -> u32 {
+        let n = self.crossbars.len() as u32;
+        let c = (l / 2) as u32;
+        match (self.topology, l % 2) {
+            // The outgoing link leads into the fabric; the incoming one is at its chiplet.
+            (Topology::AllToAll, 0) => u32::MAX,
+            (Topology::AllToAll, _) => c,
+            (Topology::Ring, 0) => (c + 1) % n,
+            (Topology::Ring, _) => (c + n - 1) % n,
+        }
+    }
+
+    /// Whether a packet leaving link `l` must still cross another link
+    /// before its crossbar (an all_to_all outgoing link).
+    fn has_next_hop(&self, l: usize) -> bool {
+        self.topology == Topology::AllToAll && l.is_multiple_of(2)
+    }
+
+    /// The next packet delivered at `output` (see [`Crossbar::peek`]).
+    pub fn peek(&self, output: u32, now: u64) -> Option<RequestId> {
+        let port = self.outputs[output as usize];
+        self.crossbars[port.chiplet as usize].peek(port.local, now)
+    }
+
+    /// The packet [`Network::peek`] would show once `taken` have been popped.
+    pub fn peek_nth(&self, output: u32, now: u64, taken: usize) -> Option<RequestId> {
+        let port = self.outputs[output as usize];
+        self.crossbars[port.chiplet as usize].peek_nth(port.local, now, taken)
+    }
+
+    /// When every packet has been granted its output and every link knows
+    /// when its head leaves: the first such icnt cycle (`u64::MAX`: nothing
+    /// in flight); `None` while a packet waits for a grant.
+    pub fn next_arrival(&self) -> Option<u64> {
+        let mut next = u64::MAX;
+        for crossbar in &self.crossbars {
+            next = next.min(crossbar.next_arrival()?);
+        }
+        Some(self.links.iter().filter_map(|link| link.queue.front()).map(|c| c.ready_at).fold(next, u64::min))
+    }
+
+    /// Whether a packet is in transfer to, or waiting at, `output`.
+    pub fn has_pending(&self, output: u32) -> bool {
+        let port = self.outputs[output as usize];
+        self.crossbars[port.chiplet as usize].has_pending(port.local)
+    }
+
+    /// Takes the packet [`Network::peek`] showed.
+    pub fn pop(&mut self, output: u32) {
+        let port = self.outputs[output as usize];
+        self.crossbars[port.chiplet as usize].pop(port.local);
+    }
+
+    /// Packets in the network per output, those crossing between chiplets included.
+    pub fn packets_per_output(&self) -> Vec<u32> {
+        let mut counts = vec![0; self.outputs.len()];
+        for (chiplet, crossbar) in self.crossbars.iter().enumerate() {
+            let local = crossbar.packets_per_output();
+            for (&global, count) in self.outputs_of[chiplet].iter().zip(local) {
+                counts[global as usize] += count;
+            }
+        }
+        for &(output, _, _) in self.crossing.values() {
+            counts[output as usize] += 1;
+        }
+        counts
+    }
+
+    /// Total input stalls (a sender found an input full), for the report.
+    pub fn input_full_stalls(&self) -> u64 {
+        self.crossbars.iter().map(Crossbar::input_full_stalls).sum()
+    }
+
+    /// Counts a sender finding `input` full.
+    pub fn count_full(&mut self, input: u32) {
+        self.count_full_by(input, 1);
+    }
+
+    /// Counts a sender finding `input` full `times` times.
+    pub fn count_full_by(&mut self, input: u32, times: u64) {
+        let port = self.inputs[input as usize];
+        self.crossbars[port.chiplet as usize].count_full_by(port.local, times);
+    }
+
+    /// Packets injected.
+    pub fn injected(&self) -> u64 {
+        self.injected
+    }
+
+    /// What the links did.
+    pub fn link_counters(&self) -> LinkCounters {
+        LinkCounters {
+            packets: self.crossed,
+            bytes: self.links.iter().map(|l| l.bytes).sum(),
+            busiest_busy_cycles: self.links.iter().map(|l| l.busy_milli / 1000).max().unwrap_or(0),
+            busy_cycles: self.links.iter().map(|l| l.busy_milli / 1000).sum(),
+            links: self.links.len() as u32,
+        }
+    }
+
+    /// Per chiplet, the packets on or waiting for its outgoing links (for the animation).
+    pub fn link_packets_per_chiplet(&self) -> Vec<u32> {
+        let mut counts = vec![0; if self.links.is_empty() { 0 } else { self.crossbars.len() }];
+        for (l, link) in self.links.iter().enumerate() {
+            if self.topology == Topology::Ring || l.is_multiple_of(2) {
+                counts[l / 2] += link.queue.len() as u32;
+            }
+        }
+        counts
+    }
+}
+
+/// Each global port's chiplet and local index, and each chiplet's ports in order.
+fn ports(chiplet_of: &[u32], chiplets: u32) -> (Vec<Port>, Vec<Vec<u32>>) {
+    let mut of = vec![Vec::new(); chiplets as usize];
+    let ports = chiplet_of
+        .iter()
+        .enumerate()
+        .map(|(global, &chiplet)| {
+            let chiplet = chiplet.min(chiplets - 1);
+            let members = &mut of[chiplet as usize];
+            members.push(global as u32);
+            Port { chiplet, local: members.len() as u32 - 1 }
+        })
+        .collect();
+    (ports, of)
+}
+
+/// Each SM's chiplet.
+pub fn sm_chiplets(config: &GpuConfig) -> Vec<u32> {
+    (0..config.n_sms()).map(|sm| config.chiplet_of_sm(sm)).collect()
+}
+
+/// Each L2 slice's chiplet.
+pub fn slice_chiplets(config: &GpuConfig) -> Vec<u32> {
+    (0..config.memory.n_sub_partitions()).map(|slice| config.chiplet_of_slice(slice)).collect()
+}
