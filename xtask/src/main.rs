@@ -16,6 +16,9 @@
 //! - `validate-scale`: the scale-model prediction of 64 and 128 SMs from 8 and
 //!   16 against the timing model on the teaching set, strong and weak scaling,
 //!   with the speedups, written into `docs/validation.md` and lab 3's handout.
+//! - `validate-chiplets`: the multi-chiplet case study, 16 chiplets predicted
+//!   from 4 and 8 under weak scaling against the 16-chiplet simulation,
+//!   written into `docs/validation.md`.
 //! - `validate-sim`: the timing model against the recorded Accel-Sim runs of
 //!   `crates/lab/test_data/accelsim/`, every case and counter, written into
 //!   `docs/validation.md` (the same cases `accelsim_reference.rs` asserts).
@@ -36,6 +39,7 @@ mod test;
 #[cfg(test)]
 mod tidy;
 mod tools;
+mod validate_chiplets;
 mod validate_models;
 mod validate_sampling;
 mod validate_scale;
@@ -43,7 +47,7 @@ mod validate_sim;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs | validate-models | validate-scale [--tables-only] | validate-sim | sampling>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs | validate-models | validate-scale [--tables-only] | validate-chiplets [--tables-only] | validate-sim | sampling>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         Some("labs") => labs::run(),
         Some("validate-models") => validate_models::run(),
         Some("validate-scale") => validate_scale::run(rest),
+        Some("validate-chiplets") => validate_chiplets::run(rest),
         Some("validate-sim") => validate_sim::run(),
         Some("sampling") => validate_sampling::run(),
         _ => {

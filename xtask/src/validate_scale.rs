@@ -192,12 +192,12 @@ fn scale_run(cli: &Path, job: &Job) -> Result<Value> {
     cli_json(cli, &args, job.kernel.spec)
 }
 
-fn number(v: &Value) -> f64 {
+pub(crate) fn number(v: &Value) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
 /// The simulated runs of a report, scale models first.
-fn runs(report: &Value) -> impl Iterator<Item = &Value> {
+pub(crate) fn runs(report: &Value) -> impl Iterator<Item = &Value> {
     let list = |key: &str| report[key].as_array().map(Vec::as_slice).unwrap_or_default();
     list("scale_models").iter().chain(list("validation"))
 }
@@ -208,12 +208,12 @@ fn at(report: &Value, sms: u32, key: &str) -> f64 {
 }
 
 /// The simulated IPC (launch latency left out) at `sms`.
-fn simulated(report: &Value, sms: u32) -> f64 {
+pub(crate) fn simulated(report: &Value, sms: u32) -> f64 {
     at(report, sms, "ipc")
 }
 
 /// `method`'s prediction at `sms` under `rule`.
-fn predicted(report: &Value, rule: &str, method: &str, sms: u32) -> f64 {
+pub(crate) fn predicted(report: &Value, rule: &str, method: &str, sms: u32) -> f64 {
     let Some(outcome) = report["by_rule"].as_array().and_then(|o| o.iter().find(|o| o["prediction"]["rule"] == rule))
     else {
         return f64::NAN;
@@ -227,7 +227,7 @@ fn predicted(report: &Value, rule: &str, method: &str, sms: u32) -> f64 {
     }
 }
 
-fn error_pct(predicted: f64, simulated: f64) -> f64 {
+pub(crate) fn error_pct(predicted: f64, simulated: f64) -> f64 {
     100.0 * (predicted - simulated) / simulated
 }
 
@@ -246,7 +246,7 @@ fn per_doubling((s0, i0): (f64, f64), (s1, i1): (f64, f64)) -> f64 {
 }
 
 /// The measured ratio per doubling from the first simulated size to the last.
-fn overall_per_doubling(report: &Value) -> f64 {
+pub(crate) fn overall_per_doubling(report: &Value) -> f64 {
     let sims = ipcs(report);
     match (sims.first(), sims.last()) {
         (Some(&a), Some(&b)) => per_doubling(a, b),
@@ -255,7 +255,7 @@ fn overall_per_doubling(report: &Value) -> f64 {
 }
 
 /// The label of a ratio per doubling: 1.9 to 2.1 is linear.
-fn scaling_name(ratio: f64) -> &'static str {
+pub(crate) fn scaling_name(ratio: f64) -> &'static str {
     if ratio > 2.1 {
         "super-linear"
     } else if ratio >= 1.9 {
@@ -371,7 +371,7 @@ fn mean_errors(reports: &[&Value], t: u32) -> [f64; 2] {
     })
 }
 
-fn verdict(value: f64, goal: f64) -> &'static str {
+pub(crate) fn verdict(value: f64, goal: f64) -> &'static str {
     if value <= goal { "met" } else { "**missed**" }
 }
 
@@ -437,7 +437,7 @@ fn weak_table(weak: &[Value]) -> String {
 }
 
 /// Seconds of the simulation of `sms` SMs.
-fn seconds(report: &Value, sms: u32) -> f64 {
+pub(crate) fn seconds(report: &Value, sms: u32) -> f64 {
     at(report, sms, "seconds")
 }
 

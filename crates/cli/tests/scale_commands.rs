@@ -122,3 +122,38 @@ fn run_says_why_a_target_cannot_be_scaled_down() {
         warplab(&["scale", "run", "--config", "scalemodel", "--trace", trace, "--scale-models", "8,16", "--weak"]);
     assert_eq!((code, stderr.contains("--weak grows a generator's size")), (2, true), "{stderr}");
 }
+
+#[test]
+fn run_predicts_a_chiplet_gpu_from_whole_chiplets() {
+    let args = ["scale", "run", "--config", "chiplet", "--gen", "vecadd:size=128", "--chiplets", "4,8"];
+    let out = json(&[&args[..], &["--targets", "16", "--weak", "--validate", "--json"]].concat());
+    assert_eq!(out["sizes"], serde_json::json!([256, 512, 1024]));
+    assert_eq!(out["chiplets"], serde_json::json!([4, 8, 16]));
+    let target = &out["validation"][0];
+    assert_eq!(target["sms"].as_u64(), Some(1024));
+    // A vector spread over 16 chiplets in 8-KB stretches: 15 of 16 requests cross.
+    let remote = target["chiplets"]["remote_share"].as_f64().expect("the chiplet traffic");
+    assert!((remote - 15.0 / 16.0).abs() < 0.02, "{remote}");
+    let (code, stdout, stderr) = warplab(&[&args[..], &["--targets", "16", "--weak"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("scale models 256 SMs (4 chiplets) and 512 SMs (8 chiplets)"), "{stdout}");
+    assert!(
+        stdout.contains("divided: whole chiplets (64 SMs, 64 LLC slices and 8 channels each, links kept)"),
+        "{stdout}"
+    );
+    // The bisection halves with each halving of the chiplets: 2, 4, 8 links of 900 GB/s.
+    for row in
+        ["   256        4     72.00     4800.0          1800.0", "  1024       16    288.00    19200.0          7200.0"]
+    {
+        assert!(stdout.contains(row), "{row}\n{stdout}");
+    }
+    // A monolithic GPU has no chiplets to keep whole; a chiplet GPU has no half chiplets.
+    let (code, _, stderr) = warplab(&["scale", "run", "--config", "QV100", "--gen", "vecadd", "--chiplets", "4,8"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--chiplets: preset SM7_QV100 is one chiplet (-gpgpu_n_chiplet_partition 1)"), "{stderr}");
+    let (code, _, stderr) =
+        warplab(&["scale", "run", "--config", "chiplet", "--gen", "vecadd", "--scale-models", "32,64"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("a GPU of 16 chiplets is scaled by whole chiplets"), "{stderr}");
+    assert!(stderr.contains("scale models that would work: 256,512"), "{stderr}");
+}

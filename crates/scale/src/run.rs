@@ -22,6 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 use warplab_model::ProfileOptions;
+use warplab_sim::report::ChipletReport;
 use warplab_sim::{SimOptions, SimReport, simulate};
 use warplab_trace::source::WorkloadSource;
 
@@ -118,6 +119,9 @@ pub struct SizeRun {
     pub waves: f64,
     /// Wall-clock seconds of the simulation, when the host has a clock.
     pub seconds: Option<f64>,
+    /// What crossed between chiplets, on a GPU of several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chiplets: Option<ChipletReport>,
 }
 
 /// CTA waves of `report`'s kernel with the most, on `sms` SMs.
@@ -144,6 +148,7 @@ impl SizeRun {
             dram_writes_pki: crate::miss_curve::mpki(report.dram.totals.writes, report.thread_insts),
             waves: waves(report, sms),
             seconds,
+            chiplets: report.chiplets.clone(),
         }
     }
 }

@@ -145,6 +145,7 @@ fn run_with_writes(sms: u32, dram_writes_pki: f64) -> SizeRun {
         dram_writes_pki,
         waves: 1.0,
         seconds: None,
+        chiplets: None,
     }
 }
 

@@ -3,20 +3,25 @@
 //!
 //! A monolithic GPU has one chiplet, so this is its one [`Crossbar`] and
 //! nothing else. On a chiplet GPU each chiplet's crossbar joins its own SMs
-//! and L2 slices, plus a mirror port for every port of the other side: a
-//! packet for local port `j` of another chiplet crosses its source chiplet's
-//! crossbar to mirror output `j`, so remote traffic meets the same port
-//! limits as local traffic (Accel-Sim 2.0 likewise pairs each L2 slice with
-//! its peer). From there it waits in the link's queue, is sent at the link
+//! and L2 slices, plus a mirror port on each side for what crosses chiplets:
+//! a mirror output per local sender, which takes that sender's packets for
+//! other chiplets to the links, and a mirror input per sender of the other
+//! chiplets, where the links deliver its packets. So a remote packet meets
+//! the same port limits a monolithic crossbar would put on it (its sender's
+//! input, its destination's output, a queue of its own sender's packets at
+//! the destination), and what the chiplets add is the links: with links of
+//! unbounded bandwidth and no latency, a chiplet GPU runs as a monolithic one.
+//!
+//! A packet for another chiplet crosses its source chiplet's crossbar to
+//! its sender's mirror output, waits in the link's queue, is sent at the link
 //! bandwidth (`-warplab_chiplet_link_gbps`), arrives
-//! `-inter_chiplet_queue_latency` later, and enters the destination
-//! chiplet's crossbar at the mirror input of its source's local port. A
-//! link's queue holds `-inter_chiplet_queue_size` packets per L2 slice of a
-//! chiplet (upstream has a queue of that size per slice pair), counting those
-//! in flight, as upstream's `LatencyQueue`: a link whose queue cannot cover
-//! its bandwidth × latency carries less than its bandwidth. A full link
-//! holds packets at the crossbar's mirror port, which fills the crossbar's
-//! buffers back to the sender.
+//! `-inter_chiplet_queue_latency` later, and enters the destination chiplet's
+//! crossbar at its sender's mirror input. A link's queue holds
+//! `-inter_chiplet_queue_size` packets per L2 slice of a chiplet (upstream
+//! has a queue of that size per slice pair), counting those in flight, as
+//! upstream's `LatencyQueue`: a link whose queue cannot cover its bandwidth ×
+//! latency carries less than its bandwidth. A full link holds packets at the
+//! mirror output, which fills the crossbar's buffers back to the sender.
 //!
 //! Topologies (`-warplab_chiplet_topology`):
 //! - `all_to_all`: each chiplet has an outgoing and an incoming link of the
@@ -51,8 +56,8 @@ struct Crossing {
     request: RequestId,
     /// The global output it is for.
     output: u32,
-    /// Its source's port within the source chiplet.
-    source_local: u32,
+    /// The global input it came from.
+    input: u32,
     data_bytes: u32,
     /// Index into its route of the link it is on.
     hop: u8,
@@ -95,10 +100,13 @@ pub struct Network {
     crossbars: Vec<Crossbar>,
     inputs: Vec<Port>,
     outputs: Vec<Port>,
-    /// Per chiplet, its outputs' global ids, in local order.
+    /// Per chiplet, its inputs' and outputs' global ids, in local order.
+    inputs_of: Vec<Vec<u32>>,
     outputs_of: Vec<Vec<u32>>,
-    /// Per chiplet, its inputs (the first mirror input's index).
-    local_inputs: Vec<u32>,
+    /// Per chiplet `c` and global input `i` (at `c × inputs + i`), the
+    /// mirror input of `c`'s crossbar where `i`'s packets arrive from the
+    /// links (unused for `c`'s own inputs).
+    mirror_inputs: Vec<u32>,
     /// Per chiplet, packets bound for its mirror outputs not yet on a link.
     to_mirrors: Vec<u32>,
     links: Vec<Link>,
@@ -107,9 +115,8 @@ pub struct Network {
     rate_milli_bytes: u64,
     queue_entries: usize,
     /// Packets between entering their source crossbar for a mirror port and
-    /// entering their destination crossbar: (global output, source's local
-    /// port, data bytes).
-    crossing: HashMap<RequestId, (u32, u32, u32)>,
+    /// entering their destination crossbar: (global output, data bytes).
+    crossing: HashMap<RequestId, (u32, u32)>,
     /// Packets that went to another chiplet.
     crossed: u64,
     /// Packets injected.
@@ -122,17 +129,18 @@ impl Network {
         let chiplets = config.chiplets.count.max(1);
         let (inputs, inputs_of) = ports(input_chiplets, chiplets);
         let (outputs, outputs_of) = ports(output_chiplets, chiplets);
-        // Mirror ports: as many as the most ports a chiplet has on the other side.
-        let mirrors = |of: &[Vec<u32>]| if chiplets > 1 { of.iter().map(Vec::len).max().unwrap_or(0) } else { 0 };
-        let (mirror_inputs, mirror_outputs) = (mirrors(&inputs_of), mirrors(&outputs_of));
+        // Mirror ports: an input per sender elsewhere, an output per local sender.
+        let linked = chiplets > 1;
         let ic = &config.interconnect;
         let crossbars = (0..chiplets as usize)
             .map(|c| {
-                let n_in = inputs_of[c].len() + mirror_inputs;
-                let n_out = outputs_of[c].len() + mirror_outputs;
+                let local_inputs = inputs_of[c].len();
+                let n_in = if linked { inputs.len() } else { local_inputs };
+                let n_out = outputs_of[c].len() + if linked { local_inputs } else { 0 };
                 Crossbar::for_config(n_in as u32, n_out as u32, ic)
             })
             .collect();
+        let mirror_inputs = if linked { mirror_input_table(&inputs, &inputs_of) } else { Vec::new() };
         let c = &config.chiplets;
         let icnt_khz = config.clocks.icnt.khz().max(1);
         let latency =
@@ -155,7 +163,8 @@ impl Network {
             crossbars,
             inputs,
             outputs,
-            local_inputs: inputs_of.iter().map(|of| of.len() as u32).collect(),
+            mirror_inputs,
+            inputs_of,
             to_mirrors: vec![0; chiplets as usize],
             outputs_of,
             links,
@@ -207,9 +216,9 @@ impl Network {
             crossbar.inject(from.local, to.local, data_bytes, request);
             return;
         }
-        let mirror = self.outputs_of[from.chiplet as usize].len() as u32 + to.local;
+        let mirror = self.outputs_of[from.chiplet as usize].len() as u32 + from.local;
         crossbar.inject(from.local, mirror, data_bytes, request);
-        self.crossing.insert(request, (output, from.local, data_bytes));
+        self.crossing.insert(request, (output, data_bytes));
         self.to_mirrors[from.chiplet as usize] += 1;
         self.crossed += 1;
     }
@@ -242,15 +251,17 @@ impl Network {
 
     /// Moves what mirror output `port` of `chiplet` has delivered onto its link.
     fn enter_link_from(&mut self, chiplet: u32, port: u32, now: u64) {
+        let first_mirror = self.first_mirror_output(chiplet);
         while let Some(request) = self.crossbars[chiplet as usize].peek(port, now) {
-            let (output, source_local, data_bytes) = self.crossing[&request];
+            let (output, data_bytes) = self.crossing[&request];
             let first = self.route(chiplet, self.outputs[output as usize].chiplet, 0);
             if self.links[first].queue.len() >= self.queue_entries {
                 return;
             }
             self.crossbars[chiplet as usize].pop(port);
             self.to_mirrors[chiplet as usize] -= 1;
-            let crossing = Crossing { request, output, source_local, data_bytes, hop: 0, ready_at: 0 };
+            let input = self.inputs_of[chiplet as usize][(port - first_mirror) as usize];
+            let crossing = Crossing { request, output, input, data_bytes, hop: 0, ready_at: 0 };
             self.send(first, crossing, now);
         }
     }
@@ -274,7 +285,7 @@ impl Network {
                     self.send(next, Crossing { hop: head.hop + 1, ..head }, now);
                     continue;
                 }
-                let input = self.local_inputs[to.chiplet as usize] + head.source_local;
+                let input = self.mirror_inputs[to.chiplet as usize * self.inputs.len() + head.input as usize];
                 let crossbar = &mut self.crossbars[to.chiplet as usize];
                 if !crossbar.can_inject(input) {
                     crossbar.count_full(input);
@@ -378,7 +389,7 @@ impl Network {
                 counts[global as usize] += count;
             }
         }
-        for &(output, _, _) in self.crossing.values() {
+        for &(output, _) in self.crossing.values() {
             counts[output as usize] += 1;
         }
         counts
@@ -426,6 +437,22 @@ impl Network {
         }
         counts
     }
+}
+
+/// Per chiplet `c` and global input `i`, the mirror input of `c`'s crossbar
+/// for `i`: after `c`'s own inputs, the other chiplets' inputs in global order.
+fn mirror_input_table(inputs: &[Port], inputs_of: &[Vec<u32>]) -> Vec<u32> {
+    let mut table = vec![0; inputs_of.len() * inputs.len()];
+    for (c, own) in inputs_of.iter().enumerate() {
+        let mut next = own.len() as u32;
+        for (i, port) in inputs.iter().enumerate() {
+            if port.chiplet as usize != c {
+                table[c * inputs.len() + i] = next;
+                next += 1;
+            }
+        }
+    }
+    table
 }
 
 /// Each global port's chiplet and local index, and each chiplet's ports in order.
