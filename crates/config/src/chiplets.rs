@@ -35,11 +35,17 @@ use crate::clocks::ClockDomains;
 use crate::error::ConfigError;
 use crate::lookup::OptionReader;
 use crate::memory::MemoryPartitions;
+use crate::numbers::parse_c_integer;
 use crate::sm::Cores;
 use crate::writer::OptionWriter;
 
 /// The most chiplets a GPU may have.
 pub const MAX_CHIPLETS: u32 = 64;
+/// The finest address interleaving across chiplets: two 128-B lines.
+pub const MIN_INTERLEAVE_BYTES: u64 = 256;
+/// The coarsest: 1 TiB, so that a whole region of the address space (and the
+/// arrays in it) can be given one home chiplet.
+pub const MAX_INTERLEAVE_BYTES: u64 = 1 << 40;
 
 /// Bytes of one sector: upstream moves one request or reply (a 32-B sector)
 /// per slice pair per L2 cycle, which sets the default link bandwidth.
@@ -101,7 +107,7 @@ pub struct Chiplets {
     pub link_gbps: u32,
     /// `-warplab_chiplet_interleave_bytes`: consecutive bytes on one chiplet
     /// before the next chiplet's (a power of two).
-    pub interleave_bytes: u32,
+    pub interleave_bytes: u64,
     /// `-warplab_chiplet_topology`.
     pub topology: Topology,
 }
@@ -126,7 +132,12 @@ impl Chiplets {
             _ => SmMapping::Interleaved,
         };
         let interleave = r.value("-warplab_chiplet_interleave_bytes")?;
-        let interleave_bytes = interleave.u32_in(256..=1 << 30)?;
+        let text = interleave.text();
+        let interleave_bytes = parse_c_integer(&text).map_err(|expected| interleave.bad(&expected))?;
+        let interleave_bytes = u64::try_from(interleave_bytes)
+            .ok()
+            .filter(|bytes| (MIN_INTERLEAVE_BYTES..=MAX_INTERLEAVE_BYTES).contains(bytes))
+            .ok_or_else(|| interleave.out_of_range(&text, "from 256 B to 1 TiB"))?;
         if !interleave_bytes.is_power_of_two() {
             return Err(interleave.bad("a power of two"));
         }

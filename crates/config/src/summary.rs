@@ -393,7 +393,14 @@ impl GpuConfig {
             ),
             row(
                 "Link queue",
-                mark("-inter_chiplet_queue_size", format!("{} packets", c.queue_entries)),
+                mark(
+                    "-inter_chiplet_queue_size",
+                    format!(
+                        "{} packets per L2 slice ({} a link direction)",
+                        c.queue_entries,
+                        c.queue_entries * (self.memory.n_sub_partitions() / c.count)
+                    ),
+                ),
                 "-inter_chiplet_queue_size",
             ),
             row(

@@ -78,7 +78,8 @@ pub use warplab_model::{
 /// Simulates any command stream (a trace, a generated workload) to its end.
 pub use warplab_sim::simulate as simulate_workload;
 pub use warplab_sim::snapshot::{
-    ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
+    ChannelSnapshot, CtaSnapshot, Depth, LinkSnapshot, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot,
+    WarpState,
 };
 pub use warplab_sim::source::WorkloadSource;
 pub use warplab_sim::{

@@ -31,3 +31,28 @@ fn vecadd_on_qv100_in_the_browser() {
         report.warp_insts as f64 / seconds / 1e6
     );
 }
+
+/// The scale-model paper's chiplet GPU (1,024 SMs on 16 chiplets) runs the
+/// same `vecadd` in the browser: its rate, and the wasm memory it took (the
+/// linear memory only grows, so its size after the run is the peak), are
+/// printed for docs/performance.md (issue 29 asks for at most 1 GB, and at
+/// least half the 80-SM rate).
+#[wasm_bindgen_test]
+fn vecadd_on_a_thousand_sms_of_sixteen_chiplets_in_the_browser() {
+    let config = preset_config("chiplet").expect("a bundled preset").1;
+    assert_eq!((config.n_sms(), config.chiplets.count), (1024, 16));
+    let spec: GenSpec = "vecadd".parse().expect("a generator spec");
+    let start = js_sys::Date::now();
+    let report = simulate_generated(&config, SimOptions::default(), &spec).expect("vecadd runs");
+    let seconds = (js_sys::Date::now() - start) / 1000.0;
+    assert_eq!(report.warp_insts, 491_520, "the default vecadd's warp instructions");
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().into();
+    let bytes = js_sys::ArrayBuffer::from(memory.buffer()).byte_length();
+    console_log!(
+        "vecadd on chiplet-1024sm in the browser: {} warp instructions, {} cycles in {seconds:.2} s = {:.3} M warp instructions/s; wasm memory {:.0} MB",
+        report.warp_insts,
+        report.cycles,
+        report.warp_insts as f64 / seconds / 1e6,
+        f64::from(bytes) / 1e6
+    );
+}

@@ -42,6 +42,7 @@ use warplab_config::{GpuConfig, Topology};
 
 use crate::interconnect::{Crossbar, HEADER_BYTES};
 use crate::request::RequestId;
+use crate::snapshot::Depth;
 
 /// Which chiplet and which local port a global port is.
 #[derive(Debug, Clone, Copy)]
@@ -427,15 +428,25 @@ impl Network {
         }
     }
 
-    /// Per chiplet, the packets on or waiting for its outgoing links (for the animation).
-    pub fn link_packets_per_chiplet(&self) -> Vec<u32> {
-        let mut counts = vec![0; if self.links.is_empty() { 0 } else { self.crossbars.len() }];
-        for (l, link) in self.links.iter().enumerate() {
-            if self.topology == Topology::Ring || l.is_multiple_of(2) {
-                counts[l / 2] += link.queue.len() as u32;
-            }
+    /// Per chiplet, the packets in its outgoing links (waiting at its
+    /// mirror outputs, or on the links), against the links' queue capacity
+    /// (for the animation); empty on a monolithic GPU.
+    pub fn outgoing_link_depths(&self) -> Vec<Depth> {
+        if self.links.is_empty() {
+            return Vec::new();
         }
-        counts
+        (0..self.crossbars.len())
+            .map(|c| {
+                // all_to_all: the outgoing link; ring: both neighbours'.
+                let outgoing: Vec<&Link> = match self.topology {
+                    Topology::AllToAll => vec![&self.links[2 * c]],
+                    Topology::Ring => vec![&self.links[2 * c], &self.links[2 * c + 1]],
+                };
+                let on_links: usize = outgoing.iter().map(|l| l.queue.len()).sum();
+                let capacity = self.queue_entries * outgoing.len();
+                Depth { len: (on_links + self.to_mirrors[c] as usize) as u32, capacity: capacity as u32 }
+            })
+            .collect()
     }
 }
 

@@ -149,6 +149,22 @@ pub struct Snapshot {
     pub slices: Vec<SliceSnapshot>,
     /// Every DRAM channel.
     pub channels: Vec<ChannelSnapshot>,
+    /// Each SM's chiplet (empty on a monolithic GPU).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sm_chiplets: Vec<u32>,
+    /// Each chiplet's outgoing links (empty on a monolithic GPU).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkSnapshot>,
+}
+
+/// One chiplet's outgoing inter-chiplet links: packets waiting for them or
+/// on them, against what their queues hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkSnapshot {
+    /// Requests (SMs to L2 slices of other chiplets).
+    pub requests: Depth,
+    /// Replies (L2 slices to SMs of other chiplets).
+    pub replies: Depth,
 }
 
 impl Snapshot {

@@ -2,7 +2,7 @@
 
 use crate::gpu::{Gpu, cta_index};
 use crate::sm::Sm;
-use crate::snapshot::{CtaSnapshot, NO_CTA, SmSnapshot, Snapshot, WarpSnapshot};
+use crate::snapshot::{CtaSnapshot, LinkSnapshot, NO_CTA, SmSnapshot, Snapshot, WarpSnapshot};
 
 impl Gpu {
     /// The whole GPU now; warp states are what the issue stage would find at
@@ -19,7 +19,20 @@ impl Gpu {
             reply_network: self.reply_network.packets_per_output(),
             slices: self.memory.slices.iter().map(|slice| slice.snapshot()).collect(),
             channels: self.memory.channels.iter().map(|channel| channel.snapshot()).collect(),
+            sm_chiplets: if self.config.chiplets.enabled() {
+                crate::network::sm_chiplets(&self.config)
+            } else {
+                Vec::new()
+            },
+            links: self.link_snapshots(),
         }
+    }
+
+    /// Each chiplet's outgoing links, both directions.
+    fn link_snapshots(&self) -> Vec<LinkSnapshot> {
+        let requests = self.request_network.outgoing_link_depths();
+        let replies = self.reply_network.outgoing_link_depths();
+        requests.into_iter().zip(replies).map(|(requests, replies)| LinkSnapshot { requests, replies }).collect()
     }
 
     fn sm_snapshot(&self, sm: &Sm, at: u64) -> SmSnapshot {

@@ -689,7 +689,7 @@ mod tests {
     fn chiplets_take_stretches_of_the_interleave_and_their_own_slices() {
         let gpu = config("chiplet");
         let map = AddressMap::for_gpu(&gpu);
-        let (chiplets, stretch) = (gpu.chiplets.count, u64::from(gpu.chiplets.interleave_bytes));
+        let (chiplets, stretch) = (gpu.chiplets.count, gpu.chiplets.interleave_bytes);
         assert_eq!((map.n_channels(), map.n_sub_partitions()), (128, 1024));
         let slices_per_chiplet = map.n_sub_partitions() / chiplets;
         let mut per_slice = vec![0u32; map.n_sub_partitions() as usize];

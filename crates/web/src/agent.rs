@@ -365,6 +365,16 @@ pub struct ScaleSize {
     pub l1_mshrs: Option<u32>,
     /// Resident warps per SM at most (kept).
     pub warps_per_sm: u32,
+    /// Chiplets (1: a monolithic GPU); a chiplet GPU is scaled by whole chiplets.
+    #[serde(default = "one_chiplet")]
+    pub chiplets: u32,
+    /// Inter-chiplet bisection bandwidth, one way (0 on a monolithic GPU).
+    #[serde(default)]
+    pub bisection_bytes_per_second: u64,
+}
+
+fn one_chiplet() -> u32 {
+    1
 }
 
 /// What the worker answers.

@@ -27,6 +27,12 @@ pub const F_MEM: &str =
     "Share of cycles with resident warps in which nothing issued because every warp waited on memory.";
 /// L2 misses per kilo-instruction.
 pub const L2_MPKI: &str = "L2 sector misses per 1,000 thread instructions.";
+/// A chiplet.
+pub const CHIPLET: &str = "One die of a GPU built from several: its own SMs, L2 slices, memory channels and crossbar, linked to the other chiplets. An address lives on one chiplet (its home); an SM reaching another chiplet's slice crosses the links both ways.";
+/// The share of L2 requests that went to another chiplet.
+pub const REMOTE_SHARE: &str = "Share of the L2 requests from SMs whose slice was on another chiplet: each crossed the inter-chiplet links, and its reply came back over them.";
+/// How busy the inter-chiplet links were.
+pub const LINK_BUSY: &str = "Share of the time the inter-chiplet links spent sending, averaged over every link of both directions, and for the busiest link.";
 /// Miss status holding registers.
 pub const MSHR: &str =
     "Miss status holding registers: one per outstanding L1 miss line; when all are taken, further misses wait.";
@@ -261,6 +267,7 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("Coalescing", "coalescing", COALESCING),
     ("Memory divergence", "memory-divergence", MEMORY_DIVERGENCE),
     ("MSHR", "mshr", MSHR),
+    ("Chiplet", "chiplet", CHIPLET),
     ("GTO scheduler", "gto", SCHEDULER_GTO),
     ("LRR scheduler", "lrr", SCHEDULER_LRR),
     ("Two-level scheduler", "two-level", SCHEDULER_TWO_LEVEL),
@@ -272,6 +279,8 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("Warp instructions", "warp-instructions", WARP_INSTS),
     ("f_mem", "f-mem", F_MEM),
     ("MPKI", "mpki", L2_MPKI),
+    ("Remote L2 requests", "remote-share", REMOTE_SHARE),
+    ("Links busy", "links-busy", LINK_BUSY),
     ("Issue slots", "issue-slots", ISSUE_SLOTS),
     ("Issued", "issued", ISSUED),
     ("Memory stall", "stall-memory", STALL_MEMORY),

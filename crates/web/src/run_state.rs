@@ -225,6 +225,8 @@ mod tests {
             reply_network: Vec::new(),
             slices: Vec::new(),
             channels: Vec::new(),
+            sm_chiplets: Vec::new(),
+            links: Vec::new(),
         };
         let state = warplab_lab::EventKind::WarpState { sm: 0, warp: 1, state: WarpState::Ready };
         RunAction::Updated(Box::new(RunUpdate {

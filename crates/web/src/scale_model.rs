@@ -133,6 +133,8 @@ fn size_of(size: &SizeConfig) -> ScaleSize {
         l1_bytes: dl1.map(|l1| l1.size_bytes()),
         l1_mshrs: dl1.map(|l1| l1.mshr_entries),
         warps_per_sm: config.cores.max_warps_per_sm(),
+        chiplets: config.chiplets.count,
+        bisection_bytes_per_second: config.chiplets.bisection_bytes_per_second(&config.memory, &config.clocks),
     }
 }
 

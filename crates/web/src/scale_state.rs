@@ -206,6 +206,8 @@ mod tests {
             l1_bytes: None,
             l1_mshrs: None,
             warps_per_sm: 0,
+            chiplets: 1,
+            bisection_bytes_per_second: 0,
         };
         let sizes = sizes.iter().map(|&sms| size(sms)).collect();
         ScaleSetup { target_sms, sizes, error: None, ..ScaleSetup::unplanned(String::new()) }

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use gloo::timers::future::sleep;
 use warplab_lab::{
-    ChannelSnapshot, CtaSnapshot, Depth, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot, WarpState,
+    ChannelSnapshot, CtaSnapshot, Depth, LinkSnapshot, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot,
+    WarpState,
 };
 use warplab_web::animation::{
     Animation, AnimationControls, AnimationControlsProps, AnimationProps, Frame, Layout, LayoutInput, Speed,
@@ -92,6 +93,8 @@ fn synthetic(shape: (usize, usize, u32, usize, usize), frame: usize) -> Snapshot
         reply_network: (0..n_sms).map(|sm| ((sm + frame) % 20) as u32).collect(),
         slices,
         channels,
+        sm_chiplets: Vec::new(),
+        links: Vec::new(),
     }
 }
 
@@ -132,13 +135,18 @@ fn log(message: &str) {
     web_sys::console::log_1(&message.into());
 }
 
-#[wasm_bindgen_test]
-fn eighty_sms_are_drawn_and_the_draw_time_is_reported() {
+/// Draws `FRAMES` frames of a synthetic GPU of `shape` (see [`synthetic`])
+/// on `chiplets` chiplets, 1100 px wide, timing each; logs the times and
+/// returns the layout and the context holding the last frame.
+fn draw_frames(
+    what: &str,
+    shape: (usize, usize, u32, usize, usize),
+    chiplets: u32,
+) -> (Layout, web_sys::CanvasRenderingContext2d) {
     const FRAMES: usize = 60;
-    let qv100 = (80, 64, 4, 64, 32);
     // Built before timing: only drawing is measured.
-    let snapshots: Vec<Snapshot> = (0..=FRAMES).map(|frame| synthetic(qv100, frame)).collect();
-    let layout = Layout::new(LayoutInput::of(&snapshots[0], 1100.0));
+    let snapshots: Vec<Snapshot> = (0..=FRAMES).map(|frame| with_chiplets(synthetic(shape, frame), chiplets)).collect();
+    let layout = Layout::new(&LayoutInput::of(&snapshots[0], 1100.0));
     let canvas: HtmlCanvasElement = attach("canvas");
     canvas.set_width(1100);
     canvas.set_height(layout.height as u32);
@@ -146,8 +154,11 @@ fn eighty_sms_are_drawn_and_the_draw_time_is_reported() {
 
     let (mut calls_ms, mut flushed_ms) = (Vec::new(), Vec::new());
     for frame in 1..=FRAMES {
-        let frame_data =
-            Frame { snapshot: &snapshots[frame], previous: Some(&snapshots[frame - 1]), selected_sm: Some(frame % 80) };
+        let frame_data = Frame {
+            snapshot: &snapshots[frame],
+            previous: Some(&snapshots[frame - 1]),
+            selected_sm: Some(frame % shape.0),
+        };
         let start = millis_now();
         draw(&context, &layout, &frame_data).expect("the frame draws");
         let drawn = millis_now();
@@ -167,11 +178,30 @@ fn eighty_sms_are_drawn_and_the_draw_time_is_reported() {
         format!("first {:.2} ms, then mean {mean:.2} ms, max {max:.2} ms", times[0])
     };
     log(&format!(
-        "animation draw, 80 SMs × 64 warps, 64 slices, 32 channels, 1100 × {} px, {FRAMES} frames: calls {}; with rasterization {}",
+        "animation draw, {what}, 1100 × {} px, {FRAMES} frames: calls {}; with rasterization {}",
         layout.height,
         summary(&calls_ms),
         summary(&flushed_ms)
     ));
+    (layout, context)
+}
+
+/// `snapshot` with its SMs on `chiplets` chiplets in contiguous blocks, and
+/// each chiplet's links half full.
+fn with_chiplets(mut snapshot: Snapshot, chiplets: u32) -> Snapshot {
+    if chiplets > 1 {
+        let per = snapshot.sms.len() as u32 / chiplets;
+        snapshot.sm_chiplets = (0..snapshot.sms.len() as u32).map(|sm| sm / per.max(1)).collect();
+        let half = Depth { len: 64, capacity: 128 };
+        snapshot.links = (0..chiplets).map(|_| LinkSnapshot { requests: half, replies: half }).collect();
+    }
+    snapshot
+}
+
+#[wasm_bindgen_test]
+fn eighty_sms_are_drawn_and_the_draw_time_is_reported() {
+    const FRAMES: usize = 60;
+    let (layout, context) = draw_frames("80 SMs × 64 warps, 64 slices, 32 channels", (80, 64, 4, 64, 32), 1);
 
     // The last frame's cells have the colours of their states: one warp of each state.
     for state in WarpState::ALL {
@@ -185,6 +215,23 @@ fn eighty_sms_are_drawn_and_the_draw_time_is_reported() {
         assert_eq!(pixel[..3], rgb(warp_colour(state)), "SM {sm} warp {warp} ({state:?}) at {cell:?}");
         assert_eq!(pixel[3], 255, "opaque");
     }
+}
+
+/// The chiplet GPU of the scale-model paper's case study: 16 chiplets of 64
+/// SMs × 48 warps, 1,024 L2 slices, 128 channels, grouped by chiplet.
+#[wasm_bindgen_test]
+fn a_thousand_sms_on_sixteen_chiplets_are_drawn_grouped_and_the_draw_time_is_reported() {
+    let (layout, context) =
+        draw_frames("1,024 SMs × 48 warps on 16 chiplets, 1,024 slices, 128 channels", (1024, 48, 4, 1024, 128), 16);
+    assert_eq!(layout.chiplets().len(), 16);
+    assert_eq!(layout.tiles().count(), 1024);
+    // SM 1023's cell is drawn, in chiplet 15's frame.
+    let frame = layout.chiplets()[15].rect;
+    let cell = layout.tile(1023).and_then(|tile| tile.warp_cell(0)).expect("SM 1023 has slot 0");
+    assert!(cell.y >= frame.y && cell.bottom() <= frame.bottom(), "{cell:?} in {frame:?}");
+    let (x, y) = cell.centre();
+    let pixel = context.get_image_data(x.floor(), y.floor(), 1.0, 1.0).expect("the pixel reads back").data();
+    assert_eq!(pixel[3], 255, "SM 1023 is drawn");
 }
 
 #[wasm_bindgen_test]
@@ -209,7 +256,7 @@ async fn hovering_a_warp_explains_its_state_and_clicking_selects_its_sm() {
 
     // The canvas is as wide as its layout, so the test can recompute it.
     let bounds = canvas.get_bounding_client_rect();
-    let layout = Layout::new(LayoutInput::of(&snapshot, bounds.width()));
+    let layout = Layout::new(&LayoutInput::of(&snapshot, bounds.width()));
     let (sm, warp) = (1, 3);
     let cell = layout.tile(sm).and_then(|tile| tile.warp_cell(warp)).expect("the warp has a cell");
     let (x, y) = cell.centre();

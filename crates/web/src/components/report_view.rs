@@ -78,7 +78,7 @@ const LATENCY_SERIES: [Series; 5] = [
 
 /// IPC large, the other headline figures beside it.
 fn headline(report: &SimReport) -> Html {
-    let figures = [
+    let mut figures = vec![
         ("warp IPC", format::decimal(report.warp_ipc), glossary::WARP_IPC, "warp-ipc"),
         ("cycles", format::count(report.cycles), glossary::CYCLES, "cycles"),
         ("thread instructions", format::count(report.thread_insts), glossary::THREAD_INSTS, "thread-insts"),
@@ -86,6 +86,14 @@ fn headline(report: &SimReport) -> Html {
         ("f_mem", format::share(report.f_mem), glossary::F_MEM, "f-mem"),
         ("L2 MPKI", format::decimal(report.l2_mpki), glossary::L2_MPKI, "l2-mpki"),
     ];
+    if let Some(c) = &report.chiplets {
+        let busy = format!("{} / {}", format::share(c.link_utilization), format::share(c.busiest_link_utilization));
+        figures.extend([
+            ("chiplets", c.chiplets.to_string(), glossary::CHIPLET, "chiplets"),
+            ("remote L2 requests", format::share(c.remote_share), glossary::REMOTE_SHARE, "remote-share"),
+            ("links busy (mean / busiest)", busy, glossary::LINK_BUSY, "links-busy"),
+        ]);
+    }
     html! {
         <div class="headline">
             <p class="ipc" title={glossary::IPC}>

@@ -46,6 +46,14 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, frame: &Frame<'
         add_strip(&mut batches, strip, frame.snapshot);
     }
     batches.fill(context);
+    if !layout.chiplets().is_empty() {
+        context.set_stroke_style_str(palette::CHIPLET_FRAME);
+        context.set_line_width(1.0);
+        for chiplet in layout.chiplets() {
+            let r = chiplet.rect;
+            context.stroke_rect(r.x + 0.5, r.y + 0.5, r.width - 1.0, r.height - 1.0);
+        }
+    }
     if let Some(tile) = frame.selected_sm.and_then(|sm| layout.tile(sm)) {
         context.set_stroke_style_str(palette::SELECTED);
         context.set_line_width(2.0);
@@ -160,6 +168,10 @@ fn add_strip(batches: &mut Batches, strip: &Strip, snapshot: &Snapshot) {
 fn draw_titles(context: &CanvasRenderingContext2d, layout: &Layout) -> Result<(), JsValue> {
     context.set_fill_style_str(palette::TEXT);
     context.set_font("12px system-ui, sans-serif");
+    for (chiplet, frame) in layout.chiplets().iter().enumerate() {
+        let (x, y) = frame.label;
+        context.fill_text(&format!("chiplet {chiplet}"), x, y)?;
+    }
     for strip in layout.strips() {
         let (x, y) = strip.title;
         // The width limit squeezes a long title on a phone instead of cutting it.

@@ -121,6 +121,14 @@ fn queue_text(queue: Queue) -> (&'static str, &'static str) {
             "requests the DRAM scheduler picks from, open-row hits first under FR-FCFS; when it is full, the L2 slices must wait.",
         ),
         Queue::ReplyCrossbar => ("reply crossbar", "packets crossing the network from the L2 slices back to this SM."),
+        Queue::RequestLink => (
+            "requests out",
+            "requests from this chiplet's SMs to L2 slices on other chiplets, waiting for or crossing the inter-chiplet links; when the links' queues are full, they back up into the crossbar.",
+        ),
+        Queue::ReplyLink => (
+            "replies out",
+            "replies from this chiplet's L2 slices to SMs on other chiplets, waiting for or crossing the inter-chiplet links.",
+        ),
     }
 }
 
@@ -130,6 +138,7 @@ pub fn strip_title(kind: StripKind) -> String {
         StripKind::Slices => "L2 slices",
         StripKind::Channels => "DRAM channels",
         StripKind::Replies => return "Reply crossbar: packets on their way to each SM".to_owned(),
+        StripKind::Links => "Inter-chiplet links of each chiplet",
     };
     let bars: Vec<&str> = kind.queues().iter().map(|&queue| Term::Queue(queue).name()).collect();
     format!("{what}, each: {}", bars.join(" · "))
@@ -182,6 +191,7 @@ fn item_name(kind: StripKind) -> &'static str {
         StripKind::Slices => "L2 slice",
         StripKind::Channels => "DRAM channel",
         StripKind::Replies => "SM",
+        StripKind::Links => "chiplet",
     }
 }
 
@@ -263,6 +273,8 @@ mod tests {
             reply_network: vec![0, 1],
             slices: vec![],
             channels: vec![],
+            sm_chiplets: vec![],
+            links: vec![],
         }
     }
 

@@ -10,6 +10,10 @@
 //! request crossbar towards each), DRAM channels, and the reply crossbar
 //! towards each SM.
 //!
+//! On a GPU of several chiplets the tiles are grouped by chiplet, each group
+//! under its label and in a frame, and a fourth strip shows each chiplet's
+//! outgoing inter-chiplet links.
+//!
 //! Every coordinate is a whole number of CSS pixels, so cells are drawn crisp
 //! and a pixel read back at a cell's centre has exactly the cell's colour.
 
@@ -33,7 +37,7 @@ pub struct Rect {
 }
 
 /// What the layout depends on; a new layout is computed only when it changes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LayoutInput {
     /// The canvas width in CSS pixels.
     pub width: f64,
@@ -47,6 +51,8 @@ pub struct LayoutInput {
     pub n_slices: usize,
     /// DRAM channels.
     pub n_channels: usize,
+    /// Each SM's chiplet; empty on a monolithic GPU.
+    pub sm_chiplets: Vec<u32>,
 }
 
 /// Everything's place on the canvas.
@@ -59,6 +65,17 @@ pub struct Layout {
     tiles: Vec<Rect>,
     parts: TileParts,
     strips: Vec<Strip>,
+    /// Each chiplet's frame around its tiles, with its label's baseline.
+    chiplets: Vec<ChipletFrame>,
+}
+
+/// One chiplet's group of tiles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChipletFrame {
+    /// Around its tiles.
+    pub rect: Rect,
+    /// Where its label's baseline starts.
+    pub label: (f64, f64),
 }
 
 /// What the pointer is over.
@@ -160,6 +177,8 @@ const ROW_GAP: f64 = 4.0;
 const ITEM_GAP: f64 = 4.0;
 /// Bar widths of the memory side.
 const QUEUE_BAR_WIDTHS: Range<u32> = 3..9;
+/// Room above a chiplet's tiles for its label, and between chiplets.
+const CHIPLET_LABEL_HEIGHT: f64 = 16.0;
 
 impl Rect {
     /// A rectangle from its top left corner and size.
@@ -213,6 +232,7 @@ impl LayoutInput {
             schedulers: snapshot.schedulers_per_sm as usize,
             n_slices: StripKind::Slices.items(snapshot),
             n_channels: StripKind::Channels.items(snapshot),
+            sm_chiplets: snapshot.sm_chiplets.clone(),
         }
     }
 
@@ -221,7 +241,34 @@ impl LayoutInput {
             StripKind::Slices => self.n_slices,
             StripKind::Channels => self.n_channels,
             StripKind::Replies => self.n_sms,
+            StripKind::Links => self.chiplet_count(),
         }
+    }
+
+    /// Chiplets (0 on a monolithic GPU).
+    fn chiplet_count(&self) -> usize {
+        self.sm_chiplets.iter().max().map_or(0, |&last| last as usize + 1)
+    }
+
+    /// The SMs of each group of tiles, in drawing order: one group per
+    /// chiplet, or one of every SM.
+    fn groups(&self) -> Vec<Vec<usize>> {
+        let n = self.chiplet_count();
+        if n == 0 || self.sm_chiplets.len() != self.n_sms {
+            return vec![(0..self.n_sms).collect()];
+        }
+        let mut groups = vec![Vec::new(); n];
+        for (sm, &chiplet) in self.sm_chiplets.iter().enumerate() {
+            groups[chiplet as usize].push(sm);
+        }
+        groups
+    }
+
+    /// Height of the SM grid at `columns` tiles a row and `tile_height`.
+    fn grid_height(&self, columns: usize, tile_height: f64) -> f64 {
+        let groups = self.groups();
+        let label = if groups.len() > 1 { CHIPLET_LABEL_HEIGHT } else { 0.0 };
+        groups.iter().map(|g| g.len().div_ceil(columns.max(1)) as f64 * (tile_height + TILE_GAP) + label).sum()
     }
 }
 
@@ -229,10 +276,10 @@ impl Layout {
     /// Places everything. The warp cells get the largest pitch at which the
     /// SM grid stays within half the canvas width in height (so 80 SMs fit a
     /// laptop screen with the memory side), but never less than 4 px.
-    pub fn new(input: LayoutInput) -> Self {
-        let shape = TileShape::of(&input);
-        let (parts, columns) = choose_tile(&input, &shape);
-        let tiles = place_tiles(input.n_sms, columns, &parts);
+    pub fn new(input: &LayoutInput) -> Self {
+        let shape = TileShape::of(input);
+        let (parts, columns) = choose_tile(input, &shape);
+        let (tiles, chiplets) = place_tiles(input, columns, &parts);
         let grid_bottom = tiles.iter().map(Rect::bottom).fold(0.0, f64::max);
         let mut top = grid_bottom;
         let mut strips = Vec::new();
@@ -244,7 +291,12 @@ impl Layout {
                 strips.push(strip);
             }
         }
-        Layout { width: input.width, height: top + TILE_PADDING, tiles, parts, strips }
+        Layout { width: input.width, height: top + TILE_PADDING, tiles, parts, strips, chiplets }
+    }
+
+    /// Each chiplet's frame, in chiplet order (none on a monolithic GPU).
+    pub fn chiplets(&self) -> &[ChipletFrame] {
+        &self.chiplets
     }
 
     /// SM `sm`'s tile.
@@ -458,8 +510,7 @@ fn choose_tile(input: &LayoutInput, shape: &TileShape) -> (TileParts, usize) {
     let fits = |pitch: f64| {
         let parts = TileParts::new(shape, pitch, MIN_ISSUE_WIDTH);
         let columns = tile_columns(input, parts.width);
-        let rows = input.n_sms.div_ceil(columns);
-        (rows as f64 * (parts.height + TILE_GAP) <= budget).then_some(pitch)
+        (input.grid_height(columns, parts.height) <= budget).then_some(pitch)
     };
     let pitch = PITCHES.rev().map(f64::from).find_map(fits).unwrap_or(f64::from(PITCHES.start));
     let narrow = TileParts::new(shape, pitch, MIN_ISSUE_WIDTH);
@@ -476,14 +527,35 @@ fn tile_columns(input: &LayoutInput, tile_width: f64) -> usize {
     fit.min(input.n_sms.max(1))
 }
 
-fn place_tiles(n_sms: usize, columns: usize, parts: &TileParts) -> Vec<Rect> {
-    (0..n_sms)
-        .map(|sm| {
-            let (row, column) = (sm / columns, sm % columns);
+/// Each SM's tile, and each chiplet's frame: the groups of
+/// [`LayoutInput::groups`] one under the other, each starting a row (under
+/// its label when there are several).
+fn place_tiles(input: &LayoutInput, columns: usize, parts: &TileParts) -> (Vec<Rect>, Vec<ChipletFrame>) {
+    let groups = input.groups();
+    let labelled = groups.len() > 1;
+    let mut tiles = vec![Rect::default(); input.n_sms];
+    let mut frames = Vec::new();
+    let mut top = 0.0;
+    for group in &groups {
+        let label_top = top;
+        if labelled {
+            top += CHIPLET_LABEL_HEIGHT;
+        }
+        for (k, &sm) in group.iter().enumerate() {
+            let (row, column) = (k / columns, k % columns);
             let x = column as f64 * (parts.width + TILE_GAP);
-            Rect::new(x, row as f64 * (parts.height + TILE_GAP), parts.width, parts.height)
-        })
-        .collect()
+            tiles[sm] = Rect::new(x, top + row as f64 * (parts.height + TILE_GAP), parts.width, parts.height);
+        }
+        let rows = group.len().div_ceil(columns.max(1));
+        let bottom = top + rows as f64 * (parts.height + TILE_GAP) - TILE_GAP;
+        let width = group.len().min(columns) as f64 * (parts.width + TILE_GAP) - TILE_GAP;
+        if labelled {
+            let rect = Rect::new(0.0, label_top, width.max(0.0), bottom - label_top);
+            frames.push(ChipletFrame { rect, label: (2.0, label_top + 12.0) });
+        }
+        top = bottom + TILE_GAP;
+    }
+    (tiles, frames)
 }
 
 #[cfg(test)]
@@ -491,7 +563,7 @@ mod tests {
     use super::*;
 
     fn input(width: f64, n_sms: usize) -> LayoutInput {
-        LayoutInput { width, n_sms, warps_per_sm: 64, schedulers: 4, n_slices: 64, n_channels: 32 }
+        LayoutInput { width, n_sms, warps_per_sm: 64, schedulers: 4, n_slices: 64, n_channels: 32, sm_chiplets: vec![] }
     }
 
     fn overlaps(a: &Rect, b: &Rect) -> bool {
@@ -523,7 +595,7 @@ mod tests {
     /// each tile's parts are disjoint and inside it, that each item's bars are
     /// inside it, and that every coordinate is a whole pixel.
     fn check_geometry(input: LayoutInput) {
-        let layout = Layout::new(input);
+        let layout = Layout::new(&input);
         let canvas = Rect::new(0.0, 0.0, layout.width, layout.height);
         let mut top_level: Vec<Rect> = layout.tiles().map(|tile| tile.rect).collect();
         assert_eq!(top_level.len(), input.n_sms);
@@ -562,18 +634,18 @@ mod tests {
 
     #[test]
     fn eighty_sms_fit_a_laptop_and_a_phone() {
-        let wide = Layout::new(input(1100.0, 80));
+        let wide = Layout::new(&input(1100.0, 80));
         let cell = wide.tile(0).and_then(|tile| tile.warp_cell(0)).expect("SM 0 has slot 0");
         assert!(cell.width >= 5.0, "cells readable on a laptop: {cell:?}");
         assert!(wide.height <= 800.0, "80 SMs and the memory side fit a laptop screen: {}", wide.height);
-        let narrow = Layout::new(input(390.0, 80));
+        let narrow = Layout::new(&input(390.0, 80));
         let last = narrow.tile(79).expect("SM 79 has a tile").rect;
         assert!(last.right() <= 390.0 && narrow.height < 1600.0, "{last:?}, {}", narrow.height);
     }
 
     #[test]
     fn a_schedulers_slots_form_a_row_and_a_ctas_slots_a_block_of_columns() {
-        let layout = Layout::new(input(1100.0, 2));
+        let layout = Layout::new(&input(1100.0, 2));
         let tile = layout.tile(1).expect("SM 1 has a tile");
         let cell = |warp| tile.warp_cell(warp).expect("the slot has a cell");
         let issue: Vec<Rect> = tile.issue_bars().collect();
@@ -590,7 +662,7 @@ mod tests {
 
     #[test]
     fn hits_name_what_is_under_the_pointer() {
-        let layout = Layout::new(input(1100.0, 80));
+        let layout = Layout::new(&input(1100.0, 80));
         let tile = layout.tile(3).expect("SM 3 has a tile");
         let at = |rect: Option<Rect>| {
             let (x, y) = rect.expect("the part exists").centre();
@@ -613,7 +685,7 @@ mod tests {
 
     #[test]
     fn one_scheduler_wraps_its_slots_into_bands() {
-        let layout = Layout::new(LayoutInput { schedulers: 1, ..input(1100.0, 4) });
+        let layout = Layout::new(&LayoutInput { schedulers: 1, ..input(1100.0, 4) });
         let tile = layout.tile(0).expect("SM 0 has a tile");
         let parts = tile_parts(&tile);
         assert_eq!(parts.len(), 64 + 64 + 1 + 2);
@@ -626,17 +698,73 @@ mod tests {
     #[test]
     fn odd_shapes_give_a_layout_without_failing() {
         for input in [
-            LayoutInput { width: 0.0, n_sms: 0, warps_per_sm: 0, schedulers: 0, n_slices: 0, n_channels: 0 },
-            LayoutInput { width: 20.0, n_sms: 1024, warps_per_sm: 3, schedulers: 4, n_slices: 1, n_channels: 0 },
-            LayoutInput { width: 1e6, n_sms: 2, warps_per_sm: 100, schedulers: 3, n_slices: 5, n_channels: 5 },
+            LayoutInput {
+                width: 0.0,
+                n_sms: 0,
+                warps_per_sm: 0,
+                schedulers: 0,
+                n_slices: 0,
+                n_channels: 0,
+                sm_chiplets: vec![],
+            },
+            LayoutInput {
+                width: 20.0,
+                n_sms: 1024,
+                warps_per_sm: 3,
+                schedulers: 4,
+                n_slices: 1,
+                n_channels: 0,
+                sm_chiplets: vec![],
+            },
+            LayoutInput {
+                width: 1e6,
+                n_sms: 2,
+                warps_per_sm: 100,
+                schedulers: 3,
+                n_slices: 5,
+                n_channels: 5,
+                sm_chiplets: vec![],
+            },
+            // A chiplet map that does not match the SMs is ignored.
+            LayoutInput {
+                width: 300.0,
+                n_sms: 3,
+                warps_per_sm: 4,
+                schedulers: 1,
+                n_slices: 2,
+                n_channels: 1,
+                sm_chiplets: vec![0, 1],
+            },
         ] {
-            let layout = Layout::new(input);
+            let layout = Layout::new(&input);
             assert_eq!(layout.tiles().count(), input.n_sms);
             assert!(layout.height.is_finite() && layout.height >= 0.0);
+            let links = input.chiplet_count();
             assert_eq!(
                 layout.strips().len(),
-                [input.n_slices, input.n_channels, input.n_sms].iter().filter(|&&n| n > 0).count()
+                [input.n_slices, input.n_channels, input.n_sms, links].iter().filter(|&&n| n > 0).count()
             );
         }
+    }
+
+    #[test]
+    fn chiplets_group_their_tiles_in_frames_and_get_a_links_strip() {
+        // 16 SMs on 4 chiplets, interleaved: SM i on chiplet i mod 4.
+        let sm_chiplets: Vec<u32> = (0..16).map(|sm| sm % 4).collect();
+        let grouped = LayoutInput { sm_chiplets, ..input(1100.0, 16) };
+        let layout = Layout::new(&grouped);
+        check_geometry(grouped);
+        assert_eq!(layout.chiplets().len(), 4);
+        for (c, frame) in layout.chiplets().iter().enumerate() {
+            for sm in (c..16).step_by(4) {
+                let tile = layout.tile(sm).expect("a tile").rect;
+                assert!(inside(&tile, &frame.rect), "SM {sm} in chiplet {c}'s frame");
+            }
+        }
+        let frames: Vec<Rect> = layout.chiplets().iter().map(|f| f.rect).collect();
+        assert_disjoint(&frames, "chiplet frames");
+        let links = layout.strips().iter().find(|s| s.kind == StripKind::Links).expect("a links strip");
+        assert_eq!(links.items.len(), 4);
+        assert!(Layout::new(&input(1100.0, 16)).chiplets().is_empty(), "a monolithic GPU has no frames");
     }
 }

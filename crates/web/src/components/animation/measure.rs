@@ -25,6 +25,9 @@ pub enum StripKind {
     Channels,
     /// One item per SM: the reply crossbar towards it.
     Replies,
+    /// One item per chiplet: its outgoing inter-chiplet links (none on a
+    /// monolithic GPU).
+    Links,
 }
 
 /// One queue of the memory side.
@@ -48,11 +51,15 @@ pub enum Queue {
     DramQueue,
     /// Packets in the reply crossbar bound for an SM.
     ReplyCrossbar,
+    /// Requests in a chiplet's outgoing links.
+    RequestLink,
+    /// Replies in a chiplet's outgoing links.
+    ReplyLink,
 }
 
 impl StripKind {
     /// The strips, top to bottom.
-    pub const ALL: [StripKind; 3] = [StripKind::Slices, StripKind::Channels, StripKind::Replies];
+    pub const ALL: [StripKind; 4] = [StripKind::Slices, StripKind::Channels, StripKind::Replies, StripKind::Links];
 
     /// The queues each item of this strip shows, left to right, in the order
     /// a request travels.
@@ -68,6 +75,7 @@ impl StripKind {
             ],
             StripKind::Channels => &[Queue::DramLatency, Queue::DramQueue],
             StripKind::Replies => &[Queue::ReplyCrossbar],
+            StripKind::Links => &[Queue::RequestLink, Queue::ReplyLink],
         }
     }
 
@@ -77,6 +85,7 @@ impl StripKind {
             StripKind::Slices => snapshot.slices.len().max(snapshot.request_network.len()),
             StripKind::Channels => snapshot.channels.len(),
             StripKind::Replies => snapshot.sms.len(),
+            StripKind::Links => snapshot.links.len(),
         }
     }
 }
@@ -97,6 +106,8 @@ pub fn queue_depth(snapshot: &Snapshot, queue: Queue, item: usize) -> Depth {
         Queue::DramLatency => unbounded(channel.map(|c| &c.latency_pipeline)),
         Queue::DramQueue => channel.map(|c| c.queue).unwrap_or_default(),
         Queue::ReplyCrossbar => unbounded(snapshot.reply_network.get(item)),
+        Queue::RequestLink => snapshot.links.get(item).map(|l| l.requests).unwrap_or_default(),
+        Queue::ReplyLink => snapshot.links.get(item).map(|l| l.replies).unwrap_or_default(),
     }
 }
 
@@ -134,7 +145,7 @@ pub fn issue_rate(snapshot: &Snapshot, previous: Option<&Snapshot>, sm: usize, s
 
 #[cfg(test)]
 mod tests {
-    use warplab_lab::{ChannelSnapshot, SliceSnapshot};
+    use warplab_lab::{ChannelSnapshot, LinkSnapshot, SliceSnapshot};
 
     use super::*;
 
@@ -169,6 +180,8 @@ mod tests {
             reply_network: vec![40],
             slices: vec![slice],
             channels: vec![ChannelSnapshot { latency_pipeline: 6, queue: depth(8) }],
+            sm_chiplets: vec![0],
+            links: vec![LinkSnapshot { requests: depth(9), replies: depth(10) }],
         }
     }
 
@@ -193,7 +206,7 @@ mod tests {
             .flat_map(|kind| kind.queues())
             .map(|&queue| queue_depth(&snapshot, queue, 0).len)
             .collect();
-        assert_eq!(lens, [7, 1, 2, 3, 4, 5, 6, 8, 40]);
+        assert_eq!(lens, [7, 1, 2, 3, 4, 5, 6, 8, 40, 9, 10]);
         for kind in StripKind::ALL {
             assert_eq!(kind.items(&snapshot), 1);
             for &queue in kind.queues() {

@@ -11,6 +11,8 @@ use warplab_lab::WarpState;
 pub const TILE: &str = "#f0f2f5";
 /// The outline of the selected SM (the page's accent).
 pub const SELECTED: &str = "#2f6fde";
+/// The frame around a chiplet's SMs.
+pub const CHIPLET_FRAME: &str = "#9aa3b2";
 /// The empty part of a bar.
 pub const TRACK: &str = "#dde1e8";
 /// The filled part of a bar.

@@ -68,7 +68,7 @@ pub fn Animation(props: &AnimationProps) -> Html {
     let canvas = use_node_ref();
     let width = use_element_width(stage.clone());
     let input = props.snapshot.as_deref().map(|snapshot| LayoutInput::of(snapshot, width));
-    let layout = use_memo(input, |input| input.filter(|input| input.width > 0.0).map(Layout::new));
+    let layout = use_memo(input, |input| input.as_ref().filter(|input| input.width > 0.0).map(Layout::new));
     let hover = use_state_eq(|| None::<Pointer>);
     let device_pixel_ratio = web_sys::window().map_or(1.0, |window| window.device_pixel_ratio());
     use_redraw(

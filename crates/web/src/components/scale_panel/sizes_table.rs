@@ -69,17 +69,32 @@ fn row(setup: &ScaleSetup, index: usize, size: &ScaleSize, target: u32) -> Html 
     html! {
         <tr class={class} data-testid="scale-size" data-sms={size.sms.to_string()}>
             <th scope="row">{ role }</th>
-            <td class="num">{ size.sms }</td>
+            <td class="num">{ sms_text(size) }</td>
             <td class="num">{ format!("1/{}", size.factor) }</td>
             <td class="num">{ bytes(size.llc_bytes) }</td>
             <td class="num">{ size.llc_slices }</td>
             <td class="num">{ gigabytes_per_second(size.noc_bytes_per_second) }</td>
             <td class="num">{ gigabytes_per_second(size.dram_bytes_per_second) }</td>
-            <td class="num">{ size.channels }</td>
+            <td class="num">{ channels_text(size) }</td>
             <td class="num">{ optional(size.l1_bytes.map(bytes)) }</td>
             <td class="num">{ optional(size.l1_mshrs.map(|m| m.to_string())) }</td>
             <td class="num">{ size.warps_per_sm }</td>
         </tr>
+    }
+}
+
+/// SMs, and the chiplets they make on a chiplet GPU.
+fn sms_text(size: &ScaleSize) -> String {
+    if size.chiplets > 1 { format!("{} ({} chiplets)", size.sms, size.chiplets) } else { size.sms.to_string() }
+}
+
+/// Channels, and on a chiplet GPU the inter-chiplet bisection bandwidth,
+/// which the chiplet scale operator divides with the chiplets.
+fn channels_text(size: &ScaleSize) -> String {
+    if size.chiplets > 1 {
+        format!("{} (links {} GB/s bisection)", size.channels, gigabytes_per_second(size.bisection_bytes_per_second))
+    } else {
+        size.channels.to_string()
     }
 }
 
