@@ -42,7 +42,7 @@ test("the bundled presets are listed and switch the config view", async () => {
   const { page, errors } = await freshPage();
   const presets = await page.getByTestId("preset-select").locator("option:not([disabled])").allTextContents();
   assert.deepEqual(presets.map((p) => p.trim()), [
-    "SM7_QV100", "SM86_RTX3070", "SM80_A100", "SM90_H100", "mdm-pascal-28sm", "scalemodel-128sm",
+    "SM7_QV100", "SM86_RTX3070", "SM80_A100", "SM90_H100", "mdm-pascal-28sm", "scalemodel-128sm", "chiplet-1024sm",
   ]);
   assert.equal(await textOf(page, "config-sms"), "80");
   assert.equal(await page.getByTestId("preset-select").inputValue(), "SM7_QV100");
@@ -50,7 +50,12 @@ test("the bundled presets are listed and switch the config view", async () => {
   await waitForText(page, "config-sms", "132");
   assert.equal(await textOf(page, "config-label"), "preset SM90_H100");
   const unknown = await page.getByTestId("unknown-options").textContent();
-  assert.match(unknown, /-gpgpu_n_chiplet_partition/);
+  assert.match(unknown, /-gpgpu_lrc_enabled/);
+  assert.doesNotMatch(unknown, /-gpgpu_n_chiplet_partition/);
+  // H100 is two chiplets: the chiplet options are modelled, three of them interpreted.
+  const chiplets = page.getByTestId("config-group").filter({ hasText: "Chiplets" });
+  assert.match(await chiplets.textContent(), /2 \(66 SMs, 20 channels, 40 L2 slices each\)/);
+  assert.match(await chiplets.textContent(), /256 packets per L2 slice \(10240 a link direction\) \(interpreted\)/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -405,7 +405,7 @@ impl GpuConfig {
             ),
             row(
                 "Address interleave",
-                format!("{} B per chiplet", c.interleave_bytes),
+                format!("{} per chiplet", binary_size(c.interleave_bytes)),
                 "-warplab_chiplet_interleave_bytes",
             ),
             row("Topology", c.topology.name(), "-warplab_chiplet_topology"),
@@ -451,6 +451,14 @@ fn kib(bytes: u64) -> String {
     } else {
         format!("{} KB", bytes / 1024)
     }
+}
+
+/// A power-of-two size in the largest binary unit that keeps it whole:
+/// `512 B`, `8 KB`, `64 GB`.
+fn binary_size(bytes: u64) -> String {
+    let units = ["B", "KB", "MB", "GB", "TB"];
+    let step = (bytes.trailing_zeros() / 10).min(units.len() as u32 - 1);
+    format!("{} {}", bytes >> (10 * step), units[step as usize])
 }
 
 /// `32 KB, 4 sets x 128 B x 64 ways, sectored, 512 MSHRs (merge 8), IPOLY`.

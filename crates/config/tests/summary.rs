@@ -35,6 +35,8 @@ fn h100_summary_lists_its_unknown_options_with_values() {
     let chiplets = view.groups.iter().find(|g| g.title == "Chiplets").expect("a chiplet group");
     let queue = chiplets.rows.iter().find(|r| r.option == "-inter_chiplet_queue_size").expect("the queue row");
     assert_eq!(queue.value, "256 packets per L2 slice (10240 a link direction) (interpreted)");
+    let interleave = chiplets.rows.iter().find(|r| r.option == "-warplab_chiplet_interleave_bytes").expect("a row");
+    assert_eq!(interleave.value, "8 KB per chiplet");
     assert_eq!((summary.n_sms, summary.n_sub_partitions, summary.core_clock_mhz), (132, 80, 1980.0));
 }
 

@@ -188,6 +188,18 @@ impl Network {
         Self::new(&slice_chiplets(config), &sm_chiplets(config), config)
     }
 
+    /// Global input `input`'s crossbar and port there; a monolithic GPU's
+    /// one crossbar numbers its ports globally, without a table look-up
+    /// (this is on every SM's path every cycle).
+    fn input_port(&self, input: u32) -> Port {
+        if self.links.is_empty() { Port { chiplet: 0, local: input } } else { self.inputs[input as usize] }
+    }
+
+    /// Global output `output`'s crossbar and port there (see [`Network::input_port`]).
+    fn output_port(&self, output: u32) -> Port {
+        if self.links.is_empty() { Port { chiplet: 0, local: output } } else { self.outputs[output as usize] }
+    }
+
     /// The first mirror output of `chiplet`'s crossbar.
     fn first_mirror_output(&self, chiplet: u32) -> u32 {
         self.outputs_of[chiplet as usize].len() as u32
@@ -195,14 +207,14 @@ impl Network {
 
     /// Whether input `input` has room for one more packet.
     pub fn can_inject(&self, input: u32) -> bool {
-        let port = self.inputs[input as usize];
+        let port = self.input_port(input);
         self.crossbars[port.chiplet as usize].can_inject(port.local)
     }
 
     /// Whether input `input` has room for one more packet once `pending`
     /// more have been injected.
     pub fn can_inject_more(&self, input: u32, pending: usize) -> bool {
-        let port = self.inputs[input as usize];
+        let port = self.input_port(input);
         self.crossbars[port.chiplet as usize].can_inject_more(port.local, pending)
     }
 
@@ -210,7 +222,7 @@ impl Network {
     /// crossbar to `output`, or to its link port when `output` is on another
     /// chiplet. The caller checked [`Network::can_inject`].
     pub fn inject(&mut self, input: u32, output: u32, data_bytes: u32, request: RequestId) {
-        let (from, to) = (self.inputs[input as usize], self.outputs[output as usize]);
+        let (from, to) = (self.input_port(input), self.output_port(output));
         let crossbar = &mut self.crossbars[from.chiplet as usize];
         self.injected += 1;
         if from.chiplet == to.chiplet {
@@ -348,13 +360,13 @@ impl Network {
 
     /// The next packet delivered at `output` (see [`Crossbar::peek`]).
     pub fn peek(&self, output: u32, now: u64) -> Option<RequestId> {
-        let port = self.outputs[output as usize];
+        let port = self.output_port(output);
         self.crossbars[port.chiplet as usize].peek(port.local, now)
     }
 
     /// The packet [`Network::peek`] would show once `taken` have been popped.
     pub fn peek_nth(&self, output: u32, now: u64, taken: usize) -> Option<RequestId> {
-        let port = self.outputs[output as usize];
+        let port = self.output_port(output);
         self.crossbars[port.chiplet as usize].peek_nth(port.local, now, taken)
     }
 
@@ -371,13 +383,13 @@ impl Network {
 
     /// Whether a packet is in transfer to, or waiting at, `output`.
     pub fn has_pending(&self, output: u32) -> bool {
-        let port = self.outputs[output as usize];
+        let port = self.output_port(output);
         self.crossbars[port.chiplet as usize].has_pending(port.local)
     }
 
     /// Takes the packet [`Network::peek`] showed.
     pub fn pop(&mut self, output: u32) {
-        let port = self.outputs[output as usize];
+        let port = self.output_port(output);
         self.crossbars[port.chiplet as usize].pop(port.local);
     }
 
@@ -408,7 +420,7 @@ impl Network {
 
     /// Counts a sender finding `input` full `times` times.
     pub fn count_full_by(&mut self, input: u32, times: u64) {
-        let port = self.inputs[input as usize];
+        let port = self.input_port(input);
         self.crossbars[port.chiplet as usize].count_full_by(port.local, times);
     }
 

@@ -132,4 +132,26 @@ mod tests {
         assert_eq!(gigabytes_per_second(900_000_000_000), "900");
         assert_eq!(gigabytes_per_second(56_250_000_000), "56.25");
     }
+
+    #[test]
+    fn a_chiplet_gpus_sizes_say_their_chiplets_and_bisection() {
+        let size = |chiplets: u32| ScaleSize {
+            sms: 64 * chiplets,
+            factor: 16 / chiplets,
+            llc_bytes: 0,
+            llc_slices: 64 * chiplets,
+            noc_bytes_per_second: 0,
+            dram_bytes_per_second: 0,
+            channels: 8 * chiplets,
+            l1_bytes: None,
+            l1_mshrs: None,
+            warps_per_sm: 48,
+            chiplets,
+            bisection_bytes_per_second: u64::from(chiplets / 2) * 900_000_000_000,
+        };
+        assert_eq!(sms_text(&size(4)), "256 (4 chiplets)");
+        assert_eq!(channels_text(&size(4)), "32 (links 1800 GB/s bisection)");
+        // A scale model of one chiplet is a monolithic GPU.
+        assert_eq!((sms_text(&size(1)), channels_text(&size(1))), ("64".to_owned(), "8".to_owned()));
+    }
 }
