@@ -120,7 +120,7 @@ pub struct SizeRun {
     /// Wall-clock seconds of the simulation, when the host has a clock.
     pub seconds: Option<f64>,
     /// What crossed between chiplets, on a GPU of several.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub chiplets: Option<ChipletReport>,
 }
 

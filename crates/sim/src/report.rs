@@ -59,9 +59,10 @@ pub struct SimReport {
     /// What sampled simulation did, when it was on. Instruction counts
     /// above then include the instructions it predicted.
     pub sampling: Option<SamplingReport>,
-    /// What crossed between chiplets, on a GPU of several (absent otherwise,
-    /// so a monolithic GPU's report is as it was).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// What crossed between chiplets, on a GPU of several (`None` on a
+    /// monolithic one). Never skipped when serializing: the worker's codec
+    /// (bincode) cannot read a message with a field left out.
+    #[serde(default)]
     pub chiplets: Option<ChipletReport>,
 }
 

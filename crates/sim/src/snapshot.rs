@@ -149,11 +149,12 @@ pub struct Snapshot {
     pub slices: Vec<SliceSnapshot>,
     /// Every DRAM channel.
     pub channels: Vec<ChannelSnapshot>,
-    /// Each SM's chiplet (empty on a monolithic GPU).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Each SM's chiplet (empty on a monolithic GPU). Never skipped when
+    /// serializing: the worker's codec cannot read a message without it.
+    #[serde(default)]
     pub sm_chiplets: Vec<u32>,
     /// Each chiplet's outgoing links (empty on a monolithic GPU).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub links: Vec<LinkSnapshot>,
 }
 
