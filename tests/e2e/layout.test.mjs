@@ -130,6 +130,14 @@ for (const [name, viewport] of SIZES) {
       assert.ok(Math.abs(inputs - outputs) < 1, `the two columns start level (${inputs} vs ${outputs})`);
     }
     // A section's link brings it into view (below the dock, where there is one).
+    // The run's report mounts above the models' panel when the run ends, so
+    // the link is followed once it has: a panel mounting above would move
+    // the models' panel down after the scroll.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="ipc-simulated-value"]')?.hasAttribute("data-value"),
+      null,
+      { polling: 100, timeout: 120_000 },
+    );
     await page.getByTestId("nav-analytical-panel").click();
     await page.waitForFunction(() => {
       const box = document.querySelector('[data-testid="analytical-panel"]').getBoundingClientRect();

@@ -83,3 +83,22 @@ async fn an_empty_report_says_so_instead_of_drawing() {
     assert!(!host.inner_html().contains("NaN"));
     assert_eq!(text(&host, "[data-testid=report-diagnostics]").as_deref(), Some("kernel 1: nothing ran"));
 }
+
+#[wasm_bindgen_test]
+async fn a_chiplet_gpus_report_says_what_crossed_and_a_monolithic_one_does_not() {
+    let (_, config) = preset_config("H100").expect("H100 is a preset");
+    let spec: GenSpec = "vecadd:size=16".parse().expect("a well-formed spec");
+    let report = simulate_generated(&config, SimOptions::default(), &spec).expect("the spec runs");
+    let chiplets = report.chiplets.clone().expect("H100 is two chiplets");
+    let host = mount(report).await;
+    assert_eq!(text(&host, "[data-testid=chiplets]"), Some("2".to_owned()));
+    let remote = text(&host, "[data-testid=remote-share]").expect("the remote share is shown");
+    let shown: f64 = remote.trim_end_matches('%').parse().expect("a percentage");
+    assert!((shown - 100.0 * chiplets.remote_share).abs() < 1.0, "{remote} against {}", chiplets.remote_share);
+    let busy = text(&host, "[data-testid=links-busy]").expect("the links' business is shown");
+    assert!(busy.contains(" / "), "mean / busiest: {busy}");
+
+    let (_, monolithic) = simulate("vecadd:size=16");
+    let host = mount(monolithic).await;
+    assert_eq!(all(&host, "[data-testid=remote-share]").len(), 0, "a monolithic GPU has no chiplet figures");
+}
