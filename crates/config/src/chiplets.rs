@@ -203,8 +203,9 @@ impl Chiplets {
             ),
             (
                 "-inter_chiplet_queue_size",
-                "packets each link direction holds, between an SM's chiplet and an address's home chiplet \
-                 (upstream: one queue per L2 slice pair, between a slice and its peer)",
+                "packets per L2 slice of a chiplet that each link direction holds, between an SM's chiplet and an \
+                 address's home chiplet (upstream: one queue of this size per L2 slice pair, between a slice and \
+                 its peer)",
             ),
             (
                 "-inter_chiplet_queue_latency",
@@ -224,6 +225,20 @@ impl Chiplets {
             .into_iter()
             .map(|(name, meaning)| InterpretedOption { name: name.to_owned(), meaning: meaning.to_owned() })
             .collect()
+    }
+
+    /// Interconnect cycles a packet takes to cross a link: the latency in
+    /// core cycles at the configured clocks, rounded to the nearest cycle.
+    pub fn latency_icnt_cycles(&self, clocks: &ClockDomains) -> u64 {
+        let (core, icnt) = (clocks.core.khz().max(1), clocks.icnt.khz().max(1));
+        (u64::from(self.latency_cycles) * icnt + core / 2) / core
+    }
+
+    /// Packets a link direction's queue holds, those in flight included:
+    /// `-inter_chiplet_queue_size` per L2 slice of a chiplet (upstream has a
+    /// queue of that size per slice pair).
+    pub fn link_queue_packets(&self, memory: &MemoryPartitions) -> u32 {
+        self.queue_entries.max(1) * (memory.n_sub_partitions() / self.count.max(1)).max(1)
     }
 
     /// Bytes per second crossing between two halves of the chiplets, one way:

@@ -398,7 +398,7 @@ impl GpuConfig {
                     format!(
                         "{} packets per L2 slice ({} a link direction)",
                         c.queue_entries,
-                        c.queue_entries * (self.memory.n_sub_partitions() / c.count)
+                        c.link_queue_packets(&self.memory)
                     ),
                 ),
                 "-inter_chiplet_queue_size",

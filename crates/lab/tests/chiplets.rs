@@ -104,10 +104,9 @@ fn stream_bound(config: &GpuConfig) -> f64 {
     let c = &config.chiplets;
     let link = c.link_bytes_per_second(&config.memory, &config.clocks) as f64;
     let icnt_hz = config.clocks.icnt.khz() as f64 * 1000.0;
-    let (core, icnt) = (config.clocks.core.khz(), config.clocks.icnt.khz());
-    let latency = ((u64::from(c.latency_cycles) * icnt + core / 2) / core) as f64;
+    let latency = c.latency_icnt_cycles(&config.clocks) as f64;
     let send = (40.0 * icnt_hz / link).ceil();
-    let queue = f64::from(c.queue_entries * config.memory.n_sub_partitions() / c.count);
+    let queue = f64::from(c.link_queue_packets(&config.memory));
     (link * 32.0 / 40.0).min(queue * 32.0 / (send + latency) * icnt_hz)
 }
 

@@ -143,9 +143,7 @@ impl Network {
             .collect();
         let mirror_inputs = if linked { mirror_input_table(&inputs, &inputs_of) } else { Vec::new() };
         let c = &config.chiplets;
-        let icnt_khz = config.clocks.icnt.khz().max(1);
-        let latency =
-            (u64::from(c.latency_cycles) * icnt_khz + config.clocks.core.khz() / 2) / config.clocks.core.khz().max(1);
+        let latency = c.latency_icnt_cycles(&config.clocks);
         // Two per chiplet in either topology (out and in, or clockwise and back).
         let n_links = if chiplets > 1 { 2 * chiplets } else { 0 };
         let links = (0..n_links)
@@ -159,7 +157,6 @@ impl Network {
             })
             .collect();
         let bytes_per_second = c.link_bytes_per_second(&config.memory, &config.clocks);
-        let slices_per_chiplet = config.memory.n_sub_partitions() / chiplets;
         Self {
             crossbars,
             inputs,
@@ -170,8 +167,9 @@ impl Network {
             outputs_of,
             links,
             topology: c.topology,
-            rate_milli_bytes: (u128::from(bytes_per_second) * 1000 / (u128::from(icnt_khz) * 1000)).max(1) as u64,
-            queue_entries: (c.queue_entries.max(1) * slices_per_chiplet.max(1)) as usize,
+            // Bytes per second over kilohertz: thousandths of a byte a cycle.
+            rate_milli_bytes: (bytes_per_second / config.clocks.icnt.khz().max(1)).max(1),
+            queue_entries: c.link_queue_packets(&config.memory) as usize,
             crossing: HashMap::new(),
             crossed: 0,
             injected: 0,
@@ -223,14 +221,13 @@ impl Network {
     /// chiplet. The caller checked [`Network::can_inject`].
     pub fn inject(&mut self, input: u32, output: u32, data_bytes: u32, request: RequestId) {
         let (from, to) = (self.input_port(input), self.output_port(output));
-        let crossbar = &mut self.crossbars[from.chiplet as usize];
         self.injected += 1;
         if from.chiplet == to.chiplet {
-            crossbar.inject(from.local, to.local, data_bytes, request);
+            self.crossbars[from.chiplet as usize].inject(from.local, to.local, data_bytes, request);
             return;
         }
-        let mirror = self.outputs_of[from.chiplet as usize].len() as u32 + from.local;
-        crossbar.inject(from.local, mirror, data_bytes, request);
+        let mirror = self.first_mirror_output(from.chiplet) + from.local;
+        self.crossbars[from.chiplet as usize].inject(from.local, mirror, data_bytes, request);
         self.crossing.insert(request, (output, data_bytes));
         self.to_mirrors[from.chiplet as usize] += 1;
         self.crossed += 1;
@@ -450,9 +447,9 @@ impl Network {
         (0..self.crossbars.len())
             .map(|c| {
                 // all_to_all: the outgoing link; ring: both neighbours'.
-                let outgoing: Vec<&Link> = match self.topology {
-                    Topology::AllToAll => vec![&self.links[2 * c]],
-                    Topology::Ring => vec![&self.links[2 * c], &self.links[2 * c + 1]],
+                let outgoing = match self.topology {
+                    Topology::AllToAll => &self.links[2 * c..2 * c + 1],
+                    Topology::Ring => &self.links[2 * c..2 * c + 2],
                 };
                 let on_links: usize = outgoing.iter().map(|l| l.queue.len()).sum();
                 let capacity = self.queue_entries * outgoing.len();

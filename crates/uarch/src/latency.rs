@@ -100,8 +100,8 @@ impl IdleLatencies {
 /// an L1 block.
 pub fn link_round_trip_cycles(config: &GpuConfig, hops: u32) -> f64 {
     let chiplets = &config.chiplets;
-    let (core, icnt) = (config.clocks.core.khz().max(1), config.clocks.icnt.khz().max(1));
-    let latency = (u64::from(chiplets.latency_cycles) * icnt + core / 2) / core;
+    let icnt = config.clocks.icnt.khz().max(1);
+    let latency = chiplets.latency_icnt_cycles(&config.clocks);
     let bytes_per_cycle =
         chiplets.link_bytes_per_second(&config.memory, &config.clocks) as f64 / (icnt as f64 * 1000.0);
     let one_way = |bytes: u32| {
