@@ -318,7 +318,8 @@ fn run_text(config: &str, workload: &str, plan: &ScalePlan, r: &ScaleReport) -> 
 
 /// Every size of the plan: what is divided and what each keeps.
 fn sizes_text(plan: &ScalePlan) -> String {
-    if plan.sizes[0].config.chiplets.enabled() {
+    // The largest size decides: a chiplet GPU's smallest scale model may be one chiplet.
+    if plan.sizes.last().is_some_and(|size| size.config.chiplets.enabled()) {
         return chiplet_sizes_text(plan);
     }
     let mut out =
@@ -347,14 +348,15 @@ fn sizes_text(plan: &ScalePlan) -> String {
 /// Every size of a chiplet GPU's plan: whole chiplets, so the LLC, DRAM and
 /// the inter-chiplet bisection bandwidth go with the chiplet count.
 fn chiplet_sizes_text(plan: &ScalePlan) -> String {
-    let first = &plan.sizes[0].config;
+    let Some(largest) = plan.sizes.last().map(|size| &size.config) else { return String::new() };
+    let n = largest.chiplets.count;
     let mut out = format!(
         "divided: whole chiplets ({} SMs, {} LLC slices and {} channels each, links kept), so the LLC, DRAM and \
          inter-chiplet bisection bandwidth follow; {}\n",
-        first.n_sms() / first.chiplets.count,
-        first.memory.n_sub_partitions() / first.chiplets.count,
-        first.memory.n_channels / first.chiplets.count,
-        kept(first)
+        largest.n_sms() / n,
+        largest.memory.n_sub_partitions() / n,
+        largest.memory.n_channels / n,
+        kept(largest)
     );
     let _ =
         writeln!(out, "{:>6} {:>8} {:>9} {:>10} {:>15}", "SMs", "chiplets", "LLC MB", "DRAM GB/s", "bisection GB/s");

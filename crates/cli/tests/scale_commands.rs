@@ -147,6 +147,12 @@ fn run_predicts_a_chiplet_gpu_from_whole_chiplets() {
     {
         assert!(stdout.contains(row), "{row}\n{stdout}");
     }
+    // Scale models counted in SMs are whole chiplets too, the smallest one chiplet.
+    let by_sms = ["scale", "run", "--config", "chiplet", "--gen", "vecadd:size=16", "--scale-models", "64,128"];
+    let (code, stdout, stderr) = warplab(&[&by_sms[..], &["--targets", "256"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("scale models 64 SMs and 128 SMs (2 chiplets)"), "{stdout}");
+    assert!(stdout.contains("divided: whole chiplets (64 SMs, 64 LLC slices and 8 channels each"), "{stdout}");
     // A monolithic GPU has no chiplets to keep whole; a chiplet GPU has no half chiplets.
     let (code, _, stderr) = warplab(&["scale", "run", "--config", "QV100", "--gen", "vecadd", "--chiplets", "4,8"]);
     assert_eq!(code, 2);
