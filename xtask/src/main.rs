@@ -31,6 +31,7 @@ mod dist;
 mod labs;
 mod parallel;
 mod plot;
+mod recorded;
 mod samples;
 mod screenshots;
 mod serve;

@@ -13,13 +13,14 @@
 //! atomics). The table goes into `docs/validation.md` between the markers
 //! below; the reports into `target/validate-chiplets/*.json`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::Value;
 
 use crate::parallel::run_jobs;
-use crate::shell::{Result, cli_json, command, output, release_cli, root, target_dir};
+use crate::recorded::{self, made_now};
+use crate::shell::{Result, cli_json, release_cli, root, target_dir};
 use crate::validate_models::{Markers, write};
 use crate::validate_scale::{
     error_pct, number, overall_per_doubling, predicted, scaling_name, seconds, simulated, verdict,
@@ -75,20 +76,15 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn report_path(out_dir: &Path, kernel: &Kernel) -> PathBuf {
-    out_dir.join(format!("{}.json", kernel.spec.replace([':', ',', '='], "_")))
-}
-
-fn made_path(out_dir: &Path) -> PathBuf {
-    out_dir.join("made.txt")
+/// The name `kernel`'s report is saved under.
+fn report_name(kernel: &Kernel) -> String {
+    kernel.spec.replace([':', ',', '='], "_")
 }
 
 /// Runs every kernel (one at a time) and saves the reports.
 fn simulate(out_dir: &Path) -> Result<(Vec<Value>, String)> {
     let cli = release_cli()?;
-    let date = output(&mut command("date", &["-u", "+%Y-%m-%d"]))?;
-    let commit = output(&mut command("git", &["describe", "--always", "--dirty"]))?;
-    let made = format!("on {} at commit {}", date.trim(), commit.trim());
+    let made = made_now()?;
     let results = run_jobs(
         &KERNELS,
         1,
@@ -114,25 +110,13 @@ fn simulate(out_dir: &Path) -> Result<(Vec<Value>, String)> {
         },
     );
     let reports = results.into_iter().collect::<Result<Vec<Value>>>()?;
-    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    for (kernel, report) in KERNELS.iter().zip(&reports) {
-        write(&report_path(out_dir, kernel), &serde_json::to_string_pretty(report).map_err(|e| e.to_string())?)?;
-    }
-    write(&made_path(out_dir), &made)?;
+    recorded::save(out_dir, &KERNELS.iter().map(report_name).collect::<Vec<_>>(), &reports, &made)?;
     Ok((reports, made))
 }
 
 /// The reports a run saved, and when they were made.
 fn saved(out_dir: &Path) -> Result<(Vec<Value>, String)> {
-    let read = |path: PathBuf| {
-        std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: {e} (run `cargo xtask validate-chiplets` first)", path.display()))
-    };
-    let reports = KERNELS
-        .iter()
-        .map(|kernel| serde_json::from_str(&read(report_path(out_dir, kernel))?).map_err(|e| e.to_string()))
-        .collect::<Result<Vec<Value>>>()?;
-    Ok((reports, read(made_path(out_dir))?))
+    recorded::load(out_dir, &KERNELS.iter().map(report_name).collect::<Vec<_>>(), "cargo xtask validate-chiplets")
 }
 
 /// The table: per kernel the simulated IPC at 4, 8 and 16 chiplets, the

@@ -10,7 +10,8 @@
 
 use crate::parallel::run_jobs;
 use crate::plot::{Chart, Panel, Series};
-use crate::shell::{Result, cli_json, command, output, release_cli, root};
+use crate::recorded::made_now;
+use crate::shell::{Result, cli_json, release_cli, root};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
@@ -278,13 +279,10 @@ fn mean_abs(errors: impl Iterator<Item = f64>) -> f64 {
 
 /// The generated section's first lines: what wrote it, when, at which commit.
 fn header() -> Result<String> {
-    let date = output(&mut command("date", &["-u", "+%Y-%m-%d"]))?;
-    let commit = output(&mut command("git", &["describe", "--always", "--dirty"]))?;
     Ok(format!(
-        "Written by `cargo xtask validate-models` on {} at commit {} (release CLI; `warplab run --json` for the simulated IPC, `warplab predict --json` for the models, generators at their default sizes).\n\
+        "Written by `cargo xtask validate-models` {} (release CLI; `warplab run --json` for the simulated IPC, `warplab predict --json` for the models, generators at their default sizes).\n\
          IPC is thread instructions per cycle; each model's error is signed, (model − simulated) / simulated.\n",
-        date.trim(),
-        commit.trim()
+        made_now()?
     ))
 }
 

@@ -16,7 +16,8 @@ use std::process::ExitCode;
 use serde_json::Value;
 
 use crate::parallel::run_jobs;
-use crate::shell::{Result, cli_json, command, output, release_cli, root};
+use crate::recorded::made_now;
+use crate::shell::{Result, cli_json, release_cli, root};
 use crate::validate_models::{Markers, write};
 
 /// Where a case's workload comes from.
@@ -267,13 +268,10 @@ fn percent(e: f64) -> String {
 }
 
 fn section(main: &[Outcome], wide: &[Outcome]) -> Result<String> {
-    let date = output(&mut command("date", &["-u", "+%Y-%m-%d"]))?;
-    let commit = output(&mut command("git", &["describe", "--always", "--dirty"]))?;
     let mut out = format!(
-        "Written by `cargo xtask sampling` on {} at commit {} (release CLI, one run at a time on the 2-core machine: `warplab run --config CONFIG --gen SPEC --sample photon --against-full --json`, or `--trace DIR`; Photon's default thresholds).\n\
+        "Written by `cargo xtask sampling` {} (release CLI, one run at a time on the 2-core machine: `warplab run --config CONFIG --gen SPEC --sample photon --against-full --json`, or `--trace DIR`; Photon's default thresholds).\n\
          IPC is thread instructions per cycle; errors are signed, (sampled − full) / full. Speedup in wall time is the full run's `sim_wall_s` over the sampled run's; in detailed instructions, the workload's warp instructions over those simulated in detail.\n\n",
-        date.trim(),
-        commit.trim()
+        made_now()?
     );
     out += &main_table(main);
     out += &verdict(main);

@@ -17,13 +17,14 @@
 //! lab's handout between the markers below; the reports into
 //! `target/validate-scale/*.json`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use serde_json::Value;
 
 use crate::parallel::run_jobs;
-use crate::shell::{Result, cli_json, command, output, release_cli, root, target_dir};
+use crate::recorded::{self, made_now};
+use crate::shell::{Result, cli_json, release_cli, root, target_dir};
 use crate::validate_models::{Markers, write};
 
 const CONFIG: &str = "scalemodel";
@@ -123,24 +124,17 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Where `job`'s report is saved.
-fn report_path(out_dir: &Path, job: &Job) -> PathBuf {
+/// The name `job`'s report is saved under.
+fn report_name(job: &Job) -> String {
     let name = job.kernel.spec.replace([':', ',', '='], "_");
-    out_dir.join(format!("{name}{}.json", if job.weak { "_weak" } else { "" }))
-}
-
-/// Where the date and commit of the saved reports are.
-fn made_path(out_dir: &Path) -> PathBuf {
-    out_dir.join("made.txt")
+    format!("{name}{}", if job.weak { "_weak" } else { "" })
 }
 
 /// Runs every job (one at a time) and saves the reports; returns them and
 /// when they were made.
 fn simulate(jobs: &[Job], out_dir: &Path) -> Result<(Vec<Value>, String)> {
     let cli = release_cli()?;
-    let date = output(&mut command("date", &["-u", "+%Y-%m-%d"]))?;
-    let commit = output(&mut command("git", &["describe", "--always", "--dirty"]))?;
-    let made = format!("on {} at commit {}", date.trim(), commit.trim());
+    let made = made_now()?;
     let results = run_jobs(
         jobs,
         1,
@@ -149,25 +143,13 @@ fn simulate(jobs: &[Job], out_dir: &Path) -> Result<(Vec<Value>, String)> {
         |job| scale_run(&cli, job),
     );
     let reports = results.into_iter().collect::<Result<Vec<Value>>>()?;
-    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-    for (job, report) in jobs.iter().zip(&reports) {
-        write(&report_path(out_dir, job), &serde_json::to_string_pretty(report).map_err(|e| e.to_string())?)?;
-    }
-    write(&made_path(out_dir), &made)?;
+    recorded::save(out_dir, &jobs.iter().map(report_name).collect::<Vec<_>>(), &reports, &made)?;
     Ok((reports, made))
 }
 
 /// The reports a run saved, and when they were made.
 fn saved(jobs: &[Job], out_dir: &Path) -> Result<(Vec<Value>, String)> {
-    let read = |path: PathBuf| {
-        std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: {e} (run `cargo xtask validate-scale` first)", path.display()))
-    };
-    let reports = jobs
-        .iter()
-        .map(|job| serde_json::from_str(&read(report_path(out_dir, job))?).map_err(|e| e.to_string()))
-        .collect::<Result<Vec<Value>>>()?;
-    Ok((reports, read(made_path(out_dir))?))
+    recorded::load(out_dir, &jobs.iter().map(report_name).collect::<Vec<_>>(), "cargo xtask validate-scale")
 }
 
 fn scale_run(cli: &Path, job: &Job) -> Result<Value> {

@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use crate::shell::{Result, cli_json, command, output, release_cli, root};
+use crate::recorded::made_now;
+use crate::shell::{Result, cli_json, release_cli, root};
 use crate::validate_models::{Markers, write};
 
 const MARKERS: Markers = Markers {
@@ -35,14 +36,11 @@ pub fn run() -> Result<ExitCode> {
 }
 
 fn section(report: &Value) -> Result<String> {
-    let date = output(&mut command("date", &["-u", "+%Y-%m-%d"]))?;
-    let commit = output(&mut command("git", &["describe", "--always", "--dirty"]))?;
     let mut out = format!(
-        "Written by `cargo xtask validate-sim` on {} at commit {} (`warplab accelsim crates/lab/test_data/accelsim --json`).\n\
+        "Written by `cargo xtask validate-sim` {} (`warplab accelsim crates/lab/test_data/accelsim --json`).\n\
          Cycles are after the launch latency of every kernel; each pair of counters is warplab / Accel-Sim.\n\
          Pending hits (PH), reservation failures (RF) and row-buffer locality depend on timing and are reported, not held to Accel-Sim's.\n\n",
-        date.trim(),
-        commit.trim()
+        made_now()?
     );
     out += "| case | warplab | Accel-Sim | error | L1 accesses | L1 misses | L1 PH | L1 RF | L2 accesses | L2 misses | L2 PH | L2 RF | DRAM reads | DRAM writes | row-buffer locality |\n";
     out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
