@@ -4,13 +4,23 @@
 // experiment's config (a dragged slider settles on its last value, and no
 // main-thread script takes over 50 ms); Reset drops the edit; after a run of the same
 // workload and config each model shows its error against the simulated IPC.
+// The IPC strip leads with the headline model (warplab's core model), names
+// it and keeps MDM as published on the same card, each with its own error;
+// the panel lists what MDM leaves out under the model table.
 // Screenshots at 1280 × 800 and on a 390-px-wide phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertMainThreadFree, openPage, openStridedOnPascal, SCREENSHOTS, serverAndBrowser, waitForText } from "./harness.mjs";
 
 const shared = serverAndBrowser();
-const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1", "mdm-limits"];
+const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1", "mdm-limits", "warplab"];
+// The model the strip leads with (`warplab_lab::HEADLINE`), by name and label.
+const HEADLINE = { name: "warplab", label: "warplab core model" };
+// The CPI stack's terms as the chart's legend names them, in order.
+const CPI_TERMS = [
+  "base", "issue", "in-flight fill", "barrier", "mshr", "noc", "dram", "LD/ST unit", "units", "L2 slice",
+  "NoC bandwidth", "DRAM bandwidth", "slowest warp", "launch",
+];
 
 const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
 
@@ -67,14 +77,22 @@ test("the default experiment is analyzed as soon as it loads", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await waitForAnalysis(page);
   assert.equal(await page.getByTestId("cpi-chart").locator(".row").count(), MODELS.length, "one CPI stack per model");
-  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), 12, "every CPI term");
+  const headlineIpc = await dataValue(page, `model-ipc-${HEADLINE.name}`);
+  assert.equal(await page.getByTestId("cpi-chart").locator(".legend li").count(), CPI_TERMS.length, "every CPI term");
+  const legend = await page.getByTestId("cpi-chart").locator(".legend li").allTextContents();
+  CPI_TERMS.forEach((term, i) => assert.ok(legend[i].includes(term), `legend entry ${i}: ${legend[i]} is ${term}`));
+  assert.equal(await page.getByTestId("mdm-gaps").locator("li").count(), 4, "one sentence per stall class MDM leaves out");
   assert.equal(await page.getByTestId("analytical-kernels").locator("tbody tr").count(), 1, "vecadd has one kernel");
 
-  // The paper's models only: warplab's two extensions leave the panel, and
-  // the link keeps the choice.
+  // The paper's models only: warplab's three leave the panel (and with them
+  // the list of what the core model adds), and the link keeps the choice.
   await page.getByTestId("paper-models-only").check();
   await page.waitForFunction(() => document.querySelectorAll("[data-testid=cpi-chart] .row").length === 5);
   assert.equal(await page.getByTestId("model-ipc-mdm-limits").count(), 0);
+  assert.equal(await page.getByTestId("model-ipc-warplab").count(), 0);
+  assert.equal(await page.getByTestId("mdm-gaps").count(), 0);
+  // The strip still leads with the headline model: the box is about the panel.
+  assert.equal(await dataValue(page, "ipc-analytical-value"), headlineIpc);
   await page.waitForFunction(() => location.hash.startsWith("#x=5"));
   const link = page.url();
   const reopened = await openPage(shared.browser, link);
@@ -83,6 +101,32 @@ test("the default experiment is analyzed as soon as it loads", async () => {
   assert.equal(await reopened.page.getByTestId("cpi-chart").locator(".row").count(), 5);
   assert.deepEqual([...errors, ...reopened.errors], []);
   await reopened.page.close();
+  await page.close();
+});
+
+test("the IPC strip leads with the headline model, names it, and shows MDM as published on its card", async () => {
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
+  await waitForAnalysis(page);
+  const card = page.getByTestId("ipc-analytical");
+  assert.equal((await card.locator(".ipc-name").textContent()).trim(), `Analytical (${HEADLINE.label})`);
+  const value = card.getByTestId("ipc-analytical-value");
+  await page.waitForFunction(() => document.querySelector('[data-testid="ipc-analytical-value"]')?.dataset.value);
+  assert.equal(Number(await value.getAttribute("data-value")), await dataValue(page, `model-ipc-${HEADLINE.name}`));
+  assert.equal(await page.getByTestId(`model-ipc-${HEADLINE.name}`).locator("xpath=..").getAttribute("class"), "highlight",
+    "the table's row of the strip's model stands out");
+  // MDM as published: on the same card, its own figure.
+  const mdm = card.getByTestId("ipc-mdm");
+  assert.match(await mdm.textContent(), /^MDM as published: \d/);
+  assert.equal(Number(await card.getByTestId("ipc-mdm-value").getAttribute("data-value")), await dataValue(page, "model-ipc-mdm"));
+  // Once the run has finished, each has its own error against the simulation.
+  await page.waitForFunction(() => document.querySelector('[data-testid="ipc-mdm-error"]')?.dataset.value, null, { timeout: 60_000 });
+  const simulated = await dataValue(page, "ipc-simulated-value");
+  for (const [id, model] of [["ipc-analytical-error", HEADLINE.name], ["ipc-mdm-error", "mdm"]]) {
+    const ipc = await dataValue(page, `model-ipc-${model}`);
+    assert.ok(Math.abs((await dataValue(page, id)) - (100 * (ipc - simulated)) / simulated) < 1e-9, `${id}`);
+  }
+  await page.getByTestId("ipc-summary").screenshot({ path: `${SCREENSHOTS}ipc-summary.png` });
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

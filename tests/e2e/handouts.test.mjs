@@ -12,7 +12,11 @@ import { openPage, serverAndBrowser, SCREENSHOTS, SUB_PATH } from "./harness.mjs
 const shared = serverAndBrowser();
 const LABS = new URL("../../docs/labs/", import.meta.url).pathname;
 const NOT_STATED = "—";
-const FIGURES = ["simulated", "analytical", "scale"];
+// The strip's figures in the tables' column order: the headline model's
+// (warplab's core model) and MDM's as published, which the strip shows under
+// it.
+const FIGURES = ["simulated", "analytical", "mdm", "scale"];
+const HEAD = "| step | link | simulated IPC | warplab core model IPC | MDM IPC | scale-model IPC |";
 
 // The text between two marker comments of a handout.
 function between(text, name, begin, end) {
@@ -22,14 +26,16 @@ function between(text, name, begin, end) {
   return text.slice(start + begin.length, stop);
 }
 
-// Each handout with its table's rows: { step, fragment, figures: [simulated, MDM, scale-model] }.
+// Each handout with its table's rows: { step, fragment, figures: [simulated, core model, MDM, scale-model] }.
 function handouts() {
   return readdirSync(LABS)
     .filter((name) => /^\d-.*\.md$/.test(name))
     .sort()
     .map((name) => {
       const text = readFileSync(LABS + name, "utf8");
-      const rows = between(text, name, "<!-- figures:begin -->", "<!-- figures:end -->")
+      const table = between(text, name, "<!-- figures:begin -->", "<!-- figures:end -->");
+      assert.ok(table.includes(HEAD), `${name}: the table's columns are ${HEAD}`);
+      const rows = table
         .split("\n")
         .filter((line) => line.startsWith("| ") && !line.startsWith("| step "))
         .map((line) => {

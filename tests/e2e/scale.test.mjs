@@ -6,8 +6,8 @@
 // paper's 128-SM GPU from 8- and 16-SM scale models, validated at 32 SMs,
 // shows a predicted IPC beside the simulated one, with no main-thread script
 // over 50 ms while the worker simulates; predicting the whole GPU after a
-// run of it puts the run's IPC and MDM's beside the prediction. Screenshots at 1280 × 800 and on a
-// 390-px-wide phone.
+// run of it puts the run's IPC and the headline analytical model's beside
+// the prediction. Screenshots at 1280 × 800 and on a 390-px-wide phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -142,7 +142,8 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}scale-panel.png` });
 
   // The whole GPU, unvalidated, after a run of it: the simulated IPC is the
-  // run's, and MDM's stands beside it with its error.
+  // run's, and the headline analytical model's (warplab's core model, the
+  // strip's) stands beside it with its error.
   await page.getByTestId("run").click();
   await page.waitForFunction(() => document.querySelector('[data-testid="simulated-ipc"]')?.dataset.value, null, {
     timeout: 120_000,
@@ -158,9 +159,9 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   // The simulation panel's run, without its launch latency, as the scale models measure.
   const launchFree = await dataValue(page, "scale-simulated-ipc");
   assert.ok(launchFree > run, `${launchFree} without the launch latency, ${run} with it`);
-  const mdm = await dataValue(page, "model-ipc-mdm");
-  assert.equal(await dataValue(page, "scale-analytical-ipc"), mdm);
-  assert.ok(Math.abs((await dataValue(page, "scale-analytical-error")) - (100 * (mdm - run)) / run) < 1e-9);
+  const analytical = await dataValue(page, "model-ipc-warplab");
+  assert.equal(await dataValue(page, "scale-analytical-ipc"), analytical);
+  assert.ok(Math.abs((await dataValue(page, "scale-analytical-error")) - (100 * (analytical - run)) / run) < 1e-9);
   assert.ok((await dataValue(page, "scale-predicted-ipc")) > 0);
   assert.equal(await page.getByTestId("scale-validation").count(), 0, "nothing validated");
 

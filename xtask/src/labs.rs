@@ -37,7 +37,8 @@ const PUBLISHED: Markers = Markers {
 const PUBLISHED_CSV: &str = "crates/scale/test_data/single_strong_scaling.csv";
 
 /// The column heads the handout test parses.
-const HEAD: &str = "| step | link | simulated IPC | MDM IPC | scale-model IPC |\n|---|---|---|---|---|\n";
+const HEAD: &str =
+    "| step | link | simulated IPC | warplab core model IPC | MDM IPC | scale-model IPC |\n|---|---|---|---|---|---|\n";
 
 /// A figure the handout does not state.
 const NOT_STATED: &str = "—";
@@ -124,13 +125,14 @@ fn row(cli: &Path, step: &Step) -> Result<String> {
         value.as_f64().map(|ipc| format!("{ipc:.1}")).ok_or_else(|| format!("step {}: no {what} in {value}", step.id))
     };
     let simulated = figure(&report["simulated"]["ipc"], "simulated IPC")?;
+    let core = figure(&report["analytical"]["models"]["warplab"]["ipc"], "warplab core model IPC")?;
     let mdm = figure(&report["analytical"]["models"]["mdm"]["ipc"], "MDM IPC")?;
     let scale = if states_scale {
         figure(&report["scale"]["ipc"], &format!("scale-model IPC ({})", report["scale"]["error"]))?
     } else {
         NOT_STATED.to_owned()
     };
-    Ok(format!("| {} | [open]({LINK_BASE}{}) | {simulated} | {mdm} | {scale} |\n", step.id, link.trim()))
+    Ok(format!("| {} | [open]({LINK_BASE}{}) | {simulated} | {core} | {mdm} | {scale} |\n", step.id, link.trim()))
 }
 
 /// The sentence on the paper's published accuracy at its largest size, with

@@ -12,9 +12,9 @@ use warplab_lab::scale::{
     Method, PlanError, ScaleOptions, ScalePlan, ScaleReport, default_scale_models, ipc_without_launch,
 };
 use warplab_lab::{
-    AnalyticalReport, ConfigChoice, ContentHash, ContentHasher, Experiment, GpuConfig, MAX_JSON_BYTES, MAX_LINK_BYTES,
-    ModelKind, ProfileOptions, SAMPLE_TRACES, SimReport, WorkloadChoice, apply_edits, config_hash_files, decode_link,
-    encode_link, trace_hash_files,
+    AnalyticalReport, ConfigChoice, ContentHash, ContentHasher, Experiment, GpuConfig, HEADLINE, MAX_JSON_BYTES,
+    MAX_LINK_BYTES, ProfileOptions, SAMPLE_TRACES, SimReport, WorkloadChoice, apply_edits, config_hash_files,
+    decode_link, encode_link, trace_hash_files,
 };
 
 use crate::experiment_args::{ExperimentArgs, Workload};
@@ -306,13 +306,14 @@ fn scale_error_pct(report: &ScaleReport, simulated: &SimReport) -> Option<f64> {
     scale_ipc(report).zip(truth).and_then(|(ipc, truth)| error_pct(ipc, truth))
 }
 
-fn mdm_ipc(figures: &Figures) -> Option<f64> {
-    figures.analytical.models.get(&ModelKind::Mdm).map(|p| p.ipc)
+/// The IPC of the model the page's strip leads with.
+fn headline_ipc(figures: &Figures) -> Option<f64> {
+    figures.analytical.models.get(&HEADLINE).map(|p| p.ipc)
 }
 
 /// The figures as JSON fields of `value`: `simulated` (the `SimReport`),
-/// `analytical` (the `AnalyticalReport` plus `ipc`, MDM's, and
-/// `error_pct` per model) and `scale` (the `ScaleReport` plus `ipc` and
+/// `analytical` (the `AnalyticalReport` plus `headline`, the key of the
+/// model the page leads with, its `ipc`, and `error_pct` per model) and `scale` (the `ScaleReport` plus `ipc` and
 /// `error_pct`; `{"error", "workable"}` when the GPU cannot be divided;
 /// `null` with `--no-scale`).
 fn insert_figures(value: &mut Value, figures: &Figures) {
@@ -321,7 +322,8 @@ fn insert_figures(value: &mut Value, figures: &Figures) {
     value["workload"] = json!(figures.workload_label);
     value["simulated"] = json!(figures.simulated);
     let mut analytical = json!(figures.analytical);
-    analytical["ipc"] = json!(mdm_ipc(figures));
+    analytical["headline"] = json!(HEADLINE.name());
+    analytical["ipc"] = json!(headline_ipc(figures));
     analytical["error_pct"] = figures
         .analytical
         .models
@@ -352,7 +354,7 @@ fn change(figures: &Figures, baseline: &Figures) -> Value {
     let pct = |now: Option<f64>, before: Option<f64>| now.zip(before).and_then(|(now, before)| error_pct(now, before));
     json!({
         "simulated": pct(Some(figures.simulated.ipc), Some(baseline.simulated.ipc)),
-        "analytical": pct(mdm_ipc(figures), mdm_ipc(baseline)),
+        "analytical": pct(headline_ipc(figures), headline_ipc(baseline)),
         "scale": pct(scale(figures), scale(baseline)),
     })
 }
@@ -368,11 +370,11 @@ fn text(figures: &Figures) -> String {
     let how = sampled.map_or(String::new(), |s| format!(", {} sampling", s.options.mode));
     let _ = writeln!(out, "simulated IPC       {sim:>10.2}  ({} cycles, timing model{how})", figures.simulated.cycles);
     let err = |ipc: f64| percent(&json!(error_pct(ipc, sim)));
-    if let Some(mdm) = mdm_ipc(figures) {
-        let _ = writeln!(out, "analytical IPC      {mdm:>10.2}  (MDM, {} vs simulated)", err(mdm));
+    if let Some(ipc) = headline_ipc(figures) {
+        let _ = writeln!(out, "analytical IPC      {ipc:>10.2}  ({}, {} vs simulated)", HEADLINE.label(), err(ipc));
     }
     for (model, p) in &figures.analytical.models {
-        if *model != ModelKind::Mdm {
+        if *model != HEADLINE {
             let _ = writeln!(out, "  {:<17} {:>10.2}  ({} vs simulated)", model.label(), p.ipc, err(p.ipc));
         }
     }

@@ -152,7 +152,7 @@ enum Command {
     },
     /// Predict IPC with the analytical models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM) from one profile.
     Predict {
-        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors) or all.
+        /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors), warplab (warplab's core model, the headline) or all.
         #[arg(long, default_value = "all")]
         model: String,
         #[command(flatten)]
@@ -209,7 +209,7 @@ struct SweepArgs {
     /// Allow --vary of an option warplab does not know or does not model (its rows would all be the same).
     #[arg(long)]
     allow_unmodelled: bool,
-    /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors) or all.
+    /// The model: mdm, gpumech, gpumech+, mdm-queue, mdm-mshr, gpumech-md1 (warplab's M/D/1 variant), mdm-limits (warplab's MDM with throughput floors), warplab (warplab's core model, the headline) or all.
     #[arg(long, default_value = "all")]
     model: String,
     /// Also simulate every point with the timing model (simulated IPC, cycles and each model's error).

@@ -38,6 +38,9 @@ pub fn predict(experiment: &ExperimentArgs, models_arg: &str, json: bool) -> Res
     if json {
         let mut value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
         value["profile_wall_s"] = serde_json::json!(profiled);
+        // The model the page's strip leads with: one fixed key, whatever
+        // the workload and config.
+        value["headline"] = serde_json::json!(warplab_lab::HEADLINE.name());
         return crate::to_json(&value);
     }
     Ok(text(&label, &workload.label(), &report, profiled))
@@ -82,8 +85,10 @@ fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) 
 
 /// Column heads of the CPI stack's terms, in `CpiStack::terms` order (the
 /// six after `dram` are "MDM + limits"' floors).
-const CPI_TERM_NAMES: [&str; warplab_lab::CPI_TERMS] =
-    ["base", "issue", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw", "dram-bw", "slowest", "launch"];
+const CPI_TERM_NAMES: [&str; warplab_lab::CPI_TERMS] = [
+    "base", "issue", "pending", "barrier", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw", "dram-bw",
+    "slowest", "launch",
+];
 
 fn row(label: &str, p: &Prediction) -> String {
     let mut out = format!("{label:<13} {:>10.2} {:>9.3} {:>12.0} |       ", p.ipc, p.warp_ipc, p.cycles);

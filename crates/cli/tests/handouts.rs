@@ -21,11 +21,11 @@ struct Row {
     step: String,
     link: String,
     /// Simulated, MDM and scale-model IPC as written (`—`: not stated).
-    figures: [String; 3],
+    figures: [String; 4],
 }
 
 const NOT_STATED: &str = "—";
-const HEAD: &str = "| step | link | simulated IPC | MDM IPC | scale-model IPC |";
+const HEAD: &str = "| step | link | simulated IPC | warplab core model IPC | MDM IPC | scale-model IPC |";
 
 fn labs() -> PathBuf {
     Path::new(ROOT).join("docs").join("labs")
@@ -58,16 +58,19 @@ fn rows(text: &str, name: &str) -> Vec<Row> {
     let table = between(text, "<!-- figures:begin -->", "<!-- figures:end -->", name);
     let mut lines = table.lines().filter(|line| !line.trim().is_empty());
     assert_eq!(lines.next(), Some(HEAD), "{name}: the table's head");
-    assert_eq!(lines.next(), Some("|---|---|---|---|---|"), "{name}: the table's rule");
+    assert_eq!(lines.next(), Some("|---|---|---|---|---|---|"), "{name}: the table's rule");
     lines
         .map(|line| {
             let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
-            let [step, link, simulated, mdm, scale] = cells[..] else { panic!("{name}: not a five-cell row: {line}") };
+            let [step, link, simulated, core, mdm, scale] = cells[..] else {
+                panic!("{name}: not a six-cell row: {line}")
+            };
             let link = link
                 .strip_prefix("[open](")
                 .and_then(|rest| rest.strip_suffix(')'))
                 .unwrap_or_else(|| panic!("{name}: step {step}: the link cell is not [open](URL): {link}"));
-            Row { step: step.to_owned(), link: link.to_owned(), figures: [simulated, mdm, scale].map(str::to_owned) }
+            let figures = [simulated, core, mdm, scale].map(str::to_owned);
+            Row { step: step.to_owned(), link: link.to_owned(), figures }
         })
         .collect()
 }
@@ -123,14 +126,12 @@ fn check_handout(lab: char) {
             "{}",
             what("simulated IPC")
         );
-        assert_eq!(
-            row.figures[1],
-            stated(&report["analytical"]["models"]["mdm"]["ipc"], &what("MDM")),
-            "{}",
-            what("MDM IPC")
-        );
+        for (cell, key, label) in [(1, "warplab", "warplab core model IPC"), (2, "mdm", "MDM IPC")] {
+            let stated_ipc = stated(&report["analytical"]["models"][key]["ipc"], &what(label));
+            assert_eq!(row.figures[cell], stated_ipc, "{}", what(label));
+        }
         let scale = if states_scale { stated(&report["scale"]["ipc"], &what("scale")) } else { NOT_STATED.to_owned() };
-        assert_eq!(row.figures[2], scale, "{}", what("scale-model IPC"));
+        assert_eq!(row.figures[3], scale, "{}", what("scale-model IPC"));
     }
 }
 

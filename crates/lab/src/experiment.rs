@@ -156,8 +156,9 @@ pub struct ViewState {
     #[serde(default)]
     pub speed: u64,
     /// The analytical panel shows only the MDM paper's models, without
-    /// warplab's extensions (GPUMech M/D/1, MDM + limits): what a lab on
-    /// the paper's models hands out. Left out of the JSON when false.
+    /// warplab's models beyond the papers (GPUMech M/D/1, MDM + limits, the
+    /// core model): what a lab on the paper's models hands out. Left out of
+    /// the JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub paper_models_only: bool,
 }

@@ -72,8 +72,8 @@ pub use warplab_config::{
 };
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
 pub use warplab_model::{
-    AnalyticalReport, CPI_TERMS, CpiStack, KernelResult, Machine, ModelKind, Prediction, Profile, ProfileOptions,
-    predict_model,
+    AnalyticalReport, CPI_TERMS, CpiStack, HEADLINE, KernelResult, Machine, ModelKind, Prediction, Profile,
+    ProfileOptions, predict_model,
 };
 /// Simulates any command stream (a trace, a generated workload) to its end.
 pub use warplab_sim::simulate as simulate_workload;

@@ -13,6 +13,7 @@
 //! L1 MSHR holds; one per line for a non-sectored L1), how many of those
 //! miss the first LLC, and whether it is a divergent load.
 
+use rustc_hash::FxHashSet;
 use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
 use warplab_trace::{Cta, Instruction, MemSpace};
@@ -41,6 +42,10 @@ pub(crate) struct PcStats {
     pub write_requests: u64,
     /// Global loads whose lanes touch more lines than their width needs.
     pub divergent: u64,
+    /// Executions that waited for memory: they sent a read request, or hit
+    /// a sector another warp's miss had fetched in the same round, which in
+    /// a run is still on its way (GPGPU-Sim's `HIT_RESERVED`, an MSHR merge).
+    pub waiting_execs: u64,
 }
 
 /// What one warp's execution of a memory instruction sent past its L1.
@@ -54,6 +59,9 @@ pub(crate) struct Sent {
     pub write_requests: u64,
     /// A global load whose lanes touch more lines than their width needs.
     pub divergent: bool,
+    /// A read that hit a sector fetched in this round: in a run it waits for
+    /// that fill, as a miss would.
+    pub pending: bool,
 }
 
 /// The L1 side of a kernel's traffic, for the report.
@@ -62,6 +70,7 @@ pub(crate) struct Traffic {
     /// Sector reads at the L1 and those that missed.
     pub l1_reads: u64,
     pub l1_read_misses: u64,
+
     /// Bytes crossing the reply network and the request network.
     pub reply_bytes: u64,
     pub request_bytes: u64,
@@ -82,6 +91,10 @@ pub(crate) struct CachePass {
     write_back_local: bool,
     pub llcs: Vec<SlicedLlc>,
     accesses: Vec<SectorAccess>,
+    /// Per SM, the sectors its L1 fetched in the current round: a round
+    /// stands for one memory latency, so they are still in flight.
+    in_flight: Vec<FxHashSet<u64>>,
+
     /// The L1s' clock for LRU and FIFO order: one tick per L1 access.
     now: u64,
     pub traffic: Traffic,
@@ -96,6 +109,7 @@ impl PcStats {
         self.llc_misses += sent.llc_misses;
         self.write_requests += sent.write_requests;
         self.divergent += u64::from(sent.divergent);
+        self.waiting_execs += u64::from(sent.read_requests > 0 || sent.pending);
     }
 }
 
@@ -115,6 +129,8 @@ impl CachePass {
             }),
             llcs: llc_configs.iter().map(|c| SlicedLlc::new(c)).collect(),
             accesses: Vec::with_capacity(64),
+            in_flight: (0..config.n_sms()).map(|_| FxHashSet::default()).collect(),
+
             now: 0,
             traffic: Traffic::default(),
         }
@@ -132,6 +148,15 @@ impl CachePass {
         self.traffic = Traffic::default();
         for llc in &mut self.llcs {
             llc.reset_counts();
+        }
+    }
+
+    /// A new round of the walk: what the L1s fetched before has arrived.
+    pub fn new_round(&mut self) {
+        for sectors in &mut self.in_flight {
+            if !sectors.is_empty() {
+                sectors.clear();
+            }
         }
     }
 
@@ -198,11 +223,13 @@ impl CachePass {
         self.traffic.l1_reads += 1;
         let access = Access { addr, kind: AccessKind::Read, byte_mask: u32::MAX, local };
         let effect = l1.commit(&access, now);
-        if !effect.fetch {
-            return;
-        }
         let fetch =
             if self.l1_sectored { addr & !u64::from(SECTOR_BYTES - 1) } else { addr & !(self.l1_line_bytes - 1) };
+        if !effect.fetch {
+            sent.pending |= self.in_flight[sm].contains(&fetch);
+            return;
+        }
+        self.in_flight[sm].insert(fetch);
         let filled = l1.fill(fetch, now);
         self.traffic.l1_read_misses += 1;
         self.request_read(fetch, sent);

@@ -33,6 +33,7 @@
 
 mod cache_pass;
 pub mod contention;
+mod core_model;
 mod interval;
 pub mod kmeans;
 mod limits;
@@ -47,6 +48,8 @@ pub use interval::MAX_PROFILE_INTERVALS;
 pub use limits::{KernelWork, MAX_SLOWEST_PATHS, PathTime, Rates};
 pub use llc::LlcCounts;
 pub use machine::{Latencies, Machine, SchedulerModel};
-pub use predict::{AnalyticalReport, CPI_TERMS, CpiStack, KernelResult, ModelKind, Prediction, predict, predict_model};
+pub use predict::{
+    AnalyticalReport, CPI_TERMS, CpiStack, HEADLINE, KernelResult, ModelKind, Prediction, predict, predict_model,
+};
 pub use profile::{CacheFigures, Interval, KernelProfile, Profile, ProfileOptions, profile};
 pub use walk::{CacheWalk, KernelWalk, walk_caches};

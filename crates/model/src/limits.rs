@@ -50,6 +50,9 @@ pub struct KernelWork {
     pub pipe_insts: Vec<u64>,
     /// L2 accesses at the slice that takes the most.
     pub busiest_slice_accesses: u64,
+    /// Barrier instructions (`BAR`) the kernel's warps execute.
+    #[serde(default)]
+    pub barriers: u64,
     /// The paths that could be the slowest warp's ([`slowest_paths`]).
     #[serde(default)]
     pub slowest_paths: Vec<PathTime>,

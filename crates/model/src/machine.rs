@@ -74,6 +74,10 @@ pub struct Machine {
     pub n_sms: u32,
     /// Warp schedulers (sub-cores) per SM; each is modelled on its own.
     pub schedulers_per_sm: u32,
+    /// Each scheduler has its own units and collector units
+    /// (`-gpgpu_sub_core_model`), and warp `w` is scheduler `w mod n`'s.
+    #[serde(default)]
+    pub sub_cores: bool,
     /// `R`: warp instructions one scheduler issues per cycle. warplab's
     /// schedulers issue one.
     pub issue_rate: f64,
@@ -123,6 +127,7 @@ impl Machine {
         Self {
             n_sms: config.n_sms(),
             schedulers_per_sm: config.scheduling.schedulers_per_sm.max(1),
+            sub_cores: config.scheduling.sub_core_model,
             issue_rate: 1.0,
             scheduler: SchedulerModel::of(&config.scheduling.policy),
             l1_mshrs: l1_mshrs.max(1),

@@ -37,6 +37,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::contention::{md1_wait, mdm_queue_delay, mshr_average_factor, mshr_batches_beyond_first};
+use crate::core_model::predict_core;
 use crate::limits::{N_LIMITS, floors, slowest_warp_cycles};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
@@ -68,7 +69,17 @@ pub enum ModelKind {
     /// (`limits.rs`), each its own CPI term.
     #[serde(rename = "mdm-limits")]
     MdmLimits,
+    /// warplab's core model (`core_model.rs`): MDM's memory-divergence terms
+    /// with the stalls of modern cores GCoM names, and queueing as the load
+    /// implies. The model the page's strip leads with ([`HEADLINE`]).
+    #[serde(rename = "warplab")]
+    Warplab,
 }
+
+/// The model the page's strip and `warplab predict --json`'s `headline` lead
+/// with: the one closest to the timing model (docs/validation.md). One fixed
+/// choice, never made per run.
+pub const HEADLINE: ModelKind = ModelKind::Warplab;
 
 /// How a model charges queueing on the NoC and at DRAM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,8 +94,16 @@ enum Queue {
 
 impl ModelKind {
     /// Every model: the MDM paper's five, simplest first, then warplab's.
-    pub const ALL: [ModelKind; 7] =
-        [Self::GpuMech, Self::GpuMechPlus, Self::MdmQueue, Self::MdmMshr, Self::Mdm, Self::GpuMechMd1, Self::MdmLimits];
+    pub const ALL: [ModelKind; 8] = [
+        Self::GpuMech,
+        Self::GpuMechPlus,
+        Self::MdmQueue,
+        Self::MdmMshr,
+        Self::Mdm,
+        Self::GpuMechMd1,
+        Self::MdmLimits,
+        Self::Warplab,
+    ];
 
     /// The name the command line and the JSON use.
     pub fn name(self) -> &'static str {
@@ -96,6 +115,7 @@ impl ModelKind {
             Self::Mdm => "mdm",
             Self::GpuMechMd1 => "gpumech-md1",
             Self::MdmLimits => "mdm-limits",
+            Self::Warplab => "warplab",
         }
     }
 
@@ -109,13 +129,14 @@ impl ModelKind {
             Self::Mdm => "MDM",
             Self::GpuMechMd1 => "GPUMech M/D/1",
             Self::MdmLimits => "MDM + limits",
+            Self::Warplab => "warplab core model",
         }
     }
 
     /// Whether the model is one of the MDM paper's (the others are warplab's
     /// extensions).
     pub fn in_paper(self) -> bool {
-        !matches!(self, Self::GpuMechMd1 | Self::MdmLimits)
+        !matches!(self, Self::GpuMechMd1 | Self::MdmLimits | Self::Warplab)
     }
 
     fn mdm_batching(self) -> bool {
@@ -127,6 +148,8 @@ impl ModelKind {
             Self::GpuMech | Self::GpuMechPlus | Self::MdmMshr => Queue::HalfDrain,
             Self::MdmQueue | Self::Mdm | Self::MdmLimits => Queue::Mdm,
             Self::GpuMechMd1 => Queue::Md1,
+            // `core_model.rs` charges MDM's queue itself; it never gets here.
+            Self::Warplab => Queue::Mdm,
         }
     }
 }
@@ -158,6 +181,14 @@ pub struct CpiStack {
     /// Issue and dependence stalls the other warps do not hide (arithmetic
     /// latencies and the loads' no-contention latency).
     pub issue: f64,
+    /// warplab's core model only: loads that hit a sector another warp's
+    /// miss is still fetching, waiting for that fill.
+    #[serde(default)]
+    pub pending: f64,
+    /// warplab's core model only: what barriers add by keeping a CTA's warps
+    /// in step, so that they stall together.
+    #[serde(default)]
+    pub barrier: f64,
     /// Waiting for an L1 MSHR.
     pub mshr: f64,
     /// Queueing on the NoC.
@@ -189,15 +220,18 @@ pub struct CpiStack {
 }
 
 /// The CPI stack's terms.
-pub const CPI_TERMS: usize = 12;
+pub const CPI_TERMS: usize = 14;
 
 impl CpiStack {
-    /// The terms: base, issue, mshr, noc, dram, then the limits (ldst, units,
-    /// l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp), then launch.
+    /// The terms: base, issue, pending, barrier, mshr, noc, dram, then the limits
+    /// (ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp),
+    /// then launch.
     pub fn terms(&self) -> [f64; CPI_TERMS] {
         [
             self.base,
             self.issue,
+            self.pending,
+            self.barrier,
             self.mshr,
             self.noc,
             self.dram,
@@ -212,12 +246,28 @@ impl CpiStack {
     }
 
     fn from_terms(
-        [base, issue, mshr, noc, dram, ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp, launch]: [f64;
-            CPI_TERMS],
+        [
+            base,
+            issue,
+            pending,
+            barrier,
+            mshr,
+            noc,
+            dram,
+            ldst,
+            units,
+            l2_slice,
+            noc_bandwidth,
+            dram_bandwidth,
+            slowest_warp,
+            launch,
+        ]: [f64; CPI_TERMS],
     ) -> Self {
         Self {
             base,
             issue,
+            pending,
+            barrier,
             mshr,
             noc,
             dram,
@@ -237,12 +287,12 @@ impl CpiStack {
     }
 
     /// `self + other · factor`, term by term.
-    fn plus_scaled(&self, other: &CpiStack, factor: f64) -> Self {
+    pub(crate) fn plus_scaled(&self, other: &CpiStack, factor: f64) -> Self {
         let (a, b) = (self.terms(), other.terms());
         Self::from_terms(std::array::from_fn(|i| a[i] + b[i] * factor))
     }
 
-    fn scaled(&self, factor: f64) -> Self {
+    pub(crate) fn scaled(&self, factor: f64) -> Self {
         Self::default().plus_scaled(self, factor)
     }
 }
@@ -373,15 +423,15 @@ fn kernel_result(k: &KernelProfile, machine: &Machine) -> KernelResult {
 /// CTA waves of one shape: `count` waves with `warps_per_sm` warps on each of
 /// `active_sms` SMs.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Wave {
-    count: f64,
-    warps_per_sm: u32,
-    active_sms: u32,
+pub(crate) struct Wave {
+    pub count: f64,
+    pub warps_per_sm: u32,
+    pub active_sms: u32,
 }
 
 /// Full waves of `ctas_per_sm` CTAs on every SM, then a last partial wave
 /// whose busiest SM holds `⌈remaining / #SMs⌉` CTAs.
-fn waves(k: &KernelProfile, n_sms: u32) -> Vec<Wave> {
+pub(crate) fn waves(k: &KernelProfile, n_sms: u32) -> Vec<Wave> {
     let n_sms = u64::from(n_sms.max(1));
     let per_sm = u64::from(k.ctas_per_sm.max(1));
     let per_wave = per_sm * n_sms;
@@ -399,10 +449,10 @@ fn waves(k: &KernelProfile, n_sms: u32) -> Vec<Wave> {
 
 /// One model on one kernel.
 fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Prediction {
-    let rep_insts = k.representative_insts();
-    // The representative warp's time stands for the mean warp's.
-    let scale =
-        if rep_insts > 0 && k.warps > 0 { k.warp_insts as f64 / k.warps as f64 / rep_insts as f64 } else { 0.0 };
+    if model == ModelKind::Warplab {
+        return predict_core(k, machine);
+    }
+    let scale = representative_scale(k);
     let mut cycles = machine.launch_cycles;
     let mut stack = CpiStack::default();
     let waves = waves(k, machine.n_sms);
@@ -424,6 +474,19 @@ fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Pre
         }
     }
     stack.launch = machine.launch_cycles * sms;
+    prediction(k, cycles, &stack)
+}
+
+/// How many of the mean warp's instructions one of the representative
+/// warp's stands for: its time stands for the mean warp's.
+pub(crate) fn representative_scale(k: &KernelProfile) -> f64 {
+    let rep_insts = k.representative_insts();
+    if rep_insts > 0 && k.warps > 0 { k.warp_insts as f64 / k.warps as f64 / rep_insts as f64 } else { 0.0 }
+}
+
+/// A kernel's prediction from its cycles and its stack summed over the
+/// SMs (`stack`, in SM cycles), which becomes cycles per warp instruction.
+pub(crate) fn prediction(k: &KernelProfile, cycles: f64, stack: &CpiStack) -> Prediction {
     let warp_insts = k.warp_insts as f64;
     Prediction {
         ipc: if cycles > 0.0 { k.thread_insts as f64 / cycles } else { 0.0 },
@@ -451,6 +514,8 @@ impl Terms {
         CpiStack {
             base: self.base,
             issue: self.issue,
+            pending: 0.0,
+            barrier: 0.0,
             mshr: self.mshr,
             noc: self.noc,
             dram: self.dram,
@@ -513,7 +578,7 @@ fn memory(interval: &Interval) -> Option<(f64, f64)> {
 }
 
 /// `L_nocont` of an interval's awaited load.
-fn no_contention(machine: &Machine, llc_miss: f64) -> f64 {
+pub(crate) fn no_contention(machine: &Machine, llc_miss: f64) -> f64 {
     machine.latencies.llc + llc_miss * machine.latencies.dram
 }
 

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use warplab_config::GpuConfig;
 use warplab_trace::source::WorkloadSource;
 use warplab_trace::{Cta, Instruction, MemSpace};
-use warplab_uarch::ops::N_UNIT_CLASSES;
+use warplab_uarch::ops::{N_UNIT_CLASSES, OpKind};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use crate::cache_pass::{PcStats, Sent, Traffic};
@@ -42,6 +42,12 @@ pub struct Interval {
     pub awaits_load: bool,
     /// Probability that the awaited load sends a request past the L1.
     pub miss: f64,
+    /// Probability that the awaited load waits for memory: it misses, or it
+    /// hits a sector another warp's miss is still fetching (an MSHR merge).
+    /// At least `miss`; only warplab's core model reads it.
+    #[serde(default)]
+    pub wait: f64,
+
     /// Fraction of that load's requests that miss the L2.
     pub llc_miss: f64,
     /// `M_read`: read requests past the L1 the warp has outstanding at this
@@ -58,6 +64,7 @@ pub struct CacheFigures {
     pub l1_reads: u64,
     /// L1 sector read misses.
     pub l1_read_misses: u64,
+
     /// Read requests past the L1 (atomics included; one per sector, or per
     /// line for a non-sectored L1), what the L1 MSHRs hold.
     pub read_requests: u64,
@@ -176,6 +183,8 @@ struct Tally {
     pipe_insts: [u64; N_PIPES],
     /// Cycles shared-memory instructions hold the LD/ST unit.
     shared_cycles: u64,
+    /// Warp-level barrier instructions (`BAR`).
+    barriers: u64,
 }
 
 impl Tally {
@@ -188,6 +197,7 @@ impl Tally {
                 self.unit_cycles[unit] += u64::from(op.initiation_cycles.max(1));
             }
             self.pipe_insts[op.unit.unwrap_or(MEMORY_PIPE)] += 1;
+            self.barriers += u64::from(op.kind == OpKind::Barrier);
             if memory_space(cta, instruction, op, k) == Some(MemSpace::Shared) {
                 let lanes = cta.lane_addresses(instruction);
                 self.shared_cycles += u64::from(shared_memory_cycles(lanes, op.access_bytes, k.shmem_banks, 1).max(1));
@@ -276,6 +286,7 @@ fn finish(
         caches: CacheFigures {
             l1_reads: traffic.l1_reads,
             l1_read_misses: traffic.l1_read_misses,
+
             read_requests,
             write_requests,
             l2_accesses: llc.accesses,
@@ -289,6 +300,7 @@ fn finish(
             unit_cycles: tally.unit_cycles.to_vec(),
             pipe_insts: tally.pipe_insts.to_vec(),
             busiest_slice_accesses,
+            barriers: tally.barriers,
             slowest_paths: slowest_paths(
                 (0..tally.paths.paths.len())
                     .map(|p| PathTime::of(&with_memory(&tally.paths.stored(p), &tally.pc_stats))),
@@ -321,12 +333,13 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
         first_memop = r.memops_end as usize;
         let awaited = &path.awaited[first_awaited..r.awaited_end as usize];
         first_awaited = r.awaited_end as usize;
-        let (miss, llc_miss) = awaited_misses(awaited, pcs);
+        let Awaited { miss, wait, llc_miss } = awaited_misses(awaited, pcs);
         let mut interval = Interval {
             insts: r.insts,
             stall_cycles: r.stall,
             awaits_load: !awaited.is_empty(),
             miss,
+            wait,
             llc_miss,
             m_read: 0.0,
             m_write: 0.0,
@@ -341,22 +354,35 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
         first.m_read += m_read;
         first.m_write += m_write;
     }
+
     out
 }
 
-/// The chance that a stall waiting for the loads of `sites` waits for a miss
-/// (any of them misses, taken as independent), and the LLC miss ratio of
-/// those misses' requests (each load's weighted by how often it misses).
-fn awaited_misses(sites: &[u32], pcs: &[PcStats]) -> (f64, f64) {
-    let (mut all_hit, mut weight, mut llc) = (1.0, 0.0, 0.0);
+/// What a stall waiting for the loads of `sites` waits for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Awaited {
+    /// The chance that any of them misses in the pass (taken as independent).
+    miss: f64,
+    /// The chance that any of them waits for memory (that, or a fill in
+    /// flight).
+    wait: f64,
+    /// The LLC miss ratio of the misses' requests (each load's weighted by
+    /// how often it misses).
+    llc_miss: f64,
+}
+
+fn awaited_misses(sites: &[u32], pcs: &[PcStats]) -> Awaited {
+    let (mut all_hit, mut none_waits, mut weight, mut llc) = (1.0, 1.0, 0.0, 0.0);
     for &site in sites {
         let s = pcs[site as usize];
-        let miss = s.missing_execs as f64 / s.execs.max(1) as f64;
+        let execs = s.execs.max(1) as f64;
+        let miss = s.missing_execs as f64 / execs;
         all_hit *= 1.0 - miss;
+        none_waits *= 1.0 - (s.waiting_execs as f64 / execs).max(miss);
         weight += miss;
         llc += miss * s.llc_misses as f64 / s.read_requests.max(1) as f64;
     }
-    (1.0 - all_hit, if weight > 0.0 { llc / weight } else { 0.0 })
+    Awaited { miss: 1.0 - all_hit, wait: 1.0 - none_waits, llc_miss: if weight > 0.0 { llc / weight } else { 0.0 } }
 }
 
 #[cfg(test)]
@@ -375,6 +401,7 @@ mod tests {
             llc_misses: (llc * (reads * execs) as f64) as u64,
             write_requests: writes * execs,
             divergent: 0,
+            waiting_execs: (miss * execs as f64) as u64,
         }
     }
 

@@ -298,6 +298,7 @@ impl<'c> Walker<'c> {
         let mut live = self.cursors.len();
         while live > 0 {
             live = 0;
+            self.cache.new_round();
             for sm in 0..n_sms {
                 let mut budget = u64::from(self.mshrs_per_sm);
                 for cursor in &mut self.cursors[self.sm_starts[sm]..self.sm_starts[sm + 1]] {

@@ -14,6 +14,7 @@ fn machine() -> Machine {
     Machine {
         n_sms: 1,
         schedulers_per_sm: 1,
+        sub_cores: false,
         issue_rate: 1.0,
         scheduler: SchedulerModel::Gto,
         l1_mshrs: 32,
@@ -37,7 +38,7 @@ fn machine() -> Machine {
 }
 
 fn alu(insts: u32, stall_cycles: u32) -> Interval {
-    Interval { insts, stall_cycles, awaits_load: false, miss: 0.0, llc_miss: 0.0, m_read: 0.0, m_write: 0.0 }
+    Interval { insts, stall_cycles, awaits_load: false, miss: 0.0, wait: 0.0, llc_miss: 0.0, m_read: 0.0, m_write: 0.0 }
 }
 
 /// A kernel of `ctas` one-warp CTAs, one CTA per SM at a time (so `W` = 1
@@ -108,7 +109,16 @@ fn eight_warps_hide_the_stalls_up_to_the_issue_limit() {
 /// One interval that loads and waits: `m_read` requests per warp, all missing
 /// the L1 and hitting the L2, then a 20-cycle stall at L1-hit latency.
 fn divergent(m_read: f64) -> Interval {
-    Interval { insts: 1, stall_cycles: 20, awaits_load: true, miss: 1.0, llc_miss: 0.0, m_read, m_write: 0.0 }
+    Interval {
+        insts: 1,
+        stall_cycles: 20,
+        awaits_load: true,
+        miss: 1.0,
+        wait: 1.0,
+        llc_miss: 0.0,
+        m_read,
+        m_write: 0.0,
+    }
 }
 
 #[test]
@@ -305,4 +315,89 @@ fn the_operand_collector_floor_is_its_most_binding_cut() {
     // Nothing serves them (no collector described): no floor, MDM's 36.
     let (c, _) = cycles(Vec::new(), Vec::new());
     assert!(close(c, 36.0), "{c}");
+}
+
+// warplab's core model (`core_model.rs`, docs/analytical.md "warplab's core
+// model"): each of its terms worked by hand.
+
+#[test]
+fn without_fills_in_flight_barriers_or_sub_cores_the_core_model_is_mdm_with_limits() {
+    // The core model keeps MDM's MSHR batching and queues (a_saturated_noc:
+    // the whole 3,200-cycle drain, two batches of 100 + 3,200) and MDM +
+    // limits' floors; what it adds needs in-flight fills, barriers or
+    // sub-core units, which these profiles do not have. (It puts the queue
+    // waits in the stall the other warps may hide, where MDM adds them
+    // after; here no warp has the instructions to hide them.)
+    let saturated = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, ..machine() };
+    let light = Machine { noc_bytes_per_s: 3.2e11, ..saturated.clone() };
+    let cases = [
+        (kernel(vec![divergent(24.0)], 10, 4, 1), saturated),
+        (kernel(vec![divergent(24.0)], 10, 4, 1), light),
+        (kernel(vec![alu(4, 20), alu(2, 10)], 1, 8, 1), machine()),
+        (kernel(vec![divergent(8.0)], 1, 4, 1), machine()),
+    ];
+    for (profile, m) in &cases {
+        let core = predict_model(profile, m, ModelKind::Warplab);
+        let limits = predict_model(profile, m, ModelKind::MdmLimits);
+        assert!(close(core.cycles, limits.cycles), "{} against {}", core.cycles, limits.cycles);
+        assert!(close(core.cpi_stack.mshr, limits.cpi_stack.mshr), "{:?}", core.cpi_stack);
+    }
+    let core = predict_model(&cases[0].0, &cases[0].1, ModelKind::Warplab);
+    assert!((core.cycles - (101.0 + 3200.0 + 6600.0)).abs() < 1e-3, "{}", core.cycles);
+}
+
+#[test]
+fn a_load_that_hits_a_fill_in_flight_waits_for_it() {
+    // One warp, one load: it misses a quarter of the time, and the rest of
+    // the time hits a sector another warp's miss is still fetching (wait 1).
+    // Every instance waits the miss latency: 1 + 20 + 80 = 101 cycles. The
+    // misses' share, 0.25 · 80 = 20, is issue; the in-flight fills' 60 are
+    // their own term. The paper's models see only the misses: 1 + 20 + 20.
+    let load = Interval { miss: 0.25, wait: 1.0, ..divergent(1.0) };
+    let profile = kernel(vec![load], 1, 1, 1);
+    let core = predict_model(&profile, &machine(), ModelKind::Warplab);
+    assert!(close(core.cycles, 101.0), "{}", core.cycles);
+    assert!(close(core.cpi_stack.pending, 60.0) && close(core.cpi_stack.issue, 40.0), "{:?}", core.cpi_stack);
+    assert!(close(predict_model(&profile, &machine(), ModelKind::Mdm).cycles, 41.0));
+}
+
+#[test]
+fn barriers_make_a_ctas_warps_stall_together() {
+    // Eight warps of one CTA on one GTO scheduler, the two-interval warp:
+    // without barriers they hide each other's stalls (48 cycles, issue-bound,
+    // eight_warps_hide_the_stalls_up_to_the_issue_limit). With a barrier the
+    // CTA moves as one: 8 · 4 instructions, the 20-cycle stall, 8 · 2, the
+    // 10-cycle stall: 78 cycles, 30 of them the barrier's.
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 8, 1);
+    assert!(close(predict_model(&profile, &machine(), ModelKind::Warplab).cycles, 48.0));
+    profile.kernels[0].work.barriers = 8;
+    let core = predict_model(&profile, &machine(), ModelKind::Warplab);
+    assert!(close(core.cycles, 78.0), "{}", core.cycles);
+    // Per warp instruction: 30 cycles over the 48 instructions.
+    assert!(close(core.cpi_stack.barrier, 30.0 / 48.0), "{:?}", core.cpi_stack);
+    // Two CTAs of four warps on the scheduler: each CTA's four move as one
+    // (16 and 8 instructions), and the two CTAs overlap under GTO with
+    // p = 24/54, Ī = 12: interval 1: q = 1, X = 12 < 20, no excess; interval
+    // 2: q = 1, X = 12, excess 12 − 10 = 2. Σ C_i = 36 + 20 = 56 ≥ 48.
+    let mut two = kernel(vec![alu(4, 20), alu(2, 10)], 2, 4, 2);
+    two.kernels[0].work.barriers = 8;
+    let cycles = predict_model(&two, &machine(), ModelKind::Warplab).cycles;
+    assert!(close(cycles, 56.0), "{cycles}");
+}
+
+#[test]
+fn sub_cores_put_the_unit_floor_on_the_busiest_scheduler() {
+    // Six warps of one-instruction intervals on four schedulers; the SP
+    // class needs 600 cycles of its one unit for the wave. SM-wide that is
+    // the floor; with a unit per scheduler (-gpgpu_sub_core_model) warps 0
+    // and 4, 1 and 5 share two schedulers: the busiest has 2 of 6 warps,
+    // a third of the work on a quarter of the units: 600 · (2 · 4 / 6) = 800.
+    let mut profile = kernel(vec![alu(1, 0)], 1, 6, 1);
+    profile.kernels[0].work = KernelWork { unit_cycles: vec![600, 0, 0, 0], ..KernelWork::default() };
+    let m = Machine { schedulers_per_sm: 4, ..machine() };
+    assert!(close(predict_model(&profile, &m, ModelKind::Warplab).cycles, 600.0));
+    let sub_cores = Machine { sub_cores: true, ..m };
+    let core = predict_model(&profile, &sub_cores, ModelKind::Warplab);
+    assert!(close(core.cycles, 800.0), "{}", core.cycles);
+    assert!(core.cpi_stack.units > 0.0, "{:?}", core.cpi_stack);
 }

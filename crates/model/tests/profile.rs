@@ -37,3 +37,27 @@ fn every_request_of_a_uniform_kernel_is_in_m() {
         }
     }
 }
+
+/// The representative warp's expected stalls that wait for a miss, and for
+/// memory at all (a miss or a fill in flight).
+fn misses_and_waits(k: &KernelProfile) -> (f64, f64) {
+    k.intervals.iter().filter(|i| i.awaits_load).fold((0.0, 0.0), |(m, w), i| (m + i.miss, w + i.wait))
+}
+
+#[test]
+fn loads_of_a_line_another_warp_is_fetching_wait_for_it() {
+    // gemm-naive: the warps of a CTA read the same row of B at the same k,
+    // so one warp's miss brings the sectors the others then hit while they
+    // are still on their way (the run's HIT_RESERVED: on SM7_QV100 at the
+    // default size 229,376 of 524,288 L1 lookups). Those stalls wait for
+    // memory though they miss nothing.
+    for k in kernels("SM7_QV100", "gemm-naive:size=2") {
+        let (misses, waits) = misses_and_waits(&k);
+        assert!(waits > 2.0 * misses, "{}: misses {misses}, waits {waits}", k.name);
+    }
+    // vecadd: every warp streams its own lines; nothing is shared.
+    for k in kernels("SM7_QV100", "vecadd:size=64") {
+        let (misses, waits) = misses_and_waits(&k);
+        assert!(misses > 0.0 && (waits - misses).abs() < 1e-9, "{}: misses {misses}, waits {waits}", k.name);
+    }
+}

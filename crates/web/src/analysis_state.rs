@@ -128,7 +128,7 @@ impl Reducible for AnalysisState {
 
 #[cfg(test)]
 mod tests {
-    use warplab_lab::{ModelKind, Prediction};
+    use warplab_lab::{HEADLINE, ModelKind, Prediction};
 
     use super::*;
     use crate::agent::KnobBase;
@@ -144,7 +144,7 @@ mod tests {
     }
 
     fn shown_ipc(state: &AnalysisState) -> Option<f64> {
-        state.shown.as_ref().map(|r| r.models[&ModelKind::Mdm].ipc)
+        state.shown.as_ref().map(|r| r.models[&HEADLINE].ipc)
     }
 
     fn mshrs(value: f64) -> KnobEdit {

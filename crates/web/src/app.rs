@@ -14,9 +14,9 @@ use warplab_lab::{
 use web_sys::{File, FileList};
 use yew::prelude::*;
 
-use warplab_lab::ModelKind;
 use warplab_lab::sampling::SampleMode;
 use warplab_lab::scale::{Method, ipc_without_launch};
+use warplab_lab::{HEADLINE, ModelKind};
 
 use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::analysis_state::{AnalysisAction, AnalysisState};
@@ -301,18 +301,21 @@ fn sampling_panel(page: &Page, run: &RunState) -> Html {
 }
 
 /// The three IPCs the page has for the experiment `ready`: a finished run's,
-/// MDM's at the config's own values, the scale-model prediction at the
-/// target (the config's own SM count unless the user chose another).
+/// the headline model's (`HEADLINE`, with MDM's as published beside it) at
+/// the config's own values, the scale-model prediction at the target (the
+/// config's own SM count unless the user chose another).
 fn figures_of(run: &RunState, analysis: &AnalysisState, scale: &ScaleState, ready: Option<Experiment>) -> Figures {
     let current = |of: Option<Experiment>| ready.is_some() && of == ready;
     let simulated = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished && current(run.experiment));
-    let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base() && current(analysis.experiment));
+    let models = analysis.shown.as_ref().filter(|_| analysis.at_base() && current(analysis.experiment));
+    let ipc_of = |model: ModelKind| models.and_then(|r| r.models.get(&model)).map(|prediction| prediction.ipc);
     let prediction = scale.prediction().filter(|_| current(scale.report_for));
     let scale_ipc =
         prediction.zip(scale.target_sms()).and_then(|(prediction, sms)| prediction.ipc(Method::ScaleModel, sms));
     Figures {
         simulated: simulated.map(|report| report.ipc),
-        analytical: mdm.and_then(|r| r.models.get(&ModelKind::Mdm)).map(|prediction| prediction.ipc),
+        analytical: ipc_of(HEADLINE),
+        mdm: ipc_of(ModelKind::Mdm),
         scale: scale_ipc,
     }
 }
@@ -358,8 +361,8 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     let simulated = run.experiment.zip(
         finished.map(|report| RunIpc { without_launch: ipc_without_launch(report, latency), with_launch: report.ipc }),
     );
-    let mdm = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&ModelKind::Mdm));
-    let analytical = analysis.experiment.zip(mdm.map(|prediction| prediction.ipc));
+    let headline = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&HEADLINE));
+    let analytical = analysis.experiment.zip(headline.map(|prediction| prediction.ipc));
     let config = state.config_loads;
     let on_pair = page.callback(move |page, pair| {
         page.scale.dispatch(ScaleAction::PairChosen(pair));

@@ -4,13 +4,17 @@
 
 use warplab_lab::Experiment as Shared;
 
-/// The three IPCs of one experiment, each when the page has it.
+/// The three IPCs of one experiment (and MDM's as published beside the
+/// headline model's), each when the page has it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Figures {
     /// The timing model's IPC (a finished run).
     pub simulated: Option<f64>,
-    /// MDM's IPC on the config itself.
+    /// The headline analytical model's IPC (`warplab_lab::HEADLINE`) on
+    /// the config itself.
     pub analytical: Option<f64>,
+    /// MDM's IPC as published, on the config itself.
+    pub mdm: Option<f64>,
     /// The scale-model prediction at the config's own SM count.
     pub scale: Option<f64>,
 }
@@ -20,6 +24,7 @@ impl Figures {
     pub fn merge(&mut self, newer: Figures) {
         self.simulated = newer.simulated.or(self.simulated);
         self.analytical = newer.analytical.or(self.analytical);
+        self.mdm = newer.mdm.or(self.mdm);
         self.scale = newer.scale.or(self.scale);
     }
 }

@@ -10,6 +10,8 @@
 //! (`components/glossary_panel.rs`) and panel headings link to; a test checks
 //! that the table names every constant here.
 
+use warplab_lab::ModelKind;
+
 /// Thread instructions per cycle.
 pub const IPC: &str =
     "Thread instructions per core cycle: active lanes of every issued instruction, summed over all SMs.";
@@ -89,7 +91,7 @@ pub const DRAM_QUEUE: &str = "Waiting for DRAM: the L2-to-DRAM queue and the DRA
 pub const DRAM_SERVICE: &str = "DRAM service: the fixed DRAM latency, row commands and the data burst.";
 
 /// The analytical panel as a whole.
-pub const ANALYTICAL: &str = "Five analytical models predict the IPC from one profile of the workload (a representative warp's intervals and a functional cache pass), in a fraction of the simulation's time.";
+pub const ANALYTICAL: &str = "Analytical models (the MDM paper's five and warplab's own) predict the IPC from one profile of the workload (a representative warp's intervals and a functional cache pass), in a fraction of the simulation's time.";
 /// GPUMech.
 pub const MODEL_GPUMECH: &str = "GPUMech (Huang et al., MICRO 2014) as the MDM paper evaluates it: a multi-warp interval model; MSHR waits with the bare memory latency, and each request waits at DRAM for half of all the requests the SMs have in flight; no NoC queue.";
 /// GPUMech+.
@@ -106,8 +108,10 @@ pub const MODEL_MDM: &str =
 pub const MODEL_GPUMECH_MD1: &str = "GPUMech M/D/1 (warplab's variant, not in the papers): GPUMech+ whose NoC and DRAM queues are M/D/1 queues at the wave's arrival rate, which gives it a bandwidth floor.";
 /// warplab's MDM with throughput floors.
 pub const MODEL_MDM_LIMITS: &str = "MDM + limits (warplab's extension, not in the papers): MDM, with each wave raised to the time its busiest throughput-limited part needs (L1 lookups through the LD/ST unit, an execution-unit class, the busiest L2 slice, the NoC and DRAM at full bandwidth). The work comes from the profile's functional pass, the rates from the config; what a floor adds is its own part of the CPI stack.";
+/// warplab's core model, the one the IPC strip leads with.
+pub const MODEL_WARPLAB: &str = "warplab core model (warplab's own, not in the papers): MDM's memory-divergence terms (GPUMech's interval analysis of a representative warp, MSHR batching) plus the stalls GCoM (Lee et al., ISCA 2022) found MDM-class models leave out, each its own part of the CPI stack: loads waiting for another warp's fill in flight, barriers that keep a CTA's warps in step, structural stalls (the busiest part of the GPU, per sub-core) and idle stalls (the slowest warp, the last partial wave). The IPC strip at the top leads with it.";
 /// The box that hides warplab's extensions.
-pub const PAPER_MODELS_ONLY: &str = "Show only the MDM paper's five models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM), without warplab's extensions beyond the paper (GPUMech M/D/1, MDM + limits). A share link keeps the choice.";
+pub const PAPER_MODELS_ONLY: &str = "Show only the MDM paper's five models (GPUMech, GPUMech+, MDM-Queue, MDM-MSHR, MDM), without warplab's models beyond the paper (GPUMech M/D/1, MDM + limits, the warplab core model). A share link keeps the choice.";
 /// A model's error.
 pub const MODEL_ERROR: &str = "The model's error against the timing model's IPC for the same workload and config: 100 × (model − simulated) / simulated; positive means the model is optimistic.";
 
@@ -118,6 +122,10 @@ pub const CPI_STACK: &str =
 pub const CPI_BASE: &str = "Issuing itself: the cycles per instruction when every stall is hidden by other warps.";
 /// The issue CPI term.
 pub const CPI_ISSUE: &str = "Issue and dependence stalls the other warps do not hide: arithmetic latencies and the loads' latency without contention.";
+/// The in-flight-fill CPI term.
+pub const CPI_PENDING: &str = "warplab core model only: loads that hit a sector another warp's miss is still fetching (a hit on a pending fill, GPGPU-Sim's HIT_RESERVED) send nothing, but wait for that fill.";
+/// The barrier CPI term.
+pub const CPI_BARRIER: &str = "warplab core model only: what barriers add: a CTA's warps leave each barrier together, so they stall together, and the scheduler overlaps its CTAs rather than its warps.";
 /// The MSHR CPI term.
 pub const CPI_MSHR: &str = "Waiting for an L1 MSHR: misses beyond the MSHRs wait for earlier ones to return.";
 /// The NoC CPI term.
@@ -125,21 +133,29 @@ pub const CPI_NOC: &str = "Queueing in the interconnect (NoC) between the SMs an
 /// The DRAM CPI term.
 pub const CPI_DRAM: &str = "Queueing at DRAM for the requests that miss the L2.";
 /// The LD/ST-unit floor.
-pub const CPI_LDST: &str = "MDM + limits only: what the LD/ST unit's throughput adds. Each cycle it sends a warp's L1 accesses in order, one per L1 bank, until two want the same bank; shared-memory bank conflicts and accesses past the L1 also take a cycle each.";
+pub const CPI_LDST: &str = "MDM + limits and the warplab core model only: what the LD/ST unit's throughput adds. Each cycle it sends a warp's L1 accesses in order, one per L1 bank, until two want the same bank; shared-memory bank conflicts and accesses past the L1 also take a cycle each.";
 /// The execution-unit floor.
-pub const CPI_UNITS: &str = "MDM + limits only: what the execution units add: the busiest class's initiation intervals over the SM's units of that class, or the instructions over the operand collector's ports and dispatch units (one instruction a cycle each), whichever binds.";
+pub const CPI_UNITS: &str = "MDM + limits and the warplab core model only: what the execution units add: the busiest class's initiation intervals over the SM's units of that class, or the instructions over the operand collector's ports and dispatch units (one instruction a cycle each), whichever binds.";
 /// The L2-slice floor.
-pub const CPI_L2_SLICE: &str = "MDM + limits only: what the busiest L2 slice adds at one access per L2 cycle, or per packet its crossbar port moves if that is slower (atomics to one address all go to one slice).";
+pub const CPI_L2_SLICE: &str = "MDM + limits and the warplab core model only: what the busiest L2 slice adds at one access per L2 cycle, or per packet its crossbar port moves if that is slower (atomics to one address all go to one slice).";
 /// "MDM + limits"' kernel-wide floor.
-pub const CPI_SLOWEST_WARP: &str = "MDM + limits only: what the kernel's slowest warp adds: no kernel ends before its slowest warp could alone on an idle GPU (its instructions, its stalls and its misses' no-contention latencies), after the launch latency.";
+pub const CPI_SLOWEST_WARP: &str = "MDM + limits and the warplab core model only: what the kernel's slowest warp adds: no kernel ends before its slowest warp could alone on an idle GPU (its instructions, its stalls and its misses' no-contention latencies), after the launch latency.";
 /// The NoC-bandwidth floor.
-pub const CPI_NOC_BANDWIDTH: &str = "MDM + limits only: what moving every request's block over the NoC at its full bandwidth adds beyond the other terms.";
+pub const CPI_NOC_BANDWIDTH: &str = "MDM + limits and the warplab core model only: what moving every request's block over the NoC at its full bandwidth adds beyond the other terms.";
 /// The DRAM-bandwidth floor.
-pub const CPI_DRAM_BANDWIDTH: &str =
-    "MDM + limits only: what moving every DRAM sector at DRAM's full bandwidth adds beyond the other terms.";
+pub const CPI_DRAM_BANDWIDTH: &str = "MDM + limits and the warplab core model only: what moving every DRAM sector at DRAM's full bandwidth adds beyond the other terms.";
 /// The launch CPI term.
 pub const CPI_LAUNCH: &str =
     "The kernel launch latency the config charges to every kernel, spread over its instructions.";
+
+/// What MDM leaves out, the warplab core model adds: waits for fills in flight.
+pub const MDM_MISSES_PENDING: &str = "Memory data stalls from fills in flight (CPI: in-flight fill): a load that hits a sector another warp's miss is still fetching waits for that fill, which MDM counts as a hit.";
+/// What MDM leaves out: queueing as far as the load implies.
+pub const MDM_MISSES_BARRIER: &str = "Synchronisation stalls at barriers (CPI: barrier): a CTA's warps leave each barrier together and stall on the same loads together, so only other CTAs hide those stalls, where MDM lets every warp hide every other's.";
+/// What MDM leaves out: structural stalls.
+pub const MDM_MISSES_STRUCTURAL: &str = "Structural stalls (CPI: LD/ST unit, units, L2 slice, NoC bandwidth, DRAM bandwidth): a wave cannot end before its busiest part (the LD/ST unit and L1 banks, the execution units and operand collector of each sub-core, the busiest L2 slice, the NoC and DRAM at full bandwidth) has done its work.";
+/// What MDM leaves out: idle stalls.
+pub const MDM_MISSES_IDLE: &str = "Idle stalls (CPI: slowest warp): a kernel cannot end before its slowest warp, and a last, partial wave takes as long as its busiest SM.";
 
 /// Memory divergence.
 pub const MD: &str = "Memory-divergent (MD): some interval has more read misses in flight per SM than the L1 has MSHRs (or, with a streaming L1, saturates the NoC); the share is of the representative warp's instructions in such intervals. NMD: none.";
@@ -311,11 +327,18 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("MDM", "mdm", MODEL_MDM),
     ("GPUMech M/D/1", "gpumech-md1", MODEL_GPUMECH_MD1),
     ("MDM + limits", "mdm-limits", MODEL_MDM_LIMITS),
+    ("warplab core model", "warplab", MODEL_WARPLAB),
+    ("MDM leaves out: fills in flight", "mdm-misses-pending", MDM_MISSES_PENDING),
+    ("MDM leaves out: barriers", "mdm-misses-barrier", MDM_MISSES_BARRIER),
+    ("MDM leaves out: structural stalls", "mdm-misses-structural", MDM_MISSES_STRUCTURAL),
+    ("MDM leaves out: idle stalls", "mdm-misses-idle", MDM_MISSES_IDLE),
     ("The MDM paper's models only", "paper-models-only", PAPER_MODELS_ONLY),
     ("Model error", "model-error", MODEL_ERROR),
     ("CPI stack", "cpi-stack", CPI_STACK),
     ("CPI: base", "cpi-base", CPI_BASE),
     ("CPI: issue", "cpi-issue", CPI_ISSUE),
+    ("CPI: in-flight fill", "cpi-pending", CPI_PENDING),
+    ("CPI: barrier", "cpi-barrier", CPI_BARRIER),
     ("CPI: MSHR", "cpi-mshr", CPI_MSHR),
     ("CPI: NoC", "cpi-noc", CPI_NOC),
     ("CPI: DRAM", "cpi-dram", CPI_DRAM),
@@ -371,6 +394,20 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
 /// The element id of the glossary entry `id` (an id of [`ENTRIES`]).
 pub fn anchor(id: &str) -> String {
     format!("glossary-{id}")
+}
+
+/// The explanation of `model`, for hovering its name.
+pub fn model(model: ModelKind) -> &'static str {
+    match model {
+        ModelKind::GpuMech => MODEL_GPUMECH,
+        ModelKind::GpuMechPlus => MODEL_GPUMECH_PLUS,
+        ModelKind::MdmQueue => MODEL_MDM_QUEUE,
+        ModelKind::MdmMshr => MODEL_MDM_MSHR,
+        ModelKind::Mdm => MODEL_MDM,
+        ModelKind::GpuMechMd1 => MODEL_GPUMECH_MD1,
+        ModelKind::MdmLimits => MODEL_MDM_LIMITS,
+        ModelKind::Warplab => MODEL_WARPLAB,
+    }
 }
 
 #[cfg(test)]

@@ -39,11 +39,12 @@ mod state;
 
 pub use analysis_state::AnalysisState;
 pub use app::{App, AppProps};
+pub use baseline::Figures;
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
 pub use components::{
-    AnalyticalPanel, AnalyticalPanelProps, ReportView, ReportViewProps, SamplingPanel, SamplingPanelProps, ScalePanel,
-    ScalePanelProps,
+    AnalyticalPanel, AnalyticalPanelProps, IpcSummary, IpcSummaryProps, ReportView, ReportViewProps, SamplingPanel,
+    SamplingPanelProps, ScalePanel, ScalePanelProps,
 };
 pub use published::Published;
 pub use scale_state::{ScaleAction, ScaleState};

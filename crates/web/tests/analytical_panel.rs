@@ -1,9 +1,11 @@
 //! The analytical panel in a real browser, on models evaluated there through
 //! `warplab-lab`: each model's IPC and its error against a simulated IPC
 //! are drawn with their exact values (`data-value`s), the CPI stacks are one
-//! bar per model with a segment per non-zero term, the kernel table lists
-//! the kernels, the sliders start at the config's values and hand edits up,
-//! and once a knob has moved the errors give way to a note.
+//! bar per model with a segment per non-zero term, the headline model's row
+//! stands out and the four stall classes MDM leaves out are listed under the
+//! table, the kernel table lists the kernels, the sliders start at the
+//! config's values and hand edits up, and once a knob has moved the errors
+//! give way to a note.
 
 mod common;
 
@@ -13,7 +15,7 @@ use std::time::Duration;
 
 use common::{all, text, values};
 use gloo::timers::future::sleep;
-use warplab_lab::{AnalyticalReport, ModelKind, ProfileOptions, predict, preset_config, profile_generated};
+use warplab_lab::{AnalyticalReport, HEADLINE, ModelKind, ProfileOptions, predict, preset_config, profile_generated};
 use warplab_web::agent::{Analysis, KnobBase};
 use warplab_web::{AnalysisState, AnalyticalPanel, AnalyticalPanelProps};
 use wasm_bindgen::JsCast;
@@ -104,6 +106,16 @@ async fn the_panel_draws_each_models_ipc_error_and_cpi_stack() {
     assert_eq!(mdm_error.as_deref(), Some("+25.0%"), "the model is 1/0.8 of the simulation");
     assert_eq!(values(&host, "[data-testid=simulated-ipc]"), [simulated]);
 
+    // The headline model's row (the strip's) in bold, and under the table
+    // one sentence per stall class MDM leaves out.
+    let headline = all(&host, "[data-testid=model-table] tr.highlight th");
+    assert_eq!(headline.iter().filter_map(|th| th.text_content()).collect::<Vec<_>>(), [HEADLINE.label()]);
+    let gaps: Vec<String> = all(&host, "[data-testid=mdm-gaps] li").iter().filter_map(|li| li.text_content()).collect();
+    assert_eq!(gaps.len(), 4, "{gaps:?}");
+    for (gap, term) in gaps.iter().zip(["in-flight fill", "barrier", "LD/ST unit", "slowest warp"]) {
+        assert!(gap.contains(&format!("(CPI: {term}")), "{gap} names its CPI term {term}");
+    }
+
     // One bar per model, one segment per term that is not zero.
     let rows = all(&host, "[data-testid=cpi-chart] .row");
     assert_eq!(rows.len(), ModelKind::ALL.len());
@@ -115,6 +127,8 @@ async fn the_panel_draws_each_models_ipc_error_and_cpi_stack() {
         assert!((drawn - cpi).abs() < 1e-9 * cpi, "{model}'s bar {drawn} is its CPI {cpi}");
     }
     assert_eq!(all(&host, "[data-testid=cpi-chart] .legend li").len(), warplab_lab::CPI_TERMS, "every term");
+    let pending = text(&host, "[data-testid=cpi-chart] .legend li:nth-child(3)");
+    assert!(pending.is_some_and(|name| name.contains("in-flight fill")), "the core model's term after issue");
 
     // The kernel table, and the divergence the profile found.
     let dpki: Vec<f64> = report.kernels.iter().map(|k| k.dpki).collect();
@@ -170,6 +184,7 @@ async fn the_paper_models_only_box_hides_warplabs_extensions() {
     };
     let host = mount_showing(analysis(), Vec::new(), 1.0, &Rc::default(), true, on_paper_only).await;
     assert_eq!(all(&host, "[data-testid=cpi-chart] .row").len(), 5, "the MDM paper's five");
+    assert!(all(&host, "[data-testid=mdm-gaps]").is_empty(), "no list of what the core model adds");
     for model in ModelKind::ALL {
         let rows = all(&host, &format!("[data-testid=\"model-ipc-{}\"]", model.name())).len();
         assert_eq!(rows, usize::from(model.in_paper()), "{model}");

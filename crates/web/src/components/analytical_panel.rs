@@ -1,6 +1,7 @@
 //! The analytical panel: the models' IPC beside the simulated one with
-//! their errors (the MDM paper's five and warplab's two extensions, or the
-//! paper's only), their CPI stacks as stacked bars, the per-kernel
+//! their errors (the MDM paper's five and warplab's three, or the paper's
+//! only), what MDM leaves out that the warplab core model (the one the IPC
+//! strip leads with) adds, their CPI stacks as stacked bars, the per-kernel
 //! characterisation (memory divergence, DPKI, occupancy, miss rates), and
 //! sliders for the config knobs that re-evaluate the models at once and,
 //! once they rest, edit the experiment's config.
@@ -13,6 +14,7 @@
 mod cpi_chart;
 mod kernel_table;
 mod knobs;
+mod mdm_gaps;
 mod model_table;
 
 pub use knobs::SLIDER_KNOBS;
@@ -73,7 +75,12 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
             if let Some((analysis, report)) = figures {
                 { paper_models_only(props) }
                 <div class="analytical-results">
-                    { model_table::model_table(report, props.simulated_ipc, simulated.is_some(), state.paper_models_only) }
+                    <div class="analytical-models">
+                        { model_table::model_table(report, props.simulated_ipc, simulated.is_some(), state.paper_models_only) }
+                        if !state.paper_models_only {
+                            { mdm_gaps::mdm_gaps() }
+                        }
+                    </div>
                     { chart::bar_chart(&cpi_chart::cpi_chart(report, state.paper_models_only)) }
                 </div>
                 { knobs::knob_sliders(&analysis.base, props) }
@@ -88,7 +95,7 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
     }
 }
 
-/// The box that hides warplab's extensions, so a lab on the paper's models
+/// The box that hides warplab's models, so a lab on the paper's models
 /// shows just those (the link keeps the choice).
 fn paper_models_only(props: &AnalyticalPanelProps) -> Html {
     let on_paper_models_only = props.on_paper_models_only.clone();

@@ -26,8 +26,8 @@ use crate::components::chart_export::{ChartExport, csv_text};
 use crate::format;
 
 // The palette: Okabe and Ito's colours, told apart by readers with any common
-// colour-vision deficiency, two of them lightened, and one grey; each chart
-// picks from these only.
+// colour-vision deficiency, some of them lightened or darkened for a part
+// related to another's, and one grey; each chart picks from these only.
 
 /// Bluish green (Okabe–Ito).
 pub const BLUISH_GREEN: Swatch = Swatch { fill: "#009E73", ink: "#000" };
@@ -53,6 +53,14 @@ pub const LIGHT_VERMILLION: Swatch = Swatch { fill: "#F2BF99", ink: "#000" };
 /// Reddish purple lightened the same way, for a floor beside the MSHR term
 /// (the slowest warp's own chain of latencies).
 pub const LIGHT_REDDISH_PURPLE: Swatch = Swatch { fill: "#EBC9DC", ink: "#000" };
+/// Orange darkened: a part related to orange's (loads waiting for another
+/// warp's fill in flight, beside the loads' own latency), told apart by
+/// lightness; darkened, since a lightened orange would read as the lightened
+/// vermillion.
+pub const DARK_ORANGE: Swatch = Swatch { fill: "#8A5F00", ink: "#fff" };
+/// Bluish green darkened, apart from every other colour by lightness (the
+/// warps a barrier holds in step).
+pub const DARK_BLUISH_GREEN: Swatch = Swatch { fill: "#005F45", ink: "#fff" };
 /// A light grey for "nothing happened" parts, so they recede behind the colours.
 pub const GREY: Swatch = Swatch { fill: "#BBBBBB", ink: "#000" };
 

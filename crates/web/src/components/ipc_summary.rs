@@ -1,7 +1,10 @@
 //! The three IPCs side by side at the top of the page: simulated, analytical
-//! (MDM) and scale-model predicted, each model with its error against the
-//! simulation, and a pinned baseline's figures beside them with the change.
+//! (the headline model, `warplab_lab::HEADLINE`, named on its card, with MDM
+//! as published on a line of its own under it) and scale-model predicted,
+//! each model with its error against the simulation, and a pinned baseline's
+//! figures beside them with the change.
 
+use warplab_lab::{HEADLINE, ModelKind};
 use yew::prelude::*;
 
 use crate::baseline::{Figures, change_pct};
@@ -53,6 +56,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     let base = props.baseline;
     let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
     let simulated_name = props.sampled.as_ref().map(|how| format!("Simulated ({how} sampling)"));
+    let analytical_name = format!("Analytical ({})", HEADLINE.label());
     // The scale models leave the launch latency out, so their figure's
     // error is against the simulation without it (or the target's own).
     let (scale_truth, scale_vs) = match (props.scale_target, props.simulated_without_launch) {
@@ -60,38 +64,41 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
         (None, Some(ipc)) => (Some(ipc), "vs simulated without the launch latency"),
         (None, None) => (f.simulated, VS_SIMULATED),
     };
-    let rows = [
-        (
-            simulated_name.as_deref().unwrap_or("Simulated"),
-            "simulated",
-            f.simulated,
-            base.and_then(|b| b.simulated),
-            (None, VS_SIMULATED),
-            glossary::SIMULATED_TRUTH,
-        ),
-        (
-            "Analytical (MDM)",
-            "analytical",
-            f.analytical,
-            base.and_then(|b| b.analytical),
-            (f.simulated, VS_SIMULATED),
-            glossary::MODEL_MDM,
-        ),
-        (
-            scale_name.as_deref().unwrap_or("Scale-model"),
-            "scale",
-            f.scale,
-            base.and_then(|b| b.scale),
-            (scale_truth, scale_vs),
-            glossary::METHOD_SCALE_MODEL,
-        ),
+    let cards = [
+        Card {
+            name: simulated_name.as_deref().unwrap_or("Simulated"),
+            id: "simulated",
+            ipc: f.simulated,
+            before: base.and_then(|b| b.simulated),
+            against: (None, VS_SIMULATED),
+            explain: glossary::SIMULATED_TRUTH,
+            more: html! {},
+        },
+        Card {
+            name: &analytical_name,
+            id: "analytical",
+            ipc: f.analytical,
+            before: base.and_then(|b| b.analytical),
+            against: (f.simulated, VS_SIMULATED),
+            explain: glossary::model(HEADLINE),
+            more: mdm_line(f.mdm, f.simulated),
+        },
+        Card {
+            name: scale_name.as_deref().unwrap_or("Scale-model"),
+            id: "scale",
+            ipc: f.scale,
+            before: base.and_then(|b| b.scale),
+            against: (scale_truth, scale_vs),
+            explain: glossary::METHOD_SCALE_MODEL,
+            more: html! {},
+        },
     ];
     let on_pin = props.on_pin.reform(|_: MouseEvent| ());
     html! {
         <section class="panel ipc-summary" data-testid="ipc-summary" aria-label="The three IPCs">
             <div class="ipc-figures">
-                { for rows.iter().zip(&props.pending).map(|(&(name, id, ipc, before, simulated, explain), pending)| {
-                    figure(name, id, ipc, simulated, explain, pending.as_ref(), base.map(|_| before))
+                { for cards.into_iter().zip(&props.pending).map(|(card, pending)| {
+                    figure(card, pending.as_ref(), base.is_some())
                 }) }
             </div>
             <button class="pin" data-testid="pin-baseline" onclick={on_pin} disabled={!props.can_pin && base.is_none()}
@@ -105,18 +112,53 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
 /// What an error is against, as the strip says it.
 const VS_SIMULATED: &str = "vs simulated";
 
-/// One IPC: the figure (or what is computing it), its error against the
-/// simulation (`against`: the IPC and how to say it), and with a baseline
-/// the baseline's figure and the change.
-fn figure(
-    name: &str,
-    id: &str,
+/// MDM as published, under the headline model's figure: its IPC and its
+/// own error against the simulation, once the analysis has it.
+fn mdm_line(ipc: Option<f64>, simulated: Option<f64>) -> Html {
+    let Some(ipc) = ipc else { return html! {} };
+    let error = change_pct(simulated, Some(ipc));
+    html! {
+        <div class="ipc-alternative" data-testid="ipc-mdm" title={glossary::model(ModelKind::Mdm)}>
+            { format!("{} as published: ", ModelKind::Mdm.label()) }
+            <span class="ipc-alternative-value" data-testid="ipc-mdm-value" data-value={ipc.to_string()}>
+                { format::decimal(ipc) }
+            </span>
+            { " IPC" }
+            if let Some(error) = error {
+                <span class={classes!("figure-error", format::error_class(error))} data-testid="ipc-mdm-error"
+                    data-value={error.to_string()} title={glossary::MODEL_ERROR}>
+                    { format!(", {}", format::signed_percent(error)) }
+                </span>
+            }
+        </div>
+    }
+}
+
+/// One card of the strip.
+struct Card<'a> {
+    /// What the figure is.
+    name: &'a str,
+    /// The test ids' stem (`ipc-{id}-value`, ...).
+    id: &'static str,
+    /// The figure, when the page has it.
     ipc: Option<f64>,
-    (simulated, vs): (Option<f64>, &str),
+    /// The pinned baseline's figure.
+    before: Option<f64>,
+    /// What the error is against: the IPC and how the strip says it.
+    against: (Option<f64>, &'static str),
+    /// The hover text.
     explain: &'static str,
-    pending: Option<&AttrValue>,
-    baseline: Option<Option<f64>>,
-) -> Html {
+    /// What follows the figures (the analytical card's line for MDM as
+    /// published).
+    more: Html,
+}
+
+/// One IPC: the figure (or what is computing it), its error against the
+/// simulation, with a baseline (`pinned`) the baseline's figure and the
+/// change, then the card's `more`.
+fn figure(card: Card<'_>, pending: Option<&AttrValue>, pinned: bool) -> Html {
+    let Card { name, id, ipc, before, against: (simulated, vs), explain, more } = card;
+    let baseline = pinned.then_some(before);
     let error = change_pct(simulated, ipc);
     html! {
         <div class="ipc-figure" title={explain} data-testid={format!("ipc-{id}")}>
@@ -147,6 +189,7 @@ fn figure(
                     }
                 </div>
             }
+            { more }
         </div>
     }
 }

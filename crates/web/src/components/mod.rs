@@ -33,7 +33,7 @@ pub use file_picker::FilePicker;
 pub use generator_form::GeneratorForm;
 pub use glossary_panel::{Glossary, HelpLink};
 pub use header::Header;
-pub use ipc_summary::{IpcSummary, ScaleTarget};
+pub use ipc_summary::{IpcSummary, IpcSummaryProps, ScaleTarget};
 pub use jump_link::JumpLink;
 pub use knob_slider::KnobSlider;
 pub use report_view::{ReportView, ReportViewProps};

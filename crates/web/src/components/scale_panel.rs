@@ -46,7 +46,8 @@ pub struct ScalePanelProps {
     /// launch latency, and its experiment.
     #[prop_or_default]
     pub simulated: Option<(Experiment, RunIpc)>,
-    /// MDM's IPC for the loaded config (no knob moved), and its experiment.
+    /// The headline analytical model's IPC (`warplab_lab::HEADLINE`) for
+    /// the loaded config (no knob moved), and its experiment.
     #[prop_or_default]
     pub analytical: Option<(Experiment, f64)>,
     /// The workload is generated, so it can grow with the GPU (weak scaling).

@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use warplab_lab::scale::Method;
-use warplab_lab::{ConfigChoice, Experiment as Shared, ModelKind, SAMPLE_TRACES, WorkloadChoice};
+use warplab_lab::{ConfigChoice, Experiment as Shared, HEADLINE, ModelKind, SAMPLE_TRACES, WorkloadChoice};
 use yew::prelude::*;
 
 use crate::agent::{ScaleRequest, WorkerInput, WorkerOutput};
@@ -76,7 +76,8 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
             let figures = match output {
                 WorkerOutput::RunReport(report) => Figures { simulated: Some(report.ipc), ..Figures::default() },
                 WorkerOutput::Analyzed(analysis) => Figures {
-                    analytical: analysis.report.models.get(&ModelKind::Mdm).map(|mdm| mdm.ipc),
+                    analytical: analysis.report.models.get(&HEADLINE).map(|headline| headline.ipc),
+                    mdm: analysis.report.models.get(&ModelKind::Mdm).map(|mdm| mdm.ipc),
                     ..Figures::default()
                 },
                 WorkerOutput::ScalePlanned(setup) if setup.error.is_none() => {

@@ -6,17 +6,22 @@ use warplab_lab::{AnalyticalReport, CPI_TERMS, CpiStack};
 use super::model_table::shown_models;
 
 use crate::components::chart::{
-    BLACK, BLUE, BLUISH_GREEN, BarChart, BarRow, BarScale, Frame, GREY, LIGHT_REDDISH_PURPLE, LIGHT_SKY_BLUE,
-    LIGHT_VERMILLION, ORANGE, REDDISH_PURPLE, SKY_BLUE, Series, VERMILLION, YELLOW,
+    BLACK, BLUE, BLUISH_GREEN, BarChart, BarRow, BarScale, DARK_BLUISH_GREEN, DARK_ORANGE, Frame, GREY,
+    LIGHT_REDDISH_PURPLE, LIGHT_SKY_BLUE, LIGHT_VERMILLION, ORANGE, REDDISH_PURPLE, SKY_BLUE, Series, VERMILLION,
+    YELLOW,
 };
 use crate::format;
 use crate::glossary;
 
 /// The CPI stack's terms, in the order of [`terms`].
-/// The six after `dram` are "MDM + limits"' floors, zero for the others.
+/// `pending` and `barrier` are the warplab core model's only; the six after
+/// `dram` are the floors of "MDM + limits" and the core model, zero for the
+/// others.
 pub const CPI_SERIES: [Series; CPI_TERMS] = [
     Series { name: "base", swatch: BLUISH_GREEN, explain: glossary::CPI_BASE },
     Series { name: "issue", swatch: ORANGE, explain: glossary::CPI_ISSUE },
+    Series { name: "in-flight fill", swatch: DARK_ORANGE, explain: glossary::CPI_PENDING },
+    Series { name: "barrier", swatch: DARK_BLUISH_GREEN, explain: glossary::CPI_BARRIER },
     Series { name: "mshr", swatch: REDDISH_PURPLE, explain: glossary::CPI_MSHR },
     Series { name: "noc", swatch: SKY_BLUE, explain: glossary::CPI_NOC },
     Series { name: "dram", swatch: VERMILLION, explain: glossary::CPI_DRAM },
@@ -68,6 +73,7 @@ mod tests {
         let cpi_stack = CpiStack {
             base: 0.25,
             issue: 1.0,
+            pending: 0.75,
             mshr: 2.0,
             noc: 0.5,
             dram: f64::NAN,
@@ -84,9 +90,11 @@ mod tests {
         let chart = cpi_chart(&report, false);
         assert_eq!(chart.rows.len(), ModelKind::ALL.len());
         assert_eq!(cpi_chart(&report, true).rows.len(), 5, "the MDM paper's five");
-        assert_eq!(chart.rows[0].values, [0.25, 1.0, 2.0, 0.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0]);
+        assert_eq!(chart.rows[0].values, [0.25, 1.0, 0.75, 0.0, 2.0, 0.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0]);
         assert_eq!(chart.rows[0].label, "GPUMech: CPI –", "a NaN total reads as no number");
         assert!(chart.rows[4].label.starts_with("MDM: "));
+        assert!(chart.rows[7].label.starts_with("warplab core model: "));
+        assert_eq!(CPI_SERIES[2].name, "in-flight fill", "the core model's term after issue");
         assert!(cpi_chart(&AnalyticalReport::default(), false).rows.is_empty());
     }
 }

@@ -1,7 +1,8 @@
 //! Each model's IPC, warp IPC and cycles, and its error against the
-//! simulated IPC when a finished run of the same workload and config exists.
+//! simulated IPC when a finished run of the same workload and config exists;
+//! the headline model's row (the one the IPC strip leads with) in bold.
 
-use warplab_lab::{AnalyticalReport, ModelKind};
+use warplab_lab::{AnalyticalReport, HEADLINE, ModelKind};
 use yew::prelude::*;
 
 use crate::format;
@@ -29,8 +30,8 @@ pub fn model_table(report: &AnalyticalReport, simulated: Option<f64>, comparable
                 </thead>
                 <tbody>
                     { for rows.map(|(model, p)| html! {
-                        <tr>
-                            <th scope="row" title={explain(model)}>{ model.label() }</th>
+                        <tr class={classes!((model == HEADLINE).then_some("highlight"))}>
+                            <th scope="row" title={glossary::model(model)}>{ model.label() }</th>
                             <td class="num ipc" data-testid={format!("model-ipc-{}", model.name())}
                                 data-value={p.ipc.to_string()}>{ format::decimal(p.ipc) }</td>
                             <td class="num optional">{ format::decimal(p.warp_ipc) }</td>
@@ -76,19 +77,6 @@ fn simulated_row(simulated: Option<f64>, comparable: bool) -> Html {
             }
             <td class="hint" colspan="3">{ note }</td>
         </tr>
-    }
-}
-
-/// The model's one-line description, for hovering its name.
-fn explain(model: ModelKind) -> &'static str {
-    match model {
-        ModelKind::GpuMech => glossary::MODEL_GPUMECH,
-        ModelKind::GpuMechPlus => glossary::MODEL_GPUMECH_PLUS,
-        ModelKind::MdmQueue => glossary::MODEL_MDM_QUEUE,
-        ModelKind::MdmMshr => glossary::MODEL_MDM_MSHR,
-        ModelKind::Mdm => glossary::MODEL_MDM,
-        ModelKind::GpuMechMd1 => glossary::MODEL_GPUMECH_MD1,
-        ModelKind::MdmLimits => glossary::MODEL_MDM_LIMITS,
     }
 }
 

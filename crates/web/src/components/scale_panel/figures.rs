@@ -1,7 +1,9 @@
 //! The figures strip: the scale model's predicted IPC at the target beside
-//! the simulated IPC and the analytical (MDM) one, each model with its
-//! signed error against the simulation; and what predicting saved.
+//! the simulated IPC and the headline analytical model's
+//! (`warplab_lab::HEADLINE`), each model with its signed error against the
+//! simulation; and what predicting saved.
 
+use warplab_lab::HEADLINE;
 use warplab_lab::scale::{Prediction, Rule, SizeRun, Timing};
 use yew::prelude::*;
 
@@ -19,7 +21,8 @@ pub enum Simulated {
 
 /// A simulation's IPC two ways: without the kernel launch latency (what the
 /// scale models measure and are compared with) and with it (what the
-/// simulation reports, and MDM, which models the launch, is compared with).
+/// simulation reports, and the analytical model, which models the launch, is
+/// compared with).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunIpc {
     /// Thread instructions over the cycles no launch latency took.
@@ -46,7 +49,8 @@ pub struct Figures {
     pub other_rule: Option<(Rule, f64)>,
     /// The simulated IPC there, and where it comes from.
     pub simulated: Option<(RunIpc, Simulated)>,
-    /// MDM's IPC there (only for the loaded config itself).
+    /// The headline analytical model's IPC there (only for the loaded config
+    /// itself).
     pub analytical: Option<f64>,
     /// Wall time of the run's parts.
     pub timing: Option<Timing>,
@@ -62,10 +66,11 @@ pub fn figures(figures: &Figures) -> Html {
         None => "tick Validate, or run the simulation above on the loaded config",
     };
     let analytical_note = if figures.analytical.is_some() {
-        "MDM, same workload and config; its error is against the simulation with the launch latency, which MDM models"
+        "same workload and config; its error is against the simulation with the launch latency, which the model includes"
     } else {
         "for the loaded config's own size only"
     };
+    let analytical_name = format!("Analytical ({})", HEADLINE.label());
     html! {
         <>
             <dl class="scale-figures" data-testid="scale-figures">
@@ -74,7 +79,7 @@ pub fn figures(figures: &Figures) -> Html {
                 { figure("The other rule", "scale-other-rule", figures.other_rule.map(|(_, ipc)| ipc), simulated,
                     &rule_note(figures.other_rule, figures.target), glossary::RULE_BOTH) }
                 { figure("Simulated, without the launch latency", "scale-simulated", simulated, None, simulated_note, glossary::SCALE_LAUNCH_LATENCY) }
-                { figure("Analytical", "scale-analytical", figures.analytical, with_launch, analytical_note, glossary::MODEL_MDM) }
+                { figure(&analytical_name, "scale-analytical", figures.analytical, with_launch, analytical_note, glossary::model(HEADLINE)) }
             </dl>
             { speedup(figures.timing) }
         </>

@@ -1,0 +1,188 @@
+//! warplab's core model: an analytical model of a modern GPU core, beside
+//! the MDM paper's models and named apart from them.
+//!
+//! It keeps MDM's structure (Wang et al., MICRO 2020): GPUMech's interval
+//! profile of a representative warp, the multi-warp overlap of its
+//! scheduler, and MSHR batching of memory-divergent intervals. It adds what
+//! GCoM (Lee et al., ISCA 2022) found the MDM-class models leave out on
+//! modern cores, and what warplab's timing model showed, each as its own
+//! CPI term (docs/analytical.md has every equation):
+//!
+//! - **Memory data stalls from in-flight fills** (`pending`): a load that
+//!   hits a sector another warp's miss is still fetching waits for that fill
+//!   (GPGPU-Sim's `HIT_RESERVED`), though it sends nothing. The cache pass
+//!   counts these per memory site; an interval's chance of waiting for
+//!   memory is `wait ≥ miss`.
+//! - **MDM's memory-divergence terms** (`mshr`, `noc`, `dram`): MSHR
+//!   batching and MDM's NoC and DRAM queues, as the paper has them (a
+//!   queue that charges only what a link's load implies was built and
+//!   measured worse, docs/analytical.md says why).
+//! - **Barriers** (`barrier`): a CTA's warps leave each barrier together, so
+//!   they stall together; the scheduler overlaps its CTAs, not its warps.
+//! - **Structural stalls** (`ldst`, `units`, `l2_slice`, `noc_bandwidth`,
+//!   `dram_bandwidth`): a wave cannot end before its busiest part has done
+//!   its work (`limits.rs`), per sub-core where each scheduler has its own
+//!   units.
+//! - **Idle stalls** (`slowest_warp`, and the last wave's shape): the
+//!   kernel cannot end before its slowest warp; a partial last wave takes
+//!   its busiest SM's time.
+//!
+//! Every input is the profile's (the functional pass over the trace) or the
+//! config's; nothing comes from a run.
+
+use crate::contention::{mdm_queue_delay, mshr_batches_beyond_first};
+use crate::limits::{N_LIMITS, floors, slowest_warp_cycles};
+use crate::machine::Machine;
+use crate::overlap::{Span, overlapped_cycles};
+use crate::predict::{CpiStack, Prediction, Wave, no_contention, prediction, representative_scale, waves};
+use crate::profile::{Interval, KernelProfile};
+
+/// The core model on one kernel.
+pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
+    let scale = representative_scale(k);
+    let mut cycles = machine.launch_cycles;
+    let mut stack = CpiStack::default();
+    let waves = waves(k, machine.n_sms);
+    let sms = f64::from(waves.first().map_or(0, |w| w.active_sms));
+    for wave in &waves {
+        let terms = wave_terms(k, machine, *wave, scale);
+        cycles += wave.count * terms.total();
+        stack = stack.plus_scaled(&terms, wave.count * f64::from(wave.active_sms));
+    }
+    let excess = slowest_warp_cycles(k, machine) - cycles;
+    if excess > 0.0 {
+        cycles += excess;
+        stack.slowest_warp = excess * sms;
+    }
+    stack.launch = machine.launch_cycles * sms;
+    prediction(k, cycles, &stack)
+}
+
+/// One wave's cycles on its busiest SM, by cause: the latency side, raised
+/// to the highest floor, what the floor adds charged to it.
+fn wave_terms(k: &KernelProfile, machine: &Machine, wave: Wave, scale: f64) -> CpiStack {
+    let mut terms = latency_terms(k, machine, wave, scale);
+    let floors = sub_core_floors(k, machine, wave);
+    let (highest, floor) = floors.iter().copied().enumerate().fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
+    let excess = floor - terms.total();
+    if excess > 0.0 {
+        let mut limits = [0.0; N_LIMITS];
+        limits[highest] = excess;
+        [terms.ldst, terms.units, terms.l2_slice, terms.noc_bandwidth, terms.dram_bandwidth] = limits;
+    }
+    terms
+}
+
+/// The per-wave floors (`limits::floors`), the execution units' taken on
+/// the busiest scheduler where each scheduler has its own units
+/// (`-gpgpu_sub_core_model`: warp `w` is scheduler `w mod n`'s, so the
+/// busiest holds `⌈W/n⌉` of the SM's `W` warps).
+fn sub_core_floors(k: &KernelProfile, machine: &Machine, wave: Wave) -> [f64; N_LIMITS] {
+    let warps = f64::from(wave.warps_per_sm);
+    let mut out = floors(k, machine, warps, f64::from(wave.active_sms));
+    if machine.sub_cores && warps > 0.0 {
+        let n = f64::from(machine.schedulers_per_sm.max(1));
+        out[UNITS] *= (warps / n).ceil() * n / warps;
+    }
+    out
+}
+
+/// The execution units' floor in `limits::floors`' order.
+const UNITS: usize = 1;
+
+/// What one memory interval of the representative warp costs beyond its
+/// L1-hit stall.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct MemoryCost {
+    /// Its misses' no-contention latency beyond the hit's.
+    pub miss: f64,
+    /// The same for loads that wait for another warp's fill.
+    pub pending: f64,
+    /// MSHR batches beyond the first, each a loaded latency.
+    pub mshr: f64,
+    /// Queueing on the NoC and at DRAM.
+    pub noc: f64,
+    pub dram: f64,
+}
+
+/// The latency side of a wave: the representative warp's intervals with
+/// their memory costs, overlapped with the other warps of its scheduler (or,
+/// with barriers, the other CTAs), in wave cycles.
+fn latency_terms(k: &KernelProfile, machine: &Machine, wave: Wave, scale: f64) -> CpiStack {
+    let rate = machine.issue_rate;
+    let schedulers = machine.schedulers_per_sm.max(1);
+    let per_scheduler = wave.warps_per_sm.div_ceil(schedulers).max(1);
+    let (gto, overlapped) = machine.scheduler.overlapped_warps(per_scheduler);
+    let rounds = rounds_per_wave(per_scheduler, overlapped) * scale;
+    let total_insts: f64 = k.intervals.iter().map(|i| f64::from(i.insts)).sum();
+    let base = f64::from(overlapped) * total_insts / rate;
+    let costs: Vec<MemoryCost> = k.intervals.iter().map(|i| memory_cost(i, machine, wave)).collect();
+    let in_step = if k.work.barriers > 0 { lockstep_warps(k.warps_per_cta, schedulers, overlapped) } else { 1.0 };
+    // The overlapped cycles with `group` warps in step, with or without
+    // the waits for in-flight fills.
+    let overlap = |group: f64, pending: bool| {
+        let spans = k.intervals.iter().zip(&costs).map(|(i, c)| Span {
+            insts: f64::from(i.insts) * group,
+            stall: f64::from(i.stall_cycles) + c.miss + c.noc + c.dram + if pending { c.pending } else { 0.0 },
+        });
+        overlapped_cycles(spans, f64::from(overlapped) / group, rate, gto).max(base)
+    };
+    let (free, with_pending, with_barriers) = (overlap(1.0, false), overlap(1.0, true), overlap(in_step, true));
+    let sum = |f: fn(&MemoryCost) -> f64| costs.iter().map(f).sum::<f64>();
+    // The queue waits are inside the overlapped stalls: what is exposed of
+    // the memory stalls is split between latency and queues by their shares.
+    let exposed = free - base;
+    let memory = sum(|c| c.miss + c.noc + c.dram);
+    let share = |f: fn(&MemoryCost) -> f64| if memory > 0.0 { exposed * sum(f) / memory } else { 0.0 };
+    let (noc, dram) = (share(|c| c.noc).min(exposed), share(|c| c.dram));
+    CpiStack {
+        base: rounds * base,
+        issue: rounds * (exposed - noc - dram).max(0.0),
+        pending: rounds * (with_pending - free),
+        barrier: rounds * (with_barriers - with_pending).max(0.0),
+        mshr: rounds * sum(|c| c.mshr),
+        noc: rounds * noc,
+        dram: rounds * dram,
+        ..CpiStack::default()
+    }
+}
+
+/// A scheduler with a limited active set (two-level, warp limiting) runs its
+/// warps in turns of `overlapped`.
+fn rounds_per_wave(per_scheduler: u32, overlapped: u32) -> f64 {
+    f64::from(per_scheduler) / f64::from(overlapped.max(1))
+}
+
+/// How many of a scheduler's `overlapped` warps a barrier keeps in step:
+/// one CTA's share of the scheduler, `⌈warps per CTA / schedulers⌉`.
+pub(crate) fn lockstep_warps(warps_per_cta: u32, schedulers: u32, overlapped: u32) -> f64 {
+    f64::from(warps_per_cta.div_ceil(schedulers.max(1)).max(1).min(overlapped.max(1)))
+}
+
+/// The memory cost of interval `i` in `wave`: MDM's (Eqs. 5 to 9), with the
+/// waits for fills in flight beside the misses.
+pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> MemoryCost {
+    let wait = i.wait.max(i.miss);
+    if !i.awaits_load || wait <= 0.0 {
+        return MemoryCost::default();
+    }
+    let idle = no_contention(machine, i.llc_miss);
+    let warps = f64::from(wave.warps_per_sm);
+    let mshrs = f64::from(machine.l1_mshrs);
+    let active = f64::from(wave.active_sms);
+    // MDM's queue: every active SM's `M` requests drain through the link,
+    // wholly when the interval is memory-divergent and the link saturated.
+    let requests = (i.m_read * warps).min(mshrs) + i.m_write * warps;
+    let divergent = i.m_read * warps > mshrs;
+    let limit = machine.latencies.llc + machine.latencies.dram;
+    let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);
+    let dram = mdm_queue_delay(active, requests, machine.dram_service(i.llc_miss), limit, divergent);
+    let beyond_hit = (idle - machine.latencies.l1_hit).max(0.0);
+    MemoryCost {
+        miss: i.miss * beyond_hit,
+        pending: (wait - i.miss) * beyond_hit,
+        mshr: mshr_batches_beyond_first(i.m_read * warps, mshrs) * (idle + noc + dram),
+        noc: wait * noc,
+        dram: wait * dram,
+    }
+}
