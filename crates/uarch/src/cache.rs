@@ -13,9 +13,13 @@
 //! states, replacement ages, valid bytes), indexed by `set * assoc + way`;
 //! each line keeps [`SECTORS_PER_LINE`] sector states (one unit for a
 //! non-sectored cache), so an access allocates nothing, and a look-up or a
-//! victim choice scans dense arrays: a 64-way set is 512 B of tags, 256 B of
-//! states and 512 B of ages, where whole lines would be 3 KB; a look-up
-//! compares a byte of each tag first (64 B for 64 ways).
+//! victim choice scans dense arrays: a 32-way set is 256 B of tags, 128 B of
+//! states and 256 B of ages, where whole lines would be 1.3 KB; a look-up
+//! compares a byte of each tag first, eight ways a word. Sets wider than that
+//! (a unified L1 has up to hundreds of ways) are not scanned: a per-set hash
+//! table finds a line and a per-set tournament tree keeps the victim (the
+//! `wide` module, issue 39), both kept in step with the arrays as each
+//! access changes its line.
 //!
 //! Set indexing: [`Cache::probe`], [`Cache::commit`] and [`Cache::fill`] pick
 //! the set from the accessed address with the string's set-index function.
@@ -30,6 +34,10 @@ use warplab_config::CacheConfig;
 use warplab_config::cache::{Allocation, CacheKind, Replacement, SetIndex, WriteAllocate, WritePolicy};
 
 use crate::set_index::set_index;
+
+mod wide;
+
+use wide::{TagIndex, VictimKey, VictimRank, VictimTree};
 
 /// Bytes in one sector: the unit a sectored cache fills and tracks.
 pub const SECTOR_BYTES: u32 = 32;
@@ -140,6 +148,11 @@ pub struct Cache {
     n_sets: u32,
     assoc: u32,
     line_size_bytes: u32,
+    /// `line_size_bytes - 1` when the line size is a power of two (as
+    /// validation makes it): a line offset is then a mask, not a division
+    /// (one look-up takes several offsets, and a division costs more than the
+    /// rest of its arithmetic).
+    line_offset_mask: Option<u64>,
     /// 4 for a sectored cache, 1 for a cache whose line is one unit.
     units_per_line: u32,
     replacement: Replacement,
@@ -152,10 +165,13 @@ pub struct Cache {
     /// entries; line `way` of set `set` is at `set * assoc + way`, and no two
     /// present lines of a set share a tag.
     tags: Vec<u64>,
-    /// One byte of each line's tag ([`fingerprint`]): a look-up compares
-    /// these first, an eighth of the memory of the tags (a wide L1 set is
-    /// many host cache lines of tags), and reads a tag only where its byte matched.
+    /// For a cache whose sets are scanned, one byte of each line's tag
+    /// ([`fingerprint`]), each set's row `fingerprint_row` bytes (its ways
+    /// padded to whole 8-byte words): a look-up compares these eight at a
+    /// time, and reads a tag only where its byte matched. Empty for a cache
+    /// with wide sets, whose tag index finds lines.
     fingerprints: Vec<u8>,
+    fingerprint_row: usize,
     /// Each line's sector states (a line whose sectors are all invalid is free).
     states: Vec<[SectorState; SECTORS_PER_LINE as usize]>,
     /// Each line's replacement age: the cycle of its last access under LRU,
@@ -163,6 +179,21 @@ pub struct Cache {
     ages: Vec<u64>,
     /// The rest of each line, read only once the line is found.
     bytes: Vec<LineBytes>,
+    /// For sets of more than [`wide::SCAN_WAYS`] ways, the indexes that
+    /// replace the scans of the tags and of the ages; `None` for narrower
+    /// sets, which are scanned.
+    wide: Option<WideSets>,
+}
+
+/// The per-set indexes of a cache with wide sets (see the `wide` module).
+/// Invariant: they agree with the per-line arrays whenever no access is
+/// under way; `Cache::line_changed` and `Cache::allocate` keep them so.
+#[derive(Debug, Clone)]
+struct WideSets {
+    /// Each set's present lines by address.
+    tags: TagIndex,
+    /// Each set's ways ordered as the victim choice orders them.
+    victims: VictimTree,
 }
 
 impl Outcome {
@@ -204,14 +235,20 @@ impl Cache {
     /// the string's: the adaptive L1/shared-memory carve-out changes the way
     /// count. A `ways` of 0 is taken as 1.
     pub fn with_ways(config: &CacheConfig, ways: u32) -> Self {
+        Self::build(config, ways.max(1), wide::uses_indexes(ways.max(1)))
+    }
+
+    /// [`Cache::with_ways`] with its sets indexed (`indexed`) or scanned:
+    /// the same behaviour either way, which the tests check.
+    fn build(config: &CacheConfig, assoc: u32, indexed: bool) -> Self {
         let n_sets = config.n_sets.max(1);
-        let assoc = ways.max(1);
         let units_per_line = if config.kind == CacheKind::Sectored { SECTORS_PER_LINE } else { 1 };
         let n_lines = n_sets as usize * assoc as usize;
-        Self {
+        let mut cache = Self {
             n_sets,
             assoc,
             line_size_bytes: config.line_size_bytes.max(1),
+            line_offset_mask: config.line_size_bytes.is_power_of_two().then(|| u64::from(config.line_size_bytes - 1)),
             units_per_line,
             replacement: config.replacement,
             write_policy: config.write_policy,
@@ -219,11 +256,29 @@ impl Cache {
             write_allocate: config.write_allocate,
             set_index: config.set_index,
             tags: vec![0; n_lines],
-            fingerprints: vec![fingerprint(0); n_lines],
+            fingerprints: Vec::new(),
+            fingerprint_row: 0,
             states: vec![EMPTY_STATES; n_lines],
             ages: vec![0; n_lines],
             bytes: vec![LineBytes::EMPTY; n_lines],
+            wide: None,
+        };
+        if indexed {
+            let victims = VictimTree::new(n_sets, assoc, |set, way| cache.victim_key(set, way));
+            cache.wide = Some(WideSets { tags: TagIndex::new(n_sets, assoc), victims });
+        } else {
+            cache.take_fingerprints();
         }
+        cache
+    }
+
+    /// Gives a cache whose sets are scanned its fingerprints, from its tags.
+    fn take_fingerprints(&mut self) {
+        self.fingerprint_row = (self.assoc as usize).next_multiple_of(8);
+        let (row, assoc) = (self.fingerprint_row, self.assoc as usize);
+        let padded_ways = (0..self.n_sets as usize).flat_map(|set| (0..row).map(move |way| (set, way)));
+        let tag = |(set, way)| if way < assoc { self.tags[set * assoc + way] } else { 0 };
+        self.fingerprints = padded_ways.map(|line| fingerprint(tag(line))).collect();
     }
 
     /// Sets.
@@ -243,7 +298,12 @@ impl Cache {
 
     /// `addr` rounded down to the start of its line.
     pub fn line_addr(&self, addr: u64) -> u64 {
-        addr - addr % u64::from(self.line_size_bytes)
+        addr - self.line_offset(addr)
+    }
+
+    /// `addr`'s byte offset in its line.
+    fn line_offset(&self, addr: u64) -> u64 {
+        self.line_offset_mask.map_or_else(|| addr % u64::from(self.line_size_bytes), |mask| addr & mask)
     }
 
     /// The sector of its line that `addr` falls in: `0..4` for a sectored
@@ -252,7 +312,7 @@ impl Cache {
         if self.units_per_line == 1 {
             return 0;
         }
-        let offset = addr % u64::from(self.line_size_bytes);
+        let offset = self.line_offset(addr);
         // Sectored lines are 128 B after validation; the remainder keeps any
         // other line size inside the four sector slots.
         u32::try_from(offset / u64::from(SECTOR_BYTES) % u64::from(SECTORS_PER_LINE)).unwrap_or(0)
@@ -289,10 +349,16 @@ impl Cache {
     /// finding the line (or choosing the victim) again.
     pub fn commit_prepared(&mut self, access: &Access, probe: Probe, now: u64) -> Effect {
         debug_assert_eq!(probe.lookup, self.look_up(access, probe.set), "the cache changed since the probe");
-        match access.kind {
+        let effect = match access.kind {
             AccessKind::Read => self.commit_read(access, probe.set, probe.lookup, now),
             AccessKind::Write => self.commit_write(access, probe.set, probe.lookup, now),
+        };
+        // An access changes at most the line it looked up (found or chosen
+        // as victim); nothing at all without one.
+        if let Some(way) = probe.lookup.way {
+            self.line_changed(probe.set, way);
         }
+        effect
     }
 
     /// Applies `access` at cycle `now` (the caller's clock, which orders LRU
@@ -346,6 +412,7 @@ impl Cache {
         let unit = self.sector_of(addr) as usize;
         if let Some(way) = self.find(set, line_addr) {
             self.fill_present(self.slot(set, way), unit);
+            self.line_changed(set, way);
             return None;
         }
         if self.allocation == Allocation::OnMiss {
@@ -355,6 +422,7 @@ impl Cache {
         let eviction = self.allocate(set, way, line_addr, now);
         let slot = self.slot(set, way);
         self.set_sector(slot, unit, SectorState::Valid, FULL_SECTOR_MASK);
+        self.line_changed(set, way);
         eviction
     }
 
@@ -374,12 +442,17 @@ impl Cache {
         // allocated), unless it allocated nothing; check rather than assume.
         let line_addr = self.line_addr(access.addr);
         let unit = self.sector_of(access.addr) as usize;
-        match lookup.way.map(|way| self.slot(set, way)) {
-            Some(slot) if self.tags[slot] == line_addr && is_present(&self.states[slot]) => {
-                self.fill_present(slot, unit);
+        let holds_line = |way: &u32| {
+            let slot = self.slot(set, *way);
+            self.tags[slot] == line_addr && is_present(&self.states[slot])
+        };
+        match lookup.way.filter(holds_line) {
+            Some(way) => {
+                self.fill_present(self.slot(set, way), unit);
+                self.line_changed(set, way);
                 (effect, None)
             }
-            _ => (effect, self.fill_at(access.addr, index_addr, now)),
+            None => (effect, self.fill_at(access.addr, index_addr, now)),
         }
     }
 
@@ -392,6 +465,13 @@ impl Cache {
         self.states.fill(EMPTY_STATES);
         self.ages.fill(0);
         self.bytes.fill(LineBytes::EMPTY);
+        if let Some(mut wide) = self.wide.take() {
+            wide.tags.clear();
+            for set in 0..self.n_sets {
+                wide.victims.rebuild(set, |way| self.victim_key(set, way));
+            }
+            self.wide = Some(wide);
+        }
     }
 }
 
@@ -414,7 +494,7 @@ enum SectorState {
 const EMPTY_STATES: [SectorState; SECTORS_PER_LINE as usize] = [SectorState::Invalid; SECTORS_PER_LINE as usize];
 
 /// The bytes of one line's sectors.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct LineBytes {
     /// Per sector, the bytes that hold data. Invariant: `FULL_SECTOR_MASK` for
     /// a sector that was filled; a write-validated sector may hold fewer, and
@@ -495,14 +575,15 @@ fn has_zero_byte(word: u32) -> bool {
     word.wrapping_sub(0x0101_0101) & !word & 0x8080_8080 != 0
 }
 
-/// Whether a fill is pending on any sector: such a line cannot be evicted.
-/// One word test, no branch, so [`Cache::victim`]'s pass over a set is
-/// vector code.
-fn has_reserved_sector(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
-    word_has_reserved_sector(state_word(states))
+/// The top bit of each zero byte of `word` ([`has_zero_byte`]'s trick on
+/// eight bytes); a byte above a zero one may be flagged too, so a flag is
+/// only a candidate, to be checked.
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(0x0101_0101_0101_0101) & !word & 0x8080_8080_8080_8080
 }
 
-/// [`has_reserved_sector`] of a line's [`state_word`].
+/// Whether a fill is pending on any sector of a line's [`state_word`]: such
+/// a line cannot be evicted. One word test, no branch.
 fn word_has_reserved_sector(word: u32) -> bool {
     has_zero_byte(word ^ RESERVED_IN_EVERY_BYTE)
 }
@@ -528,27 +609,98 @@ impl Cache {
     /// The way of `set` holding `line_addr`, if any (at most one does: no
     /// two present lines of a set share a tag).
     fn find(&self, set: u32, line_addr: u64) -> Option<u32> {
+        match &self.wide {
+            Some(wide) => wide.tags.find(set, line_addr, &self.tags[self.ways(set)]),
+            None => self.find_by_scan(set, line_addr),
+        }
+    }
+
+    /// [`Cache::find`] by a pass over the set's ways: how a narrow set finds
+    /// a line.
+    fn find_by_scan(&self, set: u32, line_addr: u64) -> Option<u32> {
         let ways = self.ways(set);
-        let (fingerprints, tags, states) =
-            (&self.fingerprints[ways.clone()], &self.tags[ways.clone()], &self.states[ways]);
-        // Fingerprints first, sixteen at a time without a branch (the
-        // compiler makes it a vector compare), tags only in a chunk that
-        // matched; a free way may keep a stale tag, so a match counts only if
-        // the line is present.
-        let wanted = fingerprint(line_addr);
-        let (chunks, rest) = fingerprints.as_chunks::<16>();
-        let matched = |bytes: &[u8]| bytes.iter().fold(false, |any, &byte| any | (byte == wanted));
-        let candidates = chunks.iter().enumerate().filter(|(_, chunk)| matched(&chunk[..])).map(|(c, _)| c * 16);
-        let starts = candidates.chain((!rest.is_empty() && matched(rest)).then_some(chunks.len() * 16));
-        for start in starts {
-            let end = (start + 16).min(tags.len());
-            let hit = (start..end)
-                .find(|&way| fingerprints[way] == wanted && tags[way] == line_addr && is_present(&states[way]));
-            if let Some(way) = hit {
-                return u32::try_from(way).ok();
+        let (tags, states) = (&self.tags[ways.clone()], &self.states[ways]);
+        let row = &self.fingerprints[set as usize * self.fingerprint_row..][..self.fingerprint_row];
+        // Fingerprints first, eight at a time in one word (no branch, no
+        // vector unit needed): the word XOR the wanted byte in every byte is
+        // zero where a way's byte matched. Tags only for those ways. A
+        // padding byte or a free way's stale tag may match too, so a match
+        // counts only for a present line of the set.
+        let wanted = u64::from_le_bytes([fingerprint(line_addr); 8]);
+        let (words, _) = row.as_chunks::<8>();
+        for (word_index, word) in words.iter().enumerate() {
+            // Little-endian on every host: byte `i` is way `8 * word_index + i`.
+            let mut matches = zero_bytes(u64::from_le_bytes(*word) ^ wanted);
+            while matches != 0 {
+                let way = 8 * word_index + matches.trailing_zeros() as usize / 8;
+                if way < tags.len() && tags[way] == line_addr && is_present(&states[way]) {
+                    return u32::try_from(way).ok();
+                }
+                matches &= matches - 1;
             }
         }
         None
+    }
+
+    /// Way `way` of `set` may have changed (its sector states or its age):
+    /// a wide set's victim tree replays its matches. Called once per access
+    /// or fill, after it has changed the one line it acts on. The tag index
+    /// needs no update here: a line only becomes present when it is
+    /// allocated, and only stops being present when a write evicts its last
+    /// sector, and those two places update it.
+    fn line_changed(&mut self, set: u32, way: u32) {
+        if self.wide.is_none() {
+            return;
+        }
+        let slot = self.slot(set, way);
+        debug_assert_eq!(
+            self.find(set, self.tags[slot]) == Some(way),
+            is_present(&self.states[slot]),
+            "way {way} of set {set}: the tag index disagrees with the line's states"
+        );
+        // The tree's lowest match is between the way and its neighbour.
+        let pair = [way & !1, way | 1].map(|way| self.victim_key(set, way));
+        match &mut self.wide {
+            Some(wide) if pair.iter().all(|key| key.age < wide::AGE_LIMIT) => wide.victims.update(set, pair),
+            _ => self.scan_from_now_on(),
+        }
+    }
+
+    /// Drops a wide set's indexes for the scans, which hold any age: the
+    /// victim tree packs ages below [`wide::AGE_LIMIT`], and a caller's clock
+    /// has just passed it. Allocates the fingerprints once; no caller's clock
+    /// gets there in practice.
+    #[cold]
+    fn scan_from_now_on(&mut self) {
+        self.take_fingerprints();
+        self.wide = None;
+    }
+
+    /// The line in way `way` of `set` is no longer present (its tag still
+    /// in place): a wide set's tag index drops it.
+    fn forget(&mut self, set: u32, way: u32) {
+        let line_addr = self.tags[self.slot(set, way)];
+        if let Some(wide) = &mut self.wide {
+            wide.tags.remove(set, line_addr, way);
+        }
+    }
+
+    /// Where way `way` of `set` stands in the victim choice; a way past the
+    /// set's last (a leaf of a victim tree's padding) is never chosen.
+    fn victim_key(&self, set: u32, way: u32) -> VictimKey {
+        if way >= self.assoc {
+            return VictimKey { rank: VictimRank::Padding, age: 0, way };
+        }
+        let slot = self.slot(set, way);
+        let word = state_word(&self.states[slot]);
+        let (rank, age) = if word == 0 {
+            (VictimRank::Free, 0)
+        } else if word_has_reserved_sector(word) {
+            (VictimRank::Reserved, 0)
+        } else {
+            (VictimRank::Evictable, self.ages[slot])
+        };
+        VictimKey { rank, age, way }
     }
 
     /// Sector `unit` of the line at `slot` becomes `state`, holding `valid_bytes`.
@@ -602,15 +754,22 @@ impl Cache {
 
     /// The way a new line of `set` goes to: a free way first, else the least
     /// recently used (LRU) or oldest allocated (FIFO) line with no fill
-    /// pending, the lowest way on a tie. `None` if every line awaits a fill.
+    /// pending, the lowest way on a tie (the smallest [`VictimKey`]). `None`
+    /// if every line awaits a fill.
     fn victim(&self, set: u32) -> Option<u32> {
-        // The functional pass's hottest loop (a wide L1 set is up to 256
-        // ways, a large LLC's 64), so each step is a pass over one array
-        // with no early exit, which the compiler turns into vector code: are
-        // there free lines, and lines with a fill pending? Then the lowest
-        // free way; else, with no fill pending (always so in the functional
-        // pass), the lowest way of the smallest age; else the same among the
-        // lines that can be evicted.
+        let Some(wide) = &self.wide else { return self.victim_by_scan(set) };
+        let best = wide.victims.best(set);
+        matches!(best.rank, VictimRank::Free | VictimRank::Evictable).then_some(best.way)
+    }
+
+    /// [`Cache::victim`] by passes over the set's ways: how a narrow set
+    /// chooses.
+    fn victim_by_scan(&self, set: u32) -> Option<u32> {
+        // Each step is a pass over one array with no early exit, which the
+        // compiler turns into vector code: are there free lines, and lines
+        // with a fill pending? Then the lowest free way; else, with no fill
+        // pending (always so in the functional pass), the lowest way of the
+        // smallest age; else the same among the lines that can be evicted.
         let ways = self.ways(set);
         let (states, ages) = (&self.states[ways.clone()], &self.ages[ways]);
         let (mut free, mut reserved) = (false, false);
@@ -624,6 +783,7 @@ impl Cache {
             let oldest = ages.iter().copied().min()?;
             ages.iter().position(|&age| age == oldest)
         } else {
+            let has_reserved_sector = |states| word_has_reserved_sector(state_word(states));
             let evictable = ages.iter().zip(states).enumerate().filter(|(_, (_, states))| !has_reserved_sector(states));
             evictable.min_by_key(|&(way, (&age, _))| (age, way)).map(|(way, _)| way)
         };
@@ -636,8 +796,20 @@ impl Cache {
         let slot = self.slot(set, way);
         let (old_line_addr, old_states) = (self.tags[slot], self.states[slot]);
         let dirty_sectors = dirty_sectors(&old_states);
+        // A wide set's tag index swaps the old line for the new one now:
+        // every caller makes one of the new line's sectors valid or reserved
+        // before the access ends, so the line is present (checked by
+        // `line_changed` in debug builds).
+        match &mut self.wide {
+            Some(wide) => {
+                if is_present(&old_states) {
+                    wide.tags.remove(set, old_line_addr, way);
+                }
+                wide.tags.insert(set, line_addr, way);
+            }
+            None => self.fingerprints[set as usize * self.fingerprint_row + way as usize] = fingerprint(line_addr),
+        }
         self.tags[slot] = line_addr;
-        self.fingerprints[slot] = fingerprint(line_addr);
         self.states[slot] = EMPTY_STATES;
         self.ages[slot] = now;
         self.bytes[slot] = LineBytes::EMPTY;
@@ -771,6 +943,9 @@ impl Cache {
                         // local writes modify, and local and global data never
                         // share a line.
                         self.set_sector(slot, unit, SectorState::Invalid, 0);
+                        if !is_present(&self.states[slot]) {
+                            self.forget(set, way);
+                        }
                         effect.write_down = true;
                     }
                 }
@@ -1349,20 +1524,79 @@ mod tests {
         strings
     }
 
+    /// Any of [`all_valid_strings`].
+    fn valid_string() -> impl Strategy<Value = String> {
+        prop::sample::select(all_valid_strings())
+    }
+
+    /// A random access: a sector of line `line`, its bytes `mask`.
+    #[derive(Debug, Clone, Copy)]
+    struct AccessOp {
+        line: u64,
+        sector: u64,
+        write: bool,
+        local: bool,
+        mask: u32,
+    }
+
+    impl AccessOp {
+        /// The access, with lines `spread` lines of 128 B apart.
+        fn access(self, spread: u64) -> Access {
+            let kind = if self.write { AccessKind::Write } else { AccessKind::Read };
+            Access { addr: self.line * 128 * spread + self.sector * 32, kind, byte_mask: self.mask, local: self.local }
+        }
+    }
+
+    /// Accesses to the lines `line` gives.
+    fn access_op(line: impl Strategy<Value = u64>) -> impl Strategy<Value = AccessOp> {
+        let mask = prop_oneof![Just(FULL_SECTOR_MASK), Just(0xF), Just(0xF0F0), any::<u32>()];
+        (line, 0u64..4, any::<bool>(), any::<bool>(), mask).prop_map(|(line, sector, write, local, mask)| AccessOp {
+            line,
+            sector,
+            write,
+            local,
+            mask,
+        })
+    }
+
     /// A random step: an access, or the fill of one of the outstanding fetches.
     #[derive(Debug, Clone, Copy)]
     enum RandomOp {
-        Access { line: u64, sector: u64, write: bool, local: bool, mask: u32 },
+        Access(AccessOp),
         FillPending(usize),
     }
 
     fn random_op() -> impl Strategy<Value = RandomOp> {
-        let mask = prop_oneof![Just(FULL_SECTOR_MASK), Just(0xF), Just(0xF0F0), any::<u32>()];
         prop_oneof![
-            3 => (0u64..6, 0u64..4, any::<bool>(), any::<bool>(), mask)
-                .prop_map(|(line, sector, write, local, mask)| RandomOp::Access { line, sector, write, local, mask }),
+            3 => access_op(0u64..6).prop_map(RandomOp::Access),
             1 => any::<usize>().prop_map(RandomOp::FillPending),
         ]
+    }
+
+    /// A random step for a wide cache, with the cycle it happens at if not
+    /// its step number.
+    #[derive(Debug, Clone, Copy)]
+    enum WideOp {
+        /// An access, by [`Cache::commit_filled_at`] if the flag is set, else
+        /// by [`Cache::commit`] with the fill left pending.
+        Access(AccessOp, bool),
+        FillPending(usize),
+        InvalidateAll,
+    }
+
+    fn wide_op() -> impl Strategy<Value = (WideOp, Option<u64>)> {
+        // A quarter of the accesses to 20 hot lines, the rest to 300 lines,
+        // up to 150 per set of a 2-set cache, several times its ways: lines
+        // are hit, sets fill, and lines are evicted and fetched again.
+        let line = prop_oneof![1 => 0u64..20, 3 => 0u64..300];
+        let op = prop_oneof![
+            300 => (access_op(line), any::<bool>()).prop_map(|(op, filled)| WideOp::Access(op, filled)),
+            100 => any::<usize>().prop_map(WideOp::FillPending),
+            // About once a case: a flush empties the sets they took long to fill.
+            1 => Just(WideOp::InvalidateAll),
+        ];
+        let clock = prop_oneof![4 => Just(None), 1 => (0u64..4).prop_map(Some)];
+        (op, clock)
     }
 
     impl Cache {
@@ -1385,21 +1619,177 @@ mod tests {
         }
         let present = cache.states.iter().filter(|states| is_present(states)).count();
         assert!(present <= cache.n_sets as usize * cache.assoc as usize);
-        for slot in 0..cache.tags.len() {
-            assert_eq!(cache.fingerprints[slot], fingerprint(cache.tags[slot]), "slot {slot}'s fingerprint");
+        if cache.wide.is_none() {
+            for (set, way) in (0..cache.n_sets).flat_map(|set| (0..cache.assoc).map(move |way| (set, way))) {
+                let fingerprint_of = cache.fingerprints[set as usize * cache.fingerprint_row + way as usize];
+                assert_eq!(fingerprint_of, fingerprint(cache.tags[cache.slot(set, way)]), "{set}:{way}'s fingerprint");
+            }
         }
+        for set in 0..cache.n_sets {
+            assert_eq!(cache.victim(set), reference_victim(cache, set), "set {set}'s victim");
+            // Every tag of the set, a free way's stale one included.
+            for line_addr in cache.ways(set).map(|slot| cache.tags[slot]) {
+                assert_eq!(
+                    cache.find(set, line_addr),
+                    reference_find(cache, set, line_addr),
+                    "set {set}: {line_addr:#x}"
+                );
+            }
+        }
+        if let Some(wide) = &cache.wide {
+            check_wide_indexes(cache, wide);
+        }
+    }
+
+    /// The line search at its plainest: the first way whose present line has
+    /// the tag (there is at most one).
+    fn reference_find(cache: &Cache, set: u32, line_addr: u64) -> Option<u32> {
+        (0..cache.assoc).find(|&way| {
+            let slot = cache.slot(set, way);
+            cache.tags[slot] == line_addr && is_present(&cache.states[slot])
+        })
+    }
+
+    /// The victim choice at its plainest: the lowest free way, else the
+    /// line with no fill pending of the smallest age, the lowest way on a tie.
+    fn reference_victim(cache: &Cache, set: u32) -> Option<u32> {
+        let states = |way| cache.states[cache.slot(set, way)];
+        let free = (0..cache.assoc).find(|&way| states(way) == EMPTY_STATES);
+        let evictable = (0..cache.assoc).filter(|&way| !states(way).contains(&SectorState::Reserved));
+        free.or_else(|| evictable.min_by_key(|&way| (cache.ages[cache.slot(set, way)], way)))
+    }
+
+    /// A wide set's indexes agree with its arrays: the tag index holds
+    /// exactly the present ways, and the victim tree is the one a rebuild
+    /// gives.
+    fn check_wide_indexes(cache: &Cache, wide: &WideSets) {
+        for set in 0..cache.n_sets {
+            let mut indexed: Vec<u32> = wide.tags.ways(set).collect();
+            indexed.sort_unstable();
+            let present: Vec<u32> =
+                (0..cache.assoc).filter(|&way| is_present(&cache.states[cache.slot(set, way)])).collect();
+            assert_eq!(indexed, present, "set {set}'s tag index");
+        }
+        let rebuilt = VictimTree::new(cache.n_sets, cache.assoc, |set, way| cache.victim_key(set, way));
+        assert_eq!(wide.victims, rebuilt, "the victim tree");
+    }
+
+    /// A cache of `string` with `ways` ways per set (more than
+    /// [`wide::SCAN_WAYS`]: it keeps the indexes), and the same cache made to
+    /// scan its sets instead: the reference it must match step for step.
+    fn wide_and_scanned(string: &str, ways: u32) -> (Cache, Cache) {
+        let wide = Cache::with_ways(&config(string), ways);
+        assert!(wide.wide.is_some(), "{ways} ways keep the indexes");
+        (wide, Cache::build(&config(string), ways, false))
+    }
+
+    /// The state a cache's behaviour depends on: its per-line arrays, not
+    /// what it derives from them to find lines and victims.
+    fn lines(cache: &Cache) -> impl PartialEq + std::fmt::Debug + '_ {
+        (&cache.tags, &cache.states, &cache.ages, &cache.bytes)
+    }
+
+    #[test]
+    fn a_wide_set_chooses_the_victim_a_scan_chooses() {
+        // 2 sets of 40 ways (lines 0x100 apart share set 0), allocation on
+        // miss, write-through: fill set 0, then miss in it again and again.
+        let (mut wide, mut scanned) = wide_and_scanned("S:2:128:2,L:T:m:N:L,A:8:4,4", 40);
+        let line = |i: u64| i * 0x100;
+        let mut evicted = Vec::new();
+        for cache in [&mut wide, &mut scanned] {
+            // Lines 0..40 at cycle 10, but line 7 at 3 and line 20 at 12: the
+            // oldest is line 7, then lines 0..40 but 7 and 20, lowest way first.
+            for i in 0..40 {
+                let now = match i {
+                    7 => 3,
+                    20 => 12,
+                    _ => 10,
+                };
+                assert_eq!(cache.commit(&Access::read(line(i)), now).outcome, Outcome::Miss);
+                assert_eq!(cache.fill(line(i), now), None);
+            }
+            // Line 0 is used again at cycle 11: it is no longer the oldest.
+            assert_eq!(cache.commit(&Access::read(line(0)), 11).outcome, Outcome::Hit);
+            let mut gone = Vec::new();
+            for i in 40..44 {
+                let held: Vec<bool> = (0..40).map(|j| cache.holds(line(j))).collect();
+                assert_eq!(cache.commit(&Access::read(line(i)), 20).outcome, Outcome::Miss);
+                gone.push((0..40).find(|&j| held[j as usize] && !cache.holds(line(j))));
+                check_invariants(cache);
+            }
+            evicted.push(gone);
+        }
+        assert_eq!(evicted[0], [Some(7), Some(1), Some(2), Some(3)]);
+        assert_eq!(evicted[0], evicted[1]);
+        // A set whose every line awaits a fill has no victim.
+        assert_eq!(wide.victim(0), Some(4), "lines 1..4 were replaced by reserved ones");
+        let mut full = wide_and_scanned("S:2:128:2,L:T:m:N:L,A:8:4,4", 40).0;
+        for i in 0..40 {
+            full.commit(&Access::read(line(i)), 0);
+        }
+        assert_eq!(full.victim(0), None);
+        assert_eq!(full.commit(&Access::read(line(40)), 1).outcome, Outcome::ReservationFail);
+        check_invariants(&full);
+    }
+
+    #[test]
+    fn a_clock_past_the_victim_trees_ages_turns_to_scans() {
+        // The victim tree packs ages below 2^46; a clock beyond that (no
+        // run gets there, but the cache takes any u64) makes the cache scan
+        // its sets from then on, with the same results.
+        let (mut wide, mut scanned) = wide_and_scanned("S:2:128:2,L:B:m:N:L,A:8:4,4", 40);
+        let clocks = (0..60).map(|i| i * 1000).chain((0..60).map(|i| u64::MAX - 100 + i)).chain(0..60);
+        for (i, now) in (0..).zip(clocks) {
+            let line = (i * 7919) % 120 * 0x100;
+            for cache in [&mut wide, &mut scanned] {
+                cache.commit(&Access::write(line, 0xFF), now);
+            }
+            let effects = [&mut wide, &mut scanned].map(|cache| cache.commit(&Access::read(line + 0x20), now));
+            assert_eq!(effects[0], effects[1], "step {i} at {now}");
+            if effects[0].fetch {
+                assert_eq!(wide.fill(line + 0x20, now), scanned.fill(line + 0x20, now));
+            }
+            assert_eq!(wide.wide.is_some(), now < wide::AGE_LIMIT && i < 60, "step {i} at {now}");
+            assert_eq!(lines(&wide), lines(&scanned));
+            check_invariants(&wide);
+        }
+    }
+
+    #[test]
+    fn a_wide_set_at_the_volta_l1_geometry_matches_the_scan() {
+        // QV100's unified L1 with no shared memory: 4 sets of 256 ways. A
+        // long pseudo-random stream over three times its lines, half of them
+        // hot, committed and filled as the profile's cache pass does.
+        let (mut wide, mut scanned) = wide_and_scanned("S:4:128:64,L:T:m:L:L,A:512:8,16:0,32", 256);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for now in 0..40_000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let line = (seed >> 33) % if seed & 1 == 0 { 512 } else { 3072 };
+            let addr = line * 128 + (seed >> 20) % 4 * 32;
+            let access = if seed & 0x300 == 0 { Access::write(addr, 0xFF) } else { Access::read(addr) };
+            let (a, b) = (wide.commit(&access, now), scanned.commit(&access, now));
+            assert_eq!(a, b, "step {now}: {access:?}");
+            if a.fetch {
+                assert_eq!(wide.fill(addr, now), scanned.fill(addr, now), "step {now}: fill {addr:#x}");
+            }
+            if now % 4096 == 0 {
+                check_invariants(&wide);
+            }
+        }
+        assert_eq!(lines(&wide), lines(&scanned));
+        check_invariants(&wide);
+        wide.invalidate_all();
+        check_invariants(&wide);
     }
 
     proptest! {
         #[test]
         fn probe_predicts_commit_and_fills_make_hits(
-            string_idx in any::<usize>(),
+            string in valid_string(),
             spread in prop_oneof![Just(1u64), Just(2), Just(16)],
             ops in prop::collection::vec(random_op(), 1..80),
         ) {
-            let strings = all_valid_strings();
-            let string = &strings[string_idx % strings.len()];
-            let mut cache = cache(string);
+            let mut cache = cache(&string);
             let mut pending: Vec<u64> = Vec::new();
             let fill = |cache: &mut Cache, addr: u64, now: u64| {
                 if let Some(eviction) = cache.fill(addr, now) {
@@ -1410,10 +1800,9 @@ mod tests {
             for (now, op) in ops.iter().enumerate() {
                 let now = now as u64;
                 match *op {
-                    RandomOp::Access { line, sector, write, local, mask } => {
-                        let addr = line * 128 * spread + sector * 32;
-                        let kind = if write { AccessKind::Write } else { AccessKind::Read };
-                        let access = Access { addr, kind, byte_mask: mask, local };
+                    RandomOp::Access(op) => {
+                        let access = op.access(spread);
+                        let addr = access.addr;
                         let predicted = cache.probe(&access);
                         let effect = cache.commit(&access, now);
                         prop_assert_eq!(predicted, effect.outcome, "{} {:?}", string, access);
@@ -1445,23 +1834,70 @@ mod tests {
 
         #[test]
         fn commit_filled_is_commit_then_fill(
-            string_idx in any::<usize>(),
+            string in valid_string(),
             spread in prop_oneof![Just(1u64), Just(2), Just(16)],
             ops in prop::collection::vec(random_op(), 1..80),
         ) {
-            let strings = all_valid_strings();
-            let string = &strings[string_idx % strings.len()];
-            let (mut apart, mut together) = (cache(string), cache(string));
+            let (mut apart, mut together) = (cache(&string), cache(&string));
             for (now, op) in ops.iter().enumerate() {
-                let RandomOp::Access { line, sector, write, local, mask } = *op else { continue };
-                let now = now as u64;
-                let addr = line * 128 * spread + sector * 32;
-                let kind = if write { AccessKind::Write } else { AccessKind::Read };
-                let access = Access { addr, kind, byte_mask: mask, local };
+                let RandomOp::Access(op) = *op else { continue };
+                let (now, access) = (now as u64, op.access(spread));
+                let addr = access.addr;
                 let effect = apart.commit(&access, now);
                 let filled = if effect.fetch { apart.fill(addr, now) } else { None };
                 prop_assert_eq!(together.commit_filled_at(&access, addr, now), (effect, filled), "{} {:?}", string, access);
                 prop_assert_eq!(format!("{together:?}"), format!("{apart:?}"), "{} {:?}", string, access);
+            }
+        }
+    }
+
+    proptest! {
+        // Each case is hundreds of steps (sets must fill before victims
+        // matter), so fewer cases than the default keep the test quick.
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Wide sets keep indexes where narrow ones scan: under every
+        /// valid policy, any clock (ties and steps back included) and any
+        /// mix of accesses, fills and flushes, both give the same effects and
+        /// leave the same lines.
+        #[test]
+        fn wide_sets_behave_as_scanned_ones(
+            string in valid_string(),
+            ways in prop_oneof![Just(33u32), Just(40), Just(64)],
+            ops in prop::collection::vec(wide_op(), 100..500),
+        ) {
+            let (mut wide, mut scanned) = wide_and_scanned(&string, ways);
+            let mut pending: Vec<u64> = Vec::new();
+            for (step, &(op, clock)) in ops.iter().enumerate() {
+                // Mostly the step, sometimes a small cycle: ties, and time going back.
+                let now = clock.unwrap_or(step as u64);
+                match op {
+                    WideOp::Access(op, filled) => {
+                        let access = op.access(1);
+                        let addr = access.addr;
+                        if filled {
+                            let got = wide.commit_filled_at(&access, addr, now);
+                            prop_assert_eq!(got, scanned.commit_filled_at(&access, addr, now), "{} {:?}", string, access);
+                        } else {
+                            let effect = wide.commit(&access, now);
+                            prop_assert_eq!(effect, scanned.commit(&access, now), "{} {:?}", string, access);
+                            if effect.fetch {
+                                pending.push(addr);
+                            }
+                        }
+                    }
+                    WideOp::FillPending(i) if !pending.is_empty() => {
+                        let addr = pending.remove(i % pending.len());
+                        prop_assert_eq!(wide.fill(addr, now), scanned.fill(addr, now), "{} fill {:#x}", string, addr);
+                    }
+                    WideOp::FillPending(_) => {}
+                    WideOp::InvalidateAll => {
+                        wide.invalidate_all();
+                        scanned.invalidate_all();
+                    }
+                }
+                prop_assert_eq!(lines(&wide), lines(&scanned), "{} after {:?}", string, op);
+                check_invariants(&wide);
             }
         }
     }

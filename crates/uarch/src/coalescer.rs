@@ -87,6 +87,11 @@ pub fn coalesce(
         }
     };
     let subwarps = Subwarps::new(subwarps);
+    // The (subwarp, sector) pairs `out` has, as bits of a 64-bit filter: a
+    // pair whose bit is clear is new, so a divergent warp (up to 32 distinct
+    // sectors, issue 39) mostly skips the search of `out`; a set bit may be
+    // another pair's, and the search decides.
+    let mut seen = 0u64;
     for (lane, addr) in lanes {
         if lane >= WARP_LANES {
             continue;
@@ -99,14 +104,23 @@ pub fn coalesce(
             let first_byte = addr.max(sector_addr) - sector_addr;
             let last_byte = end.min(sector_addr.saturating_add(SECTOR_BYTES)) - sector_addr;
             let byte_mask = byte_range_mask(first_byte as u32, last_byte as u32);
-            match out.iter_mut().find(|access| {
-                access.sector_addr == sector_addr && subwarps.of_lane(access.lanes.trailing_zeros()) == subwarp
-            }) {
+            let filter_bit = 1u64 << filter_slot(sector_addr, subwarp);
+            let existing = (seen & filter_bit != 0)
+                .then(|| {
+                    out.iter_mut().find(|access| {
+                        access.sector_addr == sector_addr && subwarps.of_lane(access.lanes.trailing_zeros()) == subwarp
+                    })
+                })
+                .flatten();
+            match existing {
                 Some(access) => {
                     access.byte_mask |= byte_mask;
                     access.lanes |= lane_bit;
                 }
-                None => out.push(SectorAccess { sector_addr, byte_mask, lanes: lane_bit }),
+                None => {
+                    out.push(SectorAccess { sector_addr, byte_mask, lanes: lane_bit });
+                    seen |= filter_bit;
+                }
             }
             let Some(next) = sector_addr.checked_add(SECTOR_BYTES) else { break };
             sector_addr = next;
@@ -115,6 +129,13 @@ pub fn coalesce(
     out.sort_unstable_by_key(|access| (subwarps.of_lane(access.lanes.trailing_zeros()), access.sector_addr));
     // GPGPU-Sim's queue order, taken from the back.
     out.reverse();
+}
+
+/// A (subwarp, sector) pair's bit in [`coalesce`]'s filter: the top six bits
+/// of a multiplicative hash of the sector number and the subwarp.
+fn filter_slot(sector_addr: u64, subwarp: u32) -> u32 {
+    let key = (sector_addr / SECTOR_BYTES) ^ (u64::from(subwarp) << 59);
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as u32
 }
 
 /// Coalesces one warp atomic into sector requests, as GPGPU-Sim's
