@@ -31,10 +31,12 @@
 //! config's; nothing comes from a run.
 
 use crate::contention::{mdm_queue_delay, mshr_batches_beyond_first};
-use crate::limits::{N_LIMITS, floors, slowest_warp_cycles};
+use crate::limits::{N_LIMITS, floors};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
-use crate::predict::{CpiStack, Prediction, Wave, no_contention, prediction, representative_scale, waves};
+use crate::predict::{
+    CpiStack, Prediction, Wave, no_contention, prediction, raise_to_slowest_warp, representative_scale, waves,
+};
 use crate::profile::{Interval, KernelProfile};
 
 /// The core model on one kernel.
@@ -49,11 +51,7 @@ pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
         cycles += wave.count * terms.total();
         stack = stack.plus_scaled(&terms, wave.count * f64::from(wave.active_sms));
     }
-    let excess = slowest_warp_cycles(k, machine) - cycles;
-    if excess > 0.0 {
-        cycles += excess;
-        stack.slowest_warp = excess * sms;
-    }
+    raise_to_slowest_warp(k, machine, sms, &mut cycles, &mut stack);
     stack.launch = machine.launch_cycles * sms;
     prediction(k, cycles, &stack)
 }

@@ -467,14 +467,26 @@ fn predict_kernel(k: &KernelProfile, machine: &Machine, model: ModelKind) -> Pre
     }
     let sms = f64::from(waves.first().map_or(0, |w| w.active_sms));
     if model == ModelKind::MdmLimits {
-        let excess = slowest_warp_cycles(k, machine) - cycles;
-        if excess > 0.0 {
-            cycles += excess;
-            stack.slowest_warp = excess * sms;
-        }
+        raise_to_slowest_warp(k, machine, sms, &mut cycles, &mut stack);
     }
     stack.launch = machine.launch_cycles * sms;
     prediction(k, cycles, &stack)
+}
+
+/// The kernel's floor: no sooner than its slowest warp alone after the
+/// launch latency; what that adds, over `sms` SMs, is its own CPI term.
+pub(crate) fn raise_to_slowest_warp(
+    k: &KernelProfile,
+    machine: &Machine,
+    sms: f64,
+    cycles: &mut f64,
+    stack: &mut CpiStack,
+) {
+    let excess = slowest_warp_cycles(k, machine) - *cycles;
+    if excess > 0.0 {
+        *cycles += excess;
+        stack.slowest_warp = excess * sms;
+    }
 }
 
 /// How many of the mean warp's instructions one of the representative
