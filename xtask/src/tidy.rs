@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 
 use crate::shell::{command, output, root};
 
-/// The model crates, below the `lab` facade in the dependency graph.
-const MODEL_CRATES: [&str; 7] = [
+/// The model crates, below the `lab` facade in the dependency graph (the
+/// CUDA front end among them: `lab` will compile authored kernels with it).
+const MODEL_CRATES: [&str; 8] = [
+    "warplab-cuda",
     "warplab-trace",
     "warplab-config",
     "warplab-kernels",
@@ -23,7 +25,8 @@ const BROWSER_CRATES: [&str; 3] = ["wasm-bindgen", "web-sys", "js-sys"];
 /// The dependency direction of DESIGN §1: the warplab crates each crate may
 /// depend on directly. `model` never reaches `sim`; only `lab` reaches every
 /// model crate; the front ends reach everything through `lab`.
-const ALLOWED_DEPENDENCIES: [(&str, &[&str]); 10] = [
+const ALLOWED_DEPENDENCIES: [(&str, &[&str]); 11] = [
+    ("warplab-cuda", &[]),
     ("warplab-trace", &[]),
     ("warplab-config", &[]),
     ("warplab-kernels", &["warplab-trace", "warplab-config"]),

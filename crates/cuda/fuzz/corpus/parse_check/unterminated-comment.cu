@@ -1,0 +1,5 @@
+void host() {
+	int x = ((((((((((1))))))))));
+	x <<= 2;
+}
+/* unterminated
