@@ -1,7 +1,8 @@
 // The course-lab handouts (docs/labs/N-*.md) run entirely from their links:
 // every step's link, opened in the page, shows the figures the handout's
 // table states (each page's data-value, rounded to one decimal), one of them
-// served under a sub-path; lab 3's published accuracy shows as stated once
+// served under a sub-path (a "no prediction" cell: the page says so and
+// why); lab 3's published accuracy shows as stated once
 // the published benchmarks are loaded. crates/cli/tests/handouts.rs checks
 // the same tables against the CLI's figures, so page, CLI and docs agree.
 import { test } from "node:test";
@@ -12,6 +13,8 @@ import { openPage, serverAndBrowser, SCREENSHOTS, SUB_PATH } from "./harness.mjs
 const shared = serverAndBrowser();
 const LABS = new URL("../../docs/labs/", import.meta.url).pathname;
 const NOT_STATED = "—";
+// What a table states where the scale-model rule gives no prediction.
+const NO_PREDICTION = "no prediction";
 // The strip's figures in the tables' column order: the headline model's
 // (warplab's core model) and MDM's as published, which the strip shows under
 // it.
@@ -72,7 +75,16 @@ async function checkStep(name, row, base) {
     const stated = row.figures[index];
     if (stated === NOT_STATED) continue;
     // The scale-model figure follows the run of the target and the scale models' runs.
-    const value = await figure(page, id, id === "scale" ? 240_000 : 90_000);
+    const timeout = id === "scale" ? 240_000 : 90_000;
+    if (stated === NO_PREDICTION) {
+      // The card says the rule gives no prediction, and why, instead of a figure.
+      await page.getByTestId(`ipc-${id}-none`).waitFor({ timeout });
+      const why = await page.getByTestId(`ipc-${id}-why`).textContent();
+      assert.match(why, /^The rule gives none: .*below what the \d+-SM scale model measured\.$/, `${name} step ${row.step}`);
+      assert.equal(await page.locator(`[data-testid="ipc-${id}-value"][data-value]`).count(), 0, "no figure");
+      continue;
+    }
+    const value = await figure(page, id, timeout);
     rounds(value, stated, 1, `${name} step ${row.step}: ${id} IPC`);
   }
   assert.equal(page.url(), base + row.fragment, "opening a link does not change it");

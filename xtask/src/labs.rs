@@ -3,6 +3,12 @@
 //! (`docs/labs/experiments/N*.json`, the source of truth) and written into
 //! each handout between its markers, so no figure is ever typed by hand.
 //!
+//! The links start with `http://localhost:8080/` (where `cargo xtask serve`
+//! puts the app) or with the instructor's `--base-url`; only the part from
+//! `#x=` on carries the experiment, so a link opens the same experiment
+//! under any URL. `--links-only` re-points the tables already written
+//! without running anything (docs/hosting.md).
+//!
 //! Like `validate-models`, it talks to the release CLI through its output
 //! only (`warplab experiment link`, `warplab run --experiment --json`,
 //! `warplab scale table --json`), so xtask still depends on no warplab crate;
@@ -18,9 +24,9 @@ use crate::parallel::run_jobs;
 use crate::shell::{Result, cli_json, command, output, release_cli, root};
 use crate::validate_models::{Markers, write};
 
-/// Where a handout's links point; an instructor replaces it with the host
-/// (and sub-path) that serves warplab (docs/labs/README.md says how).
-const LINK_BASE: &str = "http://localhost:8080/";
+/// Where a handout's links point unless `--base-url` says otherwise: where
+/// `cargo xtask serve` serves the app on the student's own machine.
+const DEFAULT_BASE_URL: &str = "http://localhost:8080/";
 
 /// The table of each step's link and figures.
 const FIGURES: Markers =
@@ -36,12 +42,27 @@ const PUBLISHED: Markers = Markers {
 /// The scale-model paper's published strong-scaling data (as the page bundles it).
 const PUBLISHED_CSV: &str = "crates/scale/test_data/single_strong_scaling.csv";
 
-/// The column heads the handout test parses.
+/// The column heads the handout tests parse.
 const HEAD: &str =
     "| step | link | simulated IPC | warplab core model IPC | MDM IPC | scale-model IPC |\n|---|---|---|---|---|---|\n";
 
 /// A figure the handout does not state.
 const NOT_STATED: &str = "—";
+
+/// The scale-model cell where the rule gives no prediction (the CLI's
+/// `scale.no_prediction` says why; the page shows the reason).
+const NO_PREDICTION: &str = "no prediction";
+
+const USAGE: &str = "usage: cargo xtask labs [--base-url URL] [--links-only]";
+
+/// What `cargo xtask labs` was asked for.
+#[derive(Debug, PartialEq)]
+struct Options {
+    /// The URL the links start with, ending in `/` (the page's directory).
+    base_url: String,
+    /// Rewrite only the links of the tables already written, running nothing.
+    links_only: bool,
+}
 
 /// One step: its id (the file stem, e.g. `1a`) and its experiment file.
 struct Step {
@@ -49,31 +70,128 @@ struct Step {
     file: PathBuf,
 }
 
-/// Builds the CLI, computes every step and rewrites every handout.
-pub fn run() -> Result<ExitCode> {
-    let cli = release_cli()?;
+/// One row of a handout's table, as data: the step, its link's fragment
+/// (`#x=...`, the whole experiment) and its four figures as stated.
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    step: String,
+    fragment: String,
+    figures: [String; 4],
+}
+
+/// Builds the CLI, computes every step and rewrites every handout; with
+/// `--links-only`, points the written tables' links at `--base-url` without
+/// running anything.
+pub fn run(args: &[String]) -> Result<ExitCode> {
+    let options = Options::parse(args)?;
     let labs = root().join("docs").join("labs");
+    if options.links_only {
+        for handout in handouts(&labs)? {
+            let text = std::fs::read_to_string(&handout).map_err(|e| format!("{}: {e}", handout.display()))?;
+            write(&handout, &rebase(&text, &options.base_url)?)?;
+            println!("labs: pointed the links of {} at {}", handout.display(), options.base_url);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let cli = release_cli()?;
     let steps = steps(&labs.join("experiments"))?;
     let rows =
-        run_jobs(&steps, 2, |step| format!("step {}", step.id), |row: &String| row.clone(), |step| row(&cli, step));
-    let rows = rows.into_iter().collect::<Result<Vec<String>>>()?;
+        run_jobs(&steps, 2, |step| format!("step {}", step.id), |row: &Row| row.step.clone(), |step| row(&cli, step));
+    let rows = rows.into_iter().collect::<Result<Vec<Row>>>()?;
     for handout in handouts(&labs)? {
         let name = handout.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         let lab = name.chars().next().unwrap_or_default();
-        let table: String =
-            steps.iter().zip(&rows).filter(|(step, _)| step.id.starts_with(lab)).map(|(_, row)| row.as_str()).collect();
-        if table.is_empty() {
+        let own: Vec<Row> = rows.iter().filter(|row| row.step.starts_with(lab)).cloned().collect();
+        if own.is_empty() {
             return Err(format!("{name}: no experiment file docs/labs/experiments/{lab}*.json"));
         }
         let text = std::fs::read_to_string(&handout).map_err(|e| format!("{}: {e}", handout.display()))?;
-        let mut text = FIGURES.replace(&text, &format!("{HEAD}{table}"));
+        let mut text = FIGURES.replace(&text, &table(&own, &options.base_url));
         if text.contains(PUBLISHED.begin) {
             text = PUBLISHED.replace(&text, &published(&cli)?);
         }
         write(&handout, &text)?;
-        println!("labs: wrote docs/labs/{name}");
+        println!("labs: wrote docs/labs/{name} (links under {})", options.base_url);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+impl Options {
+    /// `--base-url URL` (default [`DEFAULT_BASE_URL`]) and `--links-only`.
+    fn parse(args: &[String]) -> Result<Options> {
+        let mut options = Options { base_url: DEFAULT_BASE_URL.to_owned(), links_only: false };
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--base-url" => options.base_url = base_url(args.next().ok_or(USAGE)?)?,
+                "--links-only" => options.links_only = true,
+                _ => return Err(format!("unknown argument {arg}; {USAGE}")),
+            }
+        }
+        Ok(options)
+    }
+}
+
+impl Row {
+    /// The table line, its link under `base_url`.
+    fn markdown(&self, base_url: &str) -> String {
+        let [simulated, core, mdm, scale] = &self.figures;
+        format!("| {} | [open]({base_url}{}) | {simulated} | {core} | {mdm} | {scale} |\n", self.step, self.fragment)
+    }
+
+    /// Reads back a line [`Row::markdown`] wrote, under any base URL.
+    fn parse(line: &str) -> Result<Row> {
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+        let [step, link, simulated, core, mdm, scale] = cells[..] else {
+            return Err(format!("not a six-cell row: {line}"));
+        };
+        let url = link
+            .strip_prefix("[open](")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .ok_or_else(|| format!("step {step}: the link cell is not [open](URL): {link}"))?;
+        let at = url.find("#x=").ok_or_else(|| format!("step {step}: the link carries no #x= experiment"))?;
+        let figures = [simulated, core, mdm, scale].map(str::to_owned);
+        Ok(Row { step: step.to_owned(), fragment: url[at..].to_owned(), figures })
+    }
+}
+
+/// `text` checked as the start of the instructor's URLs: http or https, no
+/// query or fragment of its own, ending in `/` (one is added: the page's
+/// relative URLs resolve against its directory, so `.../warplab` would load
+/// the app's files from the directory above).
+fn base_url(text: &str) -> Result<String> {
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"));
+    match rest {
+        Some(rest) if !rest.is_empty() && !rest.starts_with('/') && !text.contains(['?', '#', ' ']) => {
+            Ok(if text.ends_with('/') { text.to_owned() } else { format!("{text}/") })
+        }
+        _ => Err(format!("--base-url {text}: not an http:// or https:// URL without a query or fragment")),
+    }
+}
+
+/// The figures table of `rows`, links under `base_url`.
+fn table(rows: &[Row], base_url: &str) -> String {
+    let lines: String = rows.iter().map(|row| row.markdown(base_url)).collect();
+    format!("{HEAD}{lines}")
+}
+
+/// The rows of the figures table written in a handout's `text`.
+fn written_rows(text: &str) -> Result<Vec<Row>> {
+    let start = text.find(FIGURES.begin).ok_or("no figures table (<!-- figures:begin -->)")?;
+    let stop = text[start..].find(FIGURES.end).ok_or("no <!-- figures:end --> after the table")? + start;
+    let table = &text[start + FIGURES.begin.len()..stop];
+    let mut lines = table.lines().filter(|line| !line.trim().is_empty());
+    let mut heads = HEAD.lines();
+    if lines.next() != heads.next() || lines.next() != heads.next() {
+        return Err(format!("the table does not start with {HEAD}"));
+    }
+    lines.map(Row::parse).collect()
+}
+
+/// `text` with its figures table's links under `base_url`, every step's
+/// fragment and figures kept.
+fn rebase(text: &str, base_url: &str) -> Result<String> {
+    Ok(FIGURES.replace(text, &table(&written_rows(text)?, base_url)))
 }
 
 /// The experiment files, in step order (`1a.json`, `1b.json`, ...).
@@ -104,13 +222,14 @@ fn handouts(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// One table row: the step's link and its figures to one decimal. The
-/// scale-model figure is stated only for experiments that choose their scale
-/// models (the lab is about them); otherwise `--no-scale` skips the slow part.
-fn row(cli: &Path, step: &Step) -> Result<String> {
+/// One step's link and figures to one decimal. The scale-model figure is
+/// stated only for experiments that choose their scale models (the lab is
+/// about them); otherwise `--no-scale` skips the slow part. Where the
+/// scale-model rule gives no prediction, the cell says so.
+fn row(cli: &Path, step: &Step) -> Result<Row> {
     let file = step.file.to_str().ok_or("an experiment path is not UTF-8")?;
     let cli = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
-    let link = output(&mut command(cli, &["experiment", "link", file]))?;
+    let fragment = output(&mut command(cli, &["experiment", "link", file]))?.trim().to_owned();
     let experiment: Value = serde_json::from_str(
         &std::fs::read_to_string(&step.file).map_err(|e| format!("{}: {e}", step.file.display()))?,
     )
@@ -127,12 +246,14 @@ fn row(cli: &Path, step: &Step) -> Result<String> {
     let simulated = figure(&report["simulated"]["ipc"], "simulated IPC")?;
     let core = figure(&report["analytical"]["models"]["warplab"]["ipc"], "warplab core model IPC")?;
     let mdm = figure(&report["analytical"]["models"]["mdm"]["ipc"], "MDM IPC")?;
-    let scale = if states_scale {
-        figure(&report["scale"]["ipc"], &format!("scale-model IPC ({})", report["scale"]["error"]))?
-    } else {
+    let scale = if !states_scale {
         NOT_STATED.to_owned()
+    } else if report["scale"]["no_prediction"].is_string() {
+        NO_PREDICTION.to_owned()
+    } else {
+        figure(&report["scale"]["ipc"], &format!("scale-model IPC ({})", report["scale"]["error"]))?
     };
-    Ok(format!("| {} | [open]({LINK_BASE}{}) | {simulated} | {core} | {mdm} | {scale} |\n", step.id, link.trim()))
+    Ok(Row { step: step.id.clone(), fragment, figures: [simulated, core, mdm, scale] })
 }
 
 /// The sentence on the paper's published accuracy at its largest size, with
@@ -156,4 +277,290 @@ fn published(cli: &Path) -> Result<String> {
         pct("mean_err_pct")?,
         pct("max_err_pct")?
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The handouts' tables re-pointed at an instructor's host, and the page
+    //! labels the handouts quote. Both read the written handouts and the web
+    //! crate's sources only, so they run in `cargo test` in a moment.
+
+    use super::*;
+
+    /// The quoting convention of docs/labs/README.md: a page label is
+    /// written in **bold**, as the page writes it; nothing else is bold.
+    const CONVENTION: &str = "docs/labs/README.md, \"How the handouts name the page\"";
+
+    fn handout_texts() -> Vec<(String, String)> {
+        let dir = root().join("docs").join("labs");
+        let mut files = handouts(&dir).expect("docs/labs lists");
+        files.push(dir.join("README.md"));
+        files
+            .into_iter()
+            .map(|path| {
+                let name = path.strip_prefix(root()).unwrap_or(&path).display().to_string();
+                (name, std::fs::read_to_string(&path).expect("a handout reads"))
+            })
+            .collect()
+    }
+
+    fn options(args: &[&str]) -> Result<Options> {
+        Options::parse(&args.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn base_url_points_every_link_at_the_instructors_host_with_the_same_experiment() {
+        let hosted = options(&["--base-url", "https://example.org/warplab/"]).expect("parses");
+        assert_eq!(hosted.base_url, "https://example.org/warplab/");
+        let local = options(&[]).expect("parses");
+        assert_eq!(local, Options { base_url: DEFAULT_BASE_URL.to_owned(), links_only: false });
+        let mut n_links = 0;
+        for (name, text) in handout_texts().into_iter().filter(|(name, _)| !name.ends_with("README.md")) {
+            let rows = written_rows(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!rows.is_empty(), "{name}: a table with rows");
+            // The default writes exactly what is committed: the same writer, local links.
+            assert_eq!(rebase(&text, &local.base_url).expect("rebases"), text, "{name}: the default links are local");
+            let moved = rebase(&text, &hosted.base_url).expect("rebases");
+            for line in moved.lines().filter(|line| line.contains("[open](")) {
+                assert!(line.contains("[open](https://example.org/warplab/#x="), "{name}: {line}");
+                assert!(!line.contains("localhost"), "{name}: {line}");
+                n_links += 1;
+            }
+            // Same steps, same experiments (the whole fragment), same figures.
+            assert_eq!(written_rows(&moved).expect("reads back"), rows, "{name}");
+            // Nothing outside the table moved.
+            let outside = |text: &str| FIGURES.replace(text, "");
+            assert_eq!(outside(&moved), outside(&text), "{name}: only the table changes");
+            // And back: re-pointing is lossless.
+            assert_eq!(rebase(&moved, &local.base_url).expect("rebases"), text, "{name}");
+        }
+        assert!(n_links >= 20, "every step's link was re-pointed ({n_links})");
+    }
+
+    #[test]
+    fn a_base_url_must_be_a_web_address_and_gets_its_closing_slash() {
+        let parsed = |args: &[&str]| options(args).map(|o| o.base_url);
+        assert_eq!(parsed(&["--base-url", "https://example.org/warplab"]), Ok("https://example.org/warplab/".into()));
+        assert_eq!(parsed(&["--base-url", "http://10.0.0.2:9000/"]), Ok("http://10.0.0.2:9000/".into()));
+        for bad in
+            ["example.org/warplab/", "ftp://example.org/", "https://", "https://example.org/?x=1", "https://a/#x="]
+        {
+            assert!(parsed(&["--base-url", bad]).is_err(), "{bad} is refused");
+        }
+        assert!(options(&["--base-url"]).is_err(), "a missing URL is refused");
+        assert!(options(&["--base"]).is_err(), "an unknown argument is refused");
+        assert_eq!(options(&["--links-only"]).map(|o| o.links_only), Ok(true));
+    }
+
+    #[test]
+    fn a_row_reads_back_as_written() {
+        let row = Row {
+            step: "3c".into(),
+            fragment: "#x=5LY9".into(),
+            figures: ["9.8".into(), "191.3".into(), "375.9".into(), NO_PREDICTION.into()],
+        };
+        let line = row.markdown("https://example.org/w/");
+        assert_eq!(line, "| 3c | [open](https://example.org/w/#x=5LY9) | 9.8 | 191.3 | 375.9 | no prediction |\n");
+        assert_eq!(Row::parse(&line), Ok(row));
+        assert!(Row::parse("| 3c | [open](https://example.org/w/) | 1 | 2 | 3 | 4 |").is_err(), "no experiment");
+        assert!(Row::parse("| 3c | 1 | 2 |").is_err(), "too few cells");
+    }
+
+    #[test]
+    fn every_page_label_a_handout_quotes_is_on_the_page() {
+        let page: Vec<String> = PAGE_SOURCES.iter().flat_map(|source| page_texts(&root().join(source))).collect();
+        assert!(page.len() > 500, "the web crate's strings were read ({})", page.len());
+        let mut missing = Vec::new();
+        let mut n_labels = 0;
+        for (name, text) in handout_texts() {
+            for label in quoted_labels(&text) {
+                n_labels += 1;
+                if !page.iter().any(|shown| shows(shown, &label)) {
+                    missing.push(format!("{name}: **{label}**"));
+                }
+            }
+        }
+        assert!(n_labels >= 30, "the handouts quote the page ({n_labels} labels)");
+        assert!(missing.is_empty(), "labels not on the page (see {CONVENTION}):\n{}", missing.join("\n"));
+    }
+
+    #[test]
+    fn labels_are_read_from_bold_text_and_page_strings_from_literals() {
+        let text = "Press **Run**, then **Load the paper’s\npublished benchmarks**.\n<!-- published:begin -->\n**3.23%**\n<!-- published:end -->\n";
+        assert_eq!(quoted_labels(text), ["Run", "Load the paper’s published benchmarks"]);
+        let source = r##"// "not this"
+            html! { <h2 title="A tip">{ "Scale model" }</h2> { format!("Prediction of {target} SMs") } }
+            let c = '"'; let s = "a \"quoted\" \
+                 word"; let r = r#"raw "one""#; fn f<'a>(x: &'a str) {}"##;
+        assert_eq!(
+            literals(source),
+            ["A tip", "Scale model", "Prediction of {target} SMs", "a \"quoted\" word", "raw \"one\""]
+        );
+        assert!(shows("Scale model", "scale model"));
+        assert!(shows("GPU: ", "GPU"));
+        assert!(shows("Load the paper's published benchmarks", "Load the paper’s published benchmarks"));
+        assert!(shows("Prediction of {target} SMs from {} and {} SMs", "Prediction of 128 SMs from 8 and 16 SMs"));
+        assert!(!shows("Prediction of {target} SMs", "Prediction of 128 GPUs"));
+        assert!(!shows("Scale model panel", "Scale model"), "a label is a whole string, not a part of one");
+        assert!(!shows("{}", "Scale model"), "a bare placeholder names nothing");
+        assert!(!shows("{n} / {m}", "Scale model"));
+        assert!(!shows("{} at {} {}", "The strip at the top"), "the string's own words are too few");
+        assert!(shows("{} as published: ", "MDM as published"));
+        assert!(!shows("report", "Report"), "a lowercase word may be an id: its case counts");
+        assert!(shows("structural", "structural"));
+        assert!(shows("Scaling chart", "scaling chart"));
+        assert!(!shows("Scaling chart", "scaling Chart"), "only the first letter's case is free");
+        assert!(!shows("l1_mshrs", "L1 MSHRs slider"));
+    }
+
+    /// The bold spans of a handout, outside the generated sections
+    /// (`<!-- x:begin -->` … `<!-- x:end -->`, whose bold figures are not labels),
+    /// with their whitespace collapsed.
+    fn quoted_labels(text: &str) -> Vec<String> {
+        let mut prose = String::new();
+        let mut rest = text;
+        while let Some(open) = rest.find("<!-- ") {
+            prose.push_str(&rest[..open]);
+            let close = rest[open..].find(" -->").map_or(rest.len(), |at| open + at + " -->".len());
+            let comment = &rest[open..close];
+            let end = comment.strip_suffix(":begin -->").map(|name| format!("{name}:end -->"));
+            rest = match end.and_then(|end| rest[close..].find(&end).map(|at| close + at + end.len())) {
+                Some(after_section) => &rest[after_section..],
+                None => &rest[close..],
+            };
+        }
+        prose.push_str(rest);
+        prose
+            .split("**")
+            .skip(1)
+            .step_by(2)
+            .map(|label| label.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+
+    /// Where the page's words are written: the web crate, and the config
+    /// crate's grouped view of a GPU, which the page renders as it is.
+    const PAGE_SOURCES: [&str; 2] = ["crates/web/src", "crates/config/src/summary.rs"];
+
+    /// Every string literal of `path`, a `.rs` file or every one under a
+    /// directory: the page's headings, buttons, legends, chart labels and tooltips.
+    fn page_texts(path: &Path) -> Vec<String> {
+        if path.is_file() {
+            return literals(&std::fs::read_to_string(path).expect("a source reads"));
+        }
+        let mut texts = Vec::new();
+        for entry in std::fs::read_dir(path).expect("the web sources list").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                texts.extend(page_texts(&path));
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                texts.extend(literals(&std::fs::read_to_string(&path).expect("a source reads")));
+            }
+        }
+        texts
+    }
+
+    /// The string literals of Rust `source`, unescaped, comments and
+    /// character literals skipped.
+    fn literals(source: &str) -> Vec<String> {
+        let chars: Vec<char> = source.chars().collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            match (chars[i], chars.get(i + 1).copied()) {
+                ('/', Some('/')) => i = chars[i..].iter().position(|&c| c == '\n').map_or(chars.len(), |n| i + n),
+                ('/', Some('*')) => {
+                    i = (i + 2..chars.len()).find(|&j| chars[j - 1] == '*' && chars[j] == '/').unwrap_or(i) + 1
+                }
+                // A character literal ('"', '\'', '\u{..}'); otherwise a lifetime.
+                ('\'', Some('\\')) => i = (i + 3..chars.len()).find(|&j| chars[j] == '\'').unwrap_or(i) + 1,
+                ('\'', Some(_)) if chars.get(i + 2) == Some(&'\'') => i += 3,
+                ('r', Some('"' | '#')) if i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_') => {
+                    let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+                    let open = i + 1 + hashes;
+                    if chars.get(open) != Some(&'"') {
+                        i += 1;
+                        continue;
+                    }
+                    let close: String = std::iter::once('"').chain(std::iter::repeat_n('#', hashes)).collect();
+                    let body: String = chars[open + 1..].iter().collect();
+                    let len = body.find(&close).unwrap_or(body.len());
+                    out.push(body[..len].to_owned());
+                    i = open + 1 + body[..len].chars().count() + close.chars().count();
+                }
+                ('"', _) => {
+                    let mut text = String::new();
+                    i += 1;
+                    while i < chars.len() && chars[i] != '"' {
+                        if chars[i] == '\\' {
+                            i += 1;
+                            match chars.get(i) {
+                                Some('n') => text.push('\n'),
+                                Some('t') => text.push('\t'),
+                                // A line continuation drops the newline and the indent after it.
+                                Some('\n') => {
+                                    while chars.get(i + 1).is_some_and(|c| c.is_whitespace()) {
+                                        i += 1;
+                                    }
+                                }
+                                Some(&c) => text.push(c),
+                                None => {}
+                            }
+                        } else {
+                            text.push(chars[i]);
+                        }
+                        i += 1;
+                    }
+                    out.push(text);
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+        out
+    }
+
+    /// Whether the page string `shown` is the label `label`: the same words,
+    /// typographic apostrophes and a closing colon aside. A handout may
+    /// change the case of a phrase's first letter (at the start of a
+    /// sentence), but not of a lowercase word with no space, which may be an
+    /// id or a CSS class rather than text. `{...}` in a formatted string
+    /// stands for a value, in a string whose own words are at least half the
+    /// label's letters.
+    fn shows(shown: &str, label: &str) -> bool {
+        let normal = |text: &str| {
+            let words = text.replace('’', "'").split_whitespace().collect::<Vec<_>>().join(" ");
+            words.trim_end_matches(':').trim_end().to_owned()
+        };
+        let (mut shown, mut label) = (normal(shown), normal(label));
+        if shown.contains(' ') || shown.starts_with(char::is_uppercase) {
+            let first_lower = |text: &str| {
+                let mut chars = text.chars();
+                chars.next().map(|c| c.to_lowercase().chain(chars).collect::<String>()).unwrap_or_default()
+            };
+            (shown, label) = (first_lower(&shown), first_lower(&label));
+        }
+        if !shown.contains('{') {
+            return shown == label;
+        }
+        // A format string: its literal pieces, in order, anchored at both ends.
+        let mut pieces = Vec::new();
+        let mut rest = shown.as_str();
+        while let Some(open) = rest.find('{') {
+            pieces.push(&rest[..open]);
+            rest = rest[open..].find('}').map_or("", |close| &rest[open + close + 1..]);
+        }
+        pieces.push(rest);
+        let letters = |text: &str| text.chars().filter(|c| c.is_alphanumeric()).count();
+        if 2 * pieces.iter().map(|piece| letters(piece)).sum::<usize>() < letters(&label) {
+            return false;
+        }
+        let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+        let Some(mut tail) = label.strip_prefix(first) else { return false };
+        for piece in &pieces[1..pieces.len() - 1] {
+            let Some(at) = tail.find(piece) else { return false };
+            tail = &tail[at + piece.len()..];
+        }
+        tail.ends_with(last)
+    }
 }

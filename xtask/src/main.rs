@@ -8,14 +8,15 @@
 //! - `bench [ARGS]`: the criterion benchmarks, then the browser sweep benchmark in headless Chromium.
 //! - `samples`: regenerate the generated sample traces in `sample-traces/`.
 //! - `screenshots`: the README's pictures in `docs/`, from the page as it is now.
-//! - `labs`: the links and figures of the course-lab handouts in `docs/labs/`,
-//!   computed from their experiment files.
+//! - `labs [--base-url URL] [--links-only]`: the links and figures of the
+//!   course-lab handouts in `docs/labs/`, computed from their experiment
+//!   files, the links under the instructor's URL (default the local one).
 //! - `validate-models`: the analytical models against the timing model on
 //!   the teaching kernels and the MSHR and SM-count sweeps, written into
 //!   `docs/validation.md` and `docs/validation-*.svg` (a recorded run, not a test).
 //! - `validate-scale`: the scale-model prediction of 64 and 128 SMs from 8 and
 //!   16 against the timing model on the teaching set, strong and weak scaling,
-//!   with the speedups, written into `docs/validation.md` and lab 3's handout.
+//!   with the speedups, written into `docs/validation.md` (lab 3 links to it).
 //! - `validate-chiplets`: the multi-chiplet case study, 16 chiplets predicted
 //!   from 4 and 8 under weak scaling against the 16-chiplet simulation,
 //!   written into `docs/validation.md`.
@@ -48,7 +49,7 @@ mod validate_sim;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs | validate-models | validate-scale [--tables-only] | validate-chiplets [--tables-only] | validate-sim | sampling>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs [--base-url URL] [--links-only] | validate-models | validate-scale [--tables-only] | validate-chiplets [--tables-only] | validate-sim | sampling>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,7 +61,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(rest),
         Some("samples") => samples::run(),
         Some("screenshots") => screenshots::run(),
-        Some("labs") => labs::run(),
+        Some("labs") => labs::run(rest),
         Some("validate-models") => validate_models::run(),
         Some("validate-scale") => validate_scale::run(rest),
         Some("validate-chiplets") => validate_chiplets::run(rest),

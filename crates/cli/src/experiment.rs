@@ -292,6 +292,11 @@ fn scale_ipc(report: &ScaleReport) -> Option<f64> {
     report.prediction().ipc(Method::ScaleModel, scale_target(report))
 }
 
+/// Why the scale-model rule gives no prediction at the target, if it gives none.
+fn scale_no_prediction(report: &ScaleReport) -> Option<String> {
+    report.prediction().no_prediction(scale_target(report)).map(|none| none.to_string())
+}
+
 /// The scale-model IPC's error: against the experiment's simulation (its
 /// IPC without the launch latency, as the scale models') when the target is
 /// the config's own size, else against the target's own simulation when the
@@ -314,7 +319,8 @@ fn headline_ipc(figures: &Figures) -> Option<f64> {
 /// The figures as JSON fields of `value`: `simulated` (the `SimReport`),
 /// `analytical` (the `AnalyticalReport` plus `headline`, the key of the
 /// model the page leads with, its `ipc`, and `error_pct` per model) and `scale` (the `ScaleReport` plus `ipc` and
-/// `error_pct`; `{"error", "workable"}` when the GPU cannot be divided;
+/// `error_pct`, and `no_prediction`, why the rule gives none, or `null`;
+/// `{"error", "workable"}` when the GPU cannot be divided;
 /// `null` with `--no-scale`).
 fn insert_figures(value: &mut Value, figures: &Figures) {
     let sim_ipc = figures.simulated.ipc;
@@ -339,6 +345,7 @@ fn insert_figures(value: &mut Value, figures: &Figures) {
             let ipc = scale_ipc(report);
             scale["ipc"] = json!(ipc);
             scale["error_pct"] = json!(scale_error_pct(report, &figures.simulated));
+            scale["no_prediction"] = json!(scale_no_prediction(report));
             scale
         }
         Some(Err(error)) => json!({ "error": error.reason, "workable": error.workable }),
@@ -381,7 +388,9 @@ fn text(figures: &Figures) -> String {
     match &figures.scale {
         None => out.push_str("scale-model IPC     (skipped: --no-scale)\n"),
         Some(Ok(report)) => {
-            if let Some(ipc) = scale_ipc(report) {
+            if let Some(why) = scale_no_prediction(report) {
+                let _ = writeln!(out, "scale-model IPC     no prediction at {} SMs: {why}", scale_target(report));
+            } else if let Some(ipc) = scale_ipc(report) {
                 let models: Vec<String> = report.sizes.iter().take(2).map(u32::to_string).collect();
                 let _ = writeln!(
                     out,

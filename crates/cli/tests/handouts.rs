@@ -4,14 +4,16 @@
 //! its row, and every stated figure is what `warplab run --experiment FILE
 //! --json` prints, to one decimal (`cargo xtask labs` writes the tables; this
 //! keeps anyone from editing them by hand or letting them drift after a
-//! model change). Lab 3's published accuracy is checked against the bundled
-//! table too. One test per handout, so the harness runs them side by side.
+//! model change). Where the scale-model rule gives no prediction the cell
+//! says so, as the page does. Every link also decodes to its experiment under
+//! an instructor's host. Lab 3's published accuracy is checked against the
+//! bundled table too. One test per handout, so the harness runs them side by side.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{ROOT, json};
+use common::{ROOT, json, warplab};
 use warplab_lab::scale::{Method, Rule, Table};
 use warplab_lab::{Experiment, decode_link};
 
@@ -25,6 +27,12 @@ struct Row {
 }
 
 const NOT_STATED: &str = "—";
+/// The scale-model cell where the rule gives no prediction (`scale.no_prediction`).
+const NO_PREDICTION: &str = "no prediction";
+/// An instructor's host: `cargo xtask labs --base-url` puts the links under
+/// it, and the experiment is the same there (xtask's own test checks the
+/// rewriting; this one that the page's decoder ignores the host).
+const HOSTED: &str = "https://example.org/warplab/";
 const HEAD: &str = "| step | link | simulated IPC | warplab core model IPC | MDM IPC | scale-model IPC |";
 
 fn labs() -> PathBuf {
@@ -110,6 +118,8 @@ fn check_handout(lab: char) {
         assert!(row.link.contains("#x="), "{name}: step {}: the link carries no experiment", row.step);
         let decoded = decode_link(&row.link).unwrap_or_else(|e| panic!("{name}: step {}: {e}", row.step));
         assert_eq!(decoded, experiment, "{name}: step {}: the link is not {}", row.step, path.display());
+        let hosted = format!("{HOSTED}{}", &row.link[row.link.find("#x=").unwrap_or(0)..]);
+        assert_eq!(decode_link(&hosted).ok(), Some(experiment.clone()), "{name}: step {}: under {HOSTED}", row.step);
         // The scale-model figure is stated exactly for the experiments that
         // name their scale models, as `cargo xtask labs` decides.
         let states_scale = experiment.scale.scale_models.is_some();
@@ -130,7 +140,18 @@ fn check_handout(lab: char) {
             let stated_ipc = stated(&report["analytical"]["models"][key]["ipc"], &what(label));
             assert_eq!(row.figures[cell], stated_ipc, "{}", what(label));
         }
-        let scale = if states_scale { stated(&report["scale"]["ipc"], &what("scale")) } else { NOT_STATED.to_owned() };
+        let scale = if !states_scale {
+            NOT_STATED.to_owned()
+        } else if let Some(why) = report["scale"]["no_prediction"].as_str() {
+            // The text report says it too, with the same reason, instead of a figure.
+            let (code, text, _) = warplab(&["run", "--experiment", path_text.as_str()]);
+            assert_eq!(code, 0, "{}", what("text report"));
+            assert!(text.contains("scale-model IPC     no prediction at ") && text.contains(why), "{text}");
+            assert!(why.contains("below what the"), "{}: {why}", what("the reason"));
+            NO_PREDICTION.to_owned()
+        } else {
+            stated(&report["scale"]["ipc"], &what("scale"))
+        };
         assert_eq!(row.figures[3], scale, "{}", what("scale-model IPC"));
     }
 }

@@ -9,8 +9,8 @@ pub use warplab_scale::run::{
     ipc_without_launch, launch_cycles, run_scale, write_back_warning,
 };
 pub use warplab_scale::{
-    Benchmark, Cliff, Curve, Inputs, MAX_SIZES, Method, PlanError, Prediction, PredictionRow, Role, Rule, ScaleError,
-    ScalePlan, SizeConfig, SummaryRow, Table, TableError, TableReport, Units, predict, workable_pairs,
+    Benchmark, Cliff, Curve, Inputs, MAX_SIZES, Method, NoPrediction, PlanError, Prediction, PredictionRow, Role, Rule,
+    ScaleError, ScalePlan, SizeConfig, SummaryRow, Table, TableError, TableReport, Units, predict, workable_pairs,
 };
 
 use warplab_config::GpuConfig;

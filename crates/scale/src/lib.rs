@@ -30,5 +30,5 @@ pub mod table;
 pub use cliff::Cliff;
 pub use error::ScaleError;
 pub use plan::{PlanError, ScalePlan, SizeConfig, workable_pairs};
-pub use predictor::{Curve, Inputs, MAX_SIZES, Method, Prediction, Role, Rule, predict};
+pub use predictor::{Curve, Inputs, MAX_SIZES, Method, NoPrediction, Prediction, Role, Rule, predict};
 pub use table::{Benchmark, PredictionRow, SummaryRow, Table, TableError, TableReport, Units};

@@ -227,6 +227,29 @@ pub struct Prediction {
     pub curves: Vec<Curve>,
 }
 
+/// Why the scale-model rule gives no prediction at a size: on its way
+/// there, doubling after doubling, its IPC fell below what the smaller scale
+/// model measured, for a GPU with more of every resource, which the method
+/// cannot mean (see [`Prediction::no_prediction`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NoPrediction {
+    /// The rule that extrapolated.
+    pub rule: Rule,
+    /// The size it was asked for.
+    pub size: u32,
+    /// The first size at which the rule fell below the smaller scale model.
+    pub fails_at: u32,
+    /// What the rule computed there.
+    pub ipc: f64,
+    /// The scale models' sizes, smaller first.
+    pub scale_models: [u32; 2],
+    /// Their measured IPCs.
+    pub measured: [f64; 2],
+    /// The rule's correction factor: `1 + b` for the reference rule (it
+    /// compounds at every doubling), `C` for the paper's.
+    pub correction: f64,
+}
+
 impl Prediction {
     /// `method`'s IPC at `size`.
     pub fn ipc(&self, method: Method, size: u32) -> Option<f64> {
@@ -237,6 +260,79 @@ impl Prediction {
     /// The largest size: the target.
     pub fn target(&self) -> u32 {
         self.sizes.last().copied().unwrap_or(0)
+    }
+
+    /// Why the scale-model rule gives no prediction at `size`, if it gives
+    /// none: at `size` (or, for the reference rule, which compounds, at a
+    /// size on the way there) its IPC is below the smaller scale model's
+    /// measured IPC, or not a number. A larger GPU
+    /// keeps every per-SM resource and scales the shared ones up, so such a
+    /// figure is the rule breaking down, not a forecast. It happens when
+    /// doubling the scale model barely raised its IPC (one hot L2 slice
+    /// serialising every atomic, say): the reference rule's factor
+    /// `1 + b = 2 − 2·IPC_S/IPC_L` is then near zero (or negative) and
+    /// compounds at every further doubling, so its IPC collapses towards 0.
+    ///
+    /// ```
+    /// use warplab_scale::{Inputs, Rule, predict};
+    /// let barely = Inputs { sizes: vec![8, 16, 32, 64, 128], ipc: [9.7, 9.8], mpki: None, f_mem: None };
+    /// let prediction = predict(&barely, Rule::Reference).unwrap();
+    /// let none = prediction.no_prediction(128).expect("the rule collapses");
+    /// assert_eq!(none.fails_at, 32);
+    /// assert!(none.ipc < 1.0 && (none.correction - 0.0204).abs() < 1e-3);
+    /// let linear = Inputs { ipc: [100.0, 198.0], ..barely };
+    /// assert_eq!(predict(&linear, Rule::Reference).unwrap().no_prediction(128), None);
+    /// ```
+    pub fn no_prediction(&self, size: u32) -> Option<NoPrediction> {
+        let curve = self.curves.iter().find(|c| c.method == Method::ScaleModel)?;
+        let last = self.sizes.iter().position(|&s| s == size)?;
+        let (&[small, large, ..], &[ipc_s, ipc_l, ..]) = (self.sizes.as_slice(), curve.ipc.as_slice()) else {
+            return None;
+        };
+        // The reference rule compounds from size to size, so a collapse on
+        // the way carries on to the target; the paper's computes each size
+        // on its own.
+        let first = match self.rule {
+            Rule::Reference => 2,
+            Rule::Paper => last,
+        };
+        let fails = (first.max(2)..=last).find(|&k| !curve.ipc[k].is_finite() || curve.ipc[k] < ipc_s)?;
+        let correction = match self.rule {
+            Rule::Reference => 1.0 + self.shortfall,
+            Rule::Paper => (ipc_l / ipc_s) / (f64::from(large) / f64::from(small)),
+        };
+        Some(NoPrediction {
+            rule: self.rule,
+            size,
+            fails_at: self.sizes[fails],
+            ipc: curve.ipc[fails],
+            scale_models: [small, large],
+            measured: [ipc_s, ipc_l],
+            correction,
+        })
+    }
+}
+
+impl std::fmt::Display for NoPrediction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ([small, large], [ipc_s, ipc_l]) = (self.scale_models, self.measured);
+        write!(
+            f,
+            "doubling the scale model from {small} to {large} SMs raised its IPC only from {ipc_s:.2} to {ipc_l:.2}, "
+        )?;
+        match self.rule {
+            Rule::Reference => write!(
+                f,
+                "so the reference rule's correction factor 1 + b = {:.3} compounds at every further doubling and takes the IPC at {} SMs to {:.2}",
+                self.correction, self.fails_at, self.ipc
+            )?,
+            Rule::Paper => write!(
+                f,
+                "and the paper rule's correction C = {:.3} takes the IPC at {} SMs to {:.2}",
+                self.correction, self.fails_at, self.ipc
+            )?,
+        }
+        write!(f, ", below what the {small}-SM scale model measured")
     }
 }
 

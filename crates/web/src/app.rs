@@ -15,7 +15,7 @@ use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use warplab_lab::sampling::SampleMode;
-use warplab_lab::scale::{Method, ipc_without_launch};
+use warplab_lab::scale::{Method, Prediction, ipc_without_launch};
 use warplab_lab::{HEADLINE, ModelKind};
 
 use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
@@ -264,9 +264,12 @@ fn summary(
         .and(run.report.as_ref())
         .zip(validation)
         .map(|(report, scale_report)| ipc_without_launch(report, scale_report.launch_latency));
+    let scale_no_prediction = scale_at_target(scale, ready)
+        .and_then(|(prediction, sms)| prediction.no_prediction(sms))
+        .map(|none| AttrValue::from(format!("The rule gives none: {none}.")));
     html! {
         <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin}
-            {scale_target} {simulated_without_launch} {sampled} />
+            {scale_target} {simulated_without_launch} {sampled} {scale_no_prediction} />
     }
 }
 
@@ -309,15 +312,21 @@ fn figures_of(run: &RunState, analysis: &AnalysisState, scale: &ScaleState, read
     let simulated = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished && current(run.experiment));
     let models = analysis.shown.as_ref().filter(|_| analysis.at_base() && current(analysis.experiment));
     let ipc_of = |model: ModelKind| models.and_then(|r| r.models.get(&model)).map(|prediction| prediction.ipc);
-    let prediction = scale.prediction().filter(|_| current(scale.report_for));
-    let scale_ipc =
-        prediction.zip(scale.target_sms()).and_then(|(prediction, sms)| prediction.ipc(Method::ScaleModel, sms));
+    // A rule that gives no prediction has no figure; the card says why.
+    let scale_ipc = scale_at_target(scale, ready)
+        .filter(|(prediction, sms)| prediction.no_prediction(*sms).is_none())
+        .and_then(|(prediction, sms)| prediction.ipc(Method::ScaleModel, sms));
     Figures {
         simulated: simulated.map(|report| report.ipc),
         analytical: ipc_of(HEADLINE),
         mdm: ipc_of(ModelKind::Mdm),
         scale: scale_ipc,
     }
+}
+
+/// The scale-model prediction for the experiment `ready` and its target size.
+fn scale_at_target(scale: &ScaleState, ready: Option<Experiment>) -> Option<(&Prediction, u32)> {
+    scale.prediction().filter(|_| ready.is_some() && scale.report_for == ready).zip(scale.target_sms())
 }
 
 /// The analytical panel, with the finished run of the same workload and

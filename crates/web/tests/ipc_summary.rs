@@ -2,11 +2,13 @@
 //! `warplab-lab`: the analytical card leads with the headline model
 //! (`HEADLINE`), names it, and shows its IPC and error against the
 //! simulation; MDM as published stays on the same card with its own IPC and
-//! error; a pinned baseline's figure is the headline model's.
+//! error; a pinned baseline's figure is the headline model's; where the
+//! scale-model rule gives no prediction the card says so and why (issue 42).
 
 mod common;
 
 use common::{all, text, values};
+use warplab_lab::scale::{Inputs, Rule, predict as scale_predict};
 use warplab_lab::{HEADLINE, ModelKind, ProfileOptions, predict, preset_config, profile_generated};
 use warplab_web::{Figures, IpcSummary, IpcSummaryProps};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -27,7 +29,15 @@ fn analytical_ipcs() -> (f64, f64) {
 
 /// Mounts the strip with `figures` and, if any, a pinned baseline's.
 async fn mount(figures: Figures, baseline: Option<Figures>) -> Element {
-    let props = IpcSummaryProps {
+    mount_props(props(figures, baseline)).await
+}
+
+async fn mount_props(props: IpcSummaryProps) -> Element {
+    common::mount::<IpcSummary>(props, "[data-testid=ipc-analytical-value]").await
+}
+
+fn props(figures: Figures, baseline: Option<Figures>) -> IpcSummaryProps {
+    IpcSummaryProps {
         figures,
         pending: [None, None, None],
         baseline,
@@ -36,8 +46,8 @@ async fn mount(figures: Figures, baseline: Option<Figures>) -> Element {
         scale_target: None,
         simulated_without_launch: None,
         sampled: None,
-    };
-    common::mount::<IpcSummary>(props, "[data-testid=ipc-analytical-value]").await
+        scale_no_prediction: None,
+    }
 }
 
 #[wasm_bindgen_test]
@@ -82,4 +92,28 @@ async fn before_the_analysis_there_is_no_mdm_line_and_a_baseline_is_the_headline
     assert_eq!(values(&host, "[data-testid=ipc-analytical-change]"), [100.0]);
     assert_eq!(values(&host, "[data-testid=ipc-mdm-value]"), [mdm]);
     assert!(all(&host, "[data-testid=ipc-mdm-error]").is_empty(), "no error without a simulation");
+}
+
+#[wasm_bindgen_test]
+async fn where_the_scale_model_rule_gives_no_prediction_the_card_says_why_instead_of_a_figure() {
+    // Lab 3's step 3c (histogram:skew=100): 9.66 and 9.80 IPC at 8 and 16 SMs.
+    let inputs = Inputs { sizes: vec![8, 16, 32, 64, 128], ipc: [9.656, 9.801], mpki: None, f_mem: None };
+    let prediction = scale_predict(&inputs, Rule::Reference).expect("predicts");
+    let none = prediction.no_prediction(128).expect("the rule collapses");
+    let why = format!("The rule gives none: {none}.");
+    let figures = Figures { simulated: Some(9.8), analytical: Some(191.3), mdm: Some(375.9), scale: None };
+    let mut with_reason = props(figures, None);
+    with_reason.scale_no_prediction = Some(why.clone().into());
+    let host = mount_props(with_reason.clone()).await;
+    let card = &all(&host, "[data-testid=ipc-scale]")[0];
+    assert_eq!(text(card, "[data-testid=ipc-scale-none]").as_deref(), Some("no prediction"));
+    assert_eq!(text(card, "[data-testid=ipc-scale-why]").as_deref(), Some(why.as_str()));
+    assert!(why.contains("compounds at every further doubling"), "{why}");
+    assert!(all(card, "[data-testid=ipc-scale-value]").is_empty(), "no figure, not 0.00");
+    assert!(all(card, "[data-testid=ipc-scale-error]").is_empty(), "no −100% error");
+    // While the scale models run again, the card shows that, not the old reason.
+    with_reason.pending = [None, None, Some("simulating 8 SMs".into())];
+    let host = mount_props(with_reason).await;
+    assert!(all(&host, "[data-testid=ipc-scale-none]").is_empty());
+    assert_eq!(text(&host, "[data-testid=ipc-scale-value]").as_deref(), Some("simulating 8 SMs…"));
 }

@@ -37,6 +37,11 @@ pub struct IpcSummaryProps {
     /// the card says so, since a sampled IPC is itself an estimate.
     #[prop_or_default]
     pub sampled: Option<AttrValue>,
+    /// Why the scale-model rule gives no prediction at the target, when it
+    /// gives none (`warplab_lab::scale::NoPrediction`): the card says so
+    /// instead of a figure.
+    #[prop_or_default]
+    pub scale_no_prediction: Option<AttrValue>,
 }
 
 /// A scale-model target other than the config's own size: the simulation
@@ -72,6 +77,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             before: base.and_then(|b| b.simulated),
             against: (None, VS_SIMULATED),
             explain: glossary::SIMULATED_TRUTH,
+            no_figure: None,
             more: html! {},
         },
         Card {
@@ -81,6 +87,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             before: base.and_then(|b| b.analytical),
             against: (f.simulated, VS_SIMULATED),
             explain: glossary::model(HEADLINE),
+            no_figure: None,
             more: mdm_line(f.mdm, f.simulated),
         },
         Card {
@@ -90,6 +97,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
             before: base.and_then(|b| b.scale),
             against: (scale_truth, scale_vs),
             explain: glossary::METHOD_SCALE_MODEL,
+            no_figure: props.scale_no_prediction.clone(),
             more: html! {},
         },
     ];
@@ -111,6 +119,9 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
 
 /// What an error is against, as the strip says it.
 const VS_SIMULATED: &str = "vs simulated";
+
+/// What a card shows when its model gives no figure (the reason follows).
+pub const NO_PREDICTION: &str = "no prediction";
 
 /// MDM as published, under the headline model's figure: its IPC and its
 /// own error against the simulation, once the analysis has it.
@@ -148,6 +159,8 @@ struct Card<'a> {
     against: (Option<f64>, &'static str),
     /// The hover text.
     explain: &'static str,
+    /// Why the model gives no figure, when it gives none.
+    no_figure: Option<AttrValue>,
     /// What follows the figures (the analytical card's line for MDM as
     /// published).
     more: Html,
@@ -157,7 +170,7 @@ struct Card<'a> {
 /// simulation, with a baseline (`pinned`) the baseline's figure and the
 /// change, then the card's `more`.
 fn figure(card: Card<'_>, pending: Option<&AttrValue>, pinned: bool) -> Html {
-    let Card { name, id, ipc, before, against: (simulated, vs), explain, more } = card;
+    let Card { name, id, ipc, before, against: (simulated, vs), explain, no_figure, more } = card;
     let baseline = pinned.then_some(before);
     let error = change_pct(simulated, ipc);
     html! {
@@ -167,6 +180,9 @@ fn figure(card: Card<'_>, pending: Option<&AttrValue>, pinned: bool) -> Html {
                 <div class="ipc-value" data-testid={format!("ipc-{id}-value")} data-value={ipc.to_string()}>
                     { format::decimal(ipc) }<span class="ipc-unit">{ " IPC" }</span>
                 </div>
+            } else if let Some(why) = no_figure.filter(|_| pending.is_none()) {
+                <div class="ipc-value muted" data-testid={format!("ipc-{id}-none")}>{ NO_PREDICTION }</div>
+                <div class="hint" data-testid={format!("ipc-{id}-why")}>{ why }</div>
             } else {
                 <div class="ipc-value muted" data-testid={format!("ipc-{id}-value")}>
                     { pending.map_or("–".to_owned(), |p| format!("{p}…")) }

@@ -176,6 +176,7 @@ fn results(props: &ScalePanelProps) -> Html {
         target,
         predicted: prediction.ipc(warplab_lab::scale::Method::ScaleModel, target).map(|ipc| (state.rule, ipc)),
         other_rule: other_ipc,
+        no_prediction: [prediction.no_prediction(target), other.no_prediction(target)],
         simulated,
         analytical: props.analytical.filter(|(e, _)| current(e) && whole_gpu).map(|(_, ipc)| ipc),
         timing: report.timing,

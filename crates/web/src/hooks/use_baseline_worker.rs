@@ -96,8 +96,12 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
                     return;
                 }
                 WorkerOutput::Scaled(report) => {
-                    let prediction = report.prediction();
-                    Figures { scale: prediction.ipc(Method::ScaleModel, prediction.target()), ..Figures::default() }
+                    let (prediction, target) = (report.prediction(), report.prediction().target());
+                    // As the strip: a rule that gives no prediction has no figure.
+                    let scale = prediction
+                        .ipc(Method::ScaleModel, target)
+                        .filter(|_| prediction.no_prediction(target).is_none());
+                    Figures { scale, ..Figures::default() }
                 }
                 _ => return,
             };

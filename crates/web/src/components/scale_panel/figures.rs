@@ -4,9 +4,10 @@
 //! simulation; and what predicting saved.
 
 use warplab_lab::HEADLINE;
-use warplab_lab::scale::{Prediction, Rule, SizeRun, Timing};
+use warplab_lab::scale::{NoPrediction, Prediction, Rule, SizeRun, Timing};
 use yew::prelude::*;
 
+use crate::components::ipc_summary::NO_PREDICTION;
 use crate::format;
 use crate::glossary;
 
@@ -47,6 +48,9 @@ pub struct Figures {
     pub predicted: Option<(Rule, f64)>,
     /// The same under the other rule, side by side.
     pub other_rule: Option<(Rule, f64)>,
+    /// Why each rule (the one shown, the other) gives no prediction at the
+    /// target, when it gives none: shown instead of its figure.
+    pub no_prediction: [Option<NoPrediction>; 2],
     /// The simulated IPC there, and where it comes from.
     pub simulated: Option<(RunIpc, Simulated)>,
     /// The headline analytical model's IPC there (only for the loaded config
@@ -71,13 +75,16 @@ pub fn figures(figures: &Figures) -> Html {
         "for the loaded config's own size only"
     };
     let analytical_name = format!("Analytical ({})", HEADLINE.label());
+    // A rule that gives no prediction shows no figure, and its note says why.
+    let [predicted, other_rule] = [(figures.predicted, 0), (figures.other_rule, 1)]
+        .map(|(figure, k)| figure.filter(|_| figures.no_prediction[k].is_none()).map(|(_, ipc)| ipc));
     html! {
         <>
             <dl class="scale-figures" data-testid="scale-figures">
-                { figure("Scale-model prediction", "scale-predicted", figures.predicted.map(|(_, ipc)| ipc), simulated,
-                    &rule_note(figures.predicted, figures.target), glossary::METHOD_SCALE_MODEL) }
-                { figure("The other rule", "scale-other-rule", figures.other_rule.map(|(_, ipc)| ipc), simulated,
-                    &rule_note(figures.other_rule, figures.target), glossary::RULE_BOTH) }
+                { figure("Scale-model prediction", "scale-predicted", predicted, simulated,
+                    &rule_note(figures.predicted, figures.target, figures.no_prediction[0]), glossary::METHOD_SCALE_MODEL) }
+                { figure("The other rule", "scale-other-rule", other_rule, simulated,
+                    &rule_note(figures.other_rule, figures.target, figures.no_prediction[1]), glossary::RULE_BOTH) }
                 { figure("Simulated, without the launch latency", "scale-simulated", simulated, None, simulated_note, glossary::SCALE_LAUNCH_LATENCY) }
                 { figure(&analytical_name, "scale-analytical", figures.analytical, with_launch, analytical_note, glossary::model(HEADLINE)) }
             </dl>
@@ -86,9 +93,14 @@ pub fn figures(figures: &Figures) -> Html {
     }
 }
 
-/// Which rule and size a scale-model figure is for.
-fn rule_note(figure: Option<(Rule, f64)>, target: u32) -> String {
-    figure.map_or(format!("at {target} SMs"), |(rule, _)| format!("{} rule, at {target} SMs", rule.name()))
+/// Which rule and size a scale-model figure is for, and why the rule gives
+/// no prediction there if it gives none.
+fn rule_note(figure: Option<(Rule, f64)>, target: u32, none: Option<NoPrediction>) -> String {
+    let note = figure.map_or(format!("at {target} SMs"), |(rule, _)| format!("{} rule, at {target} SMs", rule.name()));
+    match none {
+        Some(none) => format!("{note}: {NO_PREDICTION}, since {none}"),
+        None => note,
+    }
 }
 
 /// One figure: its name, IPC, its error against `simulated` if both exist, and a note.
