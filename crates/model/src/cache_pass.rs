@@ -46,6 +46,9 @@ pub(crate) struct PcStats {
     /// a sector another warp's miss had fetched in the same round, which in
     /// a run is still on its way (GPGPU-Sim's `HIT_RESERVED`, an MSHR merge).
     pub waiting_execs: u64,
+    /// Read requests that hit the L2 on a block another request fetched from
+    /// DRAM in the same round: in a run they wait for that fill.
+    pub llc_waits: u64,
 }
 
 /// What one warp's execution of a memory instruction sent past its L1.
@@ -62,6 +65,9 @@ pub(crate) struct Sent {
     /// A read that hit a sector fetched in this round: in a run it waits for
     /// that fill, as a miss would.
     pub pending: bool,
+    /// Read requests that hit the first LLC on a block another request
+    /// fetched from DRAM in this round (the L2's `HIT_RESERVED`).
+    pub llc_waits: u64,
 }
 
 /// The L1 side of a kernel's traffic, for the report.
@@ -76,6 +82,8 @@ pub(crate) struct Traffic {
     pub request_bytes: u64,
     /// Cycles the global and local accesses hold the LD/ST unit.
     pub ldst_cycles: u64,
+    /// Read requests that hit the first LLC on a block in flight from DRAM.
+    pub l2_read_waits: u64,
 }
 
 /// The caches of the whole GPU: one L1 per SM, and every LLC the requests
@@ -94,6 +102,11 @@ pub(crate) struct CachePass {
     /// Per SM, the sectors its L1 fetched in the current round: a round
     /// stands for one memory latency, so they are still in flight.
     in_flight: Vec<FxHashSet<u64>>,
+    /// The blocks the first LLC fetched from DRAM in this round, over all
+    /// SMs: the L2 is shared, so another SM's request for one waits too.
+    llc_in_flight: FxHashSet<u64>,
+    /// Bytes the first LLC fetches per miss (its blocks in `llc_in_flight`).
+    llc_fetch_bytes: u64,
 
     /// The L1s' clock for LRU and FIFO order: one tick per L1 access.
     now: u64,
@@ -110,6 +123,7 @@ impl PcStats {
         self.write_requests += sent.write_requests;
         self.divergent += u64::from(sent.divergent);
         self.waiting_execs += u64::from(sent.read_requests > 0 || sent.pending);
+        self.llc_waits += sent.llc_waits;
     }
 }
 
@@ -130,6 +144,8 @@ impl CachePass {
             llcs: llc_configs.iter().map(|c| SlicedLlc::new(c)).collect(),
             accesses: Vec::with_capacity(64),
             in_flight: (0..config.n_sms()).map(|_| FxHashSet::default()).collect(),
+            llc_in_flight: FxHashSet::default(),
+            llc_fetch_bytes: llc_configs.first().map_or(1, |c| u64::from(c.memory.l2.fetch_bytes().max(1))),
 
             now: 0,
             traffic: Traffic::default(),
@@ -153,7 +169,7 @@ impl CachePass {
 
     /// A new round of the walk: what the L1s fetched before has arrived.
     pub fn new_round(&mut self) {
-        for sectors in &mut self.in_flight {
+        for sectors in self.in_flight.iter_mut().chain([&mut self.llc_in_flight]) {
             if !sectors.is_empty() {
                 sectors.clear();
             }
@@ -267,7 +283,15 @@ impl CachePass {
         self.traffic.request_bytes += HEADER_BYTES;
         self.traffic.reply_bytes += HEADER_BYTES + bytes;
         if let Some((first, others)) = self.llcs.split_first_mut() {
-            sent.llc_misses += u64::from(first.read(addr));
+            let block = addr - addr % self.llc_fetch_bytes;
+            if first.read(addr) {
+                sent.llc_misses += 1;
+                self.llc_in_flight.insert(block);
+            } else {
+                let waits = u64::from(self.llc_in_flight.contains(&block));
+                sent.llc_waits += waits;
+                self.traffic.l2_read_waits += waits;
+            }
             for llc in others {
                 llc.read(addr);
             }
@@ -298,4 +322,36 @@ impl CachePass {
 fn is_divergent(accesses: &[SectorAccess], instruction: &Instruction, access_bytes: u32) -> bool {
     let packed = (u64::from(instruction.active_lanes()) * u64::from(access_bytes.max(1))).div_ceil(LINE_BYTES);
     u64::from(lines_touched(accesses)) > packed.max(1) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pass of SM7_QV100, whose L2 is sectored: a miss fetches one 32-B
+    /// sector from DRAM.
+    fn qv100_pass() -> CachePass {
+        let config = warplab_config::preset("SM7_QV100").expect("a bundled preset").config().expect("valid");
+        CachePass::new(&config, &[&config])
+    }
+
+    #[test]
+    fn an_l2_hit_on_a_block_fetched_in_the_same_round_waits_for_it() {
+        let mut pass = qv100_pass();
+        let mut sent = Sent::default();
+        // First request: an L2 miss, fetched from DRAM this round.
+        pass.request_read(0x1000, &mut sent);
+        assert_eq!((sent.llc_misses, sent.llc_waits), (1, 0));
+        // Another SM's request for the same sector in the same round waits;
+        // one for the next sector is a miss of its own.
+        pass.request_read(0x1000, &mut sent);
+        pass.request_read(0x1020, &mut sent);
+        assert_eq!((sent.read_requests, sent.llc_misses, sent.llc_waits), (3, 2, 1));
+        // A round later the fills have arrived: a plain hit.
+        pass.new_round();
+        let mut later = Sent::default();
+        pass.request_read(0x1000, &mut later);
+        assert_eq!((later.llc_misses, later.llc_waits), (0, 0));
+        assert_eq!(pass.traffic.l2_read_waits, 1);
+    }
 }

@@ -10,9 +10,13 @@
 //!
 //! - **Memory data stalls from in-flight fills** (`pending`): a load that
 //!   hits a sector another warp's miss is still fetching waits for that fill
-//!   (GPGPU-Sim's `HIT_RESERVED`), though it sends nothing. The cache pass
-//!   counts these per memory site; an interval's chance of waiting for
-//!   memory is `wait ≥ miss`.
+//!   (GPGPU-Sim's `HIT_RESERVED`), though it sends nothing; a request that
+//!   hits an L2 block another SM's miss is still fetching from DRAM waits
+//!   for DRAM as a miss does (the L2's `HIT_RESERVED`, and the requests it
+//!   refuses for want of a merge slot, retried until the fill). The cache
+//!   pass counts both per memory site: an interval's chance of waiting for
+//!   memory is `wait ≥ miss`, and its requests' share that waits for DRAM
+//!   `llc_wait ≥ llc_miss`.
 //! - **MDM's memory-divergence terms** (`mshr`, `noc`, `dram`): MSHR
 //!   batching and MDM's NoC and DRAM queues, as the paper has them (a
 //!   queue that charges only what a link's load implies was built and
@@ -158,13 +162,17 @@ pub(crate) fn lockstep_warps(warps_per_cta: u32, schedulers: u32, overlapped: u3
 }
 
 /// The memory cost of interval `i` in `wave`: MDM's (Eqs. 5 to 9), with the
-/// waits for fills in flight beside the misses.
+/// waits for fills in flight beside the misses: loads that hit an L1 sector
+/// still being fetched wait a miss's latency, and requests that hit an L2
+/// block still on its way from DRAM wait as DRAM misses do. Both are the
+/// `pending` cost; `miss` is what the misses alone would cost.
 pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> MemoryCost {
     let wait = i.wait.max(i.miss);
     if !i.awaits_load || wait <= 0.0 {
         return MemoryCost::default();
     }
     let idle = no_contention(machine, i.llc_miss);
+    let idle_with_l2_fills = no_contention(machine, i.llc_wait.max(i.llc_miss));
     let warps = f64::from(wave.warps_per_sm);
     let mshrs = f64::from(machine.l1_mshrs);
     let active = f64::from(wave.active_sms);
@@ -175,11 +183,11 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let limit = machine.latencies.llc + machine.latencies.dram;
     let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);
     let dram = mdm_queue_delay(active, requests, machine.dram_service(i.llc_miss), limit, divergent);
-    let beyond_hit = (idle - machine.latencies.l1_hit).max(0.0);
+    let beyond_hit = |latency: f64| (latency - machine.latencies.l1_hit).max(0.0);
     MemoryCost {
-        miss: i.miss * beyond_hit,
-        pending: (wait - i.miss) * beyond_hit,
-        mshr: mshr_batches_beyond_first(i.m_read * warps, mshrs) * (idle + noc + dram),
+        miss: i.miss * beyond_hit(idle),
+        pending: wait * beyond_hit(idle_with_l2_fills) - i.miss * beyond_hit(idle),
+        mshr: mshr_batches_beyond_first(i.m_read * warps, mshrs) * (idle_with_l2_fills + noc + dram),
         noc: wait * noc,
         dram: wait * dram,
     }

@@ -50,6 +50,11 @@ pub struct Interval {
 
     /// Fraction of that load's requests that miss the L2.
     pub llc_miss: f64,
+    /// Fraction of that load's requests that wait for DRAM: they miss the
+    /// L2, or hit a block another SM's miss is still fetching. At least
+    /// `llc_miss`; only warplab's core model reads it.
+    #[serde(default)]
+    pub llc_wait: f64,
     /// `M_read`: read requests past the L1 the warp has outstanding at this
     /// stall (those issued since the previous load stall), in expectation.
     pub m_read: f64,
@@ -74,6 +79,11 @@ pub struct CacheFigures {
     pub l2_accesses: u64,
     /// L2 misses.
     pub l2_misses: u64,
+    /// L2 reads that hit a block another SM's miss fetched from DRAM in the
+    /// same round of the pass: in a run they wait for that fill (the L2's
+    /// `HIT_RESERVED`).
+    #[serde(default)]
+    pub l2_read_waits: u64,
     /// Mean bytes a request past the L1 moves on the reply network (header and data).
     pub reply_bytes_per_request: f64,
     /// Mean bytes on the request network per request.
@@ -291,6 +301,7 @@ fn finish(
             write_requests,
             l2_accesses: llc.accesses,
             l2_misses: llc.fetches,
+            l2_read_waits: traffic.l2_read_waits,
             reply_bytes_per_request: traffic.reply_bytes as f64 / requests,
             request_bytes_per_request: traffic.request_bytes as f64 / requests,
             dram_sectors_per_request: llc.dram_sectors as f64 / requests,
@@ -333,7 +344,7 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
         first_memop = r.memops_end as usize;
         let awaited = &path.awaited[first_awaited..r.awaited_end as usize];
         first_awaited = r.awaited_end as usize;
-        let Awaited { miss, wait, llc_miss } = awaited_misses(awaited, pcs);
+        let Awaited { miss, wait, llc_miss, llc_wait } = awaited_misses(awaited, pcs);
         let mut interval = Interval {
             insts: r.insts,
             stall_cycles: r.stall,
@@ -341,6 +352,7 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
             miss,
             wait,
             llc_miss,
+            llc_wait,
             m_read: 0.0,
             m_write: 0.0,
         };
@@ -369,10 +381,13 @@ struct Awaited {
     /// The LLC miss ratio of the misses' requests (each load's weighted by
     /// how often it misses).
     llc_miss: f64,
+    /// The same for requests that wait for DRAM (misses and hits on fills
+    /// in flight).
+    llc_wait: f64,
 }
 
 fn awaited_misses(sites: &[u32], pcs: &[PcStats]) -> Awaited {
-    let (mut all_hit, mut none_waits, mut weight, mut llc) = (1.0, 1.0, 0.0, 0.0);
+    let (mut all_hit, mut none_waits, mut weight, mut llc, mut llc_wait) = (1.0, 1.0, 0.0, 0.0, 0.0);
     for &site in sites {
         let s = pcs[site as usize];
         let execs = s.execs.max(1) as f64;
@@ -380,9 +395,12 @@ fn awaited_misses(sites: &[u32], pcs: &[PcStats]) -> Awaited {
         all_hit *= 1.0 - miss;
         none_waits *= 1.0 - (s.waiting_execs as f64 / execs).max(miss);
         weight += miss;
-        llc += miss * s.llc_misses as f64 / s.read_requests.max(1) as f64;
+        let requests = s.read_requests.max(1) as f64;
+        llc += miss * s.llc_misses as f64 / requests;
+        llc_wait += miss * (s.llc_misses + s.llc_waits) as f64 / requests;
     }
-    Awaited { miss: 1.0 - all_hit, wait: 1.0 - none_waits, llc_miss: if weight > 0.0 { llc / weight } else { 0.0 } }
+    let per_miss = |x: f64| if weight > 0.0 { x / weight } else { 0.0 };
+    Awaited { miss: 1.0 - all_hit, wait: 1.0 - none_waits, llc_miss: per_miss(llc), llc_wait: per_miss(llc_wait) }
 }
 
 #[cfg(test)]
@@ -402,6 +420,7 @@ mod tests {
             write_requests: writes * execs,
             divergent: 0,
             waiting_execs: (miss * execs as f64) as u64,
+            llc_waits: 0,
         }
     }
 

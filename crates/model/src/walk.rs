@@ -5,19 +5,28 @@
 //! Each kernel runs one wave of CTAs at a time (what the GPU holds at once),
 //! CTA `c` of a wave on SM `c mod #SMs` (the timing model's first round of
 //! launches); inside a wave the warps take turns one memory instruction at a
-//! time, oldest warp first, SMs in turn inside each round, so the caches see
-//! the mix of streams they would see in a run.
+//! time, SMs in turn inside each round, so the caches see the mix of streams
+//! they would see in a run.
 //!
 //! Each round stands for one memory latency, in which an SM can have no more
 //! misses in flight than its L1 has MSHRs: once a round's misses reach that,
-//! the SM's younger warps wait for the next round. Without this a
+//! the SM's other warps wait for the next round. Without this a
 //! memory-divergent kernel's warps would all advance in lockstep and evict
-//! each other's lines between two loads of the same line, where in a run the
-//! MSHRs let a few warps at a time through, and their lines are still in the
-//! L1 when they come back to them.
-
+//! each other's lines between two loads of the same line.
+//!
+//! Which warps the MSHRs let through follows the config's warp scheduler.
+//! Oldest first (`gto`, `old`, the two-level and warp-limiting policies):
+//! every round starts at the oldest warp, so the same few warps get through
+//! and come back to their lines while they are still in the L1. Taking turns
+//! (`lrr`, `rrr`): GPGPU-Sim's round robin starts after the last warp that
+//! issued, so when the MSHRs are the limit every waiting warp gets its turn
+//! before any goes again; a round starts where the last one ran out of
+//! MSHRs, and a warp comes back to its lines only after every other warp of
+//! its SM has brought in its own (on SM7_QV100, `strided:gs=32` at its
+//! default size: 89% of the L1 lookups miss in the run, 56% in an
+//! oldest-first pass, 100% taking turns).
 use serde::{Deserialize, Serialize};
-use warplab_config::GpuConfig;
+use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::source::{Command, KernelSource, WorkloadSource};
 use warplab_trace::{Cta, Instruction};
 use warplab_uarch::latency::IdleLatencies;
@@ -154,6 +163,11 @@ pub(crate) struct Walker<'c> {
     cursors: Vec<Cursor>,
     /// Where each SM's warps start in `cursors`, and one past the last.
     sm_starts: Vec<usize>,
+    /// Whether the schedulers take warps in turn (`lrr`, `rrr`) rather than
+    /// oldest first: then a round starts where the last one ran out of MSHRs.
+    takes_turns: bool,
+    /// Per SM, the warp (index into its cursors) the next round starts at.
+    turns: Vec<usize>,
 }
 
 /// Where one warp of the wave is.
@@ -185,6 +199,8 @@ impl<'c> Walker<'c> {
             mshrs_per_sm: config.l1.dl1.as_ref().map_or(u32::MAX, warplab_config::CacheConfig::mshrs_in_use),
             cursors: Vec::new(),
             sm_starts: Vec::new(),
+            takes_turns: matches!(config.scheduling.policy, SchedulerPolicy::Lrr | SchedulerPolicy::Rrr),
+            turns: Vec::new(),
         }
     }
 
@@ -295,25 +311,41 @@ impl<'c> Walker<'c> {
             }
         }
         self.sm_starts.push(self.cursors.len());
+        self.turns.clear();
+        self.turns.resize(n_sms, 0);
         let mut live = self.cursors.len();
         while live > 0 {
-            live = 0;
             self.cache.new_round();
-            for sm in 0..n_sms {
-                let mut budget = u64::from(self.mshrs_per_sm);
-                for cursor in &mut self.cursors[self.sm_starts[sm]..self.sm_starts[sm + 1]] {
-                    let cta = &self.wave[cursor.cta];
-                    let instructions = cta.warp_instructions(&cta.warps[cursor.warp]);
-                    if budget > 0 {
-                        let sent = next_access(&mut self.cache, sm, cta, instructions, cursor, k, sink);
-                        budget = budget.saturating_sub(sent);
-                    }
-                    if cursor.next < instructions.len() {
-                        live += 1;
-                    }
+            live = (0..n_sms).map(|sm| self.round(sm, k, sink)).sum();
+        }
+    }
+
+    /// One round of SM `sm`'s warps: each in turn does its next memory
+    /// instruction until the round's misses fill the L1's MSHRs. Oldest
+    /// first, unless the schedulers take turns: then the warps the MSHRs
+    /// turned away go first next round, and a warp comes back to its lines
+    /// only after every other warp has had its turn. The warps not done.
+    fn round<S: WalkSink>(&mut self, sm: usize, k: &KernelContext<'_>, sink: &mut S) -> usize {
+        let cursors = &mut self.cursors[self.sm_starts[sm]..self.sm_starts[sm + 1]];
+        let start = if self.takes_turns { self.turns[sm].min(cursors.len()) } else { 0 };
+        let mut budget = u64::from(self.mshrs_per_sm);
+        let mut live = 0;
+        for i in (start..cursors.len()).chain(0..start) {
+            let cursor = &mut cursors[i];
+            let cta = &self.wave[cursor.cta];
+            let instructions = cta.warp_instructions(&cta.warps[cursor.warp]);
+            if budget > 0 {
+                let sent = next_access(&mut self.cache, sm, cta, instructions, cursor, k, sink);
+                budget = budget.saturating_sub(sent);
+                if budget == 0 {
+                    self.turns[sm] = i + 1;
                 }
             }
+            if cursor.next < instructions.len() {
+                live += 1;
+            }
         }
+        live
     }
 }
 

@@ -3,7 +3,8 @@
 //! are counted as DESIGN §2a defines them (write misses that fetch nothing
 //! included).
 
-use warplab_config::GpuConfig;
+use warplab_config::cache::SetIndex;
+use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_kernels::{GenSpec, generate};
 use warplab_model::{CacheWalk, ProfileOptions, profile, walk_caches};
 
@@ -79,4 +80,35 @@ fn no_llc_is_a_walk_of_the_l1s_alone() {
     assert!(walked.llcs.is_empty());
     // 8,192 threads in 256 warps of 15 instructions.
     assert_eq!(walked.warp_insts, 256 * 15);
+}
+
+/// The profile's L1 read lookups and misses of `spec` on one SM of
+/// mdm-pascal-28sm with a 4-set, 128-way L1 (512 lines, linear index) of
+/// 32 MSHRs, under the scheduling `policy`.
+fn one_sm_l1(policy: SchedulerPolicy, spec: &str) -> (u64, u64) {
+    let mut config = config("mdm-pascal-28sm");
+    (config.cores.n_clusters, config.cores.cores_per_cluster) = (1, 1);
+    config.scheduling.policy = policy;
+    let dl1 = config.l1.dl1.as_mut().expect("pascal has an L1");
+    (dl1.n_sets, dl1.assoc, dl1.mshr_entries, dl1.set_index) = (4, 128, 32, SetIndex::Linear);
+    let parsed: GenSpec = spec.parse().expect("a valid spec");
+    let mut source = generate(&parsed, &config).expect("the spec fits").into_source();
+    let profiled = profile(&config, &mut source, ProfileOptions::default()).expect("the workload profiles");
+    let caches = &profiled.kernels[0].caches;
+    (caches.l1_reads, caches.l1_read_misses)
+}
+
+/// Hand-worked: 32 warps on the SM, each loading the same 32 lines eight
+/// times (gs = 32, n = 8); one warp's load fills a round's 32 MSHRs.
+/// Oldest first, warp `w` loads in rounds `w + 1` to `w + 8`, so at most
+/// eight warps' 256 lines are live in the 512-line L1 and only each warp's
+/// first load misses: 32 × 32 of 8,192. Taking turns, a warp comes back to
+/// its lines after the 31 others' 992 have gone through the L1: every load
+/// misses.
+#[test]
+fn a_warp_comes_back_to_its_lines_after_the_others_turns_under_round_robin() {
+    let spec = "strided:gs=32,n=8,size=1";
+    assert_eq!(one_sm_l1(SchedulerPolicy::Gto, spec), (8192, 1024));
+    assert_eq!(one_sm_l1(SchedulerPolicy::OldestFirst, spec), (8192, 1024));
+    assert_eq!(one_sm_l1(SchedulerPolicy::Lrr, spec), (8192, 8192));
 }

@@ -38,7 +38,17 @@ fn machine() -> Machine {
 }
 
 fn alu(insts: u32, stall_cycles: u32) -> Interval {
-    Interval { insts, stall_cycles, awaits_load: false, miss: 0.0, wait: 0.0, llc_miss: 0.0, m_read: 0.0, m_write: 0.0 }
+    Interval {
+        insts,
+        stall_cycles,
+        awaits_load: false,
+        miss: 0.0,
+        wait: 0.0,
+        llc_miss: 0.0,
+        llc_wait: 0.0,
+        m_read: 0.0,
+        m_write: 0.0,
+    }
 }
 
 /// A kernel of `ctas` one-warp CTAs, one CTA per SM at a time (so `W` = 1
@@ -116,6 +126,7 @@ fn divergent(m_read: f64) -> Interval {
         miss: 1.0,
         wait: 1.0,
         llc_miss: 0.0,
+        llc_wait: 0.0,
         m_read,
         m_write: 0.0,
     }
@@ -359,6 +370,23 @@ fn a_load_that_hits_a_fill_in_flight_waits_for_it() {
     assert!(close(core.cycles, 101.0), "{}", core.cycles);
     assert!(close(core.cpi_stack.pending, 60.0) && close(core.cpi_stack.issue, 40.0), "{:?}", core.cpi_stack);
     assert!(close(predict_model(&profile, &machine(), ModelKind::Mdm).cycles, 41.0));
+}
+
+#[test]
+fn a_request_that_hits_an_l2_fill_in_flight_waits_for_dram() {
+    // One warp, one load that always misses the L1 and hits the L2
+    // (llc_miss 0): 1 + 20 + (100 − 20) = 101 cycles. When half its requests
+    // hit an L2 block another SM's miss is still fetching from DRAM
+    // (llc_wait 0.5), they wait as misses do: the no-contention latency is
+    // 100 + 0.5 · 100 = 150, and the load 1 + 20 + 130 = 151. The paper's
+    // models read only the misses.
+    let hit = kernel(vec![divergent(1.0)], 1, 1, 1);
+    let waiting = kernel(vec![Interval { llc_wait: 0.5, ..divergent(1.0) }], 1, 1, 1);
+    assert!(close(predict_model(&hit, &machine(), ModelKind::Warplab).cycles, 101.0));
+    let core = predict_model(&waiting, &machine(), ModelKind::Warplab);
+    // The 50 cycles beyond the L2 hit are the fill's: the `pending` term.
+    assert!(close(core.cycles, 151.0) && close(core.cpi_stack.pending, 50.0), "{:?}", core.cpi_stack);
+    assert!(close(predict_model(&waiting, &machine(), ModelKind::Mdm).cycles, 101.0));
 }
 
 #[test]
