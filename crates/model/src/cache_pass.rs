@@ -238,18 +238,27 @@ impl CachePass {
         };
         self.traffic.l1_reads += 1;
         let access = Access { addr, kind: AccessKind::Read, byte_mask: u32::MAX, local };
-        let effect = l1.commit(&access, now);
+        // The miss's fill at once, with the one look-up: `fetch` is in
+        // `addr`'s line and sector, and the set index depends only on the
+        // line, so this is `commit` followed by `fill(fetch, now)`.
+        let (effect, filled) = l1.commit_filled_at(&access, addr, now);
         let fetch =
             if self.l1_sectored { addr & !u64::from(SECTOR_BYTES - 1) } else { addr & !(self.l1_line_bytes - 1) };
         if !effect.fetch {
-            sent.pending |= self.in_flight[sm].contains(&fetch);
+            // One pending sector makes the execution wait; once it does, the
+            // rest need no look-up.
+            if !sent.pending {
+                sent.pending = self.in_flight[sm].contains(&fetch);
+            }
             return;
         }
         self.in_flight[sm].insert(fetch);
-        let filled = l1.fill(fetch, now);
         self.traffic.l1_read_misses += 1;
         self.request_read(fetch, sent);
-        for eviction in [effect.eviction, filled].into_iter().flatten() {
+        if let Some(eviction) = effect.eviction {
+            self.write_back_l1(eviction);
+        }
+        if let Some(eviction) = filled {
             self.write_back_l1(eviction);
         }
     }
@@ -259,8 +268,7 @@ impl CachePass {
         let access = Access { addr, kind: AccessKind::Write, byte_mask, local };
         let (write_down, eviction) = match self.l1s.get_mut(sm).and_then(Option::as_mut) {
             Some(l1) => {
-                let effect = l1.commit(&access, now);
-                let filled = if effect.fetch { l1.fill(addr, now) } else { None };
+                let (effect, filled) = l1.commit_filled_at(&access, addr, now);
                 (effect.write_down, effect.eviction.or(filled))
             }
             None => (true, None),
@@ -283,7 +291,13 @@ impl CachePass {
         self.traffic.request_bytes += HEADER_BYTES;
         self.traffic.reply_bytes += HEADER_BYTES + bytes;
         if let Some((first, others)) = self.llcs.split_first_mut() {
-            let block = addr - addr % self.llc_fetch_bytes;
+            // A mask for the power-of-two fetch sizes of every preset: a
+            // division per request otherwise.
+            let block = if self.llc_fetch_bytes.is_power_of_two() {
+                addr & !(self.llc_fetch_bytes - 1)
+            } else {
+                addr - addr % self.llc_fetch_bytes
+            };
             if first.read(addr) {
                 sent.llc_misses += 1;
                 self.llc_in_flight.insert(block);

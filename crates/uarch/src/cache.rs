@@ -432,28 +432,36 @@ impl Cache {
     /// as the two calls, without finding the line a second time. Returns the
     /// access's effect and the fill's eviction.
     pub fn commit_filled_at(&mut self, access: &Access, index_addr: u64, now: u64) -> (Effect, Option<Eviction>) {
-        let probe = self.prepare_at(access, index_addr);
-        let (set, lookup) = (probe.set, probe.lookup);
-        let effect = self.commit_prepared(access, probe, now);
-        if !effect.fetch {
-            return (effect, None);
-        }
-        // A fetching access left its line in the way it looked up (found or
-        // allocated), unless it allocated nothing; check rather than assume.
-        let line_addr = self.line_addr(access.addr);
-        let unit = self.sector_of(access.addr) as usize;
-        let holds_line = |way: &u32| {
-            let slot = self.slot(set, *way);
-            self.tags[slot] == line_addr && is_present(&self.states[slot])
+        let set = self.set_of(index_addr);
+        let lookup = self.look_up(access, set);
+        // `commit_prepared` without its `line_changed`: when the fill acts on
+        // the way the access did, one replay of the victim tree after both
+        // changes leaves it as two would (each replay makes the tree agree
+        // with the line arrays as they are), so it is done once.
+        let effect = match access.kind {
+            AccessKind::Read => self.commit_read(access, set, lookup, now),
+            AccessKind::Write => self.commit_write(access, set, lookup, now),
         };
-        match lookup.way.filter(holds_line) {
-            Some(way) => {
-                self.fill_present(self.slot(set, way), unit);
+        let Some(way) = lookup.way else {
+            // The access changed no line.
+            let filled = if effect.fetch { self.fill_at(access.addr, index_addr, now) } else { None };
+            return (effect, filled);
+        };
+        if effect.fetch {
+            // A fetching access left its line in the way it looked up (found
+            // or allocated), unless it allocated nothing; check rather than
+            // assume.
+            let slot = self.slot(set, way);
+            if self.tags[slot] == self.line_addr(access.addr) && is_present(&self.states[slot]) {
+                self.fill_present(slot, self.sector_of(access.addr) as usize);
                 self.line_changed(set, way);
-                (effect, None)
+                return (effect, None);
             }
-            None => (effect, self.fill_at(access.addr, index_addr, now)),
+            self.line_changed(set, way);
+            return (effect, self.fill_at(access.addr, index_addr, now));
         }
+        self.line_changed(set, way);
+        (effect, None)
     }
 
     /// Drops every line, valid, reserved or modified, without write-backs:
@@ -780,8 +788,17 @@ impl Cache {
         let way = if free {
             states.iter().position(|states| !is_present(states))
         } else if !reserved {
-            let oldest = ages.iter().copied().min()?;
-            ages.iter().position(|&age| age == oldest)
+            // One pass keeping the oldest so far, replaced only by a strictly
+            // older line, so a tie stays with the lowest way (a `min` and
+            // then a `position` were two passes, the first a 64-bit minimum
+            // with no vector instruction for it on the baseline x86-64).
+            let (mut oldest_way, mut oldest_age) = (0, *ages.first()?);
+            for (way, &age) in ages.iter().enumerate().skip(1) {
+                if age < oldest_age {
+                    (oldest_way, oldest_age) = (way, age);
+                }
+            }
+            Some(oldest_way)
         } else {
             let has_reserved_sector = |states| word_has_reserved_sector(state_word(states));
             let evictable = ages.iter().zip(states).enumerate().filter(|(_, (_, states))| !has_reserved_sector(states));
