@@ -18,7 +18,7 @@ use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
 use warplab_trace::{Cta, Instruction, MemSpace};
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, SECTOR_BYTES};
-use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce, lines_touched};
+use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce, coalesce_atomic, lines_touched};
 use warplab_uarch::ops::{OpInfo, OpKind};
 
 use crate::limits::bank_cycles;
@@ -187,7 +187,14 @@ impl CachePass {
     /// past the L1.
     pub fn access(&mut self, sm: usize, cta: &Cta, instruction: &Instruction, op: OpInfo, space: MemSpace) -> Sent {
         let lanes = cta.lane_addresses(instruction);
-        coalesce(lanes, op.access_bytes, space, 1, &mut self.accesses);
+        // An atomic's lanes that update the same bytes cannot share a request
+        // (each is its own read-modify-write at the L2), as the timing model
+        // coalesces them.
+        if matches!(op.kind, OpKind::Atomic(_)) {
+            coalesce_atomic(lanes, op.access_bytes, 1, &mut self.accesses);
+        } else {
+            coalesce(lanes, op.access_bytes, space, 1, &mut self.accesses);
+        }
         let mut sent = Sent::default();
         let local = space == MemSpace::Local;
         let past_l1 = matches!(op.kind, OpKind::Atomic(_))

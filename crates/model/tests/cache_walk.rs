@@ -112,3 +112,16 @@ fn a_warp_comes_back_to_its_lines_after_the_others_turns_under_round_robin() {
     assert_eq!(one_sm_l1(SchedulerPolicy::OldestFirst, spec), (8192, 1024));
     assert_eq!(one_sm_l1(SchedulerPolicy::Lrr, spec), (8192, 8192));
 }
+
+/// Hand-worked: `histogram:size=1,skew=100` is 1,024 threads adding four
+/// values each, every one to bin 0. The loads read 4,096 four-byte values,
+/// 512 sectors. The atomics' lanes all update one word, so no two can share
+/// a request (each is its own read-modify-write at the L2, GPGPU-Sim's
+/// `memory_coalescing_arch_atomic`, as the timing model coalesces them):
+/// 4,096 requests more, not one per warp instruction.
+#[test]
+fn atomics_on_one_word_need_a_request_each() {
+    let config = config("SM7_QV100");
+    let walked = walk(&config, &[&config], "histogram:size=1,skew=100", ProfileOptions::default());
+    assert_eq!(walked.llcs[0].accesses, 512 + 4096);
+}
