@@ -193,11 +193,32 @@ fn an_option_sweep_over_two_workloads_is_the_same_on_any_number_of_jobs() {
     assert!(rows[0].starts_with("workload,-gpgpu_scheduler,gpumech_ipc"), "{}", rows[0]);
     assert_eq!(rows.len(), 5);
     assert!(rows[1].starts_with("vecadd:size=2,gto,") && rows[4].starts_with("\"strided:size=2,gs=8\",lrr,"), "{one}");
-    // The profile reads no scheduler option: one profile per workload.
-    assert!(stdout.contains("4 of 4 point(s), 2 profile(s)"), "{stdout}");
+    // The profile reads the scheduler (its policy orders the cache pass's
+    // turns): a profile per point.
+    assert!(stdout.contains("4 of 4 point(s), 4 profile(s)"), "{stdout}");
     let gto = predict_mdm(&["--gen", "vecadd:size=2"]);
     let cell = |row: &str, k: usize| row.split(',').nth(k).unwrap().parse::<f64>().unwrap();
     assert!(close(cell(rows[1], 6), gto, 1e-12), "the sweep's MDM IPC at gto is predict's: {} vs {gto}", rows[1]);
+}
+
+#[test]
+fn points_that_differ_only_in_what_the_profile_does_not_read_share_one_profile() {
+    let csv = scratch("launch-latency.csv");
+    let args = [
+        "sweep",
+        "--config",
+        "mdm-pascal-28sm",
+        "--gen",
+        "vecadd:size=2",
+        "--vary",
+        "-gpgpu_kernel_launch_latency=0,5000",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    let (code, stdout, stderr) = warplab(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let _ = std::fs::remove_file(&csv);
+    assert!(stdout.contains("2 of 2 point(s), 1 profile(s)"), "{stdout}");
 }
 
 /// `warplab predict`'s MDM IPC on the MDM paper's GPU with the GTO scheduler.

@@ -5,16 +5,17 @@
 use warplab_config::GpuConfig;
 
 /// The options only the timing model and the analytical models read, never
-/// the profile: the issue order and width, the front end, the DRAM
+/// the profile: the issue width, the front end, the DRAM
 /// scheduler and queues, the interconnect's arbitration and output
 /// buffers, launch latencies and concurrent kernels. The profile walks each
 /// warp's instructions through the caches in program order (`warplab_model`:
 /// `walk.rs`, `cache_pass.rs`, `llc.rs`) and ranks its paths by the idle
 /// latencies (`warplab_uarch::IdleLatencies`), so whatever those read, the
-/// clock domains, DRAM timing and latencies, flit size, stays in the key.
+/// clock domains, DRAM timing and latencies, flit size, stays in the key; so
+/// does the warp scheduler, whose policy decides the order in which the
+/// pass's warps take their turns (oldest first, or round robin).
 /// A test profiles workloads with each of these changed.
 pub const NOT_PROFILED: &[&str] = &[
-    "-gpgpu_scheduler",
     "-gpgpu_num_sched_per_core",
     "-gpgpu_max_insn_issue_per_warp",
     "-gpgpu_dual_issue_diff_exec_units",
@@ -78,7 +79,6 @@ mod tests {
 
     /// A value other than QV100's for each option of [`NOT_PROFILED`].
     const CHANGES: &[(&str, &str)] = &[
-        ("-gpgpu_scheduler", "gto"),
         ("-gpgpu_num_sched_per_core", "2"),
         ("-gpgpu_max_insn_issue_per_warp", "2"),
         ("-gpgpu_dual_issue_diff_exec_units", "0"),
@@ -129,7 +129,11 @@ mod tests {
     #[test]
     fn an_option_the_profile_reads_changes_the_key() {
         let base = warplab_config::preset("QV100").unwrap().config().unwrap();
-        for (name, value) in [("-gpgpu_l1_latency", "60"), ("-gpgpu_clock_domains", "1000.0:1000.0:1000.0:500.0")] {
+        for (name, value) in [
+            ("-gpgpu_l1_latency", "60"),
+            ("-gpgpu_clock_domains", "1000.0:1000.0:1000.0:500.0"),
+            ("-gpgpu_scheduler", "gto"),
+        ] {
             assert_ne!(ProfileKey::of(&edited(&base, name, value)), ProfileKey::of(&base), "{name}");
         }
         let spec: GenSpec = "vecadd:size=4".parse().unwrap();
@@ -138,6 +142,14 @@ mod tests {
         assert_ne!(
             profile_generated(&slower, &spec, options).unwrap(),
             profile_generated(&base, &spec, options).unwrap()
+        );
+        // Oldest first, a divergent kernel's first warps keep their lines
+        // that round robin's turns evict.
+        let divergent: GenSpec = "strided:gs=32,size=80".parse().unwrap();
+        let gto = edited(&base, "-gpgpu_scheduler", "gto");
+        assert_ne!(
+            profile_generated(&gto, &divergent, options).unwrap(),
+            profile_generated(&base, &divergent, options).unwrap()
         );
     }
 }
