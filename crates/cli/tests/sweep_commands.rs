@@ -159,9 +159,19 @@ fn a_sweep_past_the_point_limit_or_an_unwritable_csv_stops_before_any_work() {
     assert!(stderr.contains("--csv") && stderr.contains("no/such/dir"), "{stderr}");
 }
 
+/// Runs `warplab ARGS --csv <scratch file NAME>`, which must succeed: the
+/// CSV's text and what it printed.
+fn sweep_csv(name: &str, args: &[&str]) -> (String, String) {
+    let csv = scratch(name);
+    let (code, stdout, stderr) = warplab(&[args, &["--csv", csv.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let _ = std::fs::remove_file(&csv);
+    (text, stdout)
+}
+
 /// Two workloads × two schedulers on `jobs` threads: the CSV's text.
 fn scheduler_sweep(jobs: &str, extra: &[&str]) -> (String, String) {
-    let csv = scratch(&format!("schedulers-{jobs}.csv"));
     let args = [
         "sweep",
         "--config",
@@ -174,14 +184,8 @@ fn scheduler_sweep(jobs: &str, extra: &[&str]) -> (String, String) {
         "-gpgpu_scheduler=gto,lrr",
         "--jobs",
         jobs,
-        "--csv",
-        csv.to_str().unwrap(),
     ];
-    let (code, stdout, stderr) = warplab(&[&args[..], extra].concat());
-    assert_eq!(code, 0, "{stderr}");
-    let text = std::fs::read_to_string(&csv).expect("the CSV");
-    let _ = std::fs::remove_file(&csv);
-    (text, stdout)
+    sweep_csv(&format!("schedulers-{jobs}.csv"), &[&args[..], extra].concat())
 }
 
 #[test]
@@ -203,21 +207,9 @@ fn an_option_sweep_over_two_workloads_is_the_same_on_any_number_of_jobs() {
 
 #[test]
 fn points_that_differ_only_in_what_the_profile_does_not_read_share_one_profile() {
-    let csv = scratch("launch-latency.csv");
-    let args = [
-        "sweep",
-        "--config",
-        "mdm-pascal-28sm",
-        "--gen",
-        "vecadd:size=2",
-        "--vary",
-        "-gpgpu_kernel_launch_latency=0,5000",
-        "--csv",
-        csv.to_str().unwrap(),
-    ];
-    let (code, stdout, stderr) = warplab(&args);
-    assert_eq!(code, 0, "{stderr}");
-    let _ = std::fs::remove_file(&csv);
+    let args = ["sweep", "--config", "mdm-pascal-28sm", "--gen", "vecadd:size=2"];
+    let (_, stdout) =
+        sweep_csv("launch-latency.csv", &[&args[..], &["--vary", "-gpgpu_kernel_launch_latency=0,5000"]].concat());
     assert!(stdout.contains("2 of 2 point(s), 1 profile(s)"), "{stdout}");
 }
 

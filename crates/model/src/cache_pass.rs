@@ -105,8 +105,10 @@ pub(crate) struct CachePass {
     /// The blocks the first LLC fetched from DRAM in this round, over all
     /// SMs: the L2 is shared, so another SM's request for one waits too.
     llc_in_flight: FxHashSet<u64>,
-    /// Bytes the first LLC fetches per miss (its blocks in `llc_in_flight`).
-    llc_fetch_bytes: u64,
+    /// Clears the offset within the first LLC's fetch block (a 32-B sector,
+    /// or a line for a non-sectored L2; both powers of two in a valid
+    /// config): its blocks in `llc_in_flight`.
+    llc_block_mask: u64,
 
     /// The L1s' clock for LRU and FIFO order: one tick per L1 access.
     now: u64,
@@ -145,7 +147,7 @@ impl CachePass {
             accesses: Vec::with_capacity(64),
             in_flight: (0..config.n_sms()).map(|_| FxHashSet::default()).collect(),
             llc_in_flight: FxHashSet::default(),
-            llc_fetch_bytes: llc_configs.first().map_or(1, |c| u64::from(c.memory.l2.fetch_bytes().max(1))),
+            llc_block_mask: !(llc_configs.first().map_or(1, |c| u64::from(c.memory.l2.fetch_bytes().max(1))) - 1),
 
             now: 0,
             traffic: Traffic::default(),
@@ -298,13 +300,7 @@ impl CachePass {
         self.traffic.request_bytes += HEADER_BYTES;
         self.traffic.reply_bytes += HEADER_BYTES + bytes;
         if let Some((first, others)) = self.llcs.split_first_mut() {
-            // A mask for the power-of-two fetch sizes of every preset: a
-            // division per request otherwise.
-            let block = if self.llc_fetch_bytes.is_power_of_two() {
-                addr & !(self.llc_fetch_bytes - 1)
-            } else {
-                addr - addr % self.llc_fetch_bytes
-            };
+            let block = addr & self.llc_block_mask;
             if first.read(addr) {
                 sent.llc_misses += 1;
                 self.llc_in_flight.insert(block);

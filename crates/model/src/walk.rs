@@ -15,8 +15,9 @@
 //! each other's lines between two loads of the same line.
 //!
 //! Which warps the MSHRs let through follows the config's warp scheduler.
-//! Oldest first (`gto`, `old`, the two-level and warp-limiting policies):
-//! every round starts at the oldest warp, so the same few warps get through
+//! Oldest first (`gto`, `old`, and in the pass the two-level and
+//! warp-limiting policies too, whatever their inner order): every round
+//! starts at the oldest warp, so the same few warps get through
 //! and come back to their lines while they are still in the L1. Taking turns
 //! (`lrr`, `rrr`): GPGPU-Sim's round robin starts after the last warp that
 //! issued, so when the MSHRs are the limit every waiting warp gets its turn
@@ -25,6 +26,7 @@
 //! its SM has brought in its own (on SM7_QV100, `strided:gs=32` at its
 //! default size: 89% of the L1 lookups miss in the run, 56% in an
 //! oldest-first pass, 100% taking turns).
+
 use serde::{Deserialize, Serialize};
 use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::source::{Command, KernelSource, WorkloadSource};
