@@ -51,6 +51,26 @@ struct Listener {
 }
 
 impl Listener {
+    /// A listener the browser has registered: a channel's registration
+    /// reaches Chromium's broadcast service on its own pipe, so a worker's
+    /// first post can overtake it and be lost. Hearing a ping posted after
+    /// it through the service shows it is registered.
+    async fn registered(name: &str) -> Self {
+        let listener = Self::new(name);
+        let pinger = BroadcastChannel::new(name).expect("a channel");
+        let ping = js_sys::Array::of3(&0.into(), &0.into(), &"registered".into());
+        pinger.post_message(&ping).expect("posts");
+        for _ in 0..100 {
+            if !listener.heard.borrow().is_empty() {
+                break;
+            }
+            sleep(Duration::from_millis(20)).await;
+        }
+        pinger.close();
+        assert_eq!(listener.heard.take(), ["0/0: registered"], "the listener hears a ping");
+        listener
+    }
+
     fn new(name: &str) -> Self {
         let channel = BroadcastChannel::new(name).expect("a channel");
         let heard: Rc<RefCell<Vec<String>>> = Rc::default();
@@ -120,7 +140,7 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
     assert_eq!(setup.sizes.iter().map(|s| s.sms).collect::<Vec<_>>(), [8, 16, 32, 64, 128]);
 
     let channel = format!("warplab-scale-test-{}", js_sys::Date::now());
-    let listener = Listener::new(&channel);
+    let listener = Listener::registered(&channel).await;
     bridge.send_input(request([8, 16], &[32], &channel));
     let WorkerOutput::Scaled(report) = next(&mut bridge, "a report").await else { panic!("no report") };
     sleep(Duration::from_millis(200)).await;
@@ -148,7 +168,7 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
 
     // Weak scaling: no curve, so three steps; each size its share.
     let channel = format!("warplab-scale-test-weak-{}", js_sys::Date::now());
-    let listener = Listener::new(&channel);
+    let listener = Listener::registered(&channel).await;
     bridge.send_input(weak_or_strong([8, 16], &[32], &channel, true));
     let WorkerOutput::Scaled(weak) = next(&mut bridge, "a weak report").await else { panic!("no report") };
     sleep(Duration::from_millis(200)).await;
