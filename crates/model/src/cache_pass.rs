@@ -34,8 +34,10 @@ pub(crate) struct PcStats {
     pub execs: u64,
     /// Executions that sent at least one read request past the L1.
     pub missing_execs: u64,
-    /// Read requests past the L1 (MSHR entries).
+    /// Read requests past the L1 (MSHR entries, but for `bypass_requests`).
     pub read_requests: u64,
+    /// Of those, the requests that skip the L1 and take no MSHR.
+    pub bypass_requests: u64,
     /// Of those, the ones that missed the L2.
     pub llc_misses: u64,
     /// Write requests past the L1.
@@ -54,8 +56,14 @@ pub(crate) struct PcStats {
 /// What one warp's execution of a memory instruction sent past its L1.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Sent {
-    /// Read requests (MSHR entries; atomics count here too).
+    /// Read requests (MSHR entries, but for `bypass_reads`; atomics count
+    /// here too).
     pub read_requests: u64,
+    /// Of those, the ones that skip the L1 (atomics, and loads past it with
+    /// `-gpgpu_gmem_skip_L1D` or no L1): the timing model sends them straight
+    /// into the crossbar, one a cycle (GPGPU-Sim's `ldst_unit::memory_cycle`
+    /// with `bypassL1D`), so they take no L1 MSHR.
+    pub bypass_reads: u64,
     /// Of those, the ones that missed the first LLC.
     pub llc_misses: u64,
     /// Write requests.
@@ -115,12 +123,20 @@ pub(crate) struct CachePass {
     pub traffic: Traffic,
 }
 
+impl Sent {
+    /// The read requests that take an L1 MSHR.
+    pub fn mshr_reads(&self) -> u64 {
+        self.read_requests - self.bypass_reads
+    }
+}
+
 impl PcStats {
     /// Adds one execution.
     pub fn record(&mut self, sent: Sent) {
         self.execs += 1;
         self.missing_execs += u64::from(sent.read_requests > 0);
         self.read_requests += sent.read_requests;
+        self.bypass_requests += sent.bypass_reads;
         self.llc_misses += sent.llc_misses;
         self.write_requests += sent.write_requests;
         self.divergent += u64::from(sent.divergent);
@@ -230,6 +246,9 @@ impl CachePass {
                     self.request_read(self.accesses[i].sector_addr, &mut sent);
                 }
             }
+        }
+        if past_l1 {
+            sent.bypass_reads = sent.read_requests;
         }
         sent
     }

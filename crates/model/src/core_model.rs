@@ -178,8 +178,11 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let active = f64::from(wave.active_sms);
     // MDM's queue: every active SM's `M` requests drain through the link,
     // wholly when the interval is memory-divergent and the link saturated.
-    let requests = (i.m_read * warps).min(mshrs) + i.m_write * warps;
-    let divergent = i.m_read * warps > mshrs;
+    // Requests that skip the L1 (atomics) take no MSHR: they are in flight
+    // beside the MSHRs' batch, never batched behind it.
+    let mshr_reads = (i.m_read - i.m_bypass).max(0.0) * warps;
+    let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps;
+    let divergent = mshr_reads > mshrs;
     let limit = machine.latencies.llc + machine.latencies.dram;
     let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);
     let dram = mdm_queue_delay(active, requests, machine.dram_service(i.llc_miss), limit, divergent);
@@ -187,7 +190,7 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     MemoryCost {
         miss: i.miss * beyond_hit(idle),
         pending: wait * beyond_hit(idle_with_l2_fills) - i.miss * beyond_hit(idle),
-        mshr: mshr_batches_beyond_first(i.m_read * warps, mshrs) * (idle_with_l2_fills + noc + dram),
+        mshr: mshr_batches_beyond_first(mshr_reads, mshrs) * (idle_with_l2_fills + noc + dram),
         noc: wait * noc,
         dram: wait * dram,
     }

@@ -60,6 +60,10 @@ pub struct Interval {
     pub m_read: f64,
     /// `M_write`: write requests issued in the same span.
     pub m_write: f64,
+    /// Of `m_read`, the requests that skip the L1 (atomics; loads past it):
+    /// they take no L1 MSHR. Only warplab's core model reads it.
+    #[serde(default)]
+    pub m_bypass: f64,
 }
 
 /// Cache figures of one kernel from the functional pass.
@@ -332,7 +336,7 @@ fn finish(
 /// its first, so it is charged there.
 fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
     let mut out = Vec::with_capacity(path.intervals.len());
-    let (mut m_read, mut m_write) = (0.0, 0.0);
+    let (mut m_read, mut m_write, mut m_bypass) = (0.0, 0.0, 0.0);
     let (mut first_memop, mut first_awaited) = (0, 0);
     for r in path.intervals {
         for &site in &path.memops[first_memop..r.memops_end as usize] {
@@ -340,6 +344,7 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
             let execs = s.execs.max(1) as f64;
             m_read += s.read_requests as f64 / execs;
             m_write += s.write_requests as f64 / execs;
+            m_bypass += s.bypass_requests as f64 / execs;
         }
         first_memop = r.memops_end as usize;
         let awaited = &path.awaited[first_awaited..r.awaited_end as usize];
@@ -355,16 +360,18 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
             llc_wait,
             m_read: 0.0,
             m_write: 0.0,
+            m_bypass: 0.0,
         };
         if miss > 0.0 {
-            (interval.m_read, interval.m_write) = (m_read, m_write);
-            (m_read, m_write) = (0.0, 0.0);
+            (interval.m_read, interval.m_write, interval.m_bypass) = (m_read, m_write, m_bypass);
+            (m_read, m_write, m_bypass) = (0.0, 0.0, 0.0);
         }
         out.push(interval);
     }
     if let Some(first) = out.iter_mut().find(|i| i.miss > 0.0) {
         first.m_read += m_read;
         first.m_write += m_write;
+        first.m_bypass += m_bypass;
     }
 
     out
@@ -421,6 +428,7 @@ mod tests {
             divergent: 0,
             waiting_execs: (miss * execs as f64) as u64,
             llc_waits: 0,
+            bypass_requests: 0,
         }
     }
 
@@ -458,5 +466,17 @@ mod tests {
         let charged: Vec<(f64, f64)> = intervals.iter().map(|i| (i.m_read, i.m_write)).collect();
         assert_eq!(charged, [(8.0, 5.0), (0.0, 0.0), (0.0, 0.0)]);
         assert!(intervals[1].awaits_load && intervals[1].miss == 0.0 && !intervals[2].awaits_load);
+    }
+
+    #[test]
+    fn requests_that_skip_the_l1_are_counted_apart() {
+        // An atomic (site 0: 32 requests, all past the L1) and a load (site
+        // 1: 4 requests through it) before one stall: 36 reads in flight,
+        // 32 of them taking no MSHR.
+        let atomic = PcStats { bypass_requests: 32 * 100, ..site(32, 0, 1.0, 0.0) };
+        let pcs = [atomic, site(4, 0, 1.0, 0.0)];
+        let path = StoredPath { intervals: &[raw(2, 2)], memops: &[0, 1], awaited: &[0, 1] };
+        let intervals = with_memory(&path, &pcs);
+        assert_eq!((intervals[0].m_read, intervals[0].m_bypass), (36.0, 32.0));
     }
 }

@@ -367,7 +367,8 @@ impl WalkSink for InstCounter {
 }
 
 /// Runs a warp's next memory instruction through the caches; the read
-/// requests it sent past the L1.
+/// requests it sent past the L1 that took an MSHR (those that skip the L1,
+/// atomics above all, take none, so they leave the round's budget alone).
 fn next_access<S: WalkSink>(
     cache: &mut CachePass,
     sm: usize,
@@ -384,7 +385,7 @@ fn next_access<S: WalkSink>(
             let sent = cache.access(sm, cta, instruction, op, space);
             sink.access(instruction, cursor.ordinal, sent);
             cursor.ordinal += 1;
-            return sent.read_requests;
+            return sent.mshr_reads();
         }
     }
     0

@@ -48,6 +48,7 @@ fn alu(insts: u32, stall_cycles: u32) -> Interval {
         llc_wait: 0.0,
         m_read: 0.0,
         m_write: 0.0,
+        m_bypass: 0.0,
     }
 }
 
@@ -129,6 +130,7 @@ fn divergent(m_read: f64) -> Interval {
         llc_wait: 0.0,
         m_read,
         m_write: 0.0,
+        m_bypass: 0.0,
     }
 }
 
@@ -428,4 +430,22 @@ fn sub_cores_put_the_unit_floor_on_the_busiest_scheduler() {
     let core = predict_model(&profile, &sub_cores, ModelKind::Warplab);
     assert!(close(core.cycles, 800.0), "{}", core.cycles);
     assert!(core.cpi_stack.units > 0.0, "{:?}", core.cpi_stack);
+}
+
+#[test]
+fn atomics_take_no_mshr_in_the_core_model() {
+    // The three-batch interval above (W = 4, M_read = 24, #MSHR = 32), its
+    // requests atomics: they skip the L1 and go straight into the crossbar,
+    // so no MSHR batch waits behind another. The core model's load is then
+    // one round trip, 1 + 20 + 80 = 101 cycles, as with everything fitting
+    // the MSHRs; MDM, which reads only M_read, still charges 2 · 100.
+    let atomics = kernel(vec![Interval { m_bypass: 24.0, ..divergent(24.0) }], 1, 4, 1);
+    let core = predict_model(&atomics, &machine(), ModelKind::Warplab);
+    assert!((core.cycles - 101.0).abs() < 1e-3 && core.cpi_stack.mshr == 0.0, "{:?}", core.cpi_stack);
+    assert!((predict_model(&atomics, &machine(), ModelKind::Mdm).cycles - 301.0).abs() < 1e-3);
+    // Loads among them take their MSHRs: 24 of each warp's 32 requests
+    // loads (96 = 3 · #MSHR), 8 atomics, the loads' three batches again.
+    let mixed = kernel(vec![Interval { m_bypass: 8.0, ..divergent(32.0) }], 1, 4, 1);
+    let core = predict_model(&mixed, &machine(), ModelKind::Warplab);
+    assert!((core.cpi_stack.mshr - 200.0 / 4.0).abs() < 1e-3, "{:?}", core.cpi_stack);
 }

@@ -61,3 +61,15 @@ fn loads_of_a_line_another_warp_is_fetching_wait_for_it() {
         assert!(misses > 0.0 && (waits - misses).abs() < 1e-9, "{}: misses {misses}, waits {waits}", k.name);
     }
 }
+
+/// Hand-worked: `histogram:size=1,skew=100` is 1,024 threads (32 warps)
+/// each reading four values and adding each to bin 0. A warp's loads read
+/// 4 × 32 × 4 bytes, 16 sectors, through the L1; its four atomics update
+/// one word from all 32 lanes, 128 requests that skip the L1 and take no
+/// MSHR (the timing model sends them straight into the crossbar).
+#[test]
+fn atomics_are_the_requests_that_skip_the_l1() {
+    let [k] = &kernels("SM7_QV100", "histogram:size=1,skew=100")[..] else { panic!("one kernel") };
+    let (read, bypass) = k.intervals.iter().fold((0.0, 0.0), |(r, b), i| (r + i.m_read, b + i.m_bypass));
+    assert_eq!((read - bypass, bypass), (16.0, 128.0));
+}
