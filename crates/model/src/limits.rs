@@ -12,7 +12,7 @@
 //! | LD/ST unit | the SM's warps' L1 lookups, sent in order one per bank per cycle up to the first bank conflict; shared-memory bank conflicts; accesses past the L1 one per cycle | one cycle per step |
 //! | execution units | each class's initiation intervals; every pipeline's instructions through the operand collector | the SM's units of that class; for every set of pipelines, the fewer of the collector's input ports and dispatch units that serve it |
 //! | L2 slice | the busiest slice's accesses (same-address atomics all land on one) | one per L2 cycle, and its crossbar port's packet in and packet out (`Interconnect::port_cycles` interconnect cycles each) |
-//! | NoC | requests in the busier direction (reads' replies, writes' data) | `B_NoC` per L1 block (Eq. 7's service) |
+//! | NoC | GPGPU-Sim's own crossbar: every request, a packet a cycle in each direction; BookSim: the requests of the busier direction (reads' replies, writes' data) | `B_NoC` per L1 block (Eq. 7's service) |
 //! | DRAM | sectors read and written | `B_DRAM` |
 //!
 //! And one floor for the whole kernel, not a rate: it cannot end before its
@@ -329,7 +329,16 @@ pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, ac
         .map(|(&cycles, &units)| if units > 0 { cycles as f64 / f64::from(units) } else { 0.0 })
         .fold(collector_cycles(&work.pipe_insts, &machine.rates), f64::max);
     let caches = &k.caches;
-    let busier_direction = caches.read_requests.max(caches.write_requests) as f64;
+    // GPGPU-Sim's own crossbar moves a whole packet a cycle, whatever its
+    // size, so each direction carries every request: reads' requests and
+    // writes' data one way, reads' data and writes' acknowledgements the
+    // other. Under BookSim a port moves a flit a cycle, and the busier
+    // direction's data packets are what fill it.
+    let noc_packets = if machine.rates.port_flit_bytes.is_none() {
+        (caches.read_requests + caches.write_requests) as f64
+    } else {
+        caches.read_requests.max(caches.write_requests) as f64
+    };
     let requests = (caches.read_requests + caches.write_requests) as f64;
     let sectors = requests * caches.dram_sectors_per_request;
     Limit::ALL.map(|limit| match limit {
@@ -340,7 +349,7 @@ pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, ac
                 machine.rates.slice_access_cycles(caches.request_bytes_per_request, caches.reply_bytes_per_request);
             work.busiest_slice_accesses as f64 * per_gpu * access
         }
-        Limit::Noc => busier_direction * per_gpu * machine.noc_service(),
+        Limit::Noc => noc_packets * per_gpu * machine.noc_service(),
         Limit::Dram => sectors * per_gpu * machine.dram_cycles(f64::from(SECTOR_BYTES)),
     })
 }

@@ -449,3 +449,23 @@ fn atomics_take_no_mshr_in_the_core_model() {
     let core = predict_model(&mixed, &machine(), ModelKind::Warplab);
     assert!((core.cpi_stack.mshr - 200.0 / 4.0).abs() < 1e-3, "{:?}", core.cpi_stack);
 }
+
+#[test]
+fn the_noc_floor_counts_packets_on_gpgpu_sims_crossbar_and_flits_under_booksim() {
+    // One warp alone (36 cycles) whose 60 reads and 40 writes cross a NoC
+    // that moves one 32-B block a core cycle. GPGPU-Sim's own crossbar
+    // moves a packet a cycle whatever its size: the request direction
+    // carries 60 read requests and 40 writes' data, 100 cycles. Under
+    // BookSim the ports move flits, and the busier direction's data (60
+    // reads' replies) fills them: 60 cycles.
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    profile.kernels[0].caches.read_requests = 60;
+    profile.kernels[0].caches.write_requests = 40;
+    let crossbar = Machine { noc_bytes_per_s: 32e9, ..machine() };
+    let limited = |m: &Machine| predict(&profile, m).models[&ModelKind::MdmLimits];
+    let p = limited(&crossbar);
+    assert!(close(p.cycles, 100.0) && close(p.cpi_stack.noc_bandwidth, 64.0 / 6.0), "{p:?}");
+    let mut booksim = crossbar.clone();
+    booksim.rates.port_flit_bytes = Some(40);
+    assert!(close(limited(&booksim).cycles, 60.0));
+}
