@@ -67,6 +67,16 @@ fn core_crates_know_nothing_of_the_browser() {
 }
 
 #[test]
+fn the_pinned_wasm_bindgen_cli_is_the_workspaces_wasm_bindgen() {
+    let version = |lock: PathBuf, package| crate::tools::lockfile_version(&lock, package).expect("a locked version");
+    assert_eq!(
+        version(root().join("xtask/tools/wasm-bindgen-cli/Cargo.lock"), "wasm-bindgen-cli"),
+        version(root().join("Cargo.lock"), "wasm-bindgen"),
+        "move xtask/tools/wasm-bindgen-cli with the workspace's wasm-bindgen (its Cargo.toml says how)"
+    );
+}
+
+#[test]
 fn crates_depend_only_in_the_designed_direction() {
     for (package, allowed) in ALLOWED_DEPENDENCIES {
         let deps = dependencies(package, "all", "1");

@@ -1,8 +1,9 @@
 //! Installing what the build and the tests need, from the package registries
-//! only: the wasm32 target, wasm-bindgen-cli at the lockfile's version,
+//! only: the wasm32 target, wasm-bindgen-cli at the lockfile's version (its
+//! dependencies pinned by `xtask/tools/wasm-bindgen-cli`'s lockfile),
 //! Debian's Chromium and ChromeDriver, and the npm packages of `tests/`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::shell::{Result, command, exec, output, root, tools_root};
 
@@ -19,38 +20,67 @@ pub fn ensure_wasm_target() -> Result<()> {
     exec(&mut command("rustup", &["target", "add", "wasm32-unknown-unknown"]))
 }
 
+/// The manifest whose lockfile pins wasm-bindgen-cli and everything it
+/// depends on (`xtask/tools/wasm-bindgen-cli`).
+fn wasm_bindgen_pin() -> PathBuf {
+    root().join("xtask/tools/wasm-bindgen-cli/Cargo.toml")
+}
+
+/// The binaries wasm-bindgen-cli builds, which `target/tools/bin` gets.
+const WASM_BINDGEN_BINARIES: [&str; 3] = ["wasm-bindgen", "wasm-bindgen-test-runner", "wasm2es6js"];
+
 /// Installs `wasm-bindgen-cli` into `target/tools` at exactly the version of the
-/// `wasm-bindgen` crate in `Cargo.lock`; a different version fails with a
-/// schema mismatch. It is installed without `--locked`: the CLI's own lockfile
-/// pins a `webpki-roots` release the registry lacks (TOOLCHAIN.md).
+/// `wasm-bindgen` crate in `Cargo.lock` (a different version fails with a
+/// schema mismatch). It is built from `xtask/tools/wasm-bindgen-cli` with
+/// `--locked`, so its whole dependency tree is the one committed there: the
+/// CLI's own lockfile cannot be used (it pins a `webpki-roots` release the
+/// registry lacks, TOOLCHAIN.md), and an unlocked install would resolve
+/// afresh on every fresh machine.
 pub fn ensure_wasm_bindgen() -> Result<()> {
-    let version = lockfile_version("wasm-bindgen")?;
-    let binary = tools_root().join("bin").join("wasm-bindgen");
+    let version = lockfile_version(&root().join("Cargo.lock"), "wasm-bindgen")?;
+    let bin = tools_root().join("bin");
+    let binary = bin.join("wasm-bindgen");
     if binary.exists() {
         let installed = output(&mut command(binary.to_str().expect("UTF-8 path"), &["--version"]))?;
         if installed.split_whitespace().nth(1) == Some(version.as_str()) {
             return Ok(());
         }
     }
-    let root = tools_root();
-    let root = root.to_str().ok_or("the tools path is not UTF-8")?;
-    exec(&mut command("cargo", &["install", "wasm-bindgen-cli", "--version", &version, "--root", root]))
+    let pin = wasm_bindgen_pin();
+    let pinned = lockfile_version(&pin.with_file_name("Cargo.lock"), "wasm-bindgen-cli")?;
+    if pinned != version {
+        return Err(format!(
+            "xtask/tools/wasm-bindgen-cli pins wasm-bindgen-cli {pinned} but Cargo.lock has wasm-bindgen {version}: \
+             move the pin (its Cargo.toml says how)"
+        ));
+    }
+    let build = tools_root().join("wasm-bindgen-cli");
+    let manifest = pin.to_str().ok_or("the repository path is not UTF-8")?;
+    let args = ["build", "--release", "--locked", "--manifest-path", manifest, "-p", "wasm-bindgen-cli", "--bins"];
+    exec(command("cargo", &args).env("CARGO_TARGET_DIR", &build))?;
+    std::fs::create_dir_all(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    for name in WASM_BINDGEN_BINARIES {
+        let built = build.join("release").join(name);
+        std::fs::copy(&built, bin.join(name)).map_err(|e| format!("{}: {e}", built.display()))?;
+    }
+    Ok(())
 }
 
-/// The version of `package` in `Cargo.lock` (the single entry of that name).
-pub fn lockfile_version(package: &str) -> Result<String> {
-    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+/// The version of `package` in the lockfile at `lock` (its single entry of
+/// that name).
+pub fn lockfile_version(lock: &Path, package: &str) -> Result<String> {
+    let text = std::fs::read_to_string(lock).map_err(|e| format!("{}: {e}", lock.display()))?;
     let needle = format!("name = \"{package}\"");
-    let mut lines = lock.lines();
+    let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if line.trim() == needle {
             let version = lines.next().and_then(|l| l.trim().strip_prefix("version = \""));
             return version
                 .map(|v| v.trim_end_matches('"').to_owned())
-                .ok_or(format!("Cargo.lock: no version for {package}"));
+                .ok_or(format!("{}: no version for {package}", lock.display()));
         }
     }
-    Err(format!("Cargo.lock has no package {package}"))
+    Err(format!("{} has no package {package}", lock.display()))
 }
 
 /// Installs Debian's `chromium` and `chromium-driver` when either is missing
