@@ -1,6 +1,6 @@
 // The course-lab handouts (docs/labs/N-*.md) run entirely from their links:
-// every step's link, opened in the page, shows the figures the handout's
-// table states (each page's data-value, rounded to one decimal), one of them
+// every step's link, opened in the page, shows its step's banner, scrolled
+// to the panel it names, and the figures the handout's table states (each page's data-value, rounded to one decimal), one of them
 // served under a sub-path (a "no prediction" cell: the page says so and
 // why); lab 3's published accuracy shows as stated once
 // the published benchmarks are loaded. crates/cli/tests/handouts.rs checks
@@ -88,8 +88,24 @@ async function checkStep(name, row, base) {
     rounds(value, stated, 1, `${name} step ${row.step}: ${id} IPC`);
   }
   assert.equal(page.url(), base + row.fragment, "opening a link does not change it");
+  await checkBanner(page, name, row);
   console.log(`# ${name} step ${row.step}: figures shown in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { page, errors };
+}
+
+// The step's banner: its lab (the handout's number), its step, and a link to
+// the panel its link names, which the page has scrolled into view.
+async function checkBanner(page, name, row) {
+  const what = `${name} step ${row.step}: the banner`;
+  assert.equal((await page.getByTestId("step-banner-step").textContent()).trim(), row.step, what);
+  assert.match(await page.getByTestId("step-banner-lab").textContent(), new RegExp(`^Lab ${name[0]}: `), what);
+  assert.ok((await page.getByTestId("step-banner-watch").textContent()).trim().length > 0, what);
+  const panel = new URLSearchParams(row.fragment.slice(row.fragment.indexOf("&") + 1)).get("panel");
+  assert.ok(panel, `${what}: the link names a panel`);
+  await page.waitForFunction((id) => {
+    const box = document.getElementById(id)?.getBoundingClientRect();
+    return !!box && box.top < innerHeight && box.bottom > 0;
+  }, panel, { timeout: 20_000 });
 }
 
 const all = handouts();

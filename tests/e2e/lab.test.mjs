@@ -7,6 +7,7 @@
 // link shows a message and the default experiment.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
   CLI, dropFiles, experimentIn, openPage, runCli, serverAndBrowser, SCREENSHOTS, textOf, waitForText, watchLongTasks,
 } from "./harness.mjs";
@@ -189,6 +190,49 @@ test("a damaged link shows a message and opens the default experiment", async ()
   assert.match(await newer.page.getByTestId("link-notice").textContent(), /version/);
   await page.close();
   await newer.page.close();
+});
+
+// Whether the element `id` is at least partly in the window.
+function inView(page, id) {
+  return page.evaluate((id) => {
+    const box = document.getElementById(id)?.getBoundingClientRect();
+    return !!box && box.top < innerHeight && box.bottom > 0;
+  }, id);
+}
+
+test("a handout's link opens with its step banner at its panel; dismissed, the step leaves the link; a link without one opens as before", async () => {
+  const handout = readFileSync(new URL("../../docs/labs/1-memory-divergence.md", import.meta.url), "utf8");
+  const fragment = handout.match(/\| 1g \| \[open\]\([^)#]*(#x=[^)]+)\)/)[1];
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/" + fragment);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const banner = page.getByTestId("step-banner");
+  await banner.waitFor({ timeout: 20_000 });
+  assert.equal(await textOf(page, "step-banner-lab"), "Lab 1: memory divergence");
+  assert.equal(await textOf(page, "step-banner-step"), "1g");
+  assert.equal(await textOf(page, "step-banner-watch"), "the L1-miss latency chart's MSHR wait");
+  assert.equal(await textOf(page, "step-banner-panel"), "Report");
+  // The report appears when the run ends; the page then scrolls to it, once.
+  await figure(page, "simulated");
+  await page.waitForFunction(() => {
+    const box = document.getElementById("report-panel")?.getBoundingClientRect();
+    return !!box && box.top < innerHeight && box.bottom > 0;
+  }, null, { timeout: 20_000 });
+  assert.ok(await page.evaluate(() => scrollY > 0), "scrolled down to the report");
+  assert.equal(page.url(), shared.server.origin + "/" + fragment, "the step stays in the link while its banner shows");
+  await page.getByTestId("step-banner-dismiss").click();
+  assert.equal(await banner.count(), 0, "dismissed");
+  await page.waitForFunction(() => !location.hash.includes("&"), null, { timeout: 5_000 });
+  assert.deepEqual(await experimentIn(page.url()), await experimentIn(fragment), "the same experiment, without its step");
+  assert.deepEqual(errors, []);
+  // The same experiment without the step: no banner, the top of the page.
+  const bare = await openPage(shared.browser, shared.server.origin + "/" + fragment.split("&")[0]);
+  await figure(bare.page, "simulated");
+  await bare.page.getByTestId("report-panel").waitFor();
+  assert.equal(await bare.page.getByTestId("step-banner").count(), 0, "no banner");
+  assert.equal(await bare.page.evaluate(() => scrollY), 0, "not scrolled");
+  assert.equal(await inView(bare.page, "workload-panel"), true);
+  await page.close();
+  await bare.page.close();
 });
 
 test("a dropped anchor trace folder: its summary, and a link naming it by the hash the CLI checks", async () => {

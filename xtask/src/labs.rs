@@ -6,7 +6,11 @@
 //! The links start with `http://localhost:8080/` (where `cargo xtask serve`
 //! puts the app) or with the instructor's `--base-url`; only the part from
 //! `#x=` on carries the experiment, so a link opens the same experiment
-//! under any URL. `--links-only` re-points the tables already written
+//! under any URL. After the experiment each link carries its step for the
+//! page's banner (`&lab=...&step=...&watch=...&panel=...`, percent-encoded,
+//! from `docs/labs/banners.json`; the page's `crates/web/src/lab_step.rs`
+//! reads the same format, and the share-link codec skips it). `--links-only`
+//! re-points the tables already written, and rewrites their banners,
 //! without running anything (docs/hosting.md).
 //!
 //! Like `validate-models`, it talks to the release CLI through its output
@@ -64,6 +68,24 @@ struct Options {
     links_only: bool,
 }
 
+/// What each step's banner says: `docs/labs/banners.json`.
+const BANNERS: &str = "banners.json";
+
+/// The page's sections a banner may point at (`crates/web/src/components/section_nav.rs`).
+const PANELS: [&str; 8] = [
+    "workload-panel",
+    "config-panel",
+    "animation-panel",
+    "sampling-panel",
+    "report-panel",
+    "analytical-panel",
+    "scale-panel",
+    "glossary",
+];
+
+/// Each step's banner parameters, by step id.
+type Banners = std::collections::BTreeMap<String, String>;
+
 /// One step: its id (the file stem, e.g. `1a`) and its experiment file.
 struct Step {
     id: String,
@@ -71,11 +93,13 @@ struct Step {
 }
 
 /// One row of a handout's table, as data: the step, its link's fragment
-/// (`#x=...`, the whole experiment) and its four figures as stated.
+/// (`#x=...`, the whole experiment), the banner's parameters after it, and
+/// its four figures as stated.
 #[derive(Debug, Clone, PartialEq)]
 struct Row {
     step: String,
     fragment: String,
+    banner: String,
     figures: [String; 4],
 }
 
@@ -85,18 +109,24 @@ struct Row {
 pub fn run(args: &[String]) -> Result<ExitCode> {
     let options = Options::parse(args)?;
     let labs = root().join("docs").join("labs");
+    let banners = banners(&labs.join(BANNERS))?;
     if options.links_only {
         for handout in handouts(&labs)? {
             let text = std::fs::read_to_string(&handout).map_err(|e| format!("{}: {e}", handout.display()))?;
-            write(&handout, &rebase(&text, &options.base_url)?)?;
+            write(&handout, &rebase(&text, &options.base_url, &banners)?)?;
             println!("labs: pointed the links of {} at {}", handout.display(), options.base_url);
         }
         return Ok(ExitCode::SUCCESS);
     }
     let cli = release_cli()?;
     let steps = steps(&labs.join("experiments"))?;
-    let rows =
-        run_jobs(&steps, 2, |step| format!("step {}", step.id), |row: &Row| row.step.clone(), |step| row(&cli, step));
+    let rows = run_jobs(
+        &steps,
+        2,
+        |step| format!("step {}", step.id),
+        |row: &Row| row.step.clone(),
+        |step| row(&cli, step, &banners),
+    );
     let rows = rows.into_iter().collect::<Result<Vec<Row>>>()?;
     for handout in handouts(&labs)? {
         let name = handout.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
@@ -136,7 +166,8 @@ impl Row {
     /// The table line, its link under `base_url`.
     fn markdown(&self, base_url: &str) -> String {
         let [simulated, core, mdm, scale] = &self.figures;
-        format!("| {} | [open]({base_url}{}) | {simulated} | {core} | {mdm} | {scale} |\n", self.step, self.fragment)
+        let (step, fragment, banner) = (&self.step, &self.fragment, &self.banner);
+        format!("| {step} | [open]({base_url}{fragment}{banner}) | {simulated} | {core} | {mdm} | {scale} |\n")
     }
 
     /// Reads back a line [`Row::markdown`] wrote, under any base URL.
@@ -151,7 +182,8 @@ impl Row {
             .ok_or_else(|| format!("step {step}: the link cell is not [open](URL): {link}"))?;
         let at = url.find("#x=").ok_or_else(|| format!("step {step}: the link carries no #x= experiment"))?;
         let figures = [simulated, core, mdm, scale].map(str::to_owned);
-        Ok(Row { step: step.to_owned(), fragment: url[at..].to_owned(), figures })
+        let (fragment, banner) = url[at..].find('&').map_or((&url[at..], ""), |amp| url[at..].split_at(amp));
+        Ok(Row { step: step.to_owned(), fragment: fragment.to_owned(), banner: banner.to_owned(), figures })
     }
 }
 
@@ -188,10 +220,57 @@ fn written_rows(text: &str) -> Result<Vec<Row>> {
     lines.map(Row::parse).collect()
 }
 
-/// `text` with its figures table's links under `base_url`, every step's
-/// fragment and figures kept.
-fn rebase(text: &str, base_url: &str) -> Result<String> {
-    Ok(FIGURES.replace(text, &table(&written_rows(text)?, base_url)))
+/// `text` with its figures table's links under `base_url` and their banners
+/// as `banners` says, every step's fragment and figures kept.
+fn rebase(text: &str, base_url: &str, banners: &Banners) -> Result<String> {
+    let rows = written_rows(text)?
+        .into_iter()
+        .map(|row| Ok(Row { banner: banner_of(banners, &row.step)?, ..row }))
+        .collect::<Result<Vec<Row>>>()?;
+    Ok(FIGURES.replace(text, &table(&rows, base_url)))
+}
+
+/// Step `step`'s banner parameters.
+fn banner_of(banners: &Banners, step: &str) -> Result<String> {
+    banners.get(step).cloned().ok_or_else(|| format!("step {step}: no banner in docs/labs/{BANNERS}"))
+}
+
+/// Every step's banner parameters from `path`: `{"labs": {"1": "Lab 1: ..."},
+/// "steps": {"1a": {"watch": "...", "panel": "report-panel"}}}`, each step's
+/// lab its id's first character, each panel one of the page's sections.
+fn banners(path: &Path) -> Result<Banners> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let json: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    let steps = json["steps"].as_object().ok_or_else(|| format!("{name}: no \"steps\" object"))?;
+    let mut banners = Banners::new();
+    for (step, banner) in steps {
+        let lab_id = step.get(..1).unwrap_or_default();
+        let lab = json["labs"][lab_id].as_str().ok_or_else(|| format!("{name}: no lab {lab_id:?} for step {step}"))?;
+        let watch = banner["watch"].as_str().ok_or_else(|| format!("{name}: step {step} has no \"watch\""))?;
+        let panel = banner["panel"].as_str().filter(|panel| PANELS.contains(panel));
+        let panel = panel.ok_or_else(|| format!("{name}: step {step}'s \"panel\" is not one of {PANELS:?}"))?;
+        let params = [("lab", lab), ("step", step.as_str()), ("watch", watch), ("panel", panel)];
+        banners.insert(
+            step.clone(),
+            params.iter().map(|(key, value)| format!("&{key}={}", percent_encode(value))).collect(),
+        );
+    }
+    Ok(banners)
+}
+
+/// `text` with every byte but the unreserved ones (`A-Z a-z 0-9 - . _ ~`) as
+/// `%XX`, so a value holds no `&`, `#`, `)` or space to end the link early.
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+                char::from(byte).to_string()
+            } else {
+                format!("%{byte:02X}")
+            }
+        })
+        .collect()
 }
 
 /// The experiment files, in step order (`1a.json`, `1b.json`, ...).
@@ -226,7 +305,7 @@ fn handouts(dir: &Path) -> Result<Vec<PathBuf>> {
 /// stated only for experiments that choose their scale models (the lab is
 /// about them); otherwise `--no-scale` skips the slow part. Where the
 /// scale-model rule gives no prediction, the cell says so.
-fn row(cli: &Path, step: &Step) -> Result<Row> {
+fn row(cli: &Path, step: &Step, banners: &Banners) -> Result<Row> {
     let file = step.file.to_str().ok_or("an experiment path is not UTF-8")?;
     let cli = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
     let fragment = output(&mut command(cli, &["experiment", "link", file]))?.trim().to_owned();
@@ -253,7 +332,8 @@ fn row(cli: &Path, step: &Step) -> Result<Row> {
     } else {
         figure(&report["scale"]["ipc"], &format!("scale-model IPC ({})", report["scale"]["error"]))?
     };
-    Ok(Row { step: step.id.clone(), fragment, figures: [simulated, core, mdm, scale] })
+    let banner = banner_of(banners, &step.id)?;
+    Ok(Row { step: step.id.clone(), fragment, banner, figures: [simulated, core, mdm, scale] })
 }
 
 /// The sentence on the paper's published accuracy at its largest size, with
@@ -304,6 +384,10 @@ mod tests {
             .collect()
     }
 
+    fn committed_banners() -> Banners {
+        banners(&root().join("docs").join("labs").join(BANNERS)).expect("docs/labs/banners.json reads")
+    }
+
     fn options(args: &[&str]) -> Result<Options> {
         Options::parse(&args.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>())
     }
@@ -319,10 +403,13 @@ mod tests {
             let rows = written_rows(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert!(!rows.is_empty(), "{name}: a table with rows");
             // The default writes exactly what is committed: the same writer, local links.
-            assert_eq!(rebase(&text, &local.base_url).expect("rebases"), text, "{name}: the default links are local");
-            let moved = rebase(&text, &hosted.base_url).expect("rebases");
+            let banners = committed_banners();
+            let rebased = rebase(&text, &local.base_url, &banners).expect("rebases");
+            assert_eq!(rebased, text, "{name}: the default links are local, with banners.json's banners");
+            let moved = rebase(&text, &hosted.base_url, &banners).expect("rebases");
             for line in moved.lines().filter(|line| line.contains("[open](")) {
                 assert!(line.contains("[open](https://example.org/warplab/#x="), "{name}: {line}");
+                assert!(line.contains("&step="), "{name}: every link carries its step: {line}");
                 assert!(!line.contains("localhost"), "{name}: {line}");
                 n_links += 1;
             }
@@ -332,7 +419,7 @@ mod tests {
             let outside = |text: &str| FIGURES.replace(text, "");
             assert_eq!(outside(&moved), outside(&text), "{name}: only the table changes");
             // And back: re-pointing is lossless.
-            assert_eq!(rebase(&moved, &local.base_url).expect("rebases"), text, "{name}");
+            assert_eq!(rebase(&moved, &local.base_url, &banners).expect("rebases"), text, "{name}");
         }
         assert!(n_links >= 20, "every step's link was re-pointed ({n_links})");
     }
@@ -357,13 +444,42 @@ mod tests {
         let row = Row {
             step: "3c".into(),
             fragment: "#x=5LY9".into(),
+            banner: "&step=3c".into(),
             figures: ["9.8".into(), "191.3".into(), "375.9".into(), NO_PREDICTION.into()],
         };
         let line = row.markdown("https://example.org/w/");
-        assert_eq!(line, "| 3c | [open](https://example.org/w/#x=5LY9) | 9.8 | 191.3 | 375.9 | no prediction |\n");
-        assert_eq!(Row::parse(&line), Ok(row));
+        assert_eq!(
+            line,
+            "| 3c | [open](https://example.org/w/#x=5LY9&step=3c) | 9.8 | 191.3 | 375.9 | no prediction |\n"
+        );
+        assert_eq!(Row::parse(&line), Ok(row.clone()));
+        let bare = Row { banner: String::new(), ..row };
+        assert_eq!(Row::parse(&bare.markdown("https://example.org/w/")), Ok(bare), "a link without a banner");
         assert!(Row::parse("| 3c | [open](https://example.org/w/) | 1 | 2 | 3 | 4 |").is_err(), "no experiment");
         assert!(Row::parse("| 3c | 1 | 2 |").is_err(), "too few cells");
+    }
+
+    #[test]
+    fn every_step_has_a_banner_naming_its_lab_and_a_panel_of_the_page() {
+        let banners = committed_banners();
+        let experiments = steps(&root().join("docs").join("labs").join("experiments")).expect("the steps list");
+        assert!(experiments.len() >= 20, "{} steps", experiments.len());
+        for step in &experiments {
+            let banner = banner_of(&banners, &step.id).expect("every step has a banner");
+            assert!(banner.starts_with("&lab=Lab%20"), "{}: {banner}", step.id);
+            assert!(banner.contains(&format!("&step={}&", step.id)), "{}: {banner}", step.id);
+        }
+        // The page's sections, as section_nav.rs lists them.
+        let nav = root().join("crates/web/src/components/section_nav.rs");
+        let page = literals(&std::fs::read_to_string(nav).expect("section_nav.rs reads"));
+        for panel in PANELS {
+            assert!(page.iter().any(|text| text == panel), "{panel} is not a section of the page");
+        }
+        // The page's decoder (lab_step.rs) pins the same text.
+        let lab1 = [("lab", "Lab 1: memory divergence"), ("watch", "the L1-miss latency chart")];
+        let encoded: Vec<String> = lab1.iter().map(|(key, value)| format!("{key}={}", percent_encode(value))).collect();
+        assert_eq!(encoded, ["lab=Lab%201%3A%20memory%20divergence", "watch=the%20L1-miss%20latency%20chart"]);
+        assert_eq!(percent_encode("a&b#c)d"), "a%26b%23c%29d");
     }
 
     #[test]

@@ -25,15 +25,19 @@ use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
-    SamplingPanel, ScalePanel, SectionNav, Toolbar, WorkloadPanel,
+    SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
 use crate::components::{Glossary, HelpLink, RunIpc, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
+use crate::lab_step::LabStep;
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
-use crate::share::{current_link, experiment_in_location, experiment_of, show_in_location, with_knob, without_knobs};
+use crate::share::{
+    current_link, experiment_in_location, experiment_of, lab_step_in_location, show_in_location, with_knob,
+    without_knobs,
+};
 use crate::state::{Action, AwaitedFiles, Experiment, State, WorkloadChoice};
 
 /// How long the generator form must be still before the worker is asked.
@@ -111,9 +115,14 @@ pub fn App(props: &AppProps) -> Html {
     use_scale_plan_of_each_config(&page, state.config_loads);
     use_scale_run_of_each_experiment(&page, &scale, &run, &state, next);
     let shared = experiment_of(&state, &run, &scale, &analysis);
-    use_effect_with(shared.clone(), |shared| {
+    // A handout's link carries its lab step: a banner until dismissed, and the
+    // page scrolled to the panel it points at once the run has stopped.
+    let lab_step = use_state(|| lab_step_in_location().map(Rc::new));
+    let settled = run.report.is_some() || run.phase == RunPhase::Cancelled;
+    use_scroll_to_panel(lab_step.as_ref().and_then(|step| step.panel), settled);
+    use_effect_with((shared.clone(), (*lab_step).clone()), |(shared, step)| {
         if let Ok(experiment) = shared {
-            let _ = show_in_location(experiment);
+            let _ = show_in_location(experiment, step.as_deref());
         }
     });
 
@@ -129,6 +138,9 @@ pub fn App(props: &AppProps) -> Html {
             // What stays in view on a wide screen: the toolbar, the links to
             // every section, and the three IPCs.
             <div class="dock" data-testid="dock">
+                if let Some(step) = &*lab_step {
+                    <StepBanner step={step.clone()} on_dismiss={dismiss_step(&lab_step)} />
+                }
                 { toolbar(&page, &state, &run) }
                 <SectionNav animation={run.snapshot.is_some()} report={run.report.is_some()}
                     sampling={sampling_shown(&run)} />
@@ -179,6 +191,35 @@ pub fn App(props: &AppProps) -> Html {
             <Glossary />
         </main>
     }
+}
+
+/// Hides the lab step's banner (and so drops the step from the address).
+fn dismiss_step(lab_step: &UseStateHandle<Option<Rc<LabStep>>>) -> Callback<()> {
+    let lab_step = lab_step.clone();
+    Callback::from(move |()| lab_step.set(None))
+}
+
+/// Scrolls to the element `panel` names once the run has stopped
+/// (`settled`: the panels above it have their size by then) and, while the
+/// reader has not scrolled since, again whenever it moves (a panel above it
+/// growing).
+#[hook]
+fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
+    // Where the page scrolled to last and the panel's top then; none before the first time.
+    let scrolled = use_mut_ref(|| None::<(f64, f64)>);
+    use_effect(move || {
+        let document = gloo::utils::document();
+        let Some(element) = panel.filter(|_| settled).and_then(|id| document.get_element_by_id(id)) else { return };
+        let window = gloo::utils::window();
+        let y = window.scroll_y().unwrap_or_default();
+        let top = element.get_bounding_client_rect().top() + y;
+        let mut scrolled = scrolled.borrow_mut();
+        let due = scrolled.is_none_or(|(at, was)| (at - y).abs() < 1.0 && (was - top).abs() >= 1.0);
+        if due {
+            element.scroll_into_view();
+            *scrolled = Some((window.scroll_y().unwrap_or_default(), top));
+        }
+    });
 }
 
 /// The header with the share controls wired to the page.

@@ -28,6 +28,8 @@ mod files;
 mod format;
 mod glossary;
 mod hooks;
+mod lab_step;
+mod palette;
 mod published;
 mod run;
 mod run_state;

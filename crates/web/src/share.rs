@@ -14,6 +14,7 @@ use warplab_lab::{
 use wasm_bindgen::JsValue;
 
 use crate::analysis_state::AnalysisState;
+use crate::lab_step::LabStep;
 use crate::run_state::RunState;
 use crate::scale_state::ScaleState;
 use crate::state::{State, WorkloadChoice};
@@ -80,11 +81,18 @@ pub fn experiment_in_location() -> Option<Result<Shared, String>> {
     Some(decode_link(payload).map_err(|e| format!("This link cannot be opened: {e}. Showing the default experiment.")))
 }
 
-/// Replaces the URL's fragment with `experiment`'s link, without a new
+/// The lab step the page's URL fragment carries after its experiment, if any.
+pub fn lab_step_in_location() -> Option<LabStep> {
+    LabStep::from_fragment(&web_sys::window()?.location().hash().ok()?)
+}
+
+/// Replaces the URL's fragment with `experiment`'s link, followed by the lab
+/// step while its banner shows (so a reload shows it again), without a new
 /// history entry (every slider step would be one otherwise).
-pub fn show_in_location(experiment: &Shared) -> Result<(), String> {
+pub fn show_in_location(experiment: &Shared, step: Option<&LabStep>) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;
-    let fragment = format!("#x={}", encode_link(experiment));
+    let step = step.map(LabStep::params).unwrap_or_default();
+    let fragment = format!("#x={}{step}", encode_link(experiment));
     if window.location().hash().ok().as_deref() == Some(fragment.as_str()) {
         return Ok(());
     }

@@ -39,7 +39,7 @@ async fn the_view_draws_the_simulated_reports_numbers() {
     assert!(report.ipc >= 1.0, "vecadd issues more than one thread instruction a cycle: {}", report.ipc);
     assert_eq!(text(&host, "[data-testid=ipc]"), Some(format!("{:.2}", report.ipc)));
     for chart in CHARTS {
-        let svg = host.query_selector(&format!("[data-testid={chart}] svg[role=img]")).ok().flatten();
+        let svg = host.query_selector(&format!("[data-testid={chart}] svg.chart-drawing[role=group]")).ok().flatten();
         let svg = svg.unwrap_or_else(|| panic!("{chart} has a drawing"));
         assert!(svg.get_attribute("aria-label").is_some_and(|label| label.len() > 20), "{chart} is labelled");
         assert_eq!(all(&host, &format!("[data-testid={chart}] .no-data")).len(), 0, "{chart} has data");

@@ -19,6 +19,8 @@ mod model_table;
 
 pub use knobs::SLIDER_KNOBS;
 
+#[cfg(test)]
+pub(crate) use cpi_chart::CPI_SERIES;
 use yew::prelude::*;
 
 use crate::analysis_state::AnalysisState;

@@ -1,6 +1,6 @@
 //! The page's charts, drawn once here for every view: a horizontal stacked-bar
 //! chart, a histogram and a line chart over doubling sizes ([`line_chart`]),
-//! with the colour palette they share.
+//! coloured by the concepts they show ([`crate::palette`]).
 //!
 //! Each chart is a `<figure>` with a visible heading, then an SVG (`role="img"`,
 //! an `aria-label` that reads its numbers out, a `<title>`) that scales to its
@@ -24,45 +24,7 @@ pub use line_chart::{Band, Line, LineChart, LineStyle, Marker, line_chart};
 
 use crate::components::chart_export::{ChartExport, csv_text};
 use crate::format;
-
-// The palette: Okabe and Ito's colours, told apart by readers with any common
-// colour-vision deficiency, some of them lightened or darkened for a part
-// related to another's, and one grey; each chart picks from these only.
-
-/// Bluish green (Okabe–Ito).
-pub const BLUISH_GREEN: Swatch = Swatch { fill: "#009E73", ink: "#000" };
-/// Vermillion (Okabe–Ito).
-pub const VERMILLION: Swatch = Swatch { fill: "#D55E00", ink: "#fff" };
-/// Orange (Okabe–Ito).
-pub const ORANGE: Swatch = Swatch { fill: "#E69F00", ink: "#000" };
-/// Reddish purple (Okabe–Ito).
-pub const REDDISH_PURPLE: Swatch = Swatch { fill: "#CC79A7", ink: "#000" };
-/// Sky blue (Okabe–Ito).
-pub const SKY_BLUE: Swatch = Swatch { fill: "#56B4E9", ink: "#000" };
-/// Yellow (Okabe–Ito).
-pub const YELLOW: Swatch = Swatch { fill: "#F0E442", ink: "#000" };
-/// Blue (Okabe–Ito).
-pub const BLUE: Swatch = Swatch { fill: "#0072B2", ink: "#fff" };
-/// Black (Okabe–Ito), for what other lines are measured against.
-pub const BLACK: Swatch = Swatch { fill: "#000000", ink: "#fff" };
-/// Sky blue lightened: a part related to sky blue's (the NoC at its full
-/// bandwidth beside NoC queueing), told apart by lightness.
-pub const LIGHT_SKY_BLUE: Swatch = Swatch { fill: "#BBE1F6", ink: "#000" };
-/// Vermillion lightened, for the same reason (DRAM at full bandwidth).
-pub const LIGHT_VERMILLION: Swatch = Swatch { fill: "#F2BF99", ink: "#000" };
-/// Reddish purple lightened the same way, for a floor beside the MSHR term
-/// (the slowest warp's own chain of latencies).
-pub const LIGHT_REDDISH_PURPLE: Swatch = Swatch { fill: "#EBC9DC", ink: "#000" };
-/// Orange darkened: a part related to orange's (loads waiting for another
-/// warp's fill in flight, beside the loads' own latency), told apart by
-/// lightness; darkened, since a lightened orange would read as the lightened
-/// vermillion.
-pub const DARK_ORANGE: Swatch = Swatch { fill: "#8A5F00", ink: "#fff" };
-/// Bluish green darkened, apart from every other colour by lightness (the
-/// warps a barrier holds in step).
-pub const DARK_BLUISH_GREEN: Swatch = Swatch { fill: "#005F45", ink: "#fff" };
-/// A light grey for "nothing happened" parts, so they recede behind the colours.
-pub const GREY: Swatch = Swatch { fill: "#BBBBBB", ink: "#000" };
+use crate::palette::Concept;
 
 /// Width of every drawing in SVG units; CSS scales it to its container.
 const WIDTH: f64 = 420.0;
@@ -70,6 +32,12 @@ const WIDTH: f64 = 420.0;
 const FONT: f64 = 12.0;
 /// Font size of values written on bars (the stylesheet's `.value`).
 const VALUE_FONT: f64 = 11.0;
+/// The same two in a drawing narrower than [`WIDTH`] CSS pixels, where the
+/// stylesheet enlarges them so that scaled down they stay 11 px or more on a
+/// 390-px phone (`www/style.css`, the `chart` container queries). Whether a
+/// label fits is decided at these sizes, so it fits at both.
+const NARROW_FONT: f64 = 15.0;
+const NARROW_VALUE_FONT: f64 = 14.5;
 /// Average glyph width over font size of the UI font's digits and lower case,
 /// for deciding whether a label fits; generous, so a label that is drawn fits.
 const GLYPH_WIDTH: f64 = 0.62;
@@ -82,22 +50,13 @@ const AXIS_HEIGHT: f64 = 40.0;
 /// The histogram's plot height.
 const HISTOGRAM_HEIGHT: f64 = 150.0;
 
-/// A fill and the text colour that reads on it (contrast 4.5:1 or more).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Swatch {
-    /// The fill.
-    pub fill: &'static str,
-    /// Text drawn on the fill.
-    pub ink: &'static str,
-}
-
 /// One coloured part of a chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Series {
     /// Its legend and tooltip name.
     pub name: &'static str,
-    /// Its colour.
-    pub swatch: Swatch,
+    /// What it shows, which gives its colour.
+    pub concept: Concept,
     /// What it means, shown on hovering its legend entry.
     pub explain: &'static str,
 }
@@ -238,7 +197,7 @@ pub fn histogram(chart: &Histogram) -> Html {
             { value_axis(&layout.ticks, &plot, Along::Left, chart.y_axis) }
             { for bars }
             <text class="axis-title" x={coord(plot.left + plot.width() / 2.0)} y={coord(layout.height - 4.0)}
-                text-anchor="middle">{ &chart.x_axis }</text>
+                text-anchor="middle">{ with_aside(&chart.x_axis) }</text>
         </>
     };
     let node = NodeRef::default();
@@ -335,11 +294,11 @@ impl HistogramLayout {
         let slot = (right - left) / chart.bars.len().max(1) as f64;
         // Labels too wide for their slot turn: values upright above the bars,
         // bucket labels at 45° under the axis; each turned row makes room for its longest.
-        let values_turn = texts.iter().any(|text| !fits(text, slot, VALUE_FONT));
+        let values_turn = texts.iter().any(|text| !fits(text, slot, NARROW_VALUE_FONT));
         let bucket_labels: Vec<&str> = chart.bars.iter().map(|bar| bar.label.as_str()).collect();
-        let labels_turn = bucket_labels.iter().any(|text| !fits(text, slot, FONT));
-        let value_room = if values_turn { widest(&texts, VALUE_FONT) + 6.0 } else { 16.0 };
-        let label_room = if labels_turn { widest(&bucket_labels, FONT) * 0.71 + 14.0 } else { 18.0 };
+        let labels_turn = bucket_labels.iter().any(|text| !fits(text, slot, NARROW_FONT));
+        let value_room = if values_turn { widest(&texts, NARROW_VALUE_FONT) + 6.0 } else { 18.0 };
+        let label_room = if labels_turn { widest(&bucket_labels, NARROW_FONT) * 0.71 + 14.0 } else { 20.0 };
         let plot = Plot { left, right, top: value_room, bottom: value_room + HISTOGRAM_HEIGHT };
         Self {
             plot,
@@ -363,7 +322,8 @@ impl HistogramLayout {
             <g class="bar">
                 <title>{ format!("{}: {text} ({} {})", bar.label, format::count(bar.value), chart.unit) }</title>
                 <rect x={coord(centre - self.slot * 0.4)} y={coord(top)} width={coord(self.slot * 0.8)}
-                    height={coord(plot.bottom - top)} fill={chart.series.swatch.fill} data-value={bar.value.to_string()} />
+                    height={coord(plot.bottom - top)} fill={chart.series.concept.swatch().fill}
+                    data-concept={chart.series.concept.id()} data-value={bar.value.to_string()} />
                 { label(text, centre, top - 3.0, self.value_turn, "value") }
                 { label(&bar.label, centre, plot.bottom + 13.0, self.label_turn, "tick") }
             </g>
@@ -410,24 +370,47 @@ fn bar_row(chart: &BarChart, row: &BarRow, total: f64, top: f64, place: impl Fn(
     let segments = chart.series.iter().zip(&row.values).filter(|(_, value)| **value > 0.0).map(|(series, &value)| {
         let (x, end) = (place(start), place(start + value));
         start += value;
-        let short = chart.scale.short(value, total);
-        let ink = if fits(&short, end - x - 4.0, VALUE_FONT) { Some(series.swatch.ink) } else { None };
-        html! {
-            <g class="segment">
-                <title>{ format!("{}: {}\n{}", series.name, chart.scale.exact(value, total), row.label) }</title>
-                <rect x={coord(x)} y={coord(bar_top)} width={coord(end - x)} height={coord(BAR_HEIGHT)}
-                    fill={series.swatch.fill} data-series={series.name} data-value={value.to_string()} />
-                if let Some(ink) = ink {
-                    <text class="value" x={coord((x + end) / 2.0)} y={coord(bar_top + BAR_HEIGHT / 2.0 + VALUE_FONT * 0.35)}
-                        text-anchor="middle" fill={ink}>{ short }</text>
-                }
-            </g>
-        }
+        let part = Part { series, exact: chart.scale.exact(value, total), short: chart.scale.short(value, total) };
+        segment(&part, &row.label, (x, end), (bar_top, top + FONT, place(0.0)), value)
     });
     html! {
         <g class="row">
-            <text class="row-label" x={coord(place(0.0))} y={coord(top + FONT)}>{ &row.label }</text>
+            <text class="row-label" x={coord(place(0.0))} y={coord(top + FONT)}>{ with_aside(&row.label) }</text>
             { for segments }
+        </g>
+    }
+}
+
+/// A segment's series and its value as written in full and on the bar.
+struct Part<'a> {
+    series: &'a Series,
+    exact: String,
+    short: String,
+}
+
+/// One segment from `x` to `end`: its rect in its concept's colour, its
+/// value on it where it fits, and its name and value as a tooltip and, on
+/// focus (a tap or Tab), written in place of its row's label (the
+/// stylesheet swaps them), so no part is told by its colour alone. `label`
+/// is the bar's top, and the row label's baseline and start.
+fn segment(part: &Part, row_label: &str, (x, end): (f64, f64), label: (f64, f64, f64), value: f64) -> Html {
+    let (bar_top, label_y, label_x) = label;
+    let (series, swatch) = (part.series, part.series.concept.swatch());
+    let ink = fits(&part.short, end - x - 4.0, NARROW_VALUE_FONT).then_some(swatch.ink);
+    let named = format!("{}: {}", series.name, part.exact);
+    html! {
+        <g class="segment" tabindex="0" role="img" aria-label={format!("{named}, {row_label}")}>
+            <title>{ format!("{named}\n{row_label}") }</title>
+            <rect x={coord(x)} y={coord(bar_top)} width={coord(end - x)} height={coord(BAR_HEIGHT)}
+                fill={swatch.fill} data-concept={series.concept.id()} data-series={series.name}
+                data-value={value.to_string()} />
+            if let Some(ink) = ink {
+                <text class="value" x={coord((x + end) / 2.0)} y={coord(bar_top + BAR_HEIGHT / 2.0 + VALUE_FONT * 0.35)}
+                    text-anchor="middle" fill={ink}>{ &part.short }</text>
+            }
+            <text class="focus-label" x={coord(label_x)} y={coord(label_y)}>
+                { format!("{}: {}", series.name, part.short) }
+            </text>
         </g>
     }
 }
@@ -470,16 +453,29 @@ fn value_axis(ticks: &[f64], plot: &Plot, along: Along, title: &str) -> Html {
 /// its middle there (so a turned label hangs away from the point it names).
 fn label(text: &str, x: f64, y: f64, turn: Turn, class: &'static str) -> Html {
     match turn {
-        Turn::Level => html! { <text class={class} x={coord(x)} y={coord(y)} text-anchor="middle">{ text }</text> },
+        Turn::Level => {
+            html! { <text class={class} x={coord(x)} y={coord(y)} text-anchor="middle">{ with_aside(text) }</text> }
+        }
         Turn::By { degrees, anchor } => {
             // A turned baseline runs through the point, and the glyphs stand
             // beside it: shifting by a third of the font centres them on it.
             let x = x + FONT * 0.35;
             html! {
                 <text class={class} x={coord(x)} y={coord(y)} text-anchor={anchor}
-                    transform={format!("rotate({degrees} {} {})", coord(x), coord(y))}>{ text }</text>
+                    transform={format!("rotate({degrees} {} {})", coord(x), coord(y))}>{ with_aside(text) }</text>
             }
         }
+    }
+}
+
+/// A label's text with its parenthetical aside (from ` (` on) in a
+/// `tspan` of its own, which the stylesheet hides in a narrow drawing, where
+/// the enlarged text would run out of it; the chart's heading and tooltips
+/// keep the whole sentence.
+fn with_aside(text: &str) -> Html {
+    match text.find(" (") {
+        Some(at) => html! { <>{ &text[..at] }<tspan class="aside">{ &text[at..] }</tspan></> },
+        None => html! { { text } },
     }
 }
 
@@ -507,7 +503,7 @@ fn figure(frame: &Frame, drawing: Option<(Html, Export)>) -> Html {
 fn svg(frame: &Frame, node: &NodeRef, height: f64, summary: String, body: Html) -> Html {
     html! {
         <svg ref={node.clone()} class="chart-drawing" viewBox={format!("0 0 {WIDTH} {}", coord(height))} width="100%"
-            role="img" aria-label={format!("{}. {summary}", frame.title)}>
+            role="group" aria-label={format!("{}. {summary}", frame.title)}>
             <title>{ frame.title }</title>
             { body }
         </svg>
@@ -517,11 +513,18 @@ fn svg(frame: &Frame, node: &NodeRef, height: f64, summary: String, body: Html) 
 /// Colour swatches with names, optional values and hover explanations.
 fn legend<'a>(entries: impl IntoIterator<Item = (&'a Series, Option<String>)>) -> Html {
     legend_list(entries.into_iter().map(|(series, value)| LegendEntry {
-        key: html! { <span class="swatch" style={format!("background: {}", series.swatch.fill)}></span> },
+        key: swatch_key(series.concept),
         name: series.name,
         explain: series.explain,
         value,
     }))
+}
+
+/// A legend's colour key for `concept`.
+fn swatch_key(concept: Concept) -> Html {
+    html! {
+        <span class="swatch" style={format!("background: {}", concept.swatch().fill)} data-concept={concept.id()}></span>
+    }
 }
 
 /// One legend entry: its key (a swatch, a line's sample), its name, what it
@@ -672,8 +675,10 @@ mod tests {
 
     #[test]
     fn charts_export_their_numbers_with_units() {
-        const SERIES: [Series; 2] =
-            [Series { name: "hit", swatch: BLUE, explain: "" }, Series { name: "miss", swatch: ORANGE, explain: "" }];
+        const SERIES: [Series; 2] = [
+            Series { name: "hit", concept: Concept::L1Hit, explain: "" },
+            Series { name: "miss", concept: Concept::L1Miss, explain: "" },
+        ];
         let rows = vec![BarRow { label: "L1".into(), values: vec![3.0, 1.0] }];
         let frame = Frame { testid: "t", title: "T", explain: "", empty: "" };
         let shares = BarChart { frame, series: &SERIES, rows: rows.clone(), scale: BarScale::Shares, axis: "%" };

@@ -2,7 +2,7 @@
 
 mod analytical_panel;
 pub mod animation;
-mod chart;
+pub(crate) mod chart;
 mod chart_export;
 mod config_knob_slider;
 mod config_panel;
@@ -20,9 +20,12 @@ mod sampling_panel;
 mod scale_panel;
 mod section_nav;
 mod status_line;
+mod step_banner;
 pub(crate) mod toolbar;
 mod workload_panel;
 
+#[cfg(test)]
+pub(crate) use analytical_panel::CPI_SERIES;
 pub use analytical_panel::{AnalyticalPanel, AnalyticalPanelProps, SLIDER_KNOBS};
 pub use animation::{Animation, AnimationControls};
 pub use chart_export::{ChartExport, csv_text};
@@ -36,10 +39,13 @@ pub use header::Header;
 pub use ipc_summary::{IpcSummary, IpcSummaryProps, ScaleTarget};
 pub use jump_link::JumpLink;
 pub use knob_slider::KnobSlider;
+#[cfg(test)]
+pub(crate) use report_view::{ISSUE_SERIES, LATENCY_SERIES, OUTCOME_SERIES};
 pub use report_view::{ReportView, ReportViewProps};
 pub use sampling_panel::{SamplingPanel, SamplingPanelProps};
 pub use scale_panel::{RunIpc, ScalePanel, ScalePanelProps};
-pub use section_nav::SectionNav;
+pub use section_nav::{SectionNav, section_label};
 pub use status_line::StatusLine;
+pub use step_banner::StepBanner;
 pub use toolbar::Toolbar;
 pub use workload_panel::WorkloadPanel;

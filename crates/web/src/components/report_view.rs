@@ -11,12 +11,10 @@ use std::rc::Rc;
 use warplab_lab::SimReport;
 use yew::prelude::*;
 
-use crate::components::chart::{
-    self, BLUE, BLUISH_GREEN, BarChart, BarRow, BarScale, Frame, GREY, Histogram, HistogramBar, ORANGE, REDDISH_PURPLE,
-    SKY_BLUE, Series, VERMILLION, YELLOW,
-};
+use crate::components::chart::{self, BarChart, BarRow, BarScale, Frame, Histogram, HistogramBar, Series};
 use crate::format;
 use crate::glossary;
+use crate::palette::Concept;
 
 /// Properties of [`ReportView`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -48,32 +46,32 @@ pub fn ReportView(props: &ReportViewProps) -> Html {
 }
 
 /// What a scheduler can do in a cycle, in the order of [`issue_values`].
-const ISSUE_SERIES: [Series; 7] = [
-    Series { name: "issued", swatch: BLUISH_GREEN, explain: glossary::ISSUED },
-    Series { name: "memory", swatch: VERMILLION, explain: glossary::STALL_MEMORY },
-    Series { name: "dependence", swatch: ORANGE, explain: glossary::STALL_DEPENDENCE },
-    Series { name: "barrier", swatch: REDDISH_PURPLE, explain: glossary::STALL_BARRIER },
-    Series { name: "fetch", swatch: SKY_BLUE, explain: glossary::STALL_FETCH },
-    Series { name: "structural", swatch: YELLOW, explain: glossary::STALL_STRUCTURAL },
-    Series { name: "no warp", swatch: GREY, explain: glossary::NO_WARP },
+pub(crate) const ISSUE_SERIES: [Series; 7] = [
+    Series { name: "issued", concept: Concept::Issuing, explain: glossary::ISSUED },
+    Series { name: "memory", concept: Concept::WaitingOnMemory, explain: glossary::STALL_MEMORY },
+    Series { name: "dependence", concept: Concept::WaitingOnResult, explain: glossary::STALL_DEPENDENCE },
+    Series { name: "barrier", concept: Concept::AtBarrier, explain: glossary::STALL_BARRIER },
+    Series { name: "fetch", concept: Concept::WaitingForFetch, explain: glossary::STALL_FETCH },
+    Series { name: "structural", concept: Concept::UnitBusy, explain: glossary::STALL_STRUCTURAL },
+    Series { name: "no warp", concept: Concept::NoWarp, explain: glossary::NO_WARP },
 ];
 
 /// A cache lookup's outcomes, in the order of [`cache_chart`]'s values.
-const OUTCOME_SERIES: [Series; 5] = [
-    Series { name: "hit", swatch: BLUISH_GREEN, explain: glossary::HIT },
-    Series { name: "hit on pending fill", swatch: SKY_BLUE, explain: glossary::HIT_RESERVED },
-    Series { name: "miss", swatch: VERMILLION, explain: glossary::MISS },
-    Series { name: "sector miss", swatch: ORANGE, explain: glossary::SECTOR_MISS },
-    Series { name: "reservation fail", swatch: REDDISH_PURPLE, explain: glossary::RESERVATION_FAIL },
+pub(crate) const OUTCOME_SERIES: [Series; 5] = [
+    Series { name: "hit", concept: Concept::L1Hit, explain: glossary::HIT },
+    Series { name: "hit on pending fill", concept: Concept::PendingFill, explain: glossary::HIT_RESERVED },
+    Series { name: "miss", concept: Concept::L1Miss, explain: glossary::MISS },
+    Series { name: "sector miss", concept: Concept::SectorMiss, explain: glossary::SECTOR_MISS },
+    Series { name: "reservation fail", concept: Concept::ReservationFail, explain: glossary::RESERVATION_FAIL },
 ];
 
 /// The parts of an L1 miss's latency, in the order of `LatencyBreakdown::means`.
-const LATENCY_SERIES: [Series; 5] = [
-    Series { name: "MSHR wait", swatch: REDDISH_PURPLE, explain: glossary::MSHR_WAIT },
-    Series { name: "crossbar", swatch: SKY_BLUE, explain: glossary::NOC },
-    Series { name: "L2", swatch: BLUISH_GREEN, explain: glossary::L2_ACCESS },
-    Series { name: "DRAM queue", swatch: ORANGE, explain: glossary::DRAM_QUEUE },
-    Series { name: "DRAM service", swatch: BLUE, explain: glossary::DRAM_SERVICE },
+pub(crate) const LATENCY_SERIES: [Series; 5] = [
+    Series { name: "MSHR wait", concept: Concept::Mshr, explain: glossary::MSHR_WAIT },
+    Series { name: "crossbar", concept: Concept::Crossbar, explain: glossary::NOC },
+    Series { name: "L2", concept: Concept::L2, explain: glossary::L2_ACCESS },
+    Series { name: "DRAM queue", concept: Concept::DramQueue, explain: glossary::DRAM_QUEUE },
+    Series { name: "DRAM service", concept: Concept::DramService, explain: glossary::DRAM_SERVICE },
 ];
 
 /// IPC large, the other headline figures beside it.
@@ -180,7 +178,7 @@ fn mshr_chart(report: &SimReport) -> Histogram {
             explain: glossary::MSHR_OCCUPANCY,
             empty: "No data: this configuration's L1 has no MSHRs, or the run took no cycles.",
         },
-        series: Series { name: "SM cycles", swatch: BLUE, explain: glossary::MSHR },
+        series: Series { name: "SM cycles", concept: Concept::Mshr, explain: glossary::MSHR },
         bars,
         x_axis: format!("L1 MSHR entries in use (of {} per SM)", histogram.entries),
         y_axis: "% of SM cycles",
@@ -211,7 +209,7 @@ fn latency_chart(report: &SimReport) -> BarChart<'static> {
     let means = latency.means();
     // With no misses the means are all zero, and the chart shows its note.
     let total: f64 = means.iter().sum();
-    let label = format!("mean L1 read miss: {total:.1} cycles in all, over {} misses", format::count(latency.misses));
+    let label = format!("mean L1 read miss: {total:.1} cycles (over {} misses)", format::count(latency.misses));
     BarChart {
         frame: Frame {
             testid: "latency-chart",
@@ -345,6 +343,6 @@ mod tests {
         );
         let latency = latency_chart(&report);
         assert_eq!(latency.rows[0].values, [0.0, 0.0, 0.0, 0.0, 150.0]);
-        assert_eq!(latency.rows[0].label, "mean L1 read miss: 150.0 cycles in all, over 2 misses");
+        assert_eq!(latency.rows[0].label, "mean L1 read miss: 150.0 cycles (over 2 misses)");
     }
 }

@@ -18,19 +18,33 @@ pub struct SectionNavProps {
     pub sampling: bool,
 }
 
+/// The page's sections in page order: each one's `id` and its link's text.
+const SECTIONS: [(&str, &str); 8] = [
+    ("workload-panel", "Workload"),
+    ("config-panel", "GPU"),
+    ("animation-panel", "Animation"),
+    ("sampling-panel", "Sampling"),
+    ("report-panel", "Report"),
+    ("analytical-panel", "Analytical model"),
+    ("scale-panel", "Scale models"),
+    ("glossary", "Glossary"),
+];
+
+/// The section whose `id` is `id`: its id and its link's text.
+pub fn section_label(id: &str) -> Option<(&'static str, &'static str)> {
+    SECTIONS.iter().copied().find(|(section, _)| *section == id)
+}
+
 /// Links to the sections present, in page order, and the keyboard help.
 #[component]
 pub fn SectionNav(props: &SectionNavProps) -> Html {
-    let sections = [
-        ("workload-panel", "Workload", true),
-        ("config-panel", "GPU", true),
-        ("animation-panel", "Animation", props.animation),
-        ("sampling-panel", "Sampling", props.sampling),
-        ("report-panel", "Report", props.report),
-        ("analytical-panel", "Analytical model", true),
-        ("scale-panel", "Scale models", true),
-        ("glossary", "Glossary", true),
-    ];
+    let present = |id: &str| match id {
+        "animation-panel" => props.animation,
+        "sampling-panel" => props.sampling,
+        "report-panel" => props.report,
+        _ => true,
+    };
+    let sections = SECTIONS.map(|(id, label)| (id, label, present(id)));
     let link = |(id, label): (&'static str, &'static str)| {
         html! { <JumpLink to={id} testid={AttrValue::from(format!("nav-{id}"))}>{ label }</JumpLink> }
     };

@@ -5,33 +5,30 @@ use warplab_lab::{AnalyticalReport, CPI_TERMS, CpiStack};
 
 use super::model_table::shown_models;
 
-use crate::components::chart::{
-    BLACK, BLUE, BLUISH_GREEN, BarChart, BarRow, BarScale, DARK_BLUISH_GREEN, DARK_ORANGE, Frame, GREY,
-    LIGHT_REDDISH_PURPLE, LIGHT_SKY_BLUE, LIGHT_VERMILLION, ORANGE, REDDISH_PURPLE, SKY_BLUE, Series, VERMILLION,
-    YELLOW,
-};
+use crate::components::chart::{BarChart, BarRow, BarScale, Frame, Series};
 use crate::format;
 use crate::glossary;
+use crate::palette::Concept;
 
 /// The CPI stack's terms, in the order of [`terms`].
 /// `pending` and `barrier` are the warplab core model's only; the six after
 /// `dram` are the floors of "MDM + limits" and the core model, zero for the
 /// others.
 pub const CPI_SERIES: [Series; CPI_TERMS] = [
-    Series { name: "base", swatch: BLUISH_GREEN, explain: glossary::CPI_BASE },
-    Series { name: "issue", swatch: ORANGE, explain: glossary::CPI_ISSUE },
-    Series { name: "in-flight fill", swatch: DARK_ORANGE, explain: glossary::CPI_PENDING },
-    Series { name: "barrier", swatch: DARK_BLUISH_GREEN, explain: glossary::CPI_BARRIER },
-    Series { name: "mshr", swatch: REDDISH_PURPLE, explain: glossary::CPI_MSHR },
-    Series { name: "noc", swatch: SKY_BLUE, explain: glossary::CPI_NOC },
-    Series { name: "dram", swatch: VERMILLION, explain: glossary::CPI_DRAM },
-    Series { name: "LD/ST unit", swatch: YELLOW, explain: glossary::CPI_LDST },
-    Series { name: "units", swatch: BLUE, explain: glossary::CPI_UNITS },
-    Series { name: "L2 slice", swatch: BLACK, explain: glossary::CPI_L2_SLICE },
-    Series { name: "NoC bandwidth", swatch: LIGHT_SKY_BLUE, explain: glossary::CPI_NOC_BANDWIDTH },
-    Series { name: "DRAM bandwidth", swatch: LIGHT_VERMILLION, explain: glossary::CPI_DRAM_BANDWIDTH },
-    Series { name: "slowest warp", swatch: LIGHT_REDDISH_PURPLE, explain: glossary::CPI_SLOWEST_WARP },
-    Series { name: "launch", swatch: GREY, explain: glossary::CPI_LAUNCH },
+    Series { name: "base", concept: Concept::Issuing, explain: glossary::CPI_BASE },
+    Series { name: "issue", concept: Concept::WaitingOnResult, explain: glossary::CPI_ISSUE },
+    Series { name: "in-flight fill", concept: Concept::PendingFill, explain: glossary::CPI_PENDING },
+    Series { name: "barrier", concept: Concept::AtBarrier, explain: glossary::CPI_BARRIER },
+    Series { name: "mshr", concept: Concept::Mshr, explain: glossary::CPI_MSHR },
+    Series { name: "noc", concept: Concept::Crossbar, explain: glossary::CPI_NOC },
+    Series { name: "dram", concept: Concept::DramQueue, explain: glossary::CPI_DRAM },
+    Series { name: "LD/ST unit", concept: Concept::LdstUnit, explain: glossary::CPI_LDST },
+    Series { name: "units", concept: Concept::UnitBusy, explain: glossary::CPI_UNITS },
+    Series { name: "L2 slice", concept: Concept::L2, explain: glossary::CPI_L2_SLICE },
+    Series { name: "NoC bandwidth", concept: Concept::NocBandwidth, explain: glossary::CPI_NOC_BANDWIDTH },
+    Series { name: "DRAM bandwidth", concept: Concept::DramBandwidth, explain: glossary::CPI_DRAM_BANDWIDTH },
+    Series { name: "slowest warp", concept: Concept::SlowestWarp, explain: glossary::CPI_SLOWEST_WARP },
+    Series { name: "launch", concept: Concept::Launch, explain: glossary::CPI_LAUNCH },
 ];
 
 /// One bar per model shown (the paper's only when `paper_only`), simplest first.

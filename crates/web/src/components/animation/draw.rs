@@ -13,8 +13,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use super::explain::strip_title;
 use super::layout::{Layout, Rect, Strip, Tile};
 use super::measure::{self, FULL_ISSUE_RATE};
-use super::palette;
 use crate::fetch::js_message;
+use crate::palette::{Concept, neutral, warp_colour};
 
 /// What one frame shows.
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +37,7 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, frame: &Frame<'
     context.clear_rect(0.0, 0.0, layout.width, layout.height);
     let mut batches = Batches::default();
     for (sm, tile) in layout.tiles().enumerate() {
-        batches.add(palette::TILE, tile.rect);
+        batches.add(neutral::TILE, tile.rect);
         if let Some(sm_snapshot) = frame.snapshot.sms.get(sm) {
             add_sm(&mut batches, &tile, sm_snapshot, frame, sm);
         }
@@ -47,7 +47,7 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, frame: &Frame<'
     }
     batches.fill(context);
     if !layout.chiplets().is_empty() {
-        context.set_stroke_style_str(palette::CHIPLET_FRAME);
+        context.set_stroke_style_str(neutral::CHIPLET_FRAME);
         context.set_line_width(1.0);
         for chiplet in layout.chiplets() {
             let r = chiplet.rect;
@@ -55,7 +55,7 @@ pub fn draw(context: &CanvasRenderingContext2d, layout: &Layout, frame: &Frame<'
         }
     }
     if let Some(tile) = frame.selected_sm.and_then(|sm| layout.tile(sm)) {
-        context.set_stroke_style_str(palette::SELECTED);
+        context.set_stroke_style_str(neutral::SELECTED);
         context.set_line_width(2.0);
         let rect = tile.rect;
         context.stroke_rect(rect.x + 1.0, rect.y + 1.0, rect.width - 2.0, rect.height - 2.0);
@@ -80,6 +80,13 @@ struct Batches {
     batches: Vec<(&'static str, Vec<Rect>)>,
 }
 
+/// What a bar counts, and whether it is at capacity.
+#[derive(Debug, Clone, Copy)]
+struct Bar {
+    counts: Concept,
+    full: bool,
+}
+
 /// Which way a bar fills.
 #[derive(Debug, Clone, Copy)]
 enum Direction {
@@ -98,11 +105,13 @@ impl Batches {
         }
     }
 
-    /// A bar `fraction` full; a queue at capacity is filled in the alarm colour.
-    fn add_bar(&mut self, rect: Rect, fraction: f64, full: bool, direction: Direction) {
+    /// A bar `fraction` full in the colour of what it counts; a queue at
+    /// capacity is filled in the colour of a full queue instead.
+    fn add_bar(&mut self, rect: Rect, fraction: f64, bar: Bar, direction: Direction) {
         let (filled, empty) = split(rect, fraction, direction);
-        self.add(if full { palette::FULL } else { palette::FILL }, filled);
-        self.add(palette::TRACK, empty);
+        let shows = if bar.full { Concept::QueueFull } else { bar.counts };
+        self.add(shows.swatch().fill, filled);
+        self.add(neutral::TRACK, empty);
     }
 
     fn fill(&self, context: &CanvasRenderingContext2d) {
@@ -135,22 +144,26 @@ fn split(rect: Rect, fraction: f64, direction: Direction) -> (Rect, Rect) {
 
 fn add_sm(batches: &mut Batches, tile: &Tile<'_>, sm: &SmSnapshot, frame: &Frame<'_>, sm_index: usize) {
     for (cell, warp) in tile.warp_cells().zip(&sm.warps) {
-        batches.add(palette::warp_colour(warp.state), cell);
+        batches.add(warp_colour(warp.state), cell);
     }
     for mark in tile.cta_marks() {
         let occupied = sm.warps.get(mark.warps.clone()).and_then(|warps| warps.iter().find(|w| w.cta_slot != NO_CTA));
         if let Some(warp) = occupied {
-            batches.add(palette::CTA_BANDS[usize::from(warp.cta_slot) % palette::CTA_BANDS.len()], mark.rect);
+            batches.add(neutral::CTA_BANDS[usize::from(warp.cta_slot) % neutral::CTA_BANDS.len()], mark.rect);
         }
     }
     for (scheduler, bar) in tile.issue_bars().enumerate() {
         let rate = measure::issue_rate(frame.snapshot, frame.previous, sm_index, scheduler).unwrap_or(0.0);
-        batches.add_bar(bar, rate / FULL_ISSUE_RATE, false, Direction::Rightwards);
+        let issuing = Bar { counts: Concept::Issuing, full: false };
+        batches.add_bar(bar, rate / FULL_ISSUE_RATE, issuing, Direction::Rightwards);
     }
-    for (rect, depth) in
-        [(tile.mshr_bar(), measure::mshr_depth(sm)), (tile.miss_queue_bar(), measure::miss_queue_depth(sm))]
-    {
-        batches.add_bar(rect, measure::fill_fraction(depth), measure::is_full(depth), Direction::Rightwards);
+    let queues = [
+        (tile.mshr_bar(), measure::mshr_depth(sm), Concept::Mshr),
+        (tile.miss_queue_bar(), measure::miss_queue_depth(sm), Concept::QueueOccupancy),
+    ];
+    for (rect, depth, counts) in queues {
+        let bar = Bar { counts, full: measure::is_full(depth) };
+        batches.add_bar(rect, measure::fill_fraction(depth), bar, Direction::Rightwards);
     }
 }
 
@@ -159,14 +172,15 @@ fn add_strip(batches: &mut Batches, strip: &Strip, snapshot: &Snapshot) {
         for (bar, &queue) in strip.kind.queues().iter().enumerate() {
             if let Some(rect) = strip.bar(item, bar) {
                 let depth = measure::queue_depth(snapshot, queue, item);
-                batches.add_bar(rect, measure::fill_fraction(depth), measure::is_full(depth), Direction::Upwards);
+                let bar = Bar { counts: Concept::QueueOccupancy, full: measure::is_full(depth) };
+                batches.add_bar(rect, measure::fill_fraction(depth), bar, Direction::Upwards);
             }
         }
     }
 }
 
 fn draw_titles(context: &CanvasRenderingContext2d, layout: &Layout) -> Result<(), JsValue> {
-    context.set_fill_style_str(palette::TEXT);
+    context.set_fill_style_str(neutral::TEXT);
     context.set_font("12px system-ui, sans-serif");
     for (chiplet, frame) in layout.chiplets().iter().enumerate() {
         let (x, y) = frame.label;
@@ -174,8 +188,9 @@ fn draw_titles(context: &CanvasRenderingContext2d, layout: &Layout) -> Result<()
     }
     for strip in layout.strips() {
         let (x, y) = strip.title;
-        // The width limit squeezes a long title on a phone instead of cutting it.
-        context.fill_text_with_max_width(&strip_title(strip.kind), x, y, layout.width)?;
+        // A title too long for a phone is a shorter one, not a squeezed one;
+        // the width limit only guards against a font wider than expected.
+        context.fill_text_with_max_width(&strip_title(strip.kind, layout.width - x), x, y, layout.width)?;
     }
     Ok(())
 }

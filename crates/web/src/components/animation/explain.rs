@@ -132,8 +132,13 @@ fn queue_text(queue: Queue) -> (&'static str, &'static str) {
     }
 }
 
-/// The title of a memory strip, naming an item's bars left to right.
-pub fn strip_title(kind: StripKind) -> String {
+/// The title of a memory strip that fits in `width` CSS pixels of 12-px
+/// text: naming an item's bars left to right, or, where that is too long
+/// (a phone), saying where their names are, so the title is never squeezed
+/// below a readable size.
+pub fn strip_title(kind: StripKind, width: f64) -> String {
+    /// A generous average glyph width of the canvas's 12-px UI font.
+    const GLYPH_PX: f64 = 7.0;
     let what = match kind {
         StripKind::Slices => "L2 slices",
         StripKind::Channels => "DRAM channels",
@@ -141,7 +146,12 @@ pub fn strip_title(kind: StripKind) -> String {
         StripKind::Links => "Inter-chiplet links of each chiplet",
     };
     let bars: Vec<&str> = kind.queues().iter().map(|&queue| Term::Queue(queue).name()).collect();
-    format!("{what}, each: {}", bars.join(" · "))
+    let full = format!("{what}, each: {}", bars.join(" · "));
+    if full.chars().count() as f64 * GLYPH_PX <= width {
+        full
+    } else {
+        format!("{what}: {} bars each, named on a tap", bars.len())
+    }
 }
 
 /// The hover text for what is under the pointer: where, its current value,
@@ -346,11 +356,14 @@ mod tests {
                 "{term:?}: one sentence: {sentence}"
             );
         }
-        assert_eq!(strip_title(StripKind::Replies), "Reply crossbar: packets on their way to each SM");
+        assert_eq!(strip_title(StripKind::Replies, 300.0), "Reply crossbar: packets on their way to each SM");
         assert_eq!(
-            strip_title(StripKind::Channels),
+            strip_title(StripKind::Channels, 640.0),
             "DRAM channels, each: DRAM latency pipeline · DRAM scheduler queue"
         );
+        // On a phone's 340 px the slices' six bars do not fit by name.
+        assert_eq!(strip_title(StripKind::Slices, 340.0), "L2 slices: 6 bars each, named on a tap");
+        assert!(strip_title(StripKind::Slices, 1000.0).starts_with("L2 slices, each: request crossbar"));
     }
 
     #[test]

@@ -16,14 +16,15 @@ mod explain;
 mod layout;
 mod legend;
 pub mod measure;
-mod palette;
 mod timeline;
 mod view;
 mod width;
 
+pub use crate::palette::warp_colour;
 pub use controls::{AnimationControls, AnimationControlsProps, Speed};
 pub use draw::{Frame, context_2d, draw};
 pub use explain::{Term, describe};
 pub use layout::{CtaMark, Hit, Layout, LayoutInput, Rect, Strip, Tile};
-pub use palette::warp_colour;
+#[cfg(test)]
+pub(crate) use legend::legend_concepts;
 pub use view::{Animation, AnimationProps};

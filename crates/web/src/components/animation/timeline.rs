@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use super::explain::Term;
 use crate::components::{ChartExport, csv_text};
+use crate::palette::Concept;
 
 /// Properties of [`IpcTimeline`].
 #[derive(Debug, Clone, Properties)]
@@ -73,7 +74,7 @@ pub fn IpcTimeline(props: &IpcTimelineProps) -> Html {
                 { for x_ticks }
                 <line class="axis" x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(TOP + plot.height).to_string()} />
                 <line class="axis" x1={LEFT.to_string()} x2={(LEFT + plot.width).to_string()} y1={(TOP + plot.height).to_string()} y2={(TOP + plot.height).to_string()} />
-                <polyline class="line" points={line} />
+                <polyline class="line" points={line} data-concept={Concept::Issuing.id()} />
                 <text class="axis-title" x={(LEFT + plot.width / 2.0).to_string()} y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "core cycle" }</text>
                 <text class="axis-title" transform={format!("translate(12 {}) rotate(-90)", TOP + plot.height / 2.0)} text-anchor="middle">{ "IPC (instr./cycle)" }</text>
             </svg>

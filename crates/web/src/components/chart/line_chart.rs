@@ -2,7 +2,7 @@
 //! is base-2 logarithmic with a tick at every size drawn, so each doubling
 //! is one step; the y axis is linear from zero.
 //!
-//! Each line has a colour from the palette, a dash pattern and a marker, so
+//! Each line has its concept's colour ([`crate::palette`]), a dash pattern and a marker, so
 //! the lines are told apart in greyscale and by readers who cannot tell the
 //! colours apart; every point carries its exact value as a tooltip and a
 //! `data-value`. Vertical bands mark a range of sizes (a miss-rate cliff)
@@ -13,10 +13,11 @@ use yew::prelude::*;
 
 use super::{
     Along, Export, Frame, LegendEntry, Plot, WIDTH, axis_end, coord, figure, legend_list, nice_ticks, svg, tick_label,
-    value_axis,
+    value_axis, with_aside,
 };
 use crate::components::chart_export::csv_text;
 use crate::format;
+use crate::palette::{Concept, neutral};
 
 /// The plot's height in SVG units.
 const PLOT_HEIGHT: f64 = 200.0;
@@ -28,9 +29,8 @@ const LEFT: f64 = 54.0;
 const RIGHT: f64 = 16.0;
 /// Room under the plot for the x ticks and the x title.
 const BOTTOM: f64 = 40.0;
-/// The fill of a band: light enough that the lines read over it, and
-/// present in greyscale.
-const BAND_FILL: &str = "#F0E442";
+/// A band's colour: light enough that the lines read over it.
+const BAND: Concept = Concept::Cliff;
 
 /// A line chart: sizes on a log-2 x axis, a value on a linear y axis.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,8 +65,8 @@ pub struct Line {
 pub struct LineStyle {
     /// The legend's and tooltips' name; also the points' `data-series`.
     pub name: &'static str,
-    /// The stroke and marker colour (one of the palette's fills).
-    pub colour: &'static str,
+    /// What the line shows, which gives its stroke and marker colour.
+    pub concept: Concept,
     /// An SVG dash pattern (`6 3`), or `None` for a solid line; `Some("")`
     /// never draws a line: markers only.
     pub dash: Option<&'static str>,
@@ -103,6 +103,11 @@ pub struct Band {
 }
 
 impl LineStyle {
+    /// The line's and its markers' colour.
+    fn colour(&self) -> &'static str {
+        self.concept.swatch().fill
+    }
+
     /// Whether points are joined (a style with an empty dash is markers only).
     fn joined(&self) -> bool {
         self.dash != Some("")
@@ -138,7 +143,9 @@ pub fn line_chart(chart: &LineChart) -> Html {
         value: None,
     });
     let bands = chart.bands.iter().map(|band| LegendEntry {
-        key: html! { <span class="swatch band-key" style={format!("background: {BAND_FILL}")}></span> },
+        key: html! {
+            <span class="swatch band-key" style={format!("background: {}", BAND.swatch().fill)} data-concept={BAND.id()}></span>
+        },
         name: &band.label,
         explain: band.explain,
         value: None,
@@ -200,7 +207,7 @@ impl Scale {
             <g class="axis x-axis">
                 { for ticks }
                 <text class="axis-title" x={coord(plot.left + plot.width() / 2.0)} y={coord(plot.bottom + 34.0)}
-                    text-anchor="middle">{ title }</text>
+                    text-anchor="middle">{ with_aside(title) }</text>
             </g>
         }
     }
@@ -213,7 +220,7 @@ impl Scale {
             <g class="band" data-testid="chart-band" data-from={band.from.to_string()} data-to={band.to.to_string()}>
                 <title>{ format!("{}: {}", band.label, band.explain) }</title>
                 <rect x={coord(left)} y={coord(plot.top)} width={coord((right - left).max(2.0))}
-                    height={coord(plot.height())} fill={BAND_FILL} fill-opacity="0.45" />
+                    height={coord(plot.height())} fill={BAND.swatch().fill} data-concept={BAND.id()} />
                 <text class="band-label" x={coord((left + right) / 2.0)} y={coord(plot.top - 5.0)}
                     text-anchor="middle">{ &band.label }</text>
             </g>
@@ -243,7 +250,8 @@ impl Scale {
         html! {
             <g class="series" data-series={style.name}>
                 if style.joined() && points.len() > 1 {
-                    <polyline class="line" points={path.join(" ")} fill="none" stroke={style.colour}
+                    <polyline class="line" points={path.join(" ")} fill="none" stroke={style.colour()}
+                        data-concept={style.concept.id()}
                         stroke-width={coord(style.width)} stroke-dasharray={style.dash.unwrap_or("none")}
                         stroke-linejoin="round" />
                 }
@@ -260,14 +268,15 @@ fn marker(style: &LineStyle, cx: f64, cy: f64, point: Option<(f64, f64)>) -> Htm
     let y = point.map(|(_, y)| AttrValue::from(y.to_string()));
     match style.marker {
         Marker::Dot => html! {
-            <circle cx={coord(cx)} cy={coord(cy)} r="2.5" fill={style.colour} data-x={x} data-value={y} />
+            <circle cx={coord(cx)} cy={coord(cy)} r="2.5" fill={style.colour()} data-concept={style.concept.id()} data-x={x} data-value={y} />
         },
         Marker::Big => html! {
-            <circle cx={coord(cx)} cy={coord(cy)} r="5.5" fill={style.colour} stroke="#000" stroke-width="1.5"
+            <circle cx={coord(cx)} cy={coord(cy)} r="5.5" fill={style.colour()} stroke={neutral::RIM} stroke-width="1.5"
+                data-concept={style.concept.id()}
                 data-x={x} data-value={y} />
         },
         Marker::Square => html! {
-            <rect x={coord(cx - 3.5)} y={coord(cy - 3.5)} width="7" height="7" fill={style.colour} data-x={x}
+            <rect x={coord(cx - 3.5)} y={coord(cy - 3.5)} width="7" height="7" fill={style.colour()} data-concept={style.concept.id()} data-x={x}
                 data-value={y} />
         },
     }
@@ -279,7 +288,7 @@ fn line_key(style: &LineStyle) -> Html {
     html! {
         <svg class="line-key" viewBox="0 0 30 12" width="30" height="12" aria-hidden="true">
             if style.joined() {
-                <line x1="1" y1="6" x2="29" y2="6" stroke={style.colour} stroke-width={coord(style.width)}
+                <line x1="1" y1="6" x2="29" y2="6" stroke={style.colour()} data-concept={style.concept.id()} stroke-width={coord(style.width)}
                     stroke-dasharray={dash} />
             }
             { marker(style, 15.0, 6.0, None) }
@@ -317,6 +326,10 @@ fn summary(chart: &LineChart, lines: &[(LineStyle, Vec<(f64, f64)>)]) -> String 
 mod tests {
     use super::*;
 
+    /// A solid black line with dots.
+    const PLAIN: LineStyle =
+        LineStyle { name: "a", concept: Concept::Simulated, dash: None, width: 1.0, marker: Marker::Dot, explain: "" };
+
     fn scale() -> Scale {
         let plot = Plot { left: 0.0, right: 400.0, top: 0.0, bottom: 200.0 };
         Scale { plot, first: 8.0, last: 128.0, y_end: 100.0 }
@@ -336,7 +349,7 @@ mod tests {
     fn only_drawable_points_count_and_ticks_are_the_sizes() {
         let points = [(8.0, 1.0), (16.0, f64::NAN), (0.0, 2.0), (32.0, -1.0), (64.0, 3.0)];
         assert_eq!(drawable(&points), [(8.0, 1.0), (64.0, 3.0)]);
-        let style = LineStyle { name: "a", colour: "#000", dash: None, width: 1.0, marker: Marker::Dot, explain: "" };
+        let style = PLAIN;
         let lines = [(style, vec![(16.0, 1.0), (8.0, 1.0)]), (style, vec![(16.0, 2.0), (32.0, 2.0)])];
         assert_eq!(x_ticks(&lines), [8.0, 16.0, 32.0]);
         assert!(!LineStyle { dash: Some(""), ..style }.joined(), "markers only");
@@ -344,7 +357,7 @@ mod tests {
 
     #[test]
     fn the_csv_lists_every_drawn_point_with_units() {
-        let style = LineStyle { name: "a", colour: "#000", dash: None, width: 1.0, marker: Marker::Dot, explain: "" };
+        let style = PLAIN;
         let chart = LineChart {
             frame: Frame { testid: "t", title: "T", explain: "", empty: "" },
             lines: Vec::new(),

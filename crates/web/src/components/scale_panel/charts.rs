@@ -5,11 +5,9 @@
 
 use warplab_lab::scale::{Cliff, Method, Prediction};
 
-use crate::components::chart::{
-    BLACK, BLUE, BLUISH_GREEN, Band, Frame, Line, LineChart, LineStyle, Marker, ORANGE, REDDISH_PURPLE, SKY_BLUE,
-    VERMILLION,
-};
+use crate::components::chart::{Band, Frame, Line, LineChart, LineStyle, Marker};
 use crate::glossary;
+use crate::palette::Concept;
 
 /// Where a chart's data comes from, for its test ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,42 +29,45 @@ pub struct Scaling<'a> {
 }
 
 /// How each method's line looks: its own colour, dash and width, so the
-/// five read apart in greyscale too; the scale model's is the boldest.
+/// five read apart in greyscale too; the scale model's is the boldest, and
+/// the only one in a hue (the simpler fits are greys, so no colour of the
+/// machine's concepts means a fit here).
 pub fn method_style(method: Method) -> LineStyle {
-    let (colour, dash, width, explain) = match method {
-        Method::ScaleModel => (BLUE.fill, None, 2.5, glossary::METHOD_SCALE_MODEL),
-        Method::PowerLaw => (ORANGE.fill, Some("7 4"), 1.75, glossary::METHOD_POWER_LAW),
-        Method::Linear => (SKY_BLUE.fill, Some("2 3"), 2.0, glossary::METHOD_LINEAR),
-        Method::Logarithmic => (REDDISH_PURPLE.fill, Some("9 3 2 3"), 1.75, glossary::METHOD_LOGARITHMIC),
-        Method::Proportional => (VERMILLION.fill, Some("14 5"), 1.5, glossary::METHOD_PROPORTIONAL),
+    let (concept, dash, width, explain) = match method {
+        Method::ScaleModel => (Concept::ScaleModel, None, 2.5, glossary::METHOD_SCALE_MODEL),
+        Method::PowerLaw => (Concept::PowerLaw, Some("7 4"), 1.75, glossary::METHOD_POWER_LAW),
+        Method::Linear => (Concept::Linear, Some("2 3"), 2.0, glossary::METHOD_LINEAR),
+        Method::Logarithmic => (Concept::Logarithmic, Some("9 3 2 3"), 1.75, glossary::METHOD_LOGARITHMIC),
+        Method::Proportional => (Concept::Proportional, Some("14 5"), 1.5, glossary::METHOD_PROPORTIONAL),
     };
-    LineStyle { name: method.label(), colour, dash, width, marker: Marker::Dot, explain }
+    LineStyle { name: method.label(), concept, dash, width, marker: Marker::Dot, explain }
 }
 
 /// The simulated truth: black squares joined by a thin line.
 const TRUTH: LineStyle = LineStyle {
     name: "Simulated",
-    colour: BLACK.fill,
+    concept: Concept::Simulated,
     dash: None,
     width: 1.0,
     marker: Marker::Square,
     explain: glossary::SIMULATED_TRUTH,
 };
 
-/// The scale models: large dots, not joined.
+/// The scale models: simulated too, so in the simulation's colour, as large
+/// dots, not joined.
 const SCALE_MODELS: LineStyle = LineStyle {
     name: "Scale models (simulated)",
-    colour: BLUISH_GREEN.fill,
+    concept: Concept::Simulated,
     dash: Some(""),
     width: 0.0,
     marker: Marker::Big,
     explain: glossary::SCALE_MODEL_POINTS,
 };
 
-/// The miss-rate curve's line.
+/// The miss-rate curve's line: L2 misses, in the L2's colour.
 const MPKI: LineStyle = LineStyle {
     name: "L2 MPKI",
-    colour: VERMILLION.fill,
+    concept: Concept::L2,
     dash: None,
     width: 2.0,
     marker: Marker::Dot,
@@ -153,7 +154,7 @@ mod tests {
         let styles: Vec<LineStyle> = Method::ALL.into_iter().map(method_style).collect();
         for (i, a) in styles.iter().enumerate() {
             for b in &styles[i + 1..] {
-                assert!(a.colour != b.colour && a.dash != b.dash, "{} and {} look alike", a.name, b.name);
+                assert!(a.concept != b.concept && a.dash != b.dash, "{} and {} look alike", a.name, b.name);
             }
         }
     }
