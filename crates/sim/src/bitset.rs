@@ -113,6 +113,34 @@ impl BitSet {
         }
         None
     }
+
+    /// In a scan of every id from `start` (below `len`) on, wrapping, which
+    /// visits id `(start + step) % len` at step `step`: the first member the
+    /// scan visits at step `step` or later, with its step. A scan that
+    /// visits only members this way reads a word per member, not one id
+    /// per step.
+    pub fn next_in_scan(&self, start: usize, step: usize) -> Option<(usize, usize)> {
+        let len = self.len;
+        if step >= len {
+            return None;
+        }
+        if len <= 64 {
+            // One word, rotated so that the scan's order is the bits' order.
+            let ones = if len == 64 { u64::MAX } else { (1 << len) - 1 };
+            let word = self.first;
+            let rotated = if start == 0 { word } else { ((word >> start) | (word << (len - start))) & ones };
+            let left = rotated & (u64::MAX << step);
+            if left == 0 {
+                return None;
+            }
+            let at = left.trailing_zeros() as usize;
+            let id = start + at;
+            return Some((if id >= len { id - len } else { id }, at));
+        }
+        let id = self.next_from((start + step) % len)?;
+        let at = (id + len - start) % len;
+        (at >= step).then_some((id, at))
+    }
 }
 
 /// Calls `f` with the id of each bit set in `bits`, word `word` of a set, in
@@ -150,6 +178,40 @@ mod tests {
         check(&[3, 65], 128, 4, Some(65));
         check(&[3, 65], 128, 66, Some(3));
         check(&[3, 65], 128, 200, Some(3));
+    }
+
+    #[test]
+    fn a_scan_from_a_start_visits_the_members_in_its_order() {
+        let mut set = BitSet::new(100);
+        for id in [2, 50, 70, 99] {
+            set.insert(id);
+        }
+        let scan = |start: usize| {
+            let mut seen = Vec::new();
+            let mut step = 0;
+            while let Some((id, at)) = set.next_in_scan(start, step) {
+                assert_eq!((start + at) % 100, id);
+                seen.push(id);
+                step = at + 1;
+            }
+            seen
+        };
+        assert_eq!(scan(0), [2, 50, 70, 99]);
+        assert_eq!(scan(60), [70, 99, 2, 50]);
+        assert_eq!(scan(99), [99, 2, 50, 70]);
+        assert_eq!(set.next_in_scan(60, 50), Some((50, 90)));
+        assert_eq!(set.next_in_scan(60, 91), None, "past the scan's end");
+        assert_eq!(BitSet::new(8).next_in_scan(3, 0), None);
+        // A set of one word takes the rotation.
+        let mut small = BitSet::new(16);
+        for id in [1, 9, 15] {
+            small.insert(id);
+        }
+        assert_eq!(small.next_in_scan(10, 0), Some((15, 5)));
+        assert_eq!(small.next_in_scan(10, 6), Some((1, 7)));
+        assert_eq!(small.next_in_scan(10, 8), Some((9, 15)));
+        assert_eq!(small.next_in_scan(10, 16), None);
+        assert_eq!(small.next_in_scan(0, 2), Some((9, 9)));
     }
 
     #[test]

@@ -578,9 +578,11 @@ impl DramChannel {
                     return;
                 }
                 let n_banks = self.banks.len();
-                for offset in 0..n_banks {
-                    let bank_index = (self.priority_bank + offset) % n_banks;
-                    if self.held_banks.contains(bank_index) || !self.queued_banks.contains(bank_index) {
+                // The banks from the priority bank on, visiting only those with a queue.
+                let mut step = 0;
+                while let Some((bank_index, at)) = self.queued_banks.next_in_scan(self.priority_bank, step) {
+                    step = at + 1;
+                    if self.held_banks.contains(bank_index) {
                         continue;
                     }
                     let bank = &mut self.banks[bank_index];
@@ -661,23 +663,16 @@ impl DramChannel {
     /// Issues this cycle's commands, scanning the banks from the priority
     /// bank as GPGPU-Sim's `dram_t::cycle` does (see the module doc).
     fn issue_commands(&mut self, now: u64) {
-        let n_banks = self.banks.len();
         if self.held_banks.count() == 0 {
             return;
         }
-        // Both kinds of command need a held request: the scans pass the
-        // other banks over without reading their records.
+        // Both kinds of command need a held request: the scans visit only
+        // the banks holding one ([`BitSet::next_in_scan`]).
         if self.dual_bus_interface {
-            if let Some(bank_index) = (0..n_banks)
-                .map(|i| (i + self.priority_bank) % n_banks)
-                .find(|&b| self.held_banks.contains(b) && self.column_ready(b, now))
-            {
+            if let Some(bank_index) = self.first_held(|b| self.column_ready(b, now)) {
                 self.column(bank_index, now);
             }
-            if let Some(bank_index) = (0..n_banks)
-                .map(|i| (i + self.priority_bank) % n_banks)
-                .find(|&b| self.held_banks.contains(b) && self.row_ready(b, now))
-            {
+            if let Some(bank_index) = self.first_held(|b| self.row_ready(b, now)) {
                 self.row_command(bank_index, now);
             }
             return;
@@ -685,12 +680,14 @@ impl DramChannel {
         // One command bus: GPGPU-Sim re-reads the priority at every step of
         // the scan, so a row command moves the rest of the scan with it.
         let (mut issued_column, mut issued_row) = (false, false);
-        for i in 0..n_banks {
-            let bank_index = (i + self.priority_bank) % n_banks;
-            if !self.held_banks.contains(bank_index) {
-                continue;
+        let mut step = 0;
+        while let Some((bank_index, at)) = self.held_banks.next_in_scan(self.priority_bank, step) {
+            step = at + 1;
+            if issued_column {
+                // Nothing further can issue in this scan.
+                break;
             }
-            if !issued_column && self.column_ready(bank_index, now) {
+            if self.column_ready(bank_index, now) {
                 self.column(bank_index, now);
                 issued_column = true;
             }
@@ -699,6 +696,18 @@ impl DramChannel {
                 issued_row = true;
             }
         }
+    }
+
+    /// The first bank holding a request, from the priority bank on, that is `ready`.
+    fn first_held(&self, ready: impl Fn(usize) -> bool) -> Option<usize> {
+        let mut step = 0;
+        while let Some((bank_index, at)) = self.held_banks.next_in_scan(self.priority_bank, step) {
+            if ready(bank_index) {
+                return Some(bank_index);
+            }
+            step = at + 1;
+        }
+        None
     }
 
     fn note_first_command(&mut self, bank_index: usize, now: u64) {

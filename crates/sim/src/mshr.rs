@@ -24,6 +24,9 @@ pub struct MshrTable {
     by_address: AddressIndex,
     free: Vec<u32>,
     max_merge: usize,
+    /// Changes so far (takes, pops, releases): equal counts mean an
+    /// unchanged table, so a caller can tell that a refusal still stands.
+    changes: u64,
 }
 
 impl MshrTable {
@@ -38,6 +41,7 @@ impl MshrTable {
             by_address: AddressIndex::new(n),
             free: (0..n).rev().collect(),
             max_merge,
+            changes: 0,
         }
     }
 
@@ -49,6 +53,12 @@ impl MshrTable {
     /// Entries in the table.
     pub fn capacity(&self) -> usize {
         self.records.len() / self.record_words
+    }
+
+    /// How many times the table has changed: while this stays the same,
+    /// [`MshrTable::can_take`] gives the same answer for every address.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// The entry outstanding for `address`.
@@ -68,6 +78,7 @@ impl MshrTable {
     /// Records `waiter` for `address` (the caller checked [`MshrTable::can_take`]);
     /// returns the entry and whether it is new (a new entry sends a request down).
     pub fn take(&mut self, address: u64, waiter: u32) -> (u32, bool) {
+        self.changes += 1;
         let (entry, new) = match self.find(address) {
             Some(entry) => (entry, false),
             None => {
@@ -114,6 +125,7 @@ impl MshrTable {
     /// its requesters one per cycle (GPGPU-Sim's `next_access`, the
     /// instruction cache) keeps the entry busy until all are answered.
     pub fn pop_waiter(&mut self, entry: u32) -> Option<u32> {
+        self.changes += 1;
         let record = self.record_mut(entry);
         let n = record[2] as usize;
         if n == 0 {
@@ -130,6 +142,7 @@ impl MshrTable {
 
     /// Frees `entry`, moving its waiters into `out` (cleared first).
     pub fn release(&mut self, entry: u32, out: &mut Vec<u32>) {
+        self.changes += 1;
         let record = self.record_mut(entry);
         let n = record[2] as usize;
         record[2] = 0;

@@ -30,7 +30,7 @@ impl Gpu {
         for sm in &self.sms {
             l1i += sm.fetch.stats;
             l1d += &sm.memory.l1_stats;
-            issue += sm.counters.issue;
+            issue += sm.issue_counts();
         }
         let mut l2 = CacheReport::default();
         for slice in &self.memory.slices {

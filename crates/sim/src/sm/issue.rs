@@ -24,6 +24,7 @@ use super::pipeline::{MEMORY_PIPE, Staged};
 use super::scoreboard::{RegState, Scoreboard};
 use super::{KernelView, PENDING, Sm, WarpGate};
 use crate::ops::{OpInfo, OpKind};
+use crate::report::IssueBreakdown;
 use crate::snapshot::WarpState;
 
 /// The kind of unit a pipeline is, for the dual-issue rule: every
@@ -77,11 +78,27 @@ struct ScanOrder {
     last: Range<usize>,
 }
 
-impl Iterator for ScanOrder {
-    type Item = usize;
+/// What a scheduler's scan learned of the warps that cannot issue: the
+/// worst reason, and the first cycle one of them may issue.
+struct Waits {
+    worst: Option<Stall>,
+    earliest: u64,
+}
 
-    fn next(&mut self) -> Option<usize> {
-        self.first.take().or_else(|| self.then.next()).or_else(|| self.last.next())
+impl Waits {
+    fn note(&mut self, stall: Stall, until: u64) {
+        self.worst = Some(self.worst.map_or(stall, |s| s.max(stall)));
+        self.earliest = self.earliest.min(until);
+    }
+}
+
+impl ScanOrder {
+    /// The order as three runs of age indexes, each cut at `limit`: the scan
+    /// walks plain ranges, with no test per warp of which run it is in.
+    fn runs(&self, limit: usize) -> [Range<usize>; 3] {
+        let first = self.first.map_or(0..0, |p| p..p + 1);
+        let cut = |run: &Range<usize>| run.start.min(limit)..run.end.min(limit);
+        [cut(&first), cut(&self.then), cut(&self.last)]
     }
 }
 
@@ -198,7 +215,15 @@ impl Sm {
     /// let one sub-core's warps take it every time. The rotation counts the
     /// SM's active cycles ([`super::ActiveCycles`]), slept through or not,
     /// so a sleeping SM wakes to the order it would have had.
+    ///
+    /// A cycle in which every scheduler sleeps is only counted here
+    /// ([`Sm::rest_tick`]): memory-bound SMs are ticked for their memory
+    /// pipeline while their schedulers sleep for hundreds of cycles.
     pub(crate) fn issue_cycle(&mut self, now: u64, kernels: &[KernelView]) -> (bool, bool) {
+        if self.scheduler_gates.iter().all(|gate| gate.warps == 0 || gate.sleep_until > now) {
+            return (false, self.rest_tick());
+        }
+        self.charge_rest();
         let mut issued_any = false;
         let mut all_memory = true;
         let n_schedulers = self.schedulers.len();
@@ -218,13 +243,46 @@ impl Sm {
     /// returned, its sleep reason. Returns whether every resident warp waited
     /// on memory.
     pub(crate) fn issue_slept(&mut self, n: u64) -> bool {
-        let mut all_memory = true;
         for k in 0..self.schedulers.len() {
             let outcome = self.resting_outcome(k);
             self.counters.issue.add(outcome, n);
-            all_memory &= outcome.waits_on_memory();
         }
-        all_memory && self.used.warps > 0
+        self.resting_all_memory()
+    }
+
+    /// Whether every resident warp waits on memory while every scheduler sleeps.
+    fn resting_all_memory(&self) -> bool {
+        (0..self.schedulers.len()).all(|k| self.resting_outcome(k).waits_on_memory()) && self.used.warps > 0
+    }
+
+    /// Notes a ticked cycle in which every scheduler slept, to be counted
+    /// later by [`Sm::charge_rest`] as [`Sm::issue_slept`] counts cycles the
+    /// SM slept through; returns whether every resident warp waited on memory.
+    fn rest_tick(&mut self) -> bool {
+        if self.rested_ticks == 0 {
+            self.rested_all_memory = self.resting_all_memory();
+        }
+        self.rested_ticks += 1;
+        self.rested_all_memory
+    }
+
+    /// Counts the ticked cycles in which every scheduler slept. Called before
+    /// anything changes a scheduler's gate or the resident warps, so that
+    /// those cycles count the outcomes they had.
+    pub(crate) fn charge_rest(&mut self) {
+        if self.rested_ticks > 0 {
+            let n = std::mem::take(&mut self.rested_ticks);
+            self.issue_slept(n);
+        }
+    }
+
+    /// The issue slots counted so far, with those of rested cycles not yet charged.
+    pub(crate) fn issue_counts(&self) -> IssueBreakdown {
+        let mut counts = self.counters.issue;
+        for k in 0..self.schedulers.len() {
+            counts.add(self.resting_outcome(k), self.rested_ticks);
+        }
+        counts
     }
 
     /// What scheduler `k` reports without looking at its warps: no warp, or
@@ -247,42 +305,41 @@ impl Sm {
             self.refresh_active_set(k, active_warps.max(1) as usize);
         }
         let n = self.candidates(k).len();
-        let mut worst: Option<Stall> = self.pending_set_stall(k);
-        let mut earliest = PENDING;
-        let limit = self.eligible_warps(n);
-        for index in self.scan_order(k, n) {
-            if index >= limit {
-                continue;
-            }
-            let w = usize::from(self.candidates(k)[index]);
-            let gate = self.warp_gates[self.gate_of(w)];
-            if gate.blocked_until > now {
-                let stall = gate.blocked_on.unwrap_or(Stall::Memory);
-                worst = Some(worst.map_or(stall, |s| s.max(stall)));
-                earliest = earliest.min(gate.blocked_until);
-                continue;
-            }
-            let verdict = match self.unit_still_busy(w, k, now) {
-                Some(blocked) => Err(blocked),
-                None => self.check(w, k, now, kernels),
-            };
-            match verdict {
-                Ok(()) => {
-                    let pipe = self.next_pipe(w, kernels);
-                    self.issue(w, k, now, kernels);
-                    self.dual_issue(w, k, pipe, now, kernels);
-                    return IssueOutcome::Issued;
+        let mut waits = Waits { worst: self.pending_set_stall(k), earliest: PENDING };
+        let runs = self.scan_order(k, n).runs(self.eligible_warps(n));
+        // The candidates borrowed from the scheduler's own field, not through
+        // `self`, so the gates can be written while the scan reads them.
+        let scheduler = &self.schedulers[k];
+        let candidates = if self.two_level() { &scheduler.active } else { &scheduler.warps };
+        for run in runs {
+            for index in run {
+                let w = usize::from(candidates[index]);
+                let at = self.gate_of(w);
+                let gate = self.warp_gates[at];
+                if gate.blocked_until > now {
+                    waits.note(gate.blocked_on.unwrap_or(Stall::Memory), gate.blocked_until);
+                    continue;
                 }
-                Err(Blocked { stall, until, unit }) => {
-                    let at = self.gate_of(w);
-                    self.warp_gates[at] =
-                        WarpGate { blocked_until: until, blocked_on: Some(stall), waits_for_unit: unit };
-                    worst = Some(worst.map_or(stall, |s| s.max(stall)));
-                    // A warp waiting for its unit's `ID_OC` slot looks again
-                    // next cycle, but the scheduler need not: the slot frees
-                    // only in the operand collector's step, which then wakes it
-                    // ([`Sm::wake_for_issue_slots`]).
-                    earliest = earliest.min(if unit.is_some() { PENDING } else { until });
+                let verdict = match self.unit_still_busy(w, k, now) {
+                    Some(blocked) => Err(blocked),
+                    None => self.check(w, k, now, kernels),
+                };
+                match verdict {
+                    Ok(()) => {
+                        let pipe = self.next_pipe(w, kernels);
+                        self.issue(w, k, now, kernels);
+                        self.dual_issue(w, k, pipe, now, kernels);
+                        return IssueOutcome::Issued;
+                    }
+                    Err(Blocked { stall, until, unit }) => {
+                        self.warp_gates[at] =
+                            WarpGate { blocked_until: until, blocked_on: Some(stall), waits_for_unit: unit };
+                        // A warp waiting for its unit's `ID_OC` slot looks again
+                        // next cycle, but the scheduler need not: the slot frees
+                        // only in the operand collector's step, which then wakes it
+                        // ([`Sm::wake_for_issue_slots`]).
+                        waits.note(stall, if unit.is_some() { PENDING } else { until });
+                    }
                 }
             }
         }
@@ -290,19 +347,21 @@ impl Sm {
         // wakes a warp (a load returning, a barrier releasing, an `ID_OC`
         // slot freeing).
         let gate = &mut self.scheduler_gates[k];
-        gate.sleep_until = earliest;
-        gate.sleep_reason = worst;
-        worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
+        gate.sleep_until = waits.earliest;
+        gate.sleep_reason = waits.worst;
+        waits.worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
     }
 
     /// The warps scheduler `k` chooses from, oldest first: its active set
     /// under the two-level policy, else all of its warps.
     fn candidates(&self, k: usize) -> &[u16] {
         let scheduler = &self.schedulers[k];
-        match self.policy {
-            SchedulerPolicy::TwoLevelActive { .. } => &scheduler.active,
-            _ => &scheduler.warps,
-        }
+        if self.two_level() { &scheduler.active } else { &scheduler.warps }
+    }
+
+    /// Whether the schedulers are two-level (they choose from an active set).
+    fn two_level(&self) -> bool {
+        matches!(self.policy, SchedulerPolicy::TwoLevelActive { .. })
     }
 
     /// Two-level scheduling: active warps that wait on a long-latency

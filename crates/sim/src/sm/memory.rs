@@ -96,6 +96,24 @@ struct Lookup {
     ready: u64,
     op: MemOp,
     access: SectorAccess,
+    /// Its last try at the head failed, and how, with the state that try read.
+    failed: Option<(Retry, L1State)>,
+}
+
+/// What a bank head's try at the L1 gave: done, or the kind of failure, to be retried.
+type Tried = Result<(), Retry>;
+
+/// Everything a blocked access's try reads besides the access itself: the
+/// L1's tags and replacement state, the MSHR table and the miss queue's
+/// length. A try is a pure function of these, so while they are unchanged a
+/// failed try fails again in the same way, and a bank head blocked for many
+/// cycles (an L1 out of MSHRs) is looked up once, not once a cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct L1State {
+    /// Changes to the L1 plus changes to the MSHR table: both counts only
+    /// grow, so the sum changes whenever either does.
+    changes: u64,
+    miss_queue: usize,
 }
 
 /// What the SM needs from the rest of the GPU for one cycle. It reads the
@@ -166,6 +184,8 @@ pub(crate) struct MemoryPipeline {
     pub(crate) l1_stats: CacheReport,
     /// Whether the L1 was accessed or filled since it was last invalidated.
     l1_used: bool,
+    /// Changes to the L1 so far (see [`L1State`]); [`MemoryPipeline::l1_mut`] counts them.
+    l1_changes: u64,
     /// Per-cycle MSHR occupancy samples are taken by the GPU from here.
     pub(crate) outstanding: u32,
 }
@@ -204,6 +224,7 @@ impl MemoryPipeline {
             loads: Slab::default(),
             l1_stats: CacheReport::default(),
             l1_used: false,
+            l1_changes: 0,
             outstanding: 0,
         }
     }
@@ -219,6 +240,7 @@ impl MemoryPipeline {
             return;
         }
         self.l1 = Some(Cache::with_ways(dl1, ways));
+        self.l1_changes += 1;
         self.l1_used = false;
     }
 
@@ -228,7 +250,7 @@ impl MemoryPipeline {
         if !self.l1_used {
             return;
         }
-        if let Some(l1) = &mut self.l1 {
+        if let Some(l1) = self.l1_mut() {
             l1.invalidate_all();
         }
         self.l1_used = false;
@@ -278,6 +300,26 @@ impl MemoryPipeline {
     /// Notes a failed bank head (see [`LastCycle`]).
     fn note_retry(&mut self, kind: Retry) {
         self.last_cycle.retries[kind as usize] += 1;
+    }
+
+    /// Counts a bank head's failed try at the L1: a reservation failure of
+    /// its kind, retried next cycle.
+    fn fail_lookup(&mut self, kind: Retry) {
+        let stats = if kind == Retry::Write { &mut self.l1_stats.writes } else { &mut self.l1_stats.reads };
+        stats.count(Outcome::ReservationFail);
+        self.note_retry(kind);
+    }
+
+    /// The L1, to change it: every change goes through here and is counted
+    /// (see [`L1State`]).
+    fn l1_mut(&mut self) -> Option<&mut Cache> {
+        self.l1_changes += 1;
+        self.l1.as_mut()
+    }
+
+    /// What a bank head's try reads now (see [`L1State`]).
+    fn l1_state(&self) -> L1State {
+        L1State { changes: self.l1_changes + self.mshrs.changes(), miss_queue: self.miss_queue.len() }
     }
 
     /// L1 MSHR entries.
@@ -424,7 +466,7 @@ impl Sm {
             }
             Waiter::Mshr(entry) => {
                 record_latency(&mut self.breakdown, stamps, now);
-                if let Some(l1) = &mut self.memory.l1
+                if let Some(l1) = self.memory.l1_mut()
                     && let Some(eviction) = l1.fill(request.address, now)
                 {
                     self.write_back(eviction, now, ctx);
@@ -549,7 +591,7 @@ impl Sm {
             banks_taken |= 1 << bank;
             self.hold_for_access(op);
             let ready = now + self.memory.l1_latency;
-            self.memory.banks[bank].push_back(Lookup { ready, op, access });
+            self.memory.banks[bank].push_back(Lookup { ready, op, access, failed: None });
             self.memory.cursor += 1;
             self.memory.last_cycle.progressed = true;
         }
@@ -570,16 +612,36 @@ impl Sm {
     }
 
     /// The heads of the L1 banks' pipelines look up the tags, one per bank per
-    /// cycle; an access that fails stays and is retried next cycle.
+    /// cycle; an access that fails stays and is retried next cycle. A retry
+    /// that would read the same state as the failed try before it fails the
+    /// same way, so it is counted without being made (see [`L1State`]).
     fn look_up(&mut self, ctx: &mut MemoryContext<'_>) {
         let now = ctx.now;
         for bank in 0..self.memory.banks.len() {
             let Some(&lookup) = self.memory.banks[bank].front() else { continue };
-            if lookup.ready > now || !self.try_access(lookup.op, lookup.access, now, ctx) {
+            if lookup.ready > now {
                 continue;
             }
-            self.memory.banks[bank].pop_front();
-            self.memory.last_cycle.progressed = true;
+            if let Some((kind, before)) = lookup.failed
+                && before == self.memory.l1_state()
+            {
+                self.memory.fail_lookup(kind);
+                continue;
+            }
+            match self.try_access(lookup.op, lookup.access, now, ctx) {
+                Ok(()) => {
+                    self.memory.banks[bank].pop_front();
+                    self.memory.last_cycle.progressed = true;
+                }
+                Err(kind) => {
+                    self.memory.fail_lookup(kind);
+                    // A failed try changed nothing: the state after it is the one it read.
+                    let state = self.memory.l1_state();
+                    if let Some(head) = self.memory.banks[bank].front_mut() {
+                        head.failed = Some((kind, state));
+                    }
+                }
+            }
         }
     }
 
@@ -611,10 +673,11 @@ impl Sm {
     }
 
     /// Looks one sector access up in the L1 (or sends it past) at the end of
-    /// its bank's pipeline; false when it must be retried. On success the
-    /// count the access held ([`Sm::hold_for_access`]) passes to whatever now
-    /// answers it (an MSHR entry, a request's reply) or is released.
-    fn try_access(&mut self, op: MemOp, access: SectorAccess, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
+    /// its bank's pipeline; the kind of failure when it must be retried, having
+    /// changed nothing. On success the count the access held
+    /// ([`Sm::hold_for_access`]) passes to whatever now answers it (an MSHR
+    /// entry, a request's reply) or is released.
+    fn try_access(&mut self, op: MemOp, access: SectorAccess, now: u64, ctx: &mut MemoryContext<'_>) -> Tried {
         let local = op.space == MemSpace::Local;
         let is_write = matches!(op.kind, OpKind::Store(_));
         let kind = if is_write { AccessKind::Write } else { AccessKind::Read };
@@ -634,9 +697,9 @@ impl Sm {
         }
     }
 
-    fn read_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
-        let Some(load) = op.load else { return true };
-        let Some(l1) = &self.memory.l1 else { return true };
+    fn read_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> Tried {
+        let Some(load) = op.load else { return Ok(()) };
+        let Some(l1) = &self.memory.l1 else { return Ok(()) };
         let fetch_addr = self.fetch_address(access.addr);
         let probe = l1.prepare(&access);
         let outcome = probe.outcome();
@@ -652,22 +715,21 @@ impl Sm {
             Outcome::ReservationFail => false,
         };
         if !fits {
-            memory.l1_stats.reads.count(Outcome::ReservationFail);
-            memory.note_retry(Retry::Read);
-            return false;
+            return Err(Retry::Read);
         }
         memory.l1_stats.reads.count(outcome);
-        let Some(l1) = &mut memory.l1 else { return true };
+        let Some(l1) = memory.l1_mut() else { return Ok(()) };
         let effect = l1.commit_prepared(&access, probe, now);
+        let line_bytes = l1.line_size_bytes();
         if outcome == Outcome::Hit {
             self.complete_access(load);
-            return true;
+            return Ok(());
         }
         let (entry, new) = memory.mshrs.take(fetch_addr, load);
         if new {
             let sm = self.id;
             ctx.port.record_sm(now, || EventKind::MshrAllocated { sm, address: fetch_addr });
-            let bytes = if memory.l1_sectored { SECTOR_BYTES } else { l1.line_size_bytes() };
+            let bytes = if memory.l1_sectored { SECTOR_BYTES } else { line_bytes };
             let id = self.new_request(
                 RequestKind::Read,
                 fetch_addr,
@@ -683,20 +745,18 @@ impl Sm {
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, now, ctx);
         }
-        true
+        Ok(())
     }
 
-    fn write_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> bool {
-        let Some(l1) = &self.memory.l1 else { return true };
+    fn write_through_l1(&mut self, op: MemOp, access: Access, now: u64, ctx: &mut MemoryContext<'_>) -> Tried {
+        let Some(l1) = &self.memory.l1 else { return Ok(()) };
         let probe = l1.prepare(&access);
         let outcome = probe.outcome();
         if outcome == Outcome::ReservationFail || !self.miss_queue_room(false) {
-            self.memory.l1_stats.writes.count(Outcome::ReservationFail);
-            self.memory.note_retry(Retry::Write);
-            return false;
+            return Err(Retry::Write);
         }
         self.memory.l1_stats.writes.count(outcome);
-        let Some(l1) = &mut self.memory.l1 else { return true };
+        let Some(l1) = self.memory.l1_mut() else { return Ok(()) };
         let effect = l1.commit_prepared(&access, probe, now);
         if effect.write_down {
             let bytes = access.byte_mask.count_ones();
@@ -719,7 +779,7 @@ impl Sm {
         if let Some(eviction) = effect.eviction {
             self.write_back(eviction, now, ctx);
         }
-        true
+        Ok(())
     }
 
     /// Whether `op`'s accesses skip the L1: atomics (Accel-Sim gives them

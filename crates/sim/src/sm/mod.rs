@@ -314,6 +314,13 @@ pub struct Sm {
     /// The core cycle through which the counters are charged; cycles the SM
     /// slept through are charged when it wakes ([`Sm::settle`]).
     pub(crate) charged_through: u64,
+    /// Ticked cycles in which every scheduler slept, whose issue slots are
+    /// not counted yet ([`Sm::issue_cycle`]): each counts every scheduler's
+    /// resting outcome under the gates as they are, which nothing changes
+    /// before [`Sm::charge_rest`] counts them.
+    rested_ticks: u64,
+    /// Whether every resident warp waited on memory in those cycles.
+    rested_all_memory: bool,
 }
 
 impl Sm {
@@ -355,6 +362,8 @@ impl Sm {
             finished_ctas: Vec::new(),
             wake_at: 0,
             charged_through: 0,
+            rested_ticks: 0,
+            rested_all_memory: false,
             limits: CtaResources {
                 threads: config.cores.max_threads_per_sm,
                 regs: config.cores.regs_per_sm,
@@ -448,11 +457,22 @@ impl Sm {
         if self.is_idle() {
             return u64::MAX;
         }
+        let next = now + 1;
         if !self.fetch.is_quiet() {
-            return now + 1;
+            return next;
+        }
+        // No part wakes before the next cycle, so the first that asks for it
+        // decides; the memory pipeline, busiest on memory-bound runs, first.
+        let memory = self.memory.next_event(now);
+        if memory == next {
+            return next;
+        }
+        let pipeline = self.pipeline.next_event(now);
+        if pipeline == next {
+            return next;
         }
         // `PENDING` (no issue before an event) is `u64::MAX`, the same as never.
-        self.next_issue_chance(now).min(self.memory.next_event(now)).min(self.pipeline.next_event(now))
+        self.next_issue_chance(now).min(memory).min(pipeline)
     }
 
     /// Whether nothing is resident and nothing is in flight.
@@ -482,6 +502,7 @@ impl Sm {
         now: u64,
         first_seq: u64,
     ) -> u64 {
+        self.charge_rest();
         let n_sched = self.schedulers.len();
         let cta = &mut self.ctas[slot];
         cta.live = true;
@@ -574,6 +595,7 @@ impl Sm {
 
     /// Retires finished warp `w`; frees its CTA when it was the last.
     pub(crate) fn retire(&mut self, w: usize, now: u64) {
+        self.charge_rest();
         let slot = self.warps[w].cta_slot as usize;
         if self.sample_log.on {
             self.record_retire(w, now);
@@ -702,6 +724,7 @@ impl Sm {
     }
 
     fn wake_scheduler_of(&mut self, w: usize) {
+        self.charge_rest();
         let n_sched = self.schedulers.len();
         self.scheduler_gates[w % n_sched].sleep_until = 0;
     }
@@ -756,6 +779,7 @@ impl Sm {
         if after == before {
             return;
         }
+        self.charge_rest();
         for (k, gate) in self.scheduler_gates.iter_mut().enumerate() {
             if after.gained_for(&before, k) {
                 gate.sleep_until = 0;
