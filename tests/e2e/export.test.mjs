@@ -26,7 +26,11 @@ test("the config and the CPI chart can be saved", async () => {
   const text = svg.bytes.toString();
   assert.match(text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.match(text, /<title>CPI stacks<\/title>/);
-  assert.match(text, /SM cycles per warp instruction \(CPI\)/, "the axis title with its unit");
+  // The unit is an aside (a tspan a narrow drawing hides), so read the
+  // drawing's text without its tags.
+  const drawnText = text.replace(/<[^>]+>/g, "");
+  assert.match(drawnText, /SM cycles per warp instruction \(CPI\)/, "the axis title with its unit");
+  assert.doesNotMatch(text, /class="aside"[^>]*display:\s*none/, "the unit is shown in the saved file");
   assert.match(text, /style="[^"]*fill:/, "styles written on the elements");
 
   const png = await download(page, chart.getByTestId("export-png"));
