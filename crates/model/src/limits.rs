@@ -334,12 +334,12 @@ pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, ac
     // writes' data one way, reads' data and writes' acknowledgements the
     // other. Under BookSim a port moves a flit a cycle, and the busier
     // direction's data packets are what fill it.
+    let requests = (caches.read_requests + caches.write_requests) as f64;
     let noc_packets = if machine.rates.port_flit_bytes.is_none() {
-        (caches.read_requests + caches.write_requests) as f64
+        requests
     } else {
         caches.read_requests.max(caches.write_requests) as f64
     };
-    let requests = (caches.read_requests + caches.write_requests) as f64;
     let sectors = requests * caches.dram_sectors_per_request;
     Limit::ALL.map(|limit| match limit {
         Limit::Ldst => work.ldst_cycles as f64 * per_sm,
