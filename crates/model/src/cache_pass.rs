@@ -23,6 +23,7 @@ use warplab_uarch::ops::{OpInfo, OpKind};
 
 use crate::limits::bank_cycles;
 use crate::llc::SlicedLlc;
+use crate::llc_stage::{LlcOp, LlcQueue, LlcStage, SiteLlc};
 
 /// Bytes of a request's header on the interconnect.
 const HEADER_BYTES: u64 = warplab_uarch::latency::PACKET_HEADER_BYTES as u64;
@@ -64,8 +65,6 @@ pub(crate) struct Sent {
     /// into the crossbar, one a cycle (GPGPU-Sim's `ldst_unit::memory_cycle`
     /// with `bypassL1D`), so they take no L1 MSHR.
     pub bypass_reads: u64,
-    /// Of those, the ones that missed the first LLC.
-    pub llc_misses: u64,
     /// Write requests.
     pub write_requests: u64,
     /// A global load whose lanes touch more lines than their width needs.
@@ -73,9 +72,6 @@ pub(crate) struct Sent {
     /// A read that hit a sector fetched in this round: in a run it waits for
     /// that fill, as a miss would.
     pub pending: bool,
-    /// Read requests that hit the first LLC on a block another request
-    /// fetched from DRAM in this round (the L2's `HIT_RESERVED`).
-    pub llc_waits: u64,
 }
 
 /// The L1 side of a kernel's traffic, for the report.
@@ -90,8 +86,6 @@ pub(crate) struct Traffic {
     pub request_bytes: u64,
     /// Cycles the global and local accesses hold the LD/ST unit.
     pub ldst_cycles: u64,
-    /// Read requests that hit the first LLC on a block in flight from DRAM.
-    pub l2_read_waits: u64,
 }
 
 /// The caches of the whole GPU: one L1 per SM, and every LLC the requests
@@ -105,18 +99,12 @@ pub(crate) struct CachePass {
     l1_banks: u64,
     skip_l1_for_global: bool,
     write_back_local: bool,
-    pub llcs: Vec<SlicedLlc>,
+    /// The requests past the L1s, on their way to the LLC stage.
+    pub llc: LlcQueue,
     accesses: Vec<SectorAccess>,
     /// Per SM, the sectors its L1 fetched in the current round: a round
     /// stands for one memory latency, so they are still in flight.
     in_flight: Vec<FxHashSet<u64>>,
-    /// The blocks the first LLC fetched from DRAM in this round, over all
-    /// SMs: the L2 is shared, so another SM's request for one waits too.
-    llc_in_flight: FxHashSet<u64>,
-    /// Clears the offset within the first LLC's fetch block (a 32-B sector,
-    /// or a line for a non-sectored L2; both powers of two in a valid
-    /// config): its blocks in `llc_in_flight`.
-    llc_block_mask: u64,
 
     /// The L1s' clock for LRU and FIFO order: one tick per L1 access.
     now: u64,
@@ -137,11 +125,16 @@ impl PcStats {
         self.missing_execs += u64::from(sent.read_requests > 0);
         self.read_requests += sent.read_requests;
         self.bypass_requests += sent.bypass_reads;
-        self.llc_misses += sent.llc_misses;
         self.write_requests += sent.write_requests;
         self.divergent += u64::from(sent.divergent);
         self.waiting_execs += u64::from(sent.read_requests > 0 || sent.pending);
-        self.llc_waits += sent.llc_waits;
+    }
+
+    /// Adds what the site's reads found at the first LLC (the LLC stage
+    /// answers after the L1 stage has moved on).
+    pub fn credit(&mut self, llc: SiteLlc) {
+        self.llc_misses += llc.misses;
+        self.llc_waits += llc.waits;
     }
 }
 
@@ -159,11 +152,12 @@ impl CachePass {
             write_back_local: dl1.is_some_and(|c| {
                 matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
             }),
-            llcs: llc_configs.iter().map(|c| SlicedLlc::new(c)).collect(),
+            llc: LlcQueue::new(LlcStage::new(
+                llc_configs.iter().map(|c| SlicedLlc::new(c)).collect(),
+                llc_configs.first().map_or(1, |c| u64::from(c.memory.l2.fetch_bytes())),
+            )),
             accesses: Vec::with_capacity(64),
             in_flight: (0..config.n_sms()).map(|_| FxHashSet::default()).collect(),
-            llc_in_flight: FxHashSet::default(),
-            llc_block_mask: !(llc_configs.first().map_or(1, |c| u64::from(c.memory.l2.fetch_bytes().max(1))) - 1),
 
             now: 0,
             traffic: Traffic::default(),
@@ -180,30 +174,35 @@ impl CachePass {
             }
         }
         self.traffic = Traffic::default();
-        for llc in &mut self.llcs {
-            llc.reset_counts();
-        }
+        self.llc.stage().start_kernel();
     }
 
     /// A new round of the walk: what the L1s fetched before has arrived.
     pub fn new_round(&mut self) {
-        for sectors in self.in_flight.iter_mut().chain([&mut self.llc_in_flight]) {
+        for sectors in &mut self.in_flight {
             if !sectors.is_empty() {
                 sectors.clear();
             }
         }
+        self.llc.push(LlcOp::NewRound);
     }
 
     /// A host-to-device copy that warms every LLC (`--memcpy-warms-l2`).
     pub fn warm_llcs(&mut self, address: u64, bytes: u64) {
-        for llc in &mut self.llcs {
+        for llc in &mut self.llc.stage().llcs {
             llc.warm(address, bytes);
         }
     }
 
-    /// One warp's execution of a memory instruction on SM `sm`; what it sent
-    /// past the L1.
-    pub fn access(&mut self, sm: usize, cta: &Cta, instruction: &Instruction, op: OpInfo, space: MemSpace) -> Sent {
+    /// One warp's execution of a memory instruction on SM `sm`, memory site
+    /// `site` of the walk's sink; what it sent past the L1.
+    pub fn access(
+        &mut self,
+        sm: usize,
+        (cta, instruction, site): (&Cta, &Instruction, u32),
+        op: OpInfo,
+        space: MemSpace,
+    ) -> Sent {
         let lanes = cta.lane_addresses(instruction);
         // An atomic's lanes that update the same bytes cannot share a request
         // (each is its own read-modify-write at the L2), as the timing model
@@ -228,9 +227,9 @@ impl CachePass {
                 for i in 0..self.accesses.len() {
                     let addr = self.accesses[i].sector_addr;
                     if past_l1 {
-                        self.request_read(addr, &mut sent);
+                        self.request_read(addr, site, &mut sent);
                     } else {
-                        self.read_through_l1(sm, addr, local, &mut sent);
+                        self.read_through_l1(sm, (addr, site), local, &mut sent);
                     }
                 }
             }
@@ -243,7 +242,7 @@ impl CachePass {
             _ => {
                 // Atomics are done at the L2: each sector is a request that needs a reply.
                 for i in 0..self.accesses.len() {
-                    self.request_read(self.accesses[i].sector_addr, &mut sent);
+                    self.request_read(self.accesses[i].sector_addr, site, &mut sent);
                 }
             }
         }
@@ -258,10 +257,10 @@ impl CachePass {
         self.now
     }
 
-    fn read_through_l1(&mut self, sm: usize, addr: u64, local: bool, sent: &mut Sent) {
+    fn read_through_l1(&mut self, sm: usize, (addr, site): (u64, u32), local: bool, sent: &mut Sent) {
         let now = self.tick();
         let Some(l1) = self.l1s.get_mut(sm).and_then(Option::as_mut) else {
-            self.request_read(addr, sent);
+            self.request_read(addr, site, sent);
             return;
         };
         self.traffic.l1_reads += 1;
@@ -282,7 +281,7 @@ impl CachePass {
         }
         self.in_flight[sm].insert(fetch);
         self.traffic.l1_read_misses += 1;
-        self.request_read(fetch, sent);
+        self.request_read(fetch, site, sent);
         if let Some(eviction) = effect.eviction {
             self.write_back_l1(eviction);
         }
@@ -312,26 +311,14 @@ impl CachePass {
         }
     }
 
-    /// A read request past the L1: header out, the data back.
-    fn request_read(&mut self, addr: u64, sent: &mut Sent) {
+    /// A read request past the L1 for memory site `site`: header out, the
+    /// data back.
+    fn request_read(&mut self, addr: u64, site: u32, sent: &mut Sent) {
         sent.read_requests += 1;
         let bytes = if self.l1_sectored { u64::from(SECTOR_BYTES) } else { self.l1_line_bytes };
         self.traffic.request_bytes += HEADER_BYTES;
         self.traffic.reply_bytes += HEADER_BYTES + bytes;
-        if let Some((first, others)) = self.llcs.split_first_mut() {
-            let block = addr & self.llc_block_mask;
-            if first.read(addr) {
-                sent.llc_misses += 1;
-                self.llc_in_flight.insert(block);
-            } else {
-                let waits = u64::from(self.llc_in_flight.contains(&block));
-                sent.llc_waits += waits;
-                self.traffic.l2_read_waits += waits;
-            }
-            for llc in others {
-                llc.read(addr);
-            }
-        }
+        self.llc.push(LlcOp::Read { addr, site });
     }
 
     fn write_back_l1(&mut self, eviction: Eviction) {
@@ -345,9 +332,7 @@ impl CachePass {
     }
 
     fn llc_write(&mut self, addr: u64, byte_mask: u32, local: bool) {
-        for llc in &mut self.llcs {
-            llc.write(addr, byte_mask, local);
-        }
+        self.llc.push(LlcOp::Write { addr, byte_mask, local });
     }
 }
 
@@ -358,36 +343,4 @@ impl CachePass {
 fn is_divergent(accesses: &[SectorAccess], instruction: &Instruction, access_bytes: u32) -> bool {
     let packed = (u64::from(instruction.active_lanes()) * u64::from(access_bytes.max(1))).div_ceil(LINE_BYTES);
     u64::from(lines_touched(accesses)) > packed.max(1) + 1
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The pass of SM7_QV100, whose L2 is sectored: a miss fetches one 32-B
-    /// sector from DRAM.
-    fn qv100_pass() -> CachePass {
-        let config = warplab_config::preset("SM7_QV100").expect("a bundled preset").config().expect("valid");
-        CachePass::new(&config, &[&config])
-    }
-
-    #[test]
-    fn an_l2_hit_on_a_block_fetched_in_the_same_round_waits_for_it() {
-        let mut pass = qv100_pass();
-        let mut sent = Sent::default();
-        // First request: an L2 miss, fetched from DRAM this round.
-        pass.request_read(0x1000, &mut sent);
-        assert_eq!((sent.llc_misses, sent.llc_waits), (1, 0));
-        // Another SM's request for the same sector in the same round waits;
-        // one for the next sector is a miss of its own.
-        pass.request_read(0x1000, &mut sent);
-        pass.request_read(0x1020, &mut sent);
-        assert_eq!((sent.read_requests, sent.llc_misses, sent.llc_waits), (3, 2, 1));
-        // A round later the fills have arrived: a plain hit.
-        pass.new_round();
-        let mut later = Sent::default();
-        pass.request_read(0x1000, &mut later);
-        assert_eq!((later.llc_misses, later.llc_waits), (0, 0));
-        assert_eq!(pass.traffic.l2_read_waits, 1);
-    }
 }

@@ -38,6 +38,7 @@ mod interval;
 pub mod kmeans;
 mod limits;
 mod llc;
+mod llc_stage;
 pub mod machine;
 pub mod overlap;
 mod predict;
@@ -51,5 +52,5 @@ pub use machine::{Latencies, Machine, SchedulerModel};
 pub use predict::{
     AnalyticalReport, CPI_TERMS, CpiStack, HEADLINE, KernelResult, ModelKind, Prediction, predict, predict_model,
 };
-pub use profile::{CacheFigures, Interval, KernelProfile, Profile, ProfileOptions, profile};
+pub use profile::{CacheFigures, Interval, KernelProfile, Profile, ProfileOptions, profile, profile_on_threads};
 pub use walk::{CacheWalk, KernelWalk, walk_caches};

@@ -301,8 +301,12 @@ pub(crate) fn bank_cycles(accesses: &[SectorAccess], banks: u64) -> u64 {
     }
     let mut cycles = u64::from(!accesses.is_empty());
     let mut taken = 0u64;
+    let banks = banks.min(64);
+    // Every preset's bank count is a power of two: a mask, not a division
+    // per access (this runs for every L1 access of the profile).
+    let bank_of = |sector: u64| if banks.is_power_of_two() { sector & (banks - 1) } else { sector % banks };
     for access in accesses {
-        let bank = 1u64 << ((access.sector_addr / u64::from(SECTOR_BYTES)) % banks.min(64));
+        let bank = 1u64 << bank_of(access.sector_addr / u64::from(SECTOR_BYTES));
         if taken & bank != 0 {
             cycles += 1;
             taken = 0;

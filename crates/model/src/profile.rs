@@ -20,6 +20,7 @@ use crate::interval::{KernelContext, Paths, StoredPath, Timeline, memory_space};
 use crate::kmeans::{Point, representative};
 use crate::limits::{KernelWork, MEMORY_PIPE, N_PIPES, PathTime, slowest_paths};
 use crate::llc::{LlcCounts, SlicedLlc};
+use crate::llc_stage::host_threads;
 use crate::machine::Machine;
 use crate::walk::{LaunchedKernel, WalkSink, Walker};
 
@@ -151,7 +152,9 @@ pub struct Profile {
     pub diagnostics: Vec<String>,
 }
 
-/// Profiles every kernel of `workload` on `config`.
+/// Profiles every kernel of `workload` on `config`, on as many threads as
+/// the host offers (the cache pass's LLC stage runs beside its L1 stage
+/// where there is a second core; the profile is the same on any number).
 ///
 /// # Errors
 /// The workload could not be read (the message names file, line and field),
@@ -161,7 +164,20 @@ pub fn profile(
     workload: &mut dyn WorkloadSource,
     options: ProfileOptions,
 ) -> Result<Profile, String> {
-    let mut walker = Walker::new(config, &[config]);
+    profile_on_threads(config, workload, options, host_threads())
+}
+
+/// [`profile`] on at most `threads` threads (1: all on the caller's).
+///
+/// # Errors
+/// As [`profile`].
+pub fn profile_on_threads(
+    config: &GpuConfig,
+    workload: &mut dyn WorkloadSource,
+    options: ProfileOptions,
+    threads: usize,
+) -> Result<Profile, String> {
+    let mut walker = Walker::new(config, &[config]).with_threads(threads);
     // The config's own latencies, to rank the slowest paths.
     let machine = Machine::of(config);
     let mut timeline = Timeline::new();
@@ -169,11 +185,17 @@ pub fn profile(
     walker.for_each_kernel(workload, options, |walker, source| {
         let mut sink = ProfileSink { timeline: &mut timeline, tally: Tally::default() };
         if let Some(launched) = walker.kernel(source, &mut result.diagnostics, &mut sink)? {
-            let llc = walker.cache.llcs.first();
+            let stage = walker.cache.llc.stage();
+            for (stats, &answers) in sink.tally.pc_stats.iter_mut().zip(&stage.sites) {
+                stats.credit(answers);
+            }
+            let llc = stage.llcs.first();
             let busiest_slice = llc.map_or(0, SlicedLlc::busiest_slice_accesses);
             let llc = llc.map(|llc| llc.counts).unwrap_or_default();
+            let l2_read_waits = stage.read_waits;
             let traffic = &walker.cache.traffic;
-            result.kernels.push(finish(launched, sink.tally, traffic, &llc, busiest_slice, &machine));
+            let memory = MemoryCounts { traffic, llc: &llc, busiest_slice_accesses: busiest_slice, l2_read_waits };
+            result.kernels.push(finish(launched, sink.tally, &memory, &machine));
         }
         Ok(())
     })?;
@@ -251,9 +273,12 @@ impl WalkSink for ProfileSink<'_> {
         Ok(())
     }
 
-    fn access(&mut self, instruction: &Instruction, ordinal: u32, sent: Sent) {
-        let index = self.tally.sites[&site(instruction.pc, ordinal)] as usize;
-        self.tally.pc_stats[index].record(sent);
+    fn site(&mut self, instruction: &Instruction, ordinal: u32) -> u32 {
+        self.tally.sites[&site(instruction.pc, ordinal)]
+    }
+
+    fn access(&mut self, site: u32, sent: Sent) {
+        self.tally.pc_stats[site as usize].record(sent);
     }
 }
 
@@ -262,17 +287,23 @@ fn site(pc: u32, ordinal: u32) -> u64 {
     (u64::from(pc) << 32) | u64::from(ordinal)
 }
 
+/// What the cache pass counted over a kernel, past the per-site figures.
+#[derive(Clone, Copy)]
+struct MemoryCounts<'a> {
+    /// The L1 stage's.
+    traffic: &'a Traffic,
+    /// The first LLC's.
+    llc: &'a LlcCounts,
+    busiest_slice_accesses: u64,
+    /// Reads that hit an L2 block in flight from DRAM.
+    l2_read_waits: u64,
+}
+
 /// The kernel's profile: the representative path's intervals, with each
 /// span of memory instructions' expected requests charged to the load stall
 /// that ends it.
-fn finish(
-    launched: LaunchedKernel,
-    tally: Tally,
-    traffic: &Traffic,
-    llc: &LlcCounts,
-    busiest_slice_accesses: u64,
-    machine: &Machine,
-) -> KernelProfile {
+fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, machine: &Machine) -> KernelProfile {
+    let MemoryCounts { traffic, llc, busiest_slice_accesses, l2_read_waits } = *memory;
     let points: Vec<Point> = tally
         .paths
         .paths
@@ -305,7 +336,7 @@ fn finish(
             write_requests,
             l2_accesses: llc.accesses,
             l2_misses: llc.fetches,
-            l2_read_waits: traffic.l2_read_waits,
+            l2_read_waits,
             reply_bytes_per_request: traffic.reply_bytes as f64 / requests,
             request_bytes_per_request: traffic.request_bytes as f64 / requests,
             dram_sectors_per_request: llc.dram_sectors as f64 / requests,

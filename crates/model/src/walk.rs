@@ -38,6 +38,7 @@ use warplab_uarch::ops::{OpInfo, extend_op_table};
 use crate::cache_pass::{CachePass, Sent};
 use crate::interval::{KernelContext, l1_space};
 use crate::llc::LlcCounts;
+use crate::llc_stage::{NO_SITE, host_threads, overlapped};
 use crate::profile::ProfileOptions;
 
 /// What a caches-only walk measured: per LLC its counts, and the
@@ -106,7 +107,7 @@ pub fn walk_caches(
     workload: &mut dyn WorkloadSource,
     options: ProfileOptions,
 ) -> Result<CacheWalk, String> {
-    let mut walker = Walker::new(config, llc_configs);
+    let mut walker = Walker::new(config, llc_configs).with_threads(host_threads());
     let mut result = CacheWalk {
         stream_sms: config.n_sms(),
         llcs: vec![LlcCounts::default(); llc_configs.len()],
@@ -115,7 +116,7 @@ pub fn walk_caches(
     walker.for_each_kernel(workload, options, |walker, source| {
         let mut counter = InstCounter::default();
         if let Some(launched) = walker.kernel(source, &mut result.diagnostics, &mut counter)? {
-            let llcs: Vec<LlcCounts> = walker.cache.llcs.iter().map(|llc| llc.counts).collect();
+            let llcs: Vec<LlcCounts> = walker.cache.llc.stage().llcs.iter().map(|llc| llc.counts).collect();
             for (total, kernel) in result.llcs.iter_mut().zip(&llcs) {
                 *total += *kernel;
             }
@@ -137,9 +138,14 @@ pub(crate) trait WalkSink {
     /// Whatever the sink cannot hold (the profile's path bound).
     fn wave(&mut self, wave: &[Cta], k: &KernelContext<'_>) -> Result<(), String>;
 
-    /// One warp's execution of `instruction`, its `ordinal`-th memory
-    /// instruction, and what it sent past the L1.
-    fn access(&mut self, instruction: &Instruction, ordinal: u32, sent: Sent);
+    /// The number of the memory site of `instruction` as a warp's
+    /// `ordinal`-th memory instruction, under which the LLC stage credits
+    /// its reads' answers (`llc_stage::NO_SITE` for none).
+    fn site(&mut self, instruction: &Instruction, ordinal: u32) -> u32;
+
+    /// One warp's execution of memory site `site`, and what it sent past
+    /// the L1.
+    fn access(&mut self, site: u32, sent: Sent);
 }
 
 /// A kernel the walk ran.
@@ -170,6 +176,8 @@ pub(crate) struct Walker<'c> {
     takes_turns: bool,
     /// Per SM, the warp (index into its cursors) the next round starts at.
     turns: Vec<usize>,
+    /// The LLC stage runs on a second thread (`llc_stage.rs`).
+    overlap: bool,
 }
 
 /// Where one warp of the wave is.
@@ -203,7 +211,16 @@ impl<'c> Walker<'c> {
             sm_starts: Vec::new(),
             takes_turns: matches!(config.scheduling.policy, SchedulerPolicy::Lrr | SchedulerPolicy::Rrr),
             turns: Vec::new(),
+            overlap: false,
         }
+    }
+
+    /// Runs the LLC stage on a second thread when `threads` > 1 (a host
+    /// without threads, such as the page's wasm worker, passes 1). The
+    /// counts are the same either way.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.overlap = threads > 1;
+        self
     }
 
     /// Reads `workload`'s commands: copies warm the LLCs if `options` say
@@ -252,16 +269,39 @@ impl<'c> Walker<'c> {
         let carveout = self.config.l1.carveout_for(occupancy.ctas_per_sm * shape.shmem_bytes);
         self.cache.start_kernel(self.config, carveout.map(|(_, ways)| ways));
         let wave_ctas = (occupancy.ctas_per_sm as usize) * (self.config.n_sms() as usize);
+        let mut walk = |walker: &mut Self| walker.waves(source.as_mut(), (header.id, wave_ctas), diagnostics, sink);
+        let ctas = if self.overlap { overlapped(self, |walker| &mut walker.cache.llc, walk) } else { walk(self) }?;
+        diagnostics.extend(source.diagnostics());
+        let warps_per_cta = (shape.threads.max(1)).div_ceil(self.config.cores.warp_size.max(1));
+        Ok(Some(LaunchedKernel {
+            name: header.name,
+            id: header.id,
+            ctas,
+            warps_per_cta,
+            ctas_per_sm: occupancy.ctas_per_sm,
+        }))
+    }
+
+    /// Walks kernel `id`'s CTAs from `source` through the caches, a wave of
+    /// at most `wave_ctas` at a time, telling `sink`; the CTAs walked.
+    fn waves<S: WalkSink>(
+        &mut self,
+        source: &mut dyn KernelSource,
+        (id, wave_ctas): (u64, usize),
+        diagnostics: &mut Vec<String>,
+        sink: &mut S,
+    ) -> Result<u64, String> {
+        let header = source.header().clone();
         let mut ops: Vec<OpInfo> = Vec::new();
         let mut ctas = 0u64;
         loop {
-            let n = self.fill_wave(source.as_mut(), wave_ctas)?;
+            let n = self.fill_wave(source, wave_ctas)?;
             if n == 0 {
-                break;
+                return Ok(ctas);
             }
             ctas += n as u64;
             for message in extend_op_table(&mut ops, source.opcodes(), self.config) {
-                diagnostics.push(format!("kernel {}: {message}", header.id));
+                diagnostics.push(format!("kernel {id}: {message}"));
             }
             let k = KernelContext {
                 ops: &ops,
@@ -274,15 +314,6 @@ impl<'c> Walker<'c> {
             sink.wave(&self.wave[..n], &k)?;
             self.run_caches(n, &k, sink);
         }
-        diagnostics.extend(source.diagnostics());
-        let warps_per_cta = (shape.threads.max(1)).div_ceil(self.config.cores.warp_size.max(1));
-        Ok(Some(LaunchedKernel {
-            name: header.name,
-            id: header.id,
-            ctas,
-            warps_per_cta,
-            ctas_per_sm: occupancy.ctas_per_sm,
-        }))
     }
 
     /// Reads up to `limit` CTAs into the wave buffers; how many it read.
@@ -363,7 +394,11 @@ impl WalkSink for InstCounter {
         Ok(())
     }
 
-    fn access(&mut self, _: &Instruction, _: u32, _: Sent) {}
+    fn site(&mut self, _: &Instruction, _: u32) -> u32 {
+        NO_SITE
+    }
+
+    fn access(&mut self, _: u32, _: Sent) {}
 }
 
 /// Runs a warp's next memory instruction through the caches; the read
@@ -382,8 +417,9 @@ fn next_access<S: WalkSink>(
         cursor.next += 1;
         let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
         if let Some(space) = l1_space(cta, instruction, op, k) {
-            let sent = cache.access(sm, cta, instruction, op, space);
-            sink.access(instruction, cursor.ordinal, sent);
+            let site = sink.site(instruction, cursor.ordinal);
+            let sent = cache.access(sm, (cta, instruction, site), op, space);
+            sink.access(site, sent);
             cursor.ordinal += 1;
             return sent.mshr_reads();
         }

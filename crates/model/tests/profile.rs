@@ -3,7 +3,7 @@
 //! for loads carry those loads' misses.
 
 use warplab_kernels::{GenSpec, generate};
-use warplab_model::{KernelProfile, ProfileOptions, profile};
+use warplab_model::{KernelProfile, ProfileOptions, profile, profile_on_threads};
 
 fn kernels(preset: &str, spec: &str) -> Vec<KernelProfile> {
     let config = warplab_config::preset(preset).expect("a bundled preset").config().expect("a valid preset");
@@ -72,4 +72,28 @@ fn atomics_are_the_requests_that_skip_the_l1() {
     let [k] = &kernels("SM7_QV100", "histogram:size=1,skew=100")[..] else { panic!("one kernel") };
     let (read, bypass) = k.intervals.iter().fold((0.0, 0.0), |(r, b), i| (r + i.m_read, b + i.m_bypass));
     assert_eq!((read - bypass, bypass), (16.0, 128.0));
+}
+
+#[test]
+fn the_profile_is_the_same_on_one_thread_and_two() {
+    // The LLC stage runs on a second thread beside the L1 stage; the same
+    // requests in the same order must give the same profile. `gemm-naive`
+    // has L2 fills in flight (per-site waits), `bfs` several kernels,
+    // `histogram` atomics past the L1, `strided` the turns of round robin.
+    for (preset, spec) in [
+        ("SM7_QV100", "gemm-naive:size=2"),
+        ("SM7_QV100", "strided:gs=32,size=56"),
+        ("SM86_RTX3070", "bfs:size=4"),
+        ("mdm-pascal-28sm", "histogram:size=4"),
+    ] {
+        let config = warplab_config::preset(preset).expect("a bundled preset").config().expect("a valid preset");
+        let spec: GenSpec = spec.parse().expect("a valid spec");
+        let on = |threads| {
+            let mut source = generate(&spec, &config).expect("the spec fits").into_source();
+            profile_on_threads(&config, &mut source, ProfileOptions::default(), threads).expect("the workload profiles")
+        };
+        let (one, two) = (on(1), on(2));
+        assert_eq!(one, two, "{preset} {spec}");
+        assert!(one.kernels.iter().any(|k| k.caches.l2_misses > 0), "{preset} {spec}: the LLC stage did work");
+    }
 }

@@ -59,16 +59,63 @@ pub fn set_index(function: SetIndex, addr: u64, line_size_bytes: u32, n_sets: u3
 /// GPGPU-Sim has no equations, it returns `index % n_bins` (0 when `n_bins`
 /// is 0), so the result is always below `n_bins` when `n_bins` is non-zero.
 pub fn ipoly_hash(higher_bits: u64, index: u32, n_bins: u32) -> u32 {
-    let masks: &[u64] = match n_bins {
-        16 => &IPOLY_16_BINS,
-        32 => &IPOLY_32_BINS,
-        64 => &IPOLY_64_BINS,
+    let table = match n_bins {
+        16 => &IPOLY_16_TABLE,
+        32 => &IPOLY_32_TABLE,
+        64 => &IPOLY_64_TABLE,
         _ => return index.checked_rem(n_bins).unwrap_or(0),
     };
-    let folded =
-        masks.iter().enumerate().fold(0u32, |bits, (bit, mask)| bits | ((higher_bits & mask).count_ones() & 1) << bit);
-    (index & (n_bins - 1)) ^ folded
+    (index & (n_bins - 1)) ^ table.fold(higher_bits)
 }
+
+/// The hash's output bits as a function of `higher_bits`, a byte at a time.
+///
+/// Each output bit is a parity over `higher_bits`, so the output is linear
+/// over GF(2): the XOR of what each byte of `higher_bits` contributes alone.
+/// The table holds that contribution for every value of each byte the masks
+/// reach, so a hash is three look-ups instead of one parity per output bit
+/// (a parity is a dozen instructions where the target has no `popcnt`, and
+/// every L2 access and DRAM bank choice takes one hash).
+struct ParityTable {
+    by_byte: [[u8; 256]; PARITY_BYTES],
+}
+
+/// Bytes of `higher_bits` any IPOLY mask reaches (bits 0 to 18).
+const PARITY_BYTES: usize = 3;
+
+impl ParityTable {
+    /// The table of the hash whose output bit `b` is the parity of `masks[b]`.
+    const fn of(masks: &[u64]) -> Self {
+        let mut by_byte = [[0u8; 256]; PARITY_BYTES];
+        let mut byte = 0;
+        while byte < PARITY_BYTES {
+            let mut value = 0;
+            while value < 256 {
+                let bits = (value as u64) << (8 * byte);
+                let mut out = 0u8;
+                let mut bit = 0;
+                while bit < masks.len() {
+                    out |= (((bits & masks[bit]).count_ones() & 1) as u8) << bit;
+                    bit += 1;
+                }
+                by_byte[byte][value] = out;
+                value += 1;
+            }
+            byte += 1;
+        }
+        Self { by_byte }
+    }
+
+    /// The output bits for `higher_bits`: each byte's contribution, XORed.
+    fn fold(&self, higher_bits: u64) -> u32 {
+        let byte = |i: usize| self.by_byte[i][((higher_bits >> (8 * i)) & 0xFF) as usize];
+        u32::from(byte(0) ^ byte(1) ^ byte(2))
+    }
+}
+
+static IPOLY_16_TABLE: ParityTable = ParityTable::of(&IPOLY_16_BINS);
+static IPOLY_32_TABLE: ParityTable = ParityTable::of(&IPOLY_32_BINS);
+static IPOLY_64_TABLE: ParityTable = ParityTable::of(&IPOLY_64_BINS);
 
 /// Which bits of `higher_bits` feed output bit 0, 1, 2, 3 of the 16-bin hash.
 const IPOLY_16_BINS: [u64; 4] = [
@@ -244,6 +291,28 @@ mod tests {
             let got = set_index(ALL_FUNCTIONS[function_idx], addr, 1 << line_shift, n_sets);
             prop_assert!(got < n_sets.max(1));
             prop_assert!(ipoly_hash(higher_bits, index, n_bins) < n_bins);
+        }
+
+        /// The byte tables give each output bit the parity of its mask, as
+        /// the published equations define it, for any input.
+        #[test]
+        fn the_tables_are_the_parities(higher_bits in any::<u64>(), index in any::<u32>(), log2_bins in 4u32..7) {
+            let n_bins = 1 << log2_bins;
+            let masks: &[u64] = match n_bins {
+                16 => &IPOLY_16_BINS,
+                32 => &IPOLY_32_BINS,
+                _ => &IPOLY_64_BINS,
+            };
+            let parities = masks.iter().enumerate().fold(0, |out, (bit, mask)| out | ((higher_bits & mask).count_ones() & 1) << bit);
+            prop_assert_eq!(ipoly_hash(higher_bits, index, n_bins), (index & (n_bins - 1)) ^ parities);
+        }
+    }
+
+    #[test]
+    fn the_tables_reach_every_mask_bit() {
+        let reach = (1u64 << (8 * PARITY_BYTES)) - 1;
+        for mask in IPOLY_16_BINS.iter().chain(&IPOLY_32_BINS).chain(&IPOLY_64_BINS) {
+            assert_eq!(mask & !reach, 0, "mask {mask:#x} reaches past the tables' bytes");
         }
     }
 }
