@@ -44,8 +44,12 @@ pub enum ErrorKind {
     Type,
     /// Valid CUDA C that this subset does not support, named as such.
     Unsupported,
-    /// A source, nesting or shared-memory limit exceeded.
+    /// A source, nesting or shared-memory limit exceeded, or a run's
+    /// instruction budget.
     Limit,
+    /// A fault in the functional run: an out-of-bounds access or an integer
+    /// division by zero.
+    Fault,
 }
 
 /// One compile error, located as clang locates it.

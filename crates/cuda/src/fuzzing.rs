@@ -1,9 +1,11 @@
 //! The body of the `parse_check` fuzz target in `crates/cuda/fuzz/`, here so
 //! that the fuzzer and the test that replays its corpus run the same code.
+//! It runs the whole compiler: parser, checker, code generator, register
+//! allocator and reconvergence analysis.
 
-use crate::{CheckOptions, check};
+use crate::{CheckOptions, compile};
 
-/// Parses and checks `bytes` as a `.cu` file. It must give a program or one
+/// Parses, checks and compiles `bytes` as a `.cu` file. It must give a program or one
 /// located error, never a panic. Returns whether the program was accepted.
 ///
 /// # Panics
@@ -12,7 +14,7 @@ use crate::{CheckOptions, check};
 pub fn parse_check(bytes: &[u8]) -> bool {
     let source = String::from_utf8_lossy(bytes);
     let options = CheckOptions { shared_bytes_per_block: 48 * 1024 };
-    match check("fuzz.cu", &source, &options) {
+    match compile("fuzz.cu", &source, &options) {
         Ok(_) => true,
         Err(error) => {
             let lines = source.split('\n').count();

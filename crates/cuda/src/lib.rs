@@ -55,16 +55,23 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+mod cfg;
 mod check;
+pub mod codegen;
 mod diagnostic;
 pub mod fuzzing;
 mod lexer;
 mod parser;
+mod regalloc;
+pub mod run;
+pub mod sass;
 mod token;
 pub mod typed;
 pub mod types;
 
+pub use codegen::CompiledKernel;
 pub use diagnostic::{Diagnostic, ErrorKind, Span};
+pub use run::{DEFAULT_MAX_WARP_INSTS, LaunchSummary, Run, RunOptions, run};
 
 /// The largest source accepted, in bytes (1 MiB): a teaching kernel is a few
 /// kilobytes, and the limit keeps every offset in a `u32`.
@@ -105,6 +112,50 @@ pub fn check(file: &str, source: &str, options: &CheckOptions) -> Result<typed::
     parse_unit(source)
         .and_then(|unit| check::check(&unit, options, source_end(source)))
         .map_err(|error| Diagnostic::new(file, source, error))
+}
+
+/// A checked file with its kernels compiled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compiled {
+    /// The typed program.
+    pub program: typed::Program,
+    /// Every `__global__` kernel, in source order, launched or not.
+    pub kernels: Vec<CompiledKernel>,
+}
+
+/// Parses, checks and compiles `source` (named `file` in errors).
+///
+/// # Errors
+/// The first compile error, or a kernel too large or needing more registers
+/// than a thread has.
+pub fn compile(file: &str, source: &str, options: &CheckOptions) -> Result<Compiled, Diagnostic> {
+    let program = check(file, source, options)?;
+    let mut kernels = Vec::new();
+    for (index, function) in program.functions.iter().enumerate() {
+        if function.kind == ast::FunctionKind::Kernel {
+            let id = typed::FunctionId(index as u32);
+            kernels.push(codegen::compile_kernel(&program, id).map_err(|error| Diagnostic::new(file, source, error))?);
+        }
+    }
+    Ok(Compiled { program, kernels })
+}
+
+/// A kernel's SASS listing: PC, instruction, and the source line it comes
+/// from (its number and text).
+pub fn listing(kernel: &CompiledKernel, source: &str) -> String {
+    let lines = run::LineIndex::new(source);
+    let texts: Vec<&str> = source.lines().collect();
+    let mut out = String::new();
+    for (index, inst) in kernel.insts.iter().enumerate() {
+        let line = lines.line(inst.span.start);
+        let text = texts.get(line as usize - 1).map_or("", |text| text.trim());
+        out.push_str(&format!(
+            "/*{:04x}*/  {:<52} // {line:>3}: {text}\n",
+            index as u32 * sass::PC_STEP,
+            inst.assembly()
+        ));
+    }
+    out
 }
 
 fn parse_unit(source: &str) -> diagnostic::Result<ast::TranslationUnit> {

@@ -1,5 +1,5 @@
 //! Realistic kernels with the host code that allocates and launches them
-//! (`test_data/*.cu`) check into typed programs with the types, conversions,
+//! (`examples/*.cu`) check into typed programs with the types, conversions,
 //! shared-memory layouts and launches C and CUDA give them, and every node of
 //! the typed tree is consistent with its children and within the source.
 
@@ -10,11 +10,11 @@ use warplab_cuda::typed::{
 use warplab_cuda::types::{Pointer, Scalar, Space, Type};
 use warplab_cuda::{CheckOptions, Span, check};
 
-const VECADD: &str = include_str!("../test_data/vecadd.cu");
-const TRANSPOSE: &str = include_str!("../test_data/transpose.cu");
-const REDUCTION: &str = include_str!("../test_data/reduction.cu");
-const HISTOGRAM: &str = include_str!("../test_data/histogram.cu");
-const MATMUL: &str = include_str!("../test_data/matmul.cu");
+const VECADD: &str = include_str!("../examples/vecadd.cu");
+const TRANSPOSE: &str = include_str!("../examples/transpose.cu");
+const REDUCTION: &str = include_str!("../examples/reduction.cu");
+const HISTOGRAM: &str = include_str!("../examples/histogram.cu");
+const MATMUL: &str = include_str!("../examples/matmul.cu");
 
 const VOLTA: CheckOptions = CheckOptions { shared_bytes_per_block: 48 * 1024 };
 

@@ -10,11 +10,11 @@ use warplab_cuda::{CheckOptions, MAX_NESTING_DEPTH, check, fuzzing};
 
 const OPTIONS: CheckOptions = CheckOptions { shared_bytes_per_block: 48 * 1024 };
 const EXAMPLES: [&str; 5] = [
-    include_str!("../test_data/vecadd.cu"),
-    include_str!("../test_data/transpose.cu"),
-    include_str!("../test_data/reduction.cu"),
-    include_str!("../test_data/histogram.cu"),
-    include_str!("../test_data/matmul.cu"),
+    include_str!("../examples/vecadd.cu"),
+    include_str!("../examples/transpose.cu"),
+    include_str!("../examples/reduction.cu"),
+    include_str!("../examples/histogram.cu"),
+    include_str!("../examples/matmul.cu"),
 ];
 
 /// Pieces of CUDA C to splice into the examples.

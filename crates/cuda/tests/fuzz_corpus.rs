@@ -1,5 +1,5 @@
 //! The `parse_check` fuzz target's seeds replayed as an ordinary test: every
-//! input in `fuzz/corpus/parse_check/` and every example in `test_data/` (the
+//! input in `fuzz/corpus/parse_check/` and every example in `examples/` (the
 //! fuzzer's second seed directory) gives a program or one located error,
 //! never a panic, and exactly the valid programs among them are accepted.
 #![cfg(not(target_arch = "wasm32"))]
@@ -26,5 +26,5 @@ fn corpus_never_panics() {
 
 #[test]
 fn examples_are_accepted() {
-    assert_eq!(accepted("test_data"), ["histogram.cu", "matmul.cu", "reduction.cu", "transpose.cu", "vecadd.cu"]);
+    assert_eq!(accepted("examples"), ["histogram.cu", "matmul.cu", "reduction.cu", "transpose.cu", "vecadd.cu"]);
 }

@@ -90,6 +90,12 @@ impl Kernel {
         Kernel { header, opcodes: code.opcodes().clone(), body: Box::new(body) }
     }
 
+    /// A kernel whose caller wrote its header (a compiled kernel names itself
+    /// and counts its own registers) running `body` over `opcodes`.
+    pub fn with_header(header: KernelHeader, opcodes: OpcodeTable, body: Box<dyn CtaBody>) -> Kernel {
+        Kernel { header, opcodes, body }
+    }
+
     /// `launches` launches of one kernel in a row, each running `body` (shared
     /// rather than copied, so every launch produces the same CTAs). Ids are
     /// given by [`Workload::new`].

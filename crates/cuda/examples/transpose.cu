@@ -1,7 +1,7 @@
 // Matrix transpose three ways: naive (uncoalesced writes), tiled through
 // shared memory (bank conflicts on the column reads), and tiled with the
 // tile padded by one column (conflict-free).
-#define WIDTH 1024
+#define WIDTH 512
 #define TILE 32
 
 __global__ void transpose_naive(const float* in, float* out, int width) {
@@ -33,11 +33,13 @@ __global__ void transpose_padded(const float* in, float* out, int width) {
 }
 
 void host() {
-    float* in = device_array<float>(WIDTH * WIDTH, iota());
-    float* out = device_array<float>(WIDTH * WIDTH);
+    float* in = device_array<float>(WIDTH * WIDTH, uniform(-1.0f, 1.0f));
+    float* naive = device_array<float>(WIDTH * WIDTH);
+    float* tiled = device_array<float>(WIDTH * WIDTH);
+    float* padded = device_array<float>(WIDTH * WIDTH);
     dim3 grid(WIDTH / TILE, WIDTH / TILE);
     dim3 block(TILE, TILE);
-    transpose_naive<<<grid, block>>>(in, out, WIDTH);
-    transpose_tiled<<<grid, block>>>(in, out, WIDTH);
-    transpose_padded<<<dim3(WIDTH / TILE, WIDTH / TILE), dim3(TILE, TILE, 1)>>>(in, out, WIDTH);
+    transpose_naive<<<grid, block>>>(in, naive, WIDTH);
+    transpose_tiled<<<grid, block>>>(in, tiled, WIDTH);
+    transpose_padded<<<dim3(WIDTH / TILE, WIDTH / TILE), dim3(TILE, TILE, 1)>>>(in, padded, WIDTH);
 }

@@ -24,9 +24,9 @@ __global__ void matmul(const float* A, const float* B, float* C, int n) {
 }
 
 void host() {
-    const int n = 512;
+    const int n = 256;
     float* A = device_array<float>(n * n, uniform(-1.0f, 1.0f));
-    float* B = device_array<float>(n * n, fill(0.5f));
+    float* B = device_array<float>(n * n, uniform(-1.0f, 1.0f));
     float* C = device_array<float>(n * n);
     dim3 block(TILE, TILE);
     matmul<<<dim3(n / TILE, n / TILE), block>>>(A, B, C, n);

@@ -1,0 +1,296 @@
+//! The functional run (issue 41): the example kernels compute what a host
+//! reference computes, divergent branches reconverge where GPGPU-Sim's SIMT
+//! stack does, and every fault and limit stops the run at its source with
+//! compute-sanitizer's words.
+
+use warplab_cuda::run::DeviceArray;
+use warplab_cuda::{CheckOptions, Run, RunOptions, compile, run};
+use warplab_trace::{Isa, OpcodeTable};
+
+const VECADD: &str = include_str!("../examples/vecadd.cu");
+const TRANSPOSE: &str = include_str!("../examples/transpose.cu");
+const REDUCTION: &str = include_str!("../examples/reduction.cu");
+const HISTOGRAM: &str = include_str!("../examples/histogram.cu");
+const MATMUL: &str = include_str!("../examples/matmul.cu");
+const EXAMPLES: [(&str, &str); 5] = [
+    ("vecadd.cu", VECADD),
+    ("transpose.cu", TRANSPOSE),
+    ("reduction.cu", REDUCTION),
+    ("histogram.cu", HISTOGRAM),
+    ("matmul.cu", MATMUL),
+];
+
+const VOLTA: CheckOptions = CheckOptions { shared_bytes_per_block: 48 * 1024 };
+
+fn options(record: bool) -> RunOptions {
+    RunOptions {
+        max_warp_insts: warplab_cuda::DEFAULT_MAX_WARP_INSTS,
+        record,
+        shared_bytes_per_block: 48 * 1024,
+        registers_per_block: 65_536,
+        binary_version: 70,
+    }
+}
+
+fn execute(file: &str, source: &str) -> Run {
+    let compiled = compile(file, source, &VOLTA).unwrap_or_else(|error| panic!("{error}"));
+    run(file, source, &compiled, &options(false)).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// The error a run stops with, as printed.
+fn failure(source: &str, options: &RunOptions) -> String {
+    let compiled = compile("k.cu", source, &VOLTA).unwrap_or_else(|error| panic!("{error}"));
+    run("k.cu", source, &compiled, options).expect_err("the run should fail").to_string()
+}
+
+fn array<'a>(run: &'a Run, name: &str) -> &'a DeviceArray {
+    run.arrays.iter().find(|array| array.name == name).unwrap_or_else(|| panic!("no array {name}"))
+}
+
+fn floats(run: &Run, name: &str) -> Vec<f32> {
+    array(run, name).words.iter().map(|&w| f32::from_bits(w)).collect()
+}
+
+fn ints(run: &Run, name: &str) -> Vec<i32> {
+    array(run, name).words.iter().map(|&w| w as i32).collect()
+}
+
+#[test]
+fn vecadd_adds() {
+    let run = execute("vecadd.cu", VECADD);
+    let (a, b, c) = (floats(&run, "a"), floats(&run, "b"), floats(&run, "c"));
+    assert_eq!(c.len(), 1 << 20);
+    let expect: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(c, expect);
+    assert!(a.iter().all(|&x| (0.0..1.0).contains(&x)), "uniform(0, 1) stays in [0, 1)");
+    assert_eq!(run.launches[0].registers, 6);
+}
+
+#[test]
+fn every_transpose_transposes() {
+    let run = execute("transpose.cu", TRANSPOSE);
+    let input = floats(&run, "in");
+    let width = 512;
+    for name in ["naive", "tiled", "padded"] {
+        let out = floats(&run, name);
+        for y in 0..width {
+            for x in 0..width {
+                assert_eq!(out[x * width + y], input[y * width + x], "{name} at ({x}, {y})");
+            }
+        }
+    }
+}
+
+#[test]
+fn both_reductions_sum_the_input() {
+    let run = execute("reduction.cu", REDUCTION);
+    let sum: i32 = ints(&run, "in").iter().sum();
+    // Launched from a loop, the divergent form into sum[0], the other into sum[1].
+    assert_eq!(ints(&run, "sum"), [sum, sum]);
+    // The divergent form keeps every warp busy for more steps.
+    assert!(run.launches[0].warp_insts > run.launches[1].warp_insts);
+}
+
+#[test]
+fn histogram_counts_every_value() {
+    let run = execute("histogram.cu", HISTOGRAM);
+    let mut expect = vec![0; 64];
+    assert_eq!(array(&run, "data").words.len(), 65536);
+    for value in ints(&run, "data") {
+        assert!((0..=1000).contains(&value), "randint(0, 1000) includes both ends only");
+        expect[value as usize % 64] += 1;
+    }
+    assert_eq!(ints(&run, "bins"), expect);
+}
+
+#[test]
+fn matmul_multiplies_in_the_kernels_order() {
+    let run = execute("matmul.cu", MATMUL);
+    let (a, b, c) = (floats(&run, "A"), floats(&run, "B"), floats(&run, "C"));
+    let n = 256;
+    for row in (0..n).step_by(37) {
+        for col in 0..n {
+            // FMUL then FADD, as `acc + a * b` compiles: the same rounding.
+            let expect = (0..n).fold(0.0f32, |acc, k| acc + a[row * n + k] * b[k * n + col]);
+            assert_eq!(c[row * n + col], expect, "C[{row}][{col}]");
+        }
+    }
+}
+
+#[test]
+fn the_same_file_gives_the_same_data() {
+    let (first, second) = (execute("histogram.cu", HISTOGRAM), execute("histogram.cu", HISTOGRAM));
+    assert_eq!(first.arrays, second.arrays);
+    assert_eq!(first.warp_insts, second.warp_insts);
+}
+
+#[test]
+fn every_emitted_opcode_is_in_accel_sims_tables() {
+    for (file, source) in EXAMPLES.iter().copied().chain([("division", DIVISION)]) {
+        let compiled = compile(file, source, &VOLTA).unwrap_or_else(|error| panic!("{error}"));
+        for version in [70, 75, 80, 86] {
+            let mut table = OpcodeTable::new(Isa::for_binary_version(version).0);
+            for kernel in &compiled.kernels {
+                for inst in &kernel.insts {
+                    let id = table.intern(&inst.text, &mut Vec::new()).expect("room");
+                    assert!(!table.info(id).unknown, "{file}: {} unknown to sm_{version}", inst.text);
+                }
+            }
+        }
+    }
+}
+
+const DIVISION: &str = r#"
+__global__ void divide(const int* a, const int* b, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int d = i % 2 == 0 ? b[i] : -b[i];
+        out[i] = a[i] / d;
+        out[n + i] = a[i] % d;
+        unsigned ua = a[i];
+        unsigned ud = d;
+        out[2 * n + i] = ua / ud;
+        out[3 * n + i] = ua % ud;
+    }
+}
+void host() {
+    int n = 4096;
+    int* a = device_array<int>(n, randint(-2147483647, 2147483647));
+    int* b = device_array<int>(n, randint(1, 70000));
+    int* small = device_array<int>(4 * n);
+    int* large = device_array<int>(4 * n);
+    divide<<<n / 128, 128>>>(a, b, small, n);
+    divide<<<n / 128, 128>>>(b, a, large, n);
+}
+"#;
+
+#[test]
+fn integer_division_sequences_divide_exactly() {
+    // Small divisors (b) and huge ones (a), signed and unsigned, against
+    // Rust's division.
+    let run = execute("division.cu", DIVISION);
+    let (a, b) = (ints(&run, "a"), ints(&run, "b"));
+    let n = a.len();
+    for (name, dividend, divisor) in [("small", &a, &b), ("large", &b, &a)] {
+        let out = ints(&run, name);
+        for i in 0..n {
+            let (x, y) = (dividend[i], if i % 2 == 0 { divisor[i] } else { divisor[i].wrapping_neg() });
+            assert_eq!((out[i], out[n + i]), (x.wrapping_div(y), x.wrapping_rem(y)), "{x} / {y}");
+            let (ux, uy) = (x as u32, y as u32);
+            assert_eq!((out[2 * n + i] as u32, out[3 * n + i] as u32), (ux / uy, ux % uy), "{ux} / {uy}");
+        }
+    }
+}
+
+#[test]
+fn divergent_paths_reconverge_at_the_immediate_post_dominator() {
+    let source = r#"
+__global__ void k(int* out) {
+    int t = threadIdx.x;
+    if (t % 2 == 0) {
+        out[t] = 1;
+    } else {
+        out[t] = 2;
+    }
+    out[t + 32] = 3;
+}
+void host() {
+    int* out = device_array<int>(64);
+    k<<<1, 32>>>(out);
+}
+"#;
+    let compiled = compile("k.cu", source, &VOLTA).unwrap();
+    let result = run("k.cu", source, &compiled, &options(true)).unwrap();
+    assert_eq!(ints(&result, "out")[..4], [1, 2, 1, 2]);
+    let workload = result.workload.expect("recorded");
+    let kernel = workload.kernels().next().unwrap();
+    let mut stores = Vec::new();
+    kernel.for_each_cta(|cta| {
+        for inst in &cta.instructions {
+            if kernel.opcodes().info(inst.opcode).text.starts_with("STG") {
+                stores.push(inst.mask);
+            }
+        }
+    });
+    // The taken path (odd lanes jump to `else`) runs first, then the other,
+    // then the store after the `if` with every lane again.
+    assert_eq!(stores, [0xaaaa_aaaa, 0x5555_5555, u32::MAX]);
+}
+
+#[test]
+fn an_out_of_bounds_read_names_the_array_index_thread_and_block() {
+    let source = "__global__ void k(const float* a, float* b, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    b[i] = a[i + 1];\n}\nvoid host() {\n    float* a = device_array<float>(64);\n    float* b = device_array<float>(64);\n    k<<<2, 32>>>(a, b, 64);\n}\n";
+    assert_eq!(
+        failure(source, &options(false)),
+        "k.cu:3:12: error: invalid __global__ read of size 4 bytes by thread (31,0,0) in block (1,0,0): index 64 is \
+         out of bounds for 'a' (64 elements)\n    b[i] = a[i + 1];\n           ^"
+    );
+}
+
+#[test]
+fn an_out_of_bounds_write_before_the_array_is_caught() {
+    let source = "__global__ void k(int* a) {\n    a[(int)threadIdx.x - 1] = 0;
+}\nvoid host() {\n    int* a = device_array<int>(32);\n    k<<<1, 32>>>(a);\n}\n";
+    let message = failure(source, &options(false));
+    assert!(
+        message.starts_with(
+            "k.cu:2:5: error: invalid __global__ write of size 4 bytes by thread (0,0,0) in block (0,0,0): index -1 \
+             is out of bounds for 'a' (32 elements)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_out_of_bounds_shared_access_names_the_shared_array() {
+    let source = "__global__ void k(int* a) {\n    __shared__ int s[32];\n    s[threadIdx.x + 1] = 1;\n    a[0] = s[0];\n}\nvoid host() {\n    int* a = device_array<int>(32);\n    k<<<1, 32>>>(a);\n}\n";
+    assert_eq!(
+        failure(source, &options(false)).lines().next().unwrap(),
+        "k.cu:3:5: error: invalid __shared__ write of size 4 bytes by thread (31,0,0) in block (0,0,0): index 32 is \
+         out of bounds for 's' (32 elements)"
+    );
+}
+
+#[test]
+fn an_integer_division_by_zero_stops_at_the_division() {
+    let source = "__global__ void k(int* a, int d) {\n    a[threadIdx.x] = 10 / (d - threadIdx.x);\n}\nvoid host() {\n    int* a = device_array<int>(32);\n    k<<<1, 32>>>(a, 5);\n}\n";
+    assert_eq!(
+        failure(source, &options(false)).lines().next().unwrap(),
+        "k.cu:2:22: error: integer division by zero by thread (5,0,0) in block (0,0,0)"
+    );
+    let host = "void host() {\n    int zero = 0;\n    int x = 1 % zero;\n}\n";
+    assert_eq!(
+        failure(host, &options(false)).lines().next().unwrap(),
+        "k.cu:3:13: error: integer division by zero in host code"
+    );
+}
+
+#[test]
+fn a_kernel_past_its_budget_stops_where_the_budget_ran_out() {
+    let source = "__global__ void spin(int* a) {\n    while (a[0] == 0) {\n        a[1] += 1;\n    }\n}\nvoid host() {\n    int* a = device_array<int>(2);\n    spin<<<1, 32>>>(a);\n}\n";
+    let limited = RunOptions { max_warp_insts: 1000, ..options(false) };
+    let message = failure(source, &limited);
+    assert!(
+        message.contains(
+            "error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch (set with --max-warp-insts)"
+        ),
+        "{message}"
+    );
+    assert!(message.starts_with("k.cu:"), "{message}");
+}
+
+#[test]
+fn launches_the_gpu_cannot_hold_stop_at_the_launch() {
+    let source = "__global__ void k(int* a) {\n    a[threadIdx.x] = 1;\n}\nvoid host() {\n    int* a = device_array<int>(2048);\n    k<<<1, 32, 65536>>>(a);\n}\n";
+    assert_eq!(
+        failure(source, &options(false)).lines().next().unwrap(),
+        "k.cu:6:5: error: too many resources requested for launch: 'k' needs 65536 bytes of shared memory per block, \
+         more than the GPU's 49152"
+    );
+    let wide = source.replace("k<<<1, 32, 65536>>>(a)", "k<<<1, 2048>>>(a)");
+    assert_eq!(
+        failure(&wide, &options(false)).lines().next().unwrap(),
+        "k.cu:6:5: error: invalid configuration argument: a block of 2048x1x1 threads for 'k' (at most 1024 \
+         threads, 1024x1024x64)"
+    );
+}
