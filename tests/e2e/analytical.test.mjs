@@ -50,7 +50,10 @@ async function waitForValue(page, testid, expected) {
 // moved slider asks for, on the same profile.
 async function mdmChangedFrom(page, old) {
   await page.waitForFunction(
-    (v) => Number(document.querySelector('[data-testid="model-ipc-mdm"]').dataset.value) !== v,
+    (v) => {
+      const shown = document.querySelector('[data-testid="model-ipc-mdm"]')?.dataset.value;
+      return shown !== undefined && Number(shown) !== v;
+    },
     old,
     { timeout: 10_000 },
   );

@@ -2,7 +2,8 @@
 // answers under a sub-path, and Debian's Chromium launched headless.
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { after, before } from "node:test";
 import { extname, join, normalize, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -85,6 +86,18 @@ export async function openPage(browser, url, { before } = {}) {
   await page.goto(url);
   return { page, errors };
 }
+
+// The `#x=` link of `experiment` (the JSON `warplab experiment show` prints),
+// written by the CLI.
+export async function linkOf(experiment) {
+  const file = join(tmpdir(), `warplab-link-${process.pid}-${(linkOf.count = (linkOf.count ?? 0) + 1)}.json`);
+  await writeFile(file, JSON.stringify(experiment));
+  const { stdout } = await runCli(CLI, ["experiment", "link", file]);
+  return stdout.trim();
+}
+
+// The number in the `data-value` of the element with `data-testid` = `testid`.
+export const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
 
 // The trimmed text of the element with `data-testid` = `testid`.
 export async function textOf(page, testid) {

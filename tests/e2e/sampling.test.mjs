@@ -7,22 +7,9 @@
 // `warplab experiment show`). Screenshots of the panel and the page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { CLI, experimentIn, openPage, runCli, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
+import { CLI, dataValue, experimentIn, linkOf, openPage, runCli, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
 
 const shared = serverAndBrowser();
-
-const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
-
-// The `#x=` link of `experiment`, written by the CLI.
-async function linkOf(experiment) {
-  const file = join(tmpdir(), `warplab-sampling-${process.pid}.json`);
-  await writeFile(file, JSON.stringify(experiment));
-  const { stdout } = await runCli(CLI, ["experiment", "link", file]);
-  return stdout.trim();
-}
 
 const FOUR_LAUNCHES = {
   config: { preset: "SM7_QV100" },

@@ -3,6 +3,12 @@
 //! loaded workload and config, the figures shown (the analysis's or those
 //! of the newest prediction for the knobs the sliders set), and what the
 //! worker is doing.
+//!
+//! Figures carry what they were computed for ([`Shown`]: the experiment and
+//! the knobs), and the panel and the strip read them only through
+//! [`AnalysisState::figures_for`], so a figure of an earlier experiment or
+//! of knobs since moved can never be shown as the current one: until the
+//! worker answers for what is on screen now, it is pending.
 
 use std::rc::Rc;
 
@@ -20,8 +26,9 @@ pub struct AnalysisState {
     pub analysis: Option<Rc<Analysis>>,
     /// The workload and config `analysis` is for.
     pub experiment: Option<Experiment>,
-    /// The figures shown: the analysis's, or the newest prediction's.
-    pub shown: Option<Rc<AnalyticalReport>>,
+    /// The newest figures: the analysis's, or the newest prediction's, with
+    /// what they were computed for.
+    pub shown: Option<Rc<Shown>>,
     /// The knobs the sliders moved away from the config's values, in the
     /// order first moved: what `Predict` carries.
     pub knobs: Rc<Vec<(String, f64)>>,
@@ -34,6 +41,17 @@ pub struct AnalysisState {
     /// The panel shows only the MDM paper's models (the link's
     /// `view.paper_models_only`).
     pub paper_models_only: bool,
+}
+
+/// Figures and what they were computed for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    /// Every model's figures.
+    pub report: AnalyticalReport,
+    /// The workload and config they are for.
+    pub experiment: Experiment,
+    /// The knobs set on that config (none: the config itself).
+    pub knobs: Rc<Vec<(String, f64)>>,
 }
 
 /// A slider moved: the knob, its new value and the loaded config's value.
@@ -86,6 +104,21 @@ impl AnalysisState {
     pub fn at_base(&self) -> bool {
         self.knobs.is_empty() && !self.predicting && self.analyzing.is_none()
     }
+
+    /// The figures of the experiment `ready` with the knobs the sliders set
+    /// now, once the worker has computed them; `None` (pending) while it has
+    /// not, whatever older figures it answered before.
+    pub fn figures_for(&self, ready: Option<Experiment>) -> Option<&AnalyticalReport> {
+        let shown = self.shown.as_deref()?;
+        let current = Some(shown.experiment) == ready && shown.knobs == self.knobs;
+        (current && self.analyzing.is_none() && !self.predicting).then_some(&shown.report)
+    }
+
+    /// The figures of `ready` on its config itself (no knob moved): what
+    /// compares with a simulation of it.
+    pub fn base_figures_for(&self, ready: Option<Experiment>) -> Option<&AnalyticalReport> {
+        self.figures_for(ready).filter(|_| self.knobs.is_empty())
+    }
 }
 
 impl Reducible for AnalysisState {
@@ -100,9 +133,11 @@ impl Reducible for AnalysisState {
             }
             AnalysisAction::Analyzed(analysis) => {
                 next.experiment = next.analyzing.take();
-                next.shown = Some(Rc::new(analysis.report.clone()));
-                next.analysis = Some(Rc::new(*analysis));
                 next.knobs = Rc::default();
+                next.shown = next.experiment.map(|experiment| {
+                    Rc::new(Shown { report: analysis.report.clone(), experiment, knobs: Rc::default() })
+                });
+                next.analysis = Some(Rc::new(*analysis));
                 next.predicting = false;
                 next.error = None;
             }
@@ -110,8 +145,12 @@ impl Reducible for AnalysisState {
                 next.knobs = Rc::new(knobs);
                 next.predicting = true;
             }
+            // The lane keeps only the newest prediction (`use_lab_worker`),
+            // so an answer is for the knobs set last.
             AnalysisAction::Predicted(report) => {
-                next.shown = Some(Rc::new(*report));
+                next.shown = next
+                    .experiment
+                    .map(|experiment| Rc::new(Shown { report: *report, experiment, knobs: next.knobs.clone() }));
                 next.predicting = false;
                 next.error = None;
             }
@@ -144,7 +183,7 @@ mod tests {
     }
 
     fn shown_ipc(state: &AnalysisState) -> Option<f64> {
-        state.shown.as_ref().map(|r| r.models[&HEADLINE].ipc)
+        state.shown.as_ref().map(|shown| shown.report.models[&HEADLINE].ipc)
     }
 
     fn mshrs(value: f64) -> KnobEdit {
@@ -184,5 +223,34 @@ mod tests {
         let next = Experiment { workload: 2, config: 1 };
         let state = state.reduce(AnalysisAction::Requested(next)).reduce(analyzed(12.0));
         assert_eq!((state.experiment, state.knobs.len(), state.error.clone()), (Some(next), 0, None));
+    }
+
+    fn current_ipc(state: &AnalysisState, ready: Experiment) -> Option<f64> {
+        state.figures_for(Some(ready)).map(|report| report.models[&HEADLINE].ipc)
+    }
+
+    /// Issue 42: the models table showed MDM 1983.28 under "Profiling…" when
+    /// the final value was 71.27. Figures are read only for what they were
+    /// computed for.
+    #[test]
+    fn issue_42_no_figure_of_another_experiment_or_other_knobs_is_current() {
+        let (first, second) = (Experiment { workload: 1, config: 1 }, Experiment { workload: 1, config: 2 });
+        let state = Rc::new(AnalysisState::default()).reduce(AnalysisAction::Requested(first));
+        assert_eq!(current_ipc(&state, first), None, "pending before the answer");
+        let state = state.reduce(analyzed(10.0));
+        assert_eq!((current_ipc(&state, first), current_ipc(&state, second)), (Some(10.0), None));
+        let state = state.reduce(AnalysisAction::Requested(second));
+        assert_eq!(current_ipc(&state, first), None, "profiling again: nothing is current");
+        assert_eq!(current_ipc(&state, second), None);
+        let state = state.reduce(analyzed(12.0));
+        assert_eq!(current_ipc(&state, second), Some(12.0));
+        let state = state.reduce(AnalysisAction::KnobsSet(vec![("l1_mshrs".to_owned(), 32.0)]));
+        assert_eq!(current_ipc(&state, second), None, "a slider moved: the preview is pending");
+        let state = state.reduce(AnalysisAction::Predicted(Box::new(report(5.0))));
+        assert_eq!(current_ipc(&state, second), Some(5.0));
+        assert_eq!(state.base_figures_for(Some(second)), None, "not the config's own figures");
+        let state = state.reduce(AnalysisAction::KnobsSet(vec![("l1_mshrs".to_owned(), 2.5)]));
+        let state = state.reduce(AnalysisAction::Failed("l1_mshrs = 2.5: must be a whole number".to_owned()));
+        assert_eq!(current_ipc(&state, second), None, "the failed knobs have no figures, the old ones are not theirs");
     }
 }

@@ -27,7 +27,7 @@ use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
     SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
-use crate::components::{Glossary, HelpLink, RunIpc, ScaleTarget};
+use crate::components::{Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
@@ -113,6 +113,7 @@ pub fn App(props: &AppProps) -> Html {
     use_regenerate_for_new_config(&page, &state);
     let next = use_analysis_and_run_of_each_experiment(&page, &state, &run);
     use_scale_plan_of_each_config(&page, state.config_loads);
+    use_stop_on_config_error(&page, &state, &run);
     use_scale_run_of_each_experiment(&page, &scale, &run, &state, next);
     let shared = experiment_of(&state, &run, &scale, &analysis);
     // A handout's link carries its lab step: a banner until dismissed, and the
@@ -132,6 +133,8 @@ pub fn App(props: &AppProps) -> Html {
     let config_needs = state.config_needs.clone().map(AttrValue::from);
     let base_preset = state.preset.clone().map(AttrValue::from);
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
+    let run_cycle = run.latest.as_ref().map_or(0, |u| u.cycle);
+    let unrecorded = run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
     html! {
         <main class="warplab">
             { header(&page, &state, &shared) }
@@ -165,7 +168,8 @@ pub fn App(props: &AppProps) -> Html {
                             <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
                                 timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
                                 on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
-                            <EventLog events={run.events.clone()} watch={run.watch} {dropped} />
+                            <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
+                                {unrecorded} />
                         </section>
                     }
                     { sampling_panel(&page, &run) }
@@ -251,10 +255,11 @@ fn toolbar(page: &Page, state: &State, run: &UseReducerHandle<RunState>) -> Html
     let on_cancel = page.callback(|page, ()| page.control(RunControl::Cancel));
     let on_sampling = page.callback(|page, mode| page.run.dispatch(RunAction::SamplingChosen(mode)));
     let config_label = state.config.current.as_ref().map(|report| report.label.clone()).unwrap_or_default();
+    let config_stop = state.config_stop().map(|why| AttrValue::from(why.to_owned()));
     html! {
         <Toolbar preset={state.preset.clone().map(AttrValue::from)} config_label={AttrValue::from(config_label)}
             n_edits={state.edits.len()} choice={state.choice.clone()} {on_preset} {on_sample} {on_generate}
-            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} {sampling} {on_sampling} />
+            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} {sampling} {on_sampling} {config_stop} />
     }
 }
 
@@ -269,12 +274,11 @@ fn summary(
 ) -> Html {
     let ready = state.ready();
     let figures = figures_of(run, analysis, scale, ready);
+    let waiting = |why: Option<String>| why.map(AttrValue::from);
     let pending = [
-        run.active().then(|| AttrValue::from("simulating")),
-        analysis.analyzing.map(|_| AttrValue::from("profiling")),
-        scale
-            .running
-            .map(|_| AttrValue::from(scale.progress.as_ref().map_or("predicting".to_owned(), |p| p.what.clone()))),
+        waiting(run_waiting(run, state)),
+        waiting(analysis_waiting(analysis, state)),
+        waiting(scale_waiting(scale, run, state)),
     ];
     let pinned = state.baseline.is_some();
     let can_pin = figures.simulated.is_some() || figures.analytical.is_some();
@@ -294,11 +298,13 @@ fn summary(
         .chosen_target()
         .map(|sms| ScaleTarget { sms, simulated: validation.and_then(|report| report.validated_ipc(sms)) });
     // The simulated card says when its figure is a sampled estimate.
-    let sampled = figures
-        .simulated
-        .and(run.report.as_ref())
-        .and_then(|report| report.sampling.as_ref())
-        .map(|sampling| AttrValue::from(sampling_label_of(sampling.options.mode)));
+    let sampled =
+        figures.simulated.and(run.report.as_ref()).and_then(|report| report.sampling.as_ref()).map(|sampling| {
+            Sampled {
+                how: AttrValue::from(sampling_label_of(sampling.options.mode)),
+                full_ipc: run.comparison.as_ref().map(|comparison| comparison.full_ipc),
+            }
+        });
     // The scale models leave the launch latency out; so does what they are compared with.
     let simulated_without_launch = figures
         .simulated
@@ -312,6 +318,78 @@ fn summary(
         <IpcSummary {figures} {pending} baseline={state.baseline.as_ref().map(|b| b.figures)} {on_pin} {can_pin}
             {scale_target} {simulated_without_launch} {sampled} {scale_no_prediction} />
     }
+}
+
+/// What a figure of the experiment on the page waits for when nothing has
+/// loaded that it could be computed for; `None` once it can.
+fn experiment_waiting(state: &State) -> Option<String> {
+    if state.ready().is_some() {
+        return None;
+    }
+    Some(match state.config_stop() {
+        Some(_) => "not computed: the GPU config asked for did not load".to_owned(),
+        None => "waiting for the workload and the GPU config to load".to_owned(),
+    })
+}
+
+/// What the simulated figure of the experiment on the page waits for.
+fn run_waiting(run: &RunState, state: &State) -> Option<String> {
+    if let Some(why) = experiment_waiting(state) {
+        return Some(why);
+    }
+    let done = run.latest.as_ref().map_or(0.0, |u| 100.0 * u.warp_insts as f64 / u.total_warp_insts.max(1) as f64);
+    Some(match run.phase {
+        _ if run.experiment != state.ready() => "waiting to simulate this workload and config".to_owned(),
+        RunPhase::Idle => "press Run to simulate".to_owned(),
+        RunPhase::Starting => "starting the simulation".to_owned(),
+        RunPhase::Running => format!("simulating, {done:.0}% issued"),
+        RunPhase::Paused => format!("paused at {done:.0}%: a figure comes when the run ends"),
+        RunPhase::Finished => "reading the report".to_owned(),
+        RunPhase::Cancelled => "cancelled: press Run to simulate".to_owned(),
+    })
+}
+
+/// What the headline model's figure of the experiment on the page waits for.
+fn analysis_waiting(analysis: &AnalysisState, state: &State) -> Option<String> {
+    if let Some(why) = experiment_waiting(state) {
+        return Some(why);
+    }
+    Some(if analysis.analyzing.is_some() {
+        "profiling the workload".to_owned()
+    } else if !analysis.knobs.is_empty() || analysis.predicting {
+        "the knobs moved: their figures are in the Analytical panel".to_owned()
+    } else if analysis.error.is_some() {
+        "not computed: see the Analytical panel".to_owned()
+    } else {
+        "waiting to profile this workload and config".to_owned()
+    })
+}
+
+/// What the scale-model figure of the experiment on the page waits for
+/// (`None` where the card has something else to say: a figure, or why the
+/// rule or the config gives none).
+fn scale_waiting(scale: &ScaleState, run: &RunState, state: &State) -> Option<String> {
+    if let Some(why) = experiment_waiting(state) {
+        return Some(why);
+    }
+    let ready = state.ready();
+    let setup = scale.setup.as_ref().filter(|setup| Some(setup.config) == ready.map(|e| e.config));
+    if scale.running.is_some() {
+        let step = scale.progress.as_ref().map(|p| format!("step {} of {}: {}", p.step, p.steps, p.what));
+        return Some(step.unwrap_or_else(|| "starting the scale models".to_owned()));
+    }
+    Some(match setup {
+        None => "waiting for the scale models of this config to be planned".to_owned(),
+        Some(setup) if setup.error.is_some() => {
+            "no prediction: no scale models divide this config (see the Scale model panel)".to_owned()
+        }
+        Some(_) if scale.report_for == ready => return None,
+        Some(_) if scale.requested == ready => "not computed: see the Scale model panel".to_owned(),
+        Some(_) if run.experiment == ready && run.phase == RunPhase::Finished || cores_to_spare() => {
+            "waiting to simulate the scale models".to_owned()
+        }
+        Some(_) => "waits for the simulation to end (one core each; the scale models come next)".to_owned(),
+    })
 }
 
 /// The IPC strip's name of a sampling mode: the select's, capitalized.
@@ -351,7 +429,7 @@ fn sampling_panel(page: &Page, run: &RunState) -> Html {
 fn figures_of(run: &RunState, analysis: &AnalysisState, scale: &ScaleState, ready: Option<Experiment>) -> Figures {
     let current = |of: Option<Experiment>| ready.is_some() && of == ready;
     let simulated = run.report.as_ref().filter(|_| run.phase == RunPhase::Finished && current(run.experiment));
-    let models = analysis.shown.as_ref().filter(|_| analysis.at_base() && current(analysis.experiment));
+    let models = analysis.base_figures_for(ready);
     let ipc_of = |model: ModelKind| models.and_then(|r| r.models.get(&model)).map(|prediction| prediction.ipc);
     // A rule that gives no prediction has no figure; the card says why.
     let scale_ipc = scale_at_target(scale, ready)
@@ -377,7 +455,6 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
     let same_experiment =
         run.phase == RunPhase::Finished && run.experiment.is_some_and(|e| Some(e) == analysis.experiment);
     let simulated_ipc = run.report.as_ref().filter(|_| same_experiment).map(|report| report.ipc);
-    let stale = analysis.experiment.is_some() && analysis.experiment != ready;
     let edits = state.edits.clone();
     let on_knobs = page.callback(move |page, knobs: Vec<(String, f64)>| {
         let edited = knobs.iter().fold(edits.clone(), |edits, (name, value)| with_knob(&edits, name, *value));
@@ -396,7 +473,7 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
     let on_paper_models_only =
         Callback::from(move |only| analysis_dispatch.dispatch(AnalysisAction::PaperModelsOnly(only)));
     html! {
-        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {stale} {on_knobs} {on_reset} {slider_edits}
+        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {ready} {on_knobs} {on_reset} {slider_edits}
             {on_paper_models_only} />
     }
 }
@@ -411,8 +488,9 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     let simulated = run.experiment.zip(
         finished.map(|report| RunIpc { without_launch: ipc_without_launch(report, latency), with_launch: report.ipc }),
     );
-    let headline = analysis.shown.as_ref().filter(|_| analysis.at_base()).and_then(|r| r.models.get(&HEADLINE));
-    let analytical = analysis.experiment.zip(headline.map(|prediction| prediction.ipc));
+    let waiting = scale_waiting(scale, run, state).map(AttrValue::from);
+    let headline = analysis.base_figures_for(ready).and_then(|r| r.models.get(&HEADLINE));
+    let analytical = ready.zip(headline.map(|prediction| prediction.ipc));
     let config = state.config_loads;
     let on_pair = page.callback(move |page, pair| {
         page.scale.dispatch(ScaleAction::PairChosen(pair));
@@ -432,7 +510,7 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
         page.callback(move |page, sms: u32| page.edit_config(with_knob(&edits, "n_sms", f64::from(sms))));
     html! {
         <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict}
-            {on_target_sms} generated={state.choice.spec().is_some()} />
+            {on_target_sms} generated={state.choice.spec().is_some()} {waiting} />
     }
 }
 
@@ -509,6 +587,20 @@ fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &Run
     experiment
 }
 
+/// Cancels the run when the config asked for fails to load: the run is of
+/// the config before, which is no longer the experiment asked for (the
+/// toolbar says why nothing runs).
+#[hook]
+fn use_stop_on_config_error(page: &Page, state: &State, run: &RunState) {
+    let page = page.clone();
+    let running = matches!(run.phase, RunPhase::Starting | RunPhase::Running | RunPhase::Paused);
+    use_effect_with(state.config_stop().is_some() && running, move |&stop| {
+        if stop {
+            page.control(RunControl::Cancel);
+        }
+    });
+}
+
 /// Predicts with the scale models of each experiment that becomes ready, in
 /// the third worker. With three cores or more it starts beside the run
 /// instead of after it: the run, the scale models and the page's own thread
@@ -578,7 +670,7 @@ fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunSt
         WorkerOutput::Config(report, origin) => state.dispatch(Action::ConfigLoaded(report, origin)),
         WorkerOutput::ConfigFailed(message) => state.dispatch(Action::ConfigFailed(message)),
         WorkerOutput::ConfigNeedsFile { file, message } => state.dispatch(Action::ConfigNeedsFile { file, message }),
-        WorkerOutput::RunUpdated(update) => run.dispatch(RunAction::Updated(update)),
+        WorkerOutput::RunUpdated(update) => run.dispatch(RunAction::Updated(update, js_sys::Date::now())),
         WorkerOutput::RunReport(report) => run.dispatch(RunAction::Reported(report)),
         WorkerOutput::RunFailed(message) => run.dispatch(RunAction::Failed(message)),
         WorkerOutput::RunCancelled => run.dispatch(RunAction::CancelAcknowledged),

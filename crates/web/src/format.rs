@@ -61,6 +61,20 @@ pub fn signed_percent(percent: f64) -> String {
     if rounded == 0.0 { "0.0%".to_owned() } else { format!("{rounded:+.1}%") }
 }
 
+/// A time to wait, to the second under a minute and to the minute past an
+/// hour: `5 s`, `3 min 20 s`, `1 h 05 min`.
+pub fn duration(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds < 0.0 {
+        return NOT_A_NUMBER.to_owned();
+    }
+    let whole = seconds.round() as u64;
+    match (whole / 3_600, whole / 60 % 60, whole % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, s) => format!("{m} min {s:02} s"),
+        (h, m, _) => format!("{h} h {m:02} min"),
+    }
+}
+
 /// The class of a model's error in percent: within ±10% the page shows it
 /// as close (`error-small`), beyond as far (`error-large`).
 pub fn error_class(percent: f64) -> &'static str {
@@ -70,6 +84,14 @@ pub fn error_class(percent: f64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_to_the_second_then_the_minute() {
+        assert_eq!(duration(4.6), "5 s");
+        assert_eq!(duration(200.0), "3 min 20 s");
+        assert_eq!(duration(3_900.0), "1 h 05 min");
+        assert_eq!(duration(f64::NAN), "–");
+    }
 
     #[test]
     fn decimals_keep_three_significant_digits() {

@@ -39,14 +39,14 @@ mod scale_state;
 mod share;
 mod state;
 
-pub use analysis_state::AnalysisState;
+pub use analysis_state::{AnalysisState, Shown};
 pub use app::{App, AppProps};
 pub use baseline::Figures;
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
 pub use components::{
-    AnalyticalPanel, AnalyticalPanelProps, IpcSummary, IpcSummaryProps, ReportView, ReportViewProps, SamplingPanel,
-    SamplingPanelProps, ScalePanel, ScalePanelProps,
+    AnalyticalPanel, AnalyticalPanelProps, IpcSummary, IpcSummaryProps, ReportView, ReportViewProps,
+    SAMPLED_MEAN_ERROR_PCT, Sampled, SamplingPanel, SamplingPanelProps, ScalePanel, ScalePanelProps, ScaleTarget,
 };
 pub use published::Published;
 pub use scale_state::{ScaleAction, ScaleState};

@@ -71,11 +71,39 @@ pub struct RunState {
     pub compare_error: Option<String>,
     /// The workload and config the run simulates.
     pub experiment: Option<Experiment>,
+    /// How fast the run has gone since it last started playing at its
+    /// speed: what its time left is estimated from.
+    pub pace: Option<Pace>,
     /// Cancels sent to the worker that it has not acknowledged yet. The
     /// worker answers inputs in order, so every run output before the last
     /// acknowledgement is of a run the page has left (cancelled, or replaced
     /// by a newer one), and is dropped.
     pub unacknowledged_cancels: u32,
+}
+
+/// Two points of a run's progress on the page's clock: the first update
+/// since it last played at its speed, and the newest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pace {
+    /// The page's clock at the first update, in ms, and the warp
+    /// instructions issued by then.
+    pub since: (f64, u64),
+    /// The same at the newest update.
+    pub now: (f64, u64),
+}
+
+/// A run is long, and says how long it has left, once it has played this
+/// long (the estimate is also steadier by then).
+const LONG_RUN_MS: f64 = 2_000.0;
+
+impl Pace {
+    /// Seconds left to issue `remaining` warp instructions at the pace so
+    /// far; `None` until the run has played [`LONG_RUN_MS`] and issued some.
+    pub fn seconds_left(&self, remaining: u64) -> Option<f64> {
+        let elapsed_ms = self.now.0 - self.since.0;
+        let issued = self.now.1.saturating_sub(self.since.1);
+        (elapsed_ms >= LONG_RUN_MS && issued > 0).then(|| remaining as f64 * elapsed_ms / issued as f64 / 1000.0)
+    }
 }
 
 impl RunState {
@@ -90,8 +118,9 @@ impl RunState {
 pub enum RunAction {
     /// The user asked for a run of this workload and config.
     Requested(Experiment),
-    /// The worker reports progress.
-    Updated(Box<RunUpdate>),
+    /// The worker reports progress, arrived at this time of the page's
+    /// clock (ms).
+    Updated(Box<RunUpdate>, f64),
     /// The worker sent the report so far.
     Reported(Box<SimReport>),
     /// The run could not start.
@@ -135,13 +164,13 @@ impl Reducible for RunState {
             }
             // A comparison asked for before a newer run is of a run left
             // behind too: the worker answers it before that run's cancel.
-            RunAction::Updated(_)
+            RunAction::Updated(..)
             | RunAction::Reported(_)
             | RunAction::Failed(_)
             | RunAction::Compared(_)
             | RunAction::CompareFailed(_)
                 if self.unacknowledged_cancels > 0 => {}
-            RunAction::Updated(update) => next.update(*update),
+            RunAction::Updated(update, now_ms) => next.update(*update, now_ms),
             RunAction::Reported(report) => next.report = Some(Rc::new(*report)),
             RunAction::Failed(message) => {
                 next.phase = if self.active() { self.phase } else { RunPhase::Idle };
@@ -178,7 +207,16 @@ impl Reducible for RunState {
 }
 
 impl RunState {
-    fn update(&mut self, update: RunUpdate) {
+    fn update(&mut self, update: RunUpdate, now_ms: f64) {
+        // The pace counts from the first update at full speed or at one
+        // speed without a pause in between.
+        let playing = update.status == RunStatus::Running;
+        let same_play = self.phase == RunPhase::Running && self.speed == update.speed;
+        self.pace = playing.then(|| {
+            let now = (now_ms, update.warp_insts);
+            let since = self.pace.filter(|_| same_play).map_or(now, |pace| pace.since);
+            Pace { since, now }
+        });
         self.phase = match update.status {
             RunStatus::Running => RunPhase::Running,
             RunStatus::Paused => RunPhase::Paused,
@@ -215,6 +253,11 @@ mod tests {
     use super::*;
 
     fn update(cycle: u64, status: RunStatus) -> RunAction {
+        timed_update(cycle, status, cycle as f64)
+    }
+
+    /// An update of `cycle`, one warp instruction a cycle, arriving at `now_ms`.
+    fn timed_update(cycle: u64, status: RunStatus, now_ms: f64) -> RunAction {
         let snapshot = Snapshot {
             cycle,
             warp_insts: cycle,
@@ -229,17 +272,20 @@ mod tests {
             links: Vec::new(),
         };
         let state = warplab_lab::EventKind::WarpState { sm: 0, warp: 1, state: WarpState::Ready };
-        RunAction::Updated(Box::new(RunUpdate {
-            status,
-            cycle,
-            warp_insts: cycle,
-            total_warp_insts: 1_000,
-            snapshot: Box::new(snapshot),
-            events: vec![Event { cycle, kind: state }],
-            dropped_events: 0,
-            speed: 0,
-            watch: 0,
-        }))
+        RunAction::Updated(
+            Box::new(RunUpdate {
+                status,
+                cycle,
+                warp_insts: cycle,
+                total_warp_insts: 1_000,
+                snapshot: Box::new(snapshot),
+                events: vec![Event { cycle, kind: state }],
+                dropped_events: 0,
+                speed: 0,
+                watch: 0,
+            }),
+            now_ms,
+        )
     }
 
     #[test]
@@ -323,5 +369,24 @@ mod tests {
         assert_eq!((state.sampling, state.comparison.is_none(), state.comparing), (SampleMode::Photon, true, false));
         let state = state.reduce(RunAction::CancelAcknowledged).reduce(RunAction::CompareFailed("no workload".into()));
         assert_eq!(state.compare_error.as_deref(), Some("no workload"));
+    }
+
+    #[test]
+    fn a_long_run_estimates_its_time_left_from_its_pace_since_it_last_played() {
+        let state = Rc::new(RunState::default())
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(RunAction::CancelAcknowledged)
+            .reduce(timed_update(100, RunStatus::Running, 10_000.0));
+        let left = |state: &RunState| state.pace.and_then(|pace| pace.seconds_left(1_000 - pace.now.1));
+        assert_eq!(left(&state), None, "no estimate from one point");
+        let state = state.reduce(timed_update(200, RunStatus::Running, 11_000.0));
+        assert_eq!(left(&state), None, "not a long run yet");
+        // 300 instructions in 3 s: the 600 left take 6 s.
+        let state = state.reduce(timed_update(400, RunStatus::Running, 13_000.0));
+        assert_eq!(left(&state), Some(6.0));
+        let state = state.reduce(timed_update(400, RunStatus::Paused, 20_000.0));
+        assert_eq!(state.pace, None, "paused: no time left is counting down");
+        let state = state.reduce(timed_update(500, RunStatus::Running, 60_000.0));
+        assert_eq!(state.pace.map(|pace| pace.since), Some((60_000.0, 500)), "the pause does not count");
     }
 }

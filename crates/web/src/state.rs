@@ -157,11 +157,19 @@ impl State {
     }
 
     /// The loaded workload and config, once both have loaded and nothing is
-    /// loading (what a run or an analysis uses).
+    /// loading (what a run or an analysis uses). Not while the config the
+    /// user asked for last failed: the workers still hold the one before,
+    /// which is not the experiment asked for, so nothing runs on it.
     pub fn ready(&self) -> Option<Experiment> {
         let loaded = self.workload.current.is_some() && self.config.current.is_some();
         let idle = self.workload.loading.is_none() && self.config.loading.is_none();
-        (loaded && idle).then_some(Experiment { workload: self.workload_loads, config: self.config_loads })
+        let asked = self.config.error.is_none();
+        (loaded && idle && asked).then_some(Experiment { workload: self.workload_loads, config: self.config_loads })
+    }
+
+    /// Why nothing runs: the config asked for last did not load.
+    pub fn config_stop(&self) -> Option<&str> {
+        self.config.error.as_deref().filter(|_| self.config.loading.is_none())
     }
 }
 
@@ -323,6 +331,7 @@ mod tests {
         assert_eq!((state.preset.as_deref(), &state.edits), (Some("QV100"), &edits), "the config before is back");
         assert_eq!(state.config_needs.as_deref(), Some("a.icnt"));
         assert_eq!(state.config.error.as_deref(), Some("needs the .icnt file"));
+        assert_eq!(state.config_stop(), Some("needs the .icnt file"));
         let state = state.reduce(Action::ConfigFilesChosen("gpgpusim.config".into()));
         assert_eq!(state.config_needs, None, "asked again while the files load");
         let state = state.reduce(Action::ConfigFailed("bad".into()));
@@ -358,6 +367,28 @@ mod tests {
         assert_eq!(state.ready(), None, "a workload is loading");
         let state = state.reduce(Action::WorkloadLoaded(WorkloadSummary::default(), None));
         assert_eq!((state.ready(), state.workload_sized_for), (Some(Experiment { workload: 2, config: 1 }), 1));
+    }
+
+    /// Issue 42: with a parser error in the config panel, the top said
+    /// "running" on the preset GPU the failed files were to replace.
+    #[test]
+    fn issue_42_a_config_that_fails_stops_what_would_run_until_a_config_loads() {
+        let gpu = warplab_lab::preset_config("QV100").expect("a preset").1;
+        let report = || Box::new(warplab_lab::config_report("QV100", &gpu, Vec::new()));
+        let state = Rc::new(State::default())
+            .reduce(Action::WorkloadLoaded(WorkloadSummary::default(), None))
+            .reduce(Action::ConfigLoaded(report(), None));
+        assert_eq!(state.ready(), Some(Experiment { workload: 1, config: 1 }));
+        let state = state
+            .reduce(Action::ConfigFilesChosen("gpgpusim.config".into()))
+            .reduce(Action::ConfigFailed("gpgpusim.config:3: -gpgpu_n_clusters: bad".into()));
+        assert!(state.config.current.is_some(), "the workers keep the config before");
+        assert_eq!(state.ready(), None, "but nothing runs on it");
+        assert_eq!(state.config_stop(), Some("gpgpusim.config:3: -gpgpu_n_clusters: bad"));
+        let state = state.reduce(Action::PresetChosen { name: "QV100".into(), edits: Vec::new() });
+        assert_eq!(state.config_stop(), None, "a new config is asked for");
+        let state = state.reduce(Action::ConfigLoaded(report(), None));
+        assert_eq!(state.ready(), Some(Experiment { workload: 1, config: 2 }));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use common::{all, text, values};
 use gloo::timers::future::sleep;
 use warplab_lab::{AnalyticalReport, HEADLINE, ModelKind, ProfileOptions, predict, preset_config, profile_generated};
 use warplab_web::agent::{Analysis, KnobBase};
-use warplab_web::{AnalysisState, AnalyticalPanel, AnalyticalPanelProps};
+use warplab_web::{AnalysisState, AnalyticalPanel, AnalyticalPanelProps, Experiment, Shown};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{Element, Event, HtmlInputElement};
@@ -60,11 +60,12 @@ async fn mount_showing(
     paper_only: bool,
     on_paper_only: Callback<bool>,
 ) -> Element {
-    let shown = Rc::new(analysis.report.clone());
+    let knobs = Rc::new(knobs);
+    let shown = Shown { report: analysis.report.clone(), experiment: Experiment::default(), knobs: knobs.clone() };
     let state = AnalysisState {
         analysis: Some(Rc::new(analysis)),
-        shown: Some(shown),
-        knobs: Rc::new(knobs),
+        shown: Some(Rc::new(shown)),
+        knobs,
         paper_models_only: paper_only,
         ..Default::default()
     };
@@ -72,7 +73,7 @@ async fn mount_showing(
     let props = AnalyticalPanelProps {
         state,
         simulated_ipc: Some(simulated_ipc),
-        stale: false,
+        ready: Some(Experiment::default()),
         on_knobs: Callback::from(move |knobs| edits.borrow_mut().push(knobs)),
         on_reset: Callback::noop(),
         on_paper_models_only: on_paper_only,
@@ -199,4 +200,37 @@ async fn the_paper_models_only_box_hides_warplabs_extensions() {
     host_box.click();
     sleep(Duration::from_millis(50)).await;
     assert_eq!(*ticked.borrow(), [false], "clearing the box asks for every model");
+}
+
+/// Issue 42: under "Profiling…" the table showed MDM 1983.28 of the
+/// experiment before, when this one's was 71.27. Figures of another
+/// experiment are pending, never shown as this one's.
+#[wasm_bindgen_test]
+async fn issue_42_figures_of_another_experiment_are_pending_not_shown() {
+    let analysis = analysis();
+    let earlier = Shown { report: analysis.report.clone(), experiment: Experiment::default(), knobs: Rc::default() };
+    let state = AnalysisState {
+        analysis: Some(Rc::new(analysis)),
+        shown: Some(Rc::new(earlier)),
+        analyzing: Some(Experiment { workload: 2, config: 1 }),
+        ..Default::default()
+    };
+    let props = AnalyticalPanelProps {
+        state,
+        simulated_ipc: None,
+        ready: Some(Experiment { workload: 2, config: 1 }),
+        on_knobs: Callback::noop(),
+        on_reset: Callback::noop(),
+        on_paper_models_only: Callback::noop(),
+        slider_edits: false,
+    };
+    let host = common::mount::<AnalyticalPanel>(props, "[data-testid=model-pending-mdm]").await;
+    for model in ModelKind::ALL {
+        assert!(all(&host, &format!("[data-testid=\"model-ipc-{}\"]", model.name())).is_empty(), "{model}");
+        let pending = text(&host, &format!("[data-testid=\"model-pending-{}\"]", model.name()));
+        assert_eq!(pending.as_deref(), Some("computing…"), "{model}");
+    }
+    assert!(all(&host, "[data-testid=cpi-chart]").is_empty(), "no CPI stacks of the experiment before");
+    assert!(all(&host, "[data-testid=kernel-dpki]").is_empty(), "nor its kernels");
+    assert!(text(&host, "[data-testid=analysis-status]").is_some_and(|s| s.starts_with("Profiling")));
 }

@@ -26,6 +26,7 @@ use yew::prelude::*;
 use crate::analysis_state::AnalysisState;
 use crate::components::{HelpLink, chart};
 use crate::glossary;
+use crate::state::Experiment;
 
 /// Properties of [`AnalyticalPanel`].
 #[derive(Debug, Clone, Properties)]
@@ -35,9 +36,11 @@ pub struct AnalyticalPanelProps {
     /// The IPC of a finished simulation of the same workload and config, if any.
     #[prop_or_default]
     pub simulated_ipc: Option<f64>,
-    /// Whether the figures are for a workload or config that has since changed.
+    /// The workload and config on the page, once both have loaded: only
+    /// figures computed for it (and the knobs set now) are shown, the rest
+    /// is pending.
     #[prop_or_default]
-    pub stale: bool,
+    pub ready: Option<Experiment>,
     /// A slider moved: the knobs now set away from the config's values (what
     /// `Predict` carries). Only the props' other fields decide whether the
     /// panel is drawn again, so a page re-rendered for a run's progress can
@@ -58,8 +61,8 @@ impl PartialEq for AnalyticalPanelProps {
     /// render (many a second while a run plays), and they only ever send the
     /// panel's own figures and knobs to the same worker.
     fn eq(&self, other: &Self) -> bool {
-        (&self.state, self.simulated_ipc, self.stale, self.slider_edits)
-            == (&other.state, other.simulated_ipc, other.stale, other.slider_edits)
+        (&self.state, self.simulated_ipc, self.ready, self.slider_edits)
+            == (&other.state, other.simulated_ipc, other.ready, other.slider_edits)
     }
 }
 
@@ -67,14 +70,15 @@ impl PartialEq for AnalyticalPanelProps {
 #[component]
 pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
     let state = &props.state;
-    let figures = state.analysis.as_ref().zip(state.shown.as_ref());
+    // Only figures of what is on the page now; anything else is pending.
+    let report = state.figures_for(props.ready);
     // Errors compare like with like: the simulated config, no knob moved.
     let simulated = props.simulated_ipc.filter(|_| state.at_base());
     html! {
         <section class="panel analytical-panel" id="analytical-panel" data-testid="analytical-panel">
             <h2 title={glossary::ANALYTICAL}>{ "Analytical models" }<HelpLink id="analytical" /></h2>
             { status(props) }
-            if let Some((analysis, report)) = figures {
+            if let Some(analysis) = &state.analysis {
                 { paper_models_only(props) }
                 <div class="analytical-results">
                     <div class="analytical-models">
@@ -83,14 +87,18 @@ pub fn AnalyticalPanel(props: &AnalyticalPanelProps) -> Html {
                             { mdm_gaps::mdm_gaps() }
                         }
                     </div>
-                    { chart::bar_chart(&cpi_chart::cpi_chart(report, state.paper_models_only)) }
+                    if let Some(report) = report {
+                        { chart::bar_chart(&cpi_chart::cpi_chart(report, state.paper_models_only)) }
+                    }
                 </div>
                 { knobs::knob_sliders(&analysis.base, props) }
-                { kernel_table::kernel_table(&report.kernels) }
-                if !report.diagnostics.is_empty() {
-                    <ul class="diagnostics" data-testid="analysis-diagnostics">
-                        { for report.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }
-                    </ul>
+                if let Some(report) = report {
+                    { kernel_table::kernel_table(&report.kernels) }
+                    if !report.diagnostics.is_empty() {
+                        <ul class="diagnostics" data-testid="analysis-diagnostics">
+                            { for report.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }
+                        </ul>
+                    }
                 }
             }
         </section>
@@ -114,14 +122,20 @@ fn paper_models_only(props: &AnalyticalPanelProps) -> Html {
     }
 }
 
-/// What the worker is doing, why the last request failed, and whether the
-/// figures are out of date.
+/// What the worker is doing or what the figures wait for, and why the last
+/// request failed.
 fn status(props: &AnalyticalPanelProps) -> Html {
     let state = &props.state;
     let activity = if state.analyzing.is_some() {
         Some("Profiling the workload and evaluating the models…")
-    } else if state.analysis.is_none() && state.error.is_none() {
+    } else if state.predicting {
+        Some("Evaluating the models for the knobs set…")
+    } else if state.error.is_some() {
+        None
+    } else if state.analysis.is_none() || props.ready.is_none() {
         Some("The models run once a workload and a config have loaded.")
+    } else if state.figures_for(props.ready).is_none() {
+        Some("Waiting for the models of this workload and config…")
     } else {
         None
     };
@@ -132,11 +146,6 @@ fn status(props: &AnalyticalPanelProps) -> Html {
             }
             if let Some(error) = &state.error {
                 <p class="error" role="alert" data-testid="analysis-error">{ error }</p>
-            }
-            if props.stale && state.analyzing.is_none() && state.analysis.is_some() {
-                <p class="hint" data-testid="analysis-stale">
-                    { "These figures are for the previous workload or config." }
-                </p>
             }
         </>
     }

@@ -16,6 +16,13 @@ pub struct EventLogProps {
     pub watch: u32,
     /// Events recorded but not sent since the run started.
     pub dropped: u64,
+    /// The cycle the run has reached.
+    #[prop_or_default]
+    pub run_cycle: u64,
+    /// Whether the run is at full speed or finished, when nothing is
+    /// recorded (only stepping and a chosen speed record events).
+    #[prop_or_default]
+    pub unrecorded: bool,
 }
 
 /// The newest events as lines of text.
@@ -30,6 +37,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                     <span class="hint">{ format!(" · {} more not listed", props.dropped) }</span>
                 }
             </summary>
+            { gap(props) }
             if props.events.is_empty() {
                 <p class="hint" data-testid="no-events">{ "No events yet: step, or play at a chosen speed." }</p>
             } else {
@@ -38,6 +46,24 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 </ol>
             }
         </details>
+    }
+}
+
+/// When the run went on past the newest event without recording (at full
+/// speed, or to its end), where the list stops and why, so an early cycle
+/// is not read as where the run is.
+fn gap(props: &EventLogProps) -> Html {
+    let listed_to = props.events.last().map(|event| event.cycle);
+    let behind = listed_to.is_none_or(|cycle| cycle < props.run_cycle);
+    if !props.unrecorded || !behind || props.run_cycle == 0 {
+        return html! {};
+    }
+    let listed = listed_to.map_or("No events were recorded".to_owned(), |c| format!("Listed up to cycle {c}"));
+    html! {
+        <p class="note" data-testid="events-gap">
+            { format!("{listed}; the run went on to cycle {} at full speed, which records no events \
+               (step, or play at a chosen speed, to record them).", crate::format::count(props.run_cycle)) }
+        </p>
     }
 }
 

@@ -1,8 +1,14 @@
 //! The three IPCs side by side at the top of the page: simulated, analytical
 //! (the headline model, `warplab_lab::HEADLINE`, named on its card, with MDM
-//! as published on a line of its own under it) and scale-model predicted,
-//! each model with its error against the simulation, and a pinned baseline's
-//! figures beside them with the change.
+//! as published on a line of its own under it) and scale-model predicted.
+//! Like is compared with like: each model's error names and shows the figure
+//! it is measured against (the simulation of the same size, with the launch
+//! latency in or out on both sides as the card says; the full run once a
+//! sampled one was compared with it), a sampled simulated figure says it is
+//! an estimate and how far off such estimates are, a key under the cards
+//! explains the signs, marks and colours, and a pinned baseline adds a row to
+//! each card as Nsight Compute's baseline view has it: now, baseline and the
+//! difference.
 
 use warplab_lab::{HEADLINE, ModelKind};
 use yew::prelude::*;
@@ -33,16 +39,31 @@ pub struct IpcSummaryProps {
     /// scale models leave it out too); `None`: the simulated figure.
     #[prop_or_default]
     pub simulated_without_launch: Option<f64>,
-    /// How the simulated figure was sampled (e.g. `Photon`), when it was:
-    /// the card says so, since a sampled IPC is itself an estimate.
+    /// How the simulated figure was sampled, when it was: the card says so,
+    /// since a sampled IPC is itself an estimate.
     #[prop_or_default]
-    pub sampled: Option<AttrValue>,
+    pub sampled: Option<Sampled>,
     /// Why the scale-model rule gives no prediction at the target, when it
     /// gives none (`warplab_lab::scale::NoPrediction`): the card says so
     /// instead of a figure.
     #[prop_or_default]
     pub scale_no_prediction: Option<AttrValue>,
 }
+
+/// A sampled simulated figure: how it was sampled, and the full run's IPC
+/// once the user had the run compared with one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampled {
+    /// The sampling mode, as the strip names it (e.g. `Photon`).
+    pub how: AttrValue,
+    /// The same workload and config simulated in full, when compared.
+    pub full_ipc: Option<f64>,
+}
+
+/// How far off a sampled IPC has been from the full run's: the mean of
+/// |sampled − full| / full over the nine cases `cargo xtask sampling`
+/// measured (docs/validation.md, "Sampled simulation (Photon)").
+pub const SAMPLED_MEAN_ERROR_PCT: f64 = 18.2;
 
 /// A scale-model target other than the config's own size: the simulation
 /// of the config is then not what the prediction is compared with.
@@ -59,46 +80,38 @@ pub struct ScaleTarget {
 pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     let f = props.figures;
     let base = props.baseline;
-    let scale_name = props.scale_target.map(|target| format!("Scale-model, for {} SMs", target.sms));
-    let simulated_name = props.sampled.as_ref().map(|how| format!("Simulated ({how} sampling)"));
-    let analytical_name = format!("Analytical ({})", HEADLINE.label());
-    // The scale models leave the launch latency out, so their figure's
-    // error is against the simulation without it (or the target's own).
-    let (scale_truth, scale_vs) = match (props.scale_target, props.simulated_without_launch) {
-        (Some(target), _) => (target.simulated, VS_SIMULATED),
-        (None, Some(ipc)) => (Some(ipc), "vs simulated without the launch latency"),
-        (None, None) => (f.simulated, VS_SIMULATED),
-    };
+    let models_against = model_reference(f.simulated, props.sampled.as_ref());
+    let (scale_against, scale_unmatched) = scale_reference(props, models_against.as_ref());
     let cards = [
         Card {
-            name: simulated_name.as_deref().unwrap_or("Simulated"),
+            name: simulated_name(props.sampled.as_ref()),
             id: "simulated",
             ipc: f.simulated,
             before: base.and_then(|b| b.simulated),
-            against: (None, VS_SIMULATED),
+            against: None,
             explain: glossary::SIMULATED_TRUTH,
             no_figure: None,
-            more: html! {},
+            more: sampled_note(f.simulated, props.sampled.as_ref()),
         },
         Card {
-            name: &analytical_name,
+            name: format!("Analytical ({})", HEADLINE.label()),
             id: "analytical",
             ipc: f.analytical,
             before: base.and_then(|b| b.analytical),
-            against: (f.simulated, VS_SIMULATED),
+            against: models_against.clone(),
             explain: glossary::model(HEADLINE),
             no_figure: None,
-            more: mdm_line(f.mdm, f.simulated),
+            more: mdm_line(f.mdm, models_against.as_ref()),
         },
         Card {
-            name: scale_name.as_deref().unwrap_or("Scale-model"),
+            name: props.scale_target.map_or("Scale-model".to_owned(), |t| format!("Scale-model, for {} SMs", t.sms)),
             id: "scale",
             ipc: f.scale,
             before: base.and_then(|b| b.scale),
-            against: (scale_truth, scale_vs),
+            against: scale_against,
             explain: glossary::METHOD_SCALE_MODEL,
             no_figure: props.scale_no_prediction.clone(),
-            more: html! {},
+            more: scale_unmatched,
         },
     ];
     let on_pin = props.on_pin.reform(|_: MouseEvent| ());
@@ -113,21 +126,116 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
                 title="Keep these figures to compare the next change against">
                 { if base.is_some() { "Unpin baseline" } else { "Pin as baseline" } }
             </button>
+            { key() }
         </section>
     }
 }
 
-/// What an error is against, as the strip says it.
-const VS_SIMULATED: &str = "vs simulated";
+/// What an error is measured against: the figure, shown beside the error,
+/// and what it is, e.g. `simulated at 32 SMs`.
+#[derive(Debug, Clone, PartialEq)]
+struct Reference {
+    ipc: f64,
+    what: String,
+    /// Whether the launch latency is in both figures.
+    with_launch: bool,
+}
+
+/// What the analytical models are measured against: the full run once a
+/// sampled run was compared with one, else the simulated figure, named as
+/// sampled when it is. Both sides include the launch latency.
+fn model_reference(simulated: Option<f64>, sampled: Option<&Sampled>) -> Option<Reference> {
+    let (ipc, what) = match sampled {
+        Some(Sampled { full_ipc: Some(full), .. }) => (*full, "simulated in full"),
+        Some(_) => (simulated?, "simulated (sampled)"),
+        None => (simulated?, "simulated"),
+    };
+    Some(Reference { ipc, what: what.to_owned(), with_launch: true })
+}
+
+/// What the scale-model figure is measured against: the simulation of the
+/// same size, both without the launch latency (no scale model can measure
+/// it). A target other than the config's own is measured against its own
+/// simulation only; without one the card says so (the second value).
+fn scale_reference(props: &IpcSummaryProps, models: Option<&Reference>) -> (Option<Reference>, Html) {
+    let sampled = models.is_some_and(|m| m.what.contains("sampled"));
+    match (props.scale_target, props.simulated_without_launch) {
+        (Some(ScaleTarget { sms, simulated: Some(ipc) }), _) => {
+            (Some(Reference { ipc, what: format!("simulated at {sms} SMs"), with_launch: false }), html! {})
+        }
+        (Some(ScaleTarget { sms, simulated: None }), _) => {
+            let why = format!(
+                "No simulation of {sms} SMs to compare with (the simulated card is the whole GPU): tick Validate \
+                 in the Scale model panel."
+            );
+            (None, html! { <div class="hint" data-testid="ipc-scale-unmatched">{ why }</div> })
+        }
+        (None, Some(ipc)) => {
+            let what = if sampled { "simulated (sampled)" } else { "simulated" };
+            (Some(Reference { ipc, what: what.to_owned(), with_launch: false }), html! {})
+        }
+        (None, None) => (None, html! {}),
+    }
+}
+
+/// The simulated card's name: it says when the figure is sampled.
+fn simulated_name(sampled: Option<&Sampled>) -> String {
+    sampled.map_or("Simulated".to_owned(), |s| format!("Simulated ({} sampling)", s.how))
+}
+
+/// Under a sampled simulated figure: that it is an estimate, and how far
+/// off it is (measured against the full run when compared, else as such
+/// estimates have been).
+fn sampled_note(simulated: Option<f64>, sampled: Option<&Sampled>) -> Html {
+    let Some(sampled) = sampled.filter(|_| simulated.is_some()) else { return html! {} };
+    let text = match change_pct(sampled.full_ipc, simulated) {
+        Some(error) => format!(
+            "A sampled estimate: {} vs {} simulated in full.",
+            format::signed_percent(error),
+            sampled.full_ipc.map_or_else(String::new, format::decimal)
+        ),
+        None => format!(
+            "A sampled estimate: expected error ±{SAMPLED_MEAN_ERROR_PCT}% (mean of the measured cases); \
+             \u{201c}Run in full to compare\u{201d} measures it."
+        ),
+    };
+    html! { <div class="hint" data-testid="ipc-simulated-sampled">{ text }</div> }
+}
+
+/// The key to the errors: what the sign, the mark and the colour mean.
+fn key() -> Html {
+    html! {
+        <p class="ipc-key hint" data-testid="ipc-key">
+            { "Error = (model − reference) ÷ reference, the reference shown after “vs”: + the model predicts a higher \
+               IPC, − a lower one. " }
+            <span class="figure-error error-small">{ format!("{CLOSE_MARK} within ±10%") }</span>
+            { ", " }
+            <span class="figure-error error-large">{ format!("{FAR_MARK} beyond") }</span>
+            { "." }
+        </p>
+    }
+}
+
+/// The mark beside an error within ±10% of its reference, so colour is not
+/// the only sign of it.
+const CLOSE_MARK: &str = "✓";
+
+/// The mark beside an error beyond ±10%.
+const FAR_MARK: &str = "✗";
+
+/// An error's mark.
+fn mark(error: f64) -> &'static str {
+    if format::error_class(error) == "error-small" { CLOSE_MARK } else { FAR_MARK }
+}
 
 /// What a card shows when its model gives no figure (the reason follows).
 pub const NO_PREDICTION: &str = "no prediction";
 
 /// MDM as published, under the headline model's figure: its IPC and its
-/// own error against the simulation, once the analysis has it.
-fn mdm_line(ipc: Option<f64>, simulated: Option<f64>) -> Html {
+/// own error against the models' reference, once the analysis has it.
+fn mdm_line(ipc: Option<f64>, against: Option<&Reference>) -> Html {
     let Some(ipc) = ipc else { return html! {} };
-    let error = change_pct(simulated, Some(ipc));
+    let error = change_pct(against.map(|r| r.ipc), Some(ipc));
     html! {
         <div class="ipc-alternative" data-testid="ipc-mdm" title={glossary::model(ModelKind::Mdm)}>
             { format!("{} as published: ", ModelKind::Mdm.label()) }
@@ -138,7 +246,7 @@ fn mdm_line(ipc: Option<f64>, simulated: Option<f64>) -> Html {
             if let Some(error) = error {
                 <span class={classes!("figure-error", format::error_class(error))} data-testid="ipc-mdm-error"
                     data-value={error.to_string()} title={glossary::MODEL_ERROR}>
-                    { format!(", {}", format::signed_percent(error)) }
+                    { format!(", {} {}", format::signed_percent(error), mark(error)) }
                 </span>
             }
         </div>
@@ -146,17 +254,17 @@ fn mdm_line(ipc: Option<f64>, simulated: Option<f64>) -> Html {
 }
 
 /// One card of the strip.
-struct Card<'a> {
+struct Card {
     /// What the figure is.
-    name: &'a str,
+    name: String,
     /// The test ids' stem (`ipc-{id}-value`, ...).
     id: &'static str,
     /// The figure, when the page has it.
     ipc: Option<f64>,
     /// The pinned baseline's figure.
     before: Option<f64>,
-    /// What the error is against: the IPC and how the strip says it.
-    against: (Option<f64>, &'static str),
+    /// What the error is against.
+    against: Option<Reference>,
     /// The hover text.
     explain: &'static str,
     /// Why the model gives no figure, when it gives none.
@@ -166,13 +274,11 @@ struct Card<'a> {
     more: Html,
 }
 
-/// One IPC: the figure (or what is computing it), its error against the
-/// simulation, with a baseline (`pinned`) the baseline's figure and the
-/// change, then the card's `more`.
-fn figure(card: Card<'_>, pending: Option<&AttrValue>, pinned: bool) -> Html {
-    let Card { name, id, ipc, before, against: (simulated, vs), explain, no_figure, more } = card;
-    let baseline = pinned.then_some(before);
-    let error = change_pct(simulated, ipc);
+/// One IPC: the figure (or what it waits for), its error against its
+/// reference with the reference shown, with a baseline (`pinned`) the
+/// baseline's row, then the card's `more`.
+fn figure(card: Card, pending: Option<&AttrValue>, pinned: bool) -> Html {
+    let Card { name, id, ipc, before, against, explain, no_figure, more } = card;
     html! {
         <div class="ipc-figure" title={explain} data-testid={format!("ipc-{id}")}>
             <div class="ipc-name">{ name }</div>
@@ -184,28 +290,58 @@ fn figure(card: Card<'_>, pending: Option<&AttrValue>, pinned: bool) -> Html {
                 <div class="ipc-value muted" data-testid={format!("ipc-{id}-none")}>{ NO_PREDICTION }</div>
                 <div class="hint" data-testid={format!("ipc-{id}-why")}>{ why }</div>
             } else {
-                <div class="ipc-value muted" data-testid={format!("ipc-{id}-value")}>
-                    { pending.map_or("–".to_owned(), |p| format!("{p}…")) }
+                <div class="ipc-value muted" data-testid={format!("ipc-{id}-value")} aria-busy={pending.is_some().to_string()}>
+                    { if pending.is_some() { "…" } else { "–" } }
                 </div>
+                if let Some(pending) = pending {
+                    <div class="hint" data-testid={format!("ipc-{id}-pending")}>{ pending }</div>
+                }
             }
-            if let Some(error) = error {
-                <div class={classes!("figure-error", format::error_class(error))}
-                    data-testid={format!("ipc-{id}-error")} data-value={error.to_string()} title={glossary::MODEL_ERROR}>
-                    { format!("{} {vs}", format::signed_percent(error)) }
-                </div>
-            }
-            if let Some(before) = baseline {
-                <div class="ipc-baseline" data-testid={format!("ipc-{id}-baseline")}
-                    data-value={before.map(|b| b.to_string()).unwrap_or_default()}>
-                    { format!("baseline {}", before.map_or("–".to_owned(), format::decimal)) }
-                    if let Some(change) = change_pct(before, ipc) {
-                        <span class="ipc-change" data-testid={format!("ipc-{id}-change")} data-value={change.to_string()}>
-                            { format!(" ({})", format::signed_percent(change)) }
-                        </span>
-                    }
-                </div>
+            { error_line(id, ipc, against.as_ref()) }
+            if pinned {
+                { baseline_row(id, ipc, before) }
             }
             { more }
+        </div>
+    }
+}
+
+/// The figure's error against its reference, the reference's figure, and
+/// whether the launch latency is in both.
+fn error_line(id: &str, ipc: Option<f64>, against: Option<&Reference>) -> Html {
+    let Some((error, against)) = against.and_then(|r| Some((change_pct(Some(r.ipc), ipc)?, r))) else {
+        return html! {};
+    };
+    let launch = if against.with_launch { "both with the launch latency" } else { "both without the launch latency" };
+    html! {
+        <>
+            <div class={classes!("figure-error", format::error_class(error))} data-testid={format!("ipc-{id}-error")}
+                data-value={error.to_string()} title={glossary::MODEL_ERROR}>
+                { format!("{} {} vs {} ", format::signed_percent(error), mark(error), against.what) }
+                <span class="ipc-reference" data-testid={format!("ipc-{id}-reference")} data-value={against.ipc.to_string()}>
+                    { format::decimal(against.ipc) }
+                </span>
+            </div>
+            <div class="hint ipc-accounting" data-testid={format!("ipc-{id}-accounting")}>{ launch }</div>
+        </>
+    }
+}
+
+/// The pinned baseline's row, as Nsight Compute's baseline view has it: the
+/// figure now, the baseline's, and the difference, in one row.
+fn baseline_row(id: &str, now: Option<f64>, before: Option<f64>) -> Html {
+    let figure = |value: Option<f64>| value.map_or("–".to_owned(), format::decimal);
+    let value = |value: Option<f64>| value.map(|v| v.to_string()).unwrap_or_default();
+    let change = change_pct(before, now);
+    html! {
+        <div class="ipc-baseline" data-testid={format!("ipc-{id}-baseline-row")}>
+            <span data-testid={format!("ipc-{id}-now")} data-value={value(now)}>{ format!("now {}", figure(now)) }</span>
+            <span data-testid={format!("ipc-{id}-baseline")} data-value={value(before)}>
+                { format!("baseline {}", figure(before)) }
+            </span>
+            <span class="ipc-change" data-testid={format!("ipc-{id}-change")} data-value={value(change)}>
+                { change.map_or("–".to_owned(), format::signed_percent) }
+            </span>
         </div>
     }
 }

@@ -159,7 +159,9 @@ fn compared(comparison: &SamplingComparison) -> Html {
             </div>
             <div>
                 <dt>{ "IPC sampled / full" }</dt>
-                <dd>{ format!("{} / {}", format::decimal(comparison.sampled_ipc), format::decimal(comparison.full_ipc)) }</dd>
+                <dd data-testid="sampling-full-ipc" data-value={comparison.full_ipc.to_string()}>
+                    { format!("{} / {}", format::decimal(comparison.sampled_ipc), format::decimal(comparison.full_ipc)) }
+                </dd>
             </div>
             <div>
                 <dt title="The full run's wall time over the sampled run's, both in the worker">{ "speedup (wall time)" }</dt>

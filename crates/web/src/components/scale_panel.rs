@@ -53,6 +53,10 @@ pub struct ScalePanelProps {
     /// The workload is generated, so it can grow with the GPU (weak scaling).
     #[prop_or_default]
     pub generated: bool,
+    /// What the prediction of the experiment on the page waits for, while
+    /// there is none: only a report of that experiment is shown.
+    #[prop_or_default]
+    pub waiting: Option<AttrValue>,
     /// A pair of scale models was chosen: the page asks the worker to plan it.
     pub on_pair: Callback<[u32; 2]>,
     /// A choice that stays on the page (target, rule, validation, published data).
@@ -68,8 +72,8 @@ impl PartialEq for ScalePanelProps {
     /// The data, not the callbacks, as `AnalyticalPanelProps` and for the same
     /// reason: the page re-renders many times a second during a run.
     fn eq(&self, other: &Self) -> bool {
-        (&self.state, self.ready, self.simulated, self.analytical, self.generated)
-            == (&other.state, other.ready, other.simulated, other.analytical, other.generated)
+        (&self.state, self.ready, self.simulated, self.analytical, self.generated, &self.waiting)
+            == (&other.state, other.ready, other.simulated, other.analytical, other.generated, &other.waiting)
     }
 }
 
@@ -158,10 +162,15 @@ fn factors(mut n: u32) -> String {
     primes.join(" × ")
 }
 
-/// The last run's figures, charts and validation.
+/// The last run's figures, charts and validation, when it is of the
+/// experiment on the page; else what that experiment's prediction waits for.
 fn results(props: &ScalePanelProps) -> Html {
     let state = &props.state;
-    let (Some(report), Some(prediction)) = (&state.report, state.prediction()) else { return html! {} };
+    let current = props.ready.is_some() && state.report_for == props.ready;
+    let (Some(report), Some(prediction), true) = (&state.report, state.prediction(), current) else {
+        let Some(waiting) = props.waiting.clone().filter(|_| state.running.is_none()) else { return html! {} };
+        return html! { <p class="status" data-testid="scale-pending">{ "The prediction: " }{ waiting }{ "." }</p> };
+    };
     let other_rule = Rule::ALL.into_iter().find(|&r| r != state.rule).unwrap_or(Rule::Paper);
     let other = &report.outcome(other_rule).prediction;
     let target = prediction.target();
@@ -188,13 +197,9 @@ fn results(props: &ScalePanelProps) -> Html {
     let scaling =
         Scaling { prediction, scale_models: report.scale_models.iter().map(|run| (run.sms, run.ipc)).collect(), truth };
     let sizes = &report.sizes;
-    let stale = state.report_for.is_some() && state.report_for != props.ready;
     html! {
         <div class="scale-results" data-testid="scale-results">
             <h3 class="subheading">{ format!("Prediction of {target} SMs from {} and {} SMs", sizes.first().copied().unwrap_or(0), sizes.get(1).copied().unwrap_or(0)) }</h3>
-            if stale {
-                <p class="hint" data-testid="scale-stale">{ "This prediction is for the previous workload or config." }</p>
-            }
             { figures(&strip) }
             { measured(&report.scale_models, prediction, report.curve.is_some()) }
             <p class="hint" data-testid="scale-launch-note" title={glossary::SCALE_LAUNCH_LATENCY}>

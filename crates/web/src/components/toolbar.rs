@@ -9,6 +9,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::components::JumpLink;
+use crate::format;
 use crate::run_state::{RunPhase, RunState};
 use crate::state::WorkloadChoice;
 
@@ -43,6 +44,9 @@ pub struct ToolbarProps {
     /// A sampling mode was chosen.
     #[prop_or_default]
     pub on_sampling: Callback<SampleMode>,
+    /// Why nothing runs: the config asked for did not load (its message).
+    #[prop_or_default]
+    pub config_stop: Option<AttrValue>,
 }
 
 /// The GPU and workload pickers, Run, Cancel and the progress bar.
@@ -210,7 +214,14 @@ fn run_controls(props: &ToolbarProps) -> Html {
             </button>
             <button class="button" data-testid="cancel" onclick={on_cancel} disabled={!busy}
                 title="Stop the run and forget it">{ "Cancel" }</button>
-            { progress(run) }
+            if let Some(why) = &props.config_stop {
+                <span class="error" role="alert" data-testid="run-stopped">
+                    { format!("Not run: the GPU config asked for did not load ({why}). Fix it in the GPU config \
+                       panel or pick a preset; nothing runs on the config before it.") }
+                </span>
+            } else {
+                { progress(run) }
+            }
             if let Some(error) = &run.error {
                 <span class="error" role="alert" data-testid="run-error">{ error }</span>
             }
@@ -219,7 +230,9 @@ fn run_controls(props: &ToolbarProps) -> Html {
 }
 
 /// The progress bar and its caption: warp instructions issued of the
-/// workload's total, and the cycle.
+/// workload's total, the cycle, and a long run's time left. A finished run's
+/// bar is full: a sampled run issues only the instructions it simulates in
+/// detail and predicts the rest, which the caption says.
 fn progress(run: &RunState) -> Html {
     let phase = match run.phase {
         RunPhase::Idle => return html! {},
@@ -231,16 +244,36 @@ fn progress(run: &RunState) -> Html {
     };
     let (done, total, cycle) = run.latest.as_ref().map_or((0, 1, 0), |u| (u.warp_insts, u.total_warp_insts, u.cycle));
     let percent = if total == 0 { 100.0 } else { 100.0 * done as f64 / total as f64 };
-    // A sampled run issues only the instructions it simulates in detail.
-    let sampled = run.phase == RunPhase::Finished && run.report.as_ref().is_some_and(|r| r.sampling.is_some());
-    let rest = if sampled { " in detail, the rest predicted" } else { "" };
+    let finished = run.phase == RunPhase::Finished;
+    let sampled = finished && run.report.as_ref().is_some_and(|r| r.sampling.is_some());
+    let rest = if sampled { " simulated in detail, the rest predicted" } else { "" };
+    let shown = if finished { total.max(1) } else { done };
+    let caption = format!(
+        "{phase} · cycle {} · {} of {} warp instructions ({percent:.0}%){rest}",
+        format::count(cycle),
+        format::count(done),
+        format::count(total)
+    );
     html! {
         <span class="run-progress">
-            <progress data-testid="run-progress" max={total.max(1).to_string()} value={done.to_string()}
+            <progress data-testid="run-progress" max={total.max(1).to_string()} value={shown.to_string()}
                 title="Warp instructions issued so far, of the workload's total" />
-            <span data-testid="run-status" class="status" aria-live="polite">
-                { format!("{phase} · cycle {cycle} · {done} of {total} warp instructions ({percent:.0}%){rest}") }
-            </span>
+            <span data-testid="run-status" class="status" aria-live="polite">{ caption }</span>
+            { time_left(run, total.saturating_sub(done)) }
+        </span>
+    }
+}
+
+/// A long run's expected time left at its pace so far (a sampled run
+/// predicts part of its work as it goes, so its pace says nothing of it).
+fn time_left(run: &RunState, remaining: u64) -> Html {
+    let sampled = run.sampling != SampleMode::Off;
+    let pace = run.pace.filter(|_| run.phase == RunPhase::Running && !sampled);
+    let Some(seconds) = pace.and_then(|pace| pace.seconds_left(remaining)) else { return html! {} };
+    html! {
+        <span class="hint" data-testid="run-time-left" data-value={seconds.to_string()}
+            title="At the pace of the run since it last started playing">
+            { format!(" · about {} left", format::duration(seconds)) }
         </span>
     }
 }

@@ -11,9 +11,17 @@ use crate::glossary;
 /// One row per model (the paper's only when `paper_only`), then the
 /// simulated IPC.
 ///
-/// `simulated` is a finished run's IPC; `comparable` says the figures are
-/// for the config it simulated (no knob moved), so errors mean something.
-pub fn model_table(report: &AnalyticalReport, simulated: Option<f64>, comparable: bool, paper_only: bool) -> Html {
+/// `report` is `None` while the figures of what is on the page are being
+/// computed: each row then says so, never an older figure. `simulated` is a
+/// finished run's IPC; `comparable` says the figures are for the config it
+/// simulated (no knob moved), so errors mean something.
+pub fn model_table(
+    report: Option<&AnalyticalReport>,
+    simulated: Option<f64>,
+    comparable: bool,
+    paper_only: bool,
+) -> Html {
+    let Some(report) = report else { return pending_table(paper_only) };
     let reference = simulated.filter(|&ipc| comparable && ipc > 0.0);
     let rows = shown_models(paper_only).filter_map(|model| Some((model, report.models.get(&model)?)));
     html! {
@@ -45,6 +53,30 @@ pub fn model_table(report: &AnalyticalReport, simulated: Option<f64>, comparable
         </div>
     }
 }
+
+/// The table while its figures are computed: each model's row, pending.
+fn pending_table(paper_only: bool) -> Html {
+    html! {
+        <div class="table-scroll">
+            <table class="kernels models pending" data-testid="model-table" aria-busy="true">
+                <thead><tr><th>{ "model" }</th><th class="num" title={glossary::IPC}>{ "IPC" }</th></tr></thead>
+                <tbody>
+                    { for shown_models(paper_only).map(|model| html! {
+                        <tr>
+                            <th scope="row" title={glossary::model(model)}>{ model.label() }</th>
+                            <td class="num muted" data-testid={format!("model-pending-{}", model.name())}>
+                                { PENDING }
+                            </td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// What a figure being computed shows.
+pub const PENDING: &str = "computing…";
 
 /// The model's signed error against `reference`, or why there is none.
 fn error_cell(model: ModelKind, ipc: f64, reference: Option<f64>) -> Html {
