@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use warplab_lab::{GenSpec, GeneratedWorkload, GpuConfig, TraceWorkload, WorkloadSource};
 
+use crate::kernel::KernelFile;
 use crate::{config_files, generated, trace_files};
 
 /// `--config`, `--set`, `--trace` / `--gen` and `--memcpy-warms-l2`.
@@ -26,6 +27,9 @@ pub struct ExperimentArgs {
     /// A generated workload instead: KERNEL[:name=value,...], sized for --config.
     #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
     pub generated: Option<String>,
+    /// An authored kernel instead: a CUDA C file, compiled and run functionally for --config.
+    #[arg(long = "kernel", value_name = "FILE.cu", conflicts_with_all = ["trace", "generated"])]
+    pub kernel: Option<PathBuf>,
     /// Host-to-device copies fill the L2 (off by default, as Accel-Sim's reference figures assume).
     #[arg(long)]
     pub memcpy_warms_l2: bool,
@@ -55,7 +59,10 @@ impl ExperimentArgs {
                 Ok(Workload::Trace { label: path.display().to_string(), dir, list })
             }
             (None, Some(spec)) => Ok(Workload::Generated(generated::spec(spec, None, &[])?)),
-            (None, None) => Err("give --trace PATH or --gen KERNEL".to_owned()),
+            (None, None) => match &self.kernel {
+                Some(path) => Ok(Workload::Authored(KernelFile::read(path)?)),
+                None => Err("give --trace PATH, --gen KERNEL or --kernel FILE.cu".to_owned()),
+            },
         }
     }
 }
@@ -67,6 +74,8 @@ pub enum Workload {
     Trace { label: String, dir: PathBuf, list: String },
     /// A generated workload.
     Generated(GenSpec),
+    /// An authored kernel file.
+    Authored(KernelFile),
 }
 
 impl Workload {
@@ -75,6 +84,7 @@ impl Workload {
         match self {
             Workload::Trace { label, .. } => label.clone(),
             Workload::Generated(spec) => spec.to_string(),
+            Workload::Authored(file) => file.name.clone(),
         }
     }
 
@@ -86,6 +96,7 @@ impl Workload {
                 Box::new(TraceWorkload::owning(list, Box::new(trace_files::opener(dir))).map_err(|e| self.context(e))?)
             }
             Workload::Generated(spec) => Box::new(GeneratedWorkload::new(spec, config).map_err(|e| self.context(e))?),
+            Workload::Authored(file) => file.source(config)?,
         })
     }
 
@@ -93,7 +104,7 @@ impl Workload {
     pub fn context(&self, error: impl Display) -> String {
         match self {
             Workload::Trace { dir, .. } => format!("{}: {error}", dir.display()),
-            Workload::Generated(_) => error.to_string(),
+            Workload::Generated(_) | Workload::Authored(_) => error.to_string(),
         }
     }
 }

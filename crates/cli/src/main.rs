@@ -10,6 +10,7 @@ mod events;
 mod experiment;
 mod experiment_args;
 mod generated;
+mod kernel;
 mod notes;
 mod predict;
 mod run;
@@ -44,13 +45,16 @@ enum Command {
     /// generated workload (--gen).
     Info {
         /// What to describe.
-        #[arg(required_unless_present = "generated", conflicts_with = "generated")]
+        #[arg(required_unless_present_any = ["generated", "kernel"], conflicts_with_all = ["generated", "kernel"])]
         path: Option<PathBuf>,
         /// A generated workload instead: KERNEL[:name=value,...], e.g. strided:gs=32,size=64.
-        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]")]
+        #[arg(long = "gen", value_name = "KERNEL[:k=v,...]", group = "made")]
         generated: Option<String>,
-        /// The config the generator sizes its arrays for (a preset name, a directory or files).
-        #[arg(long = "for", value_name = "CONFIG", num_args = 1.., requires = "generated")]
+        /// An authored kernel instead: a CUDA C file, compiled and run functionally.
+        #[arg(long = "kernel", value_name = "FILE.cu", group = "made")]
+        kernel: Option<PathBuf>,
+        /// The config the generator sizes its arrays for, or the kernel runs on (a preset name, a directory or files).
+        #[arg(long = "for", value_name = "CONFIG", num_args = 1.., requires = "made")]
         for_config: Vec<PathBuf>,
         /// Print JSON instead of a table.
         #[arg(long)]
@@ -71,7 +75,11 @@ enum Command {
     /// Generate a teaching kernel or microbenchmark and write it as an Accel-Sim trace.
     GenTrace {
         /// The generator (see `warplab generators`), optionally with knobs: KERNEL[:name=value,...].
-        kernel: String,
+        #[arg(required_unless_present = "kernel_file", conflicts_with = "kernel_file")]
+        kernel: Option<String>,
+        /// An authored kernel instead: a CUDA C file, compiled and run functionally for --for.
+        #[arg(long = "kernel", value_name = "FILE.cu", conflicts_with_all = ["size", "set"])]
+        kernel_file: Option<PathBuf>,
         /// Scale the work; warp instructions grow about linearly with N.
         #[arg(long, value_name = "N")]
         size: Option<u64>,
@@ -174,6 +182,11 @@ enum Command {
     Scale {
         #[command(subcommand)]
         command: ScaleCommand,
+    },
+    /// Authored CUDA C kernels: compile and run functionally.
+    Kernel {
+        #[command(subcommand)]
+        command: kernel::KernelCommand,
     },
     /// Between an experiment file (the web app's "Download experiment") and its share link.
     Experiment {
@@ -400,9 +413,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     notes::set_verbose(cli.verbose);
     let result = match cli.command {
-        Command::Info { path, generated, for_config, json } => info(path, generated, &for_config, json),
-        Command::GenTrace { kernel, size, set, for_config, output, xz } => generated::spec(&kernel, size, &set)
-            .and_then(|spec| generated::write_trace(&spec, &generated::target(&for_config)?, &output, xz)),
+        Command::Info { path, kernel: Some(file), for_config, json, .. } if path.is_none() => {
+            kernel::KernelFile::read(&file)
+                .and_then(|file| file.summarize(&generated::target(&for_config)?))
+                .and_then(|summary| render_info(&summary, json))
+        }
+        Command::Info { path, generated, for_config, json, .. } => info(path, generated, &for_config, json),
+        Command::Kernel { command } => kernel::command(command),
+        Command::GenTrace { kernel_file: Some(file), for_config, output, xz, .. } => {
+            generated::target(&for_config).and_then(|config| kernel::write_trace(&file, &config, &output, xz))
+        }
+        Command::GenTrace { kernel, size, set, for_config, output, xz, .. } => {
+            generated::spec(kernel.as_deref().unwrap_or_default(), size, &set)
+                .and_then(|spec| generated::write_trace(&spec, &generated::target(&for_config)?, &output, xz))
+        }
         Command::Accelsim { dir, case, json } => accelsim::check(&dir, case.as_deref(), json),
         Command::Generators => Ok(generated::list()),
         Command::Samples { regenerate: None } => Ok(generated::list_samples()),
@@ -469,7 +493,11 @@ fn main() -> ExitCode {
         // Bad input (a missing or malformed file) exits with 2, as clap does
         // for a bad command line.
         Err(message) => {
-            eprintln!("error: {message}");
+            if kernel::is_located(&message) {
+                eprintln!("{message}");
+            } else {
+                eprintln!("error: {message}");
+            }
             ExitCode::from(2)
         }
     }
@@ -508,6 +536,7 @@ fn run_sweep(args: SweepArgs) -> Result<String, String> {
             set: args.set,
             trace: None,
             generated: None,
+            kernel: None,
             memcpy_warms_l2: args.memcpy_warms_l2,
         },
         generated: args.generated,

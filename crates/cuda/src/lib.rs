@@ -72,6 +72,9 @@ pub mod types;
 pub use codegen::CompiledKernel;
 pub use diagnostic::{Diagnostic, ErrorKind, Span};
 pub use run::{DEFAULT_MAX_WARP_INSTS, LaunchSummary, Run, RunOptions, run};
+/// The workload a run produces, in the generators' form, and the binary
+/// version a GPU's compute capability gives its SASS.
+pub use warplab_kernels::{Command, Workload, binary_version_for};
 
 /// The largest source accepted, in bytes (1 MiB): a teaching kernel is a few
 /// kilobytes, and the limit keeps every offset in a `u32`.

@@ -56,7 +56,9 @@ pub struct Memcpy {
 }
 
 impl WorkloadSummary {
-    pub(crate) fn add(&mut self, kernel: KernelSummary) {
+    /// Adds a kernel's summary to the workload's (an authored kernel's
+    /// workload is summed by the CLI, outside the lab).
+    pub fn add(&mut self, kernel: KernelSummary) {
         self.totals.kernels += 1;
         self.totals.ctas += kernel.ctas;
         self.totals.warps += kernel.warps;

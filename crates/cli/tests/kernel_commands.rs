@@ -1,0 +1,79 @@
+//! `warplab kernel check`, `--kernel` and `gen-trace --kernel` end to end
+//! (issue 41): an authored kernel's results, listing and trace, and its
+//! errors on stderr with exit code 2.
+
+mod common;
+
+use common::{json, warplab};
+
+const HISTOGRAM: &str = "crates/cuda/examples/histogram.cu";
+
+fn scratch(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("warplab-cli-{name}-{}.cu", std::process::id()));
+    std::fs::write(&path, text).expect("writes");
+    path
+}
+
+#[test]
+fn kernel_check_dumps_what_the_kernel_computed() {
+    let report = json(&["kernel", "check", HISTOGRAM, "--json", "--dump", "data", "--dump", "bins"]);
+    let data = report["arrays"]["data"].as_array().expect("data");
+    let mut expect = vec![0u64; 64];
+    for value in data {
+        expect[value.as_u64().expect("unsigned") as usize % 64] += 1;
+    }
+    let bins: Vec<u64> =
+        report["arrays"]["bins"].as_array().expect("bins").iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(bins, expect);
+    assert_eq!(report["kernels"][0]["name"], "histogram");
+    assert_eq!(report["kernels"][0]["registers"], 5);
+    assert_eq!(report["warp_insts"], report["kernels"][0]["launches"][0]["warp_insts"]);
+}
+
+#[test]
+fn kernel_check_prints_the_listing_with_source_lines() {
+    let (code, stdout, stderr) = warplab(&["kernel", "check", HISTOGRAM]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("histogram: "), "{stdout}");
+    assert!(stdout.contains("registers per thread, 256 bytes of static shared memory"), "{stdout}");
+    assert!(stdout.contains("ATOMS.ADD R0, [R1], 0x1 ;"), "{stdout}");
+    assert!(stdout.contains("//  14: atomicAdd(&local[bin_of(data[i])], 1);"), "{stdout}");
+    assert!(stdout.contains("launch histogram<<<(64,1,1), (256,1,1), 256>>>: 62080 warp instructions, "), "{stdout}");
+}
+
+#[test]
+fn errors_go_to_stderr_located_with_exit_code_2() {
+    let fault = scratch(
+        "oob",
+        "__global__ void k(int* a) {\n    a[threadIdx.x + 1] = 0;\n}\nvoid host() {\n    int* a = device_array<int>(32);\n    k<<<1, 32>>>(a);\n}\n",
+    );
+    let (code, stdout, stderr) = warplab(&["kernel", "check", fault.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    let expect = format!(
+        "{}:2:5: error: invalid __global__ write of size 4 bytes by thread (31,0,0) in block (0,0,0): index 32 is out \
+         of bounds for 'a' (32 elements)\n    a[threadIdx.x + 1] = 0;\n    ^\n",
+        fault.display()
+    );
+    assert_eq!(stderr, expect);
+    let (code, _, stderr) = warplab(&["kernel", "check", HISTOGRAM, "--dump", "nothing"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr, "error: --dump nothing: no host array of that name (the arrays are: data, bins)\n");
+    let (code, _, stderr) = warplab(&["predict", "--config", "QV100", "--kernel", fault.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with(&format!("{}:2:5: error: invalid __global__ write", fault.display())), "{stderr}");
+}
+
+#[test]
+fn an_authored_trace_reads_back_with_the_kernels_own_figures() {
+    let dir = std::env::temp_dir().join(format!("warplab-cli-authored-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let (code, _, stderr) = warplab(&["gen-trace", "--kernel", HISTOGRAM, "-o", out]);
+    assert_eq!(code, 0, "{stderr}");
+    let from_disk = json(&["info", out, "--json"]);
+    let from_file = json(&["info", "--kernel", HISTOGRAM, "--json"]);
+    assert_eq!(from_disk["totals"], from_file["totals"]);
+    assert_eq!(from_disk["totals"]["warp_insts"], 62080);
+    let predicted = json(&["predict", "--config", "QV100", "--kernel", HISTOGRAM, "--model", "mdm", "--json"]);
+    assert!(predicted.to_string().contains("ipc"), "{predicted}");
+}
