@@ -294,3 +294,28 @@ fn launches_the_gpu_cannot_hold_stop_at_the_launch() {
          threads, 1024x1024x64)"
     );
 }
+
+#[test]
+fn host_limits_stop_at_the_statement() {
+    let arrays = "void host() {\n    float* a = device_array<float>(1 << 26);\n    float* b = device_array<float>(1 << 26);\n    float* c = device_array<float>(1);\n}\n";
+    assert_eq!(
+        failure(arrays, &options(false)).lines().next().unwrap(),
+        "k.cu:4:16: error: device arrays of 134217729 elements in all are more than the 134217728 supported"
+    );
+    let spin = "void host() {\n    int x = 0;\n    while (true) {\n        x++;\n    }\n}\n";
+    assert!(failure(spin, &options(false)).contains("error: host code ran past its budget of 100000000 steps"));
+}
+
+#[test]
+fn device_calls_nest_only_so_deep() {
+    let mut source = String::from("__device__ int f0(int x) { return x + 1; }\n");
+    for level in 1..=10 {
+        source += &format!("__device__ int f{level}(int x) {{ return f{}(x) + 1; }}\n", level - 1);
+    }
+    source += "__global__ void k(int* a) { a[0] = f10(a[0]); }\nvoid host() { int* a = device_array<int>(1); k<<<1, 1>>>(a); }\n";
+    let error = compile("k.cu", &source, &VOLTA).expect_err("too deep");
+    assert_eq!(
+        error.headline(),
+        "k.cu:4:35: error: '__device__' calls nested more than 8 deep are not supported (each call is inlined)"
+    );
+}

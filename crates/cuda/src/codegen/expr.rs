@@ -449,6 +449,13 @@ impl Generator<'_> {
     /// Inlines a call of a `__device__` function.
     fn call(&mut self, function: FunctionId, args: &[Expr]) -> Result<Operand> {
         let span = self.span;
+        if self.frames.len() > super::MAX_INLINE_DEPTH {
+            let message = format!(
+                "'__device__' calls nested more than {} deep are not supported (each call is inlined)",
+                super::MAX_INLINE_DEPTH
+            );
+            return Err(Error::limit(crate::diagnostic::Span::point(span.start), message));
+        }
         let callee = &self.program.functions[function.0 as usize];
         let assigned = assigned_variables(callee.variables.len(), &callee.body);
         let mut vars = vec![None; callee.variables.len()];

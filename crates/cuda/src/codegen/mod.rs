@@ -19,6 +19,11 @@ use crate::types::{Space, Type};
 /// program's size): far above any teaching kernel, and it bounds compile time.
 pub const MAX_KERNEL_INSTRUCTIONS: usize = 1 << 16;
 
+/// How deeply `__device__` calls may nest (each level is inlined inside the
+/// last): it bounds the code generator's recursion, which nests once more
+/// per level, on a 1 MiB stack.
+pub const MAX_INLINE_DEPTH: usize = 8;
+
 /// The most registers a thread may use (`R0`..`R254`; `R255` is `RZ`). The
 /// allocator does not spill, so a kernel needing more is an error.
 pub const MAX_REGISTERS: u32 = 255;

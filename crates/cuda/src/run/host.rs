@@ -19,9 +19,10 @@ use crate::types::{Scalar, Type};
 /// loop that never ends, as the warp-instruction budget bounds a kernel.
 pub const MAX_HOST_STEPS: u64 = 100_000_000;
 
-/// The most elements one `device_array` may have (1 GiB of 4-byte words):
-/// more than any simulated workload can walk, and it bounds host memory.
-pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 28;
+/// The most elements all `device_array`s together may have (512 MiB of
+/// 4-byte words): more than any simulated workload walks, and it bounds the
+/// memory a file can ask of the host (or of a browser tab).
+pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 27;
 
 /// A host value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -273,9 +274,12 @@ impl<'a> Host<'a> {
 
     fn device_array(&mut self, elem: Scalar, length: &Expr, init: &ArrayInit, span: Span) -> Result<HostValue> {
         let length = u64::from(as_i64(self.scalar(length)?) as u32);
-        if length > MAX_ARRAY_ELEMENTS {
-            let message =
-                format!("device_array of {length} elements is larger than the {MAX_ARRAY_ELEMENTS} supported");
+        let allocated: u64 = self.memory.arrays.iter().map(|array| array.words.len() as u64).sum();
+        if allocated + length > MAX_ARRAY_ELEMENTS {
+            let message = format!(
+                "device arrays of {} elements in all are more than the {MAX_ARRAY_ELEMENTS} supported",
+                allocated + length
+            );
             return Err(Error::limit(Span::point(span.start), message));
         }
         let name = self.naming.take().unwrap_or_else(|| format!("array{}", self.memory.arrays.len()));
