@@ -201,8 +201,11 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
     let targets: Vec<u32> = args.targets.as_deref().map(|t| numbers("--targets", t)).transpose()?.unwrap_or_default();
     let targets: Vec<u32> = targets.iter().map(|&t| t.saturating_mul(per_unit)).collect();
     let workload = args.experiment.workload()?;
-    if args.weak && matches!(workload, Workload::Trace { .. }) {
-        return Err("--weak grows a generator's size with the system; a trace has a fixed size (use --gen)".to_owned());
+    if args.weak && matches!(workload, Workload::Trace { .. } | Workload::Authored(_)) {
+        return Err(
+            "--weak grows a generator's size with the system; a trace or an authored kernel has a fixed size (use --gen)"
+                .to_owned(),
+        );
     }
     let plan = ScalePlan::new(&target, [small, large], &targets).map_err(|e| e.to_string())?;
     let options = ScaleOptions {

@@ -67,6 +67,33 @@ fn vecadd_adds() {
 }
 
 #[test]
+fn vecadd_compiles_to_the_listing_nvcc_would_write_unoptimised() {
+    let compiled = compile("vecadd.cu", VECADD, &VOLTA).unwrap();
+    let kernel = &compiled.kernels[0];
+    let listing: Vec<String> = warplab_cuda::listing(kernel, VECADD)
+        .lines()
+        .map(|line| line.split(" //").next().unwrap_or_default().trim_end().to_owned())
+        .collect();
+    let expect = "\
+/*0000*/  S2R R0, SR_CTAID.X ;
+/*0010*/  IMAD R1, R0, c[0x0][0x0], RZ ;
+/*0020*/  S2R R0, SR_TID.X ;
+/*0030*/  IADD3 R2, R1, R0, RZ ;
+/*0040*/  ISETP.LT.AND P0, PT, R2, c[0x0][0x178], PT ;
+/*0050*/  @!P0 BRA 0x00d0 ;
+/*0060*/  IMAD.WIDE R0.64, R2, 0x4, c[0x0][0x170] ;
+/*0070*/  IMAD.WIDE R4.64, R2, 0x4, c[0x0][0x160] ;
+/*0080*/  LDG.E R3, [R4.64] ;
+/*0090*/  IMAD.WIDE R4.64, R2, 0x4, c[0x0][0x168] ;
+/*00a0*/  LDG.E R2, [R4.64] ;
+/*00b0*/  FADD R4, R3, R2 ;
+/*00c0*/  STG.E [R0.64], R4 ;
+/*00d0*/  EXIT ;";
+    assert_eq!(listing.join("\n"), expect);
+    assert_eq!(kernel.registers, 6);
+}
+
+#[test]
 fn every_transpose_transposes() {
     let run = execute("transpose.cu", TRANSPOSE);
     let input = floats(&run, "in");
