@@ -91,6 +91,9 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
   await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
   await page.getByTestId("model-pending-mdm").waitFor({ timeout: 20_000 });
   await page.screenshot({ path: `${SCREENSHOTS}fresh-pending.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("ipc-summary").screenshot({ path: `${SCREENSHOTS}fresh-pending-phone.png` });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await settled(page);
   const final = await figuresOf(page);
   const samples = await page.evaluate(() => {
@@ -119,7 +122,11 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
   // The run went to its end at full speed: the event list says where it stops.
   const cycle = (await textOf(page, "run-status")).match(/cycle ([\d,]+)/)[1];
   assert.match(await textOf(page, "events-gap"), new RegExp(`the run went on to cycle ${cycle} at full speed`));
+  assert.equal(await page.getByTestId("no-events").count(), 0, "one note, not two");
   await page.screenshot({ path: `${SCREENSHOTS}fresh-finished.png` });
+  await page.locator(".event-log").screenshot({ path: `${SCREENSHOTS}fresh-events-gap.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator(".event-log").screenshot({ path: `${SCREENSHOTS}fresh-events-gap-phone.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -160,7 +167,14 @@ test("a config that fails to load stops the run it would have started and says s
     assert.equal(await textOf(page, `ipc-${card}-pending`), "not computed: the GPU config asked for did not load");
   }
   assert.equal(await page.getByTestId("model-pending-mdm").count(), 1, "no model figure of the preset GPU");
+  assert.equal(
+    await textOf(page, "analysis-status"),
+    "The models' figures: not computed: the GPU config asked for did not load.",
+  );
   await page.getByTestId("dock").screenshot({ path: `${SCREENSHOTS}config-error-stop.png` });
+  // Tall enough that the panel shows without scrolling under the sticky dock.
+  await page.setViewportSize({ width: 1280, height: 2400 });
+  await page.getByTestId("analytical-panel").screenshot({ path: `${SCREENSHOTS}config-error-models.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SCREENSHOTS}config-error-stop-phone.png` });

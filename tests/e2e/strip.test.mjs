@@ -37,6 +37,7 @@ test("a scale-model step: the 32-SM prediction beside the 32-SM simulation, with
   await page.locator('[data-testid="ipc-scale-value"][data-value]').waitFor({ timeout: 240_000 });
   await page.locator('[data-testid="ipc-analytical-value"][data-value]').waitFor({ timeout: 60_000 });
   assert.match(await textOf(page, "ipc-scale"), /^Scale-model, for 32 SMs/);
+  assert.match(await textOf(page, "ipc-simulated"), /^Simulated, the whole GPU \(128 SMs\)/);
   // The scale card's reference is the 32-SM simulation of the scale panel's validation.
   const simulated32 = await dataValue(page, "scale-simulated-ipc");
   const simulated128 = await dataValue(page, "ipc-simulated-value");

@@ -294,9 +294,11 @@ fn summary(
     // A target other than the config's own is compared with its own
     // simulation, when the scale-model run validated it.
     let validation = scale.report.as_ref().filter(|_| ready.is_some() && scale.report_for == ready);
-    let scale_target = scale
-        .chosen_target()
-        .map(|sms| ScaleTarget { sms, simulated: validation.and_then(|report| report.validated_ipc(sms)) });
+    let scale_target = scale.chosen_target().zip(scale.setup.as_ref()).map(|(sms, setup)| ScaleTarget {
+        sms,
+        whole_gpu_sms: setup.target_sms,
+        simulated: validation.and_then(|report| report.validated_ipc(sms)),
+    });
     // The simulated card says when its figure is a sampled estimate.
     let sampled =
         figures.simulated.and(run.report.as_ref()).and_then(|report| report.sampling.as_ref()).map(|sampling| {
@@ -455,6 +457,7 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
     let same_experiment =
         run.phase == RunPhase::Finished && run.experiment.is_some_and(|e| Some(e) == analysis.experiment);
     let simulated_ipc = run.report.as_ref().filter(|_| same_experiment).map(|report| report.ipc);
+    let waiting = analysis_waiting(analysis, state).map(AttrValue::from);
     let edits = state.edits.clone();
     let on_knobs = page.callback(move |page, knobs: Vec<(String, f64)>| {
         let edited = knobs.iter().fold(edits.clone(), |edits, (name, value)| with_knob(&edits, name, *value));
@@ -473,7 +476,7 @@ fn analytical_panel(page: &Page, analysis: &AnalysisState, run: &RunState, state
     let on_paper_models_only =
         Callback::from(move |only| analysis_dispatch.dispatch(AnalysisAction::PaperModelsOnly(only)));
     html! {
-        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {ready} {on_knobs} {on_reset} {slider_edits}
+        <AnalyticalPanel state={analysis.clone()} {simulated_ipc} {ready} {waiting} {on_knobs} {on_reset} {slider_edits}
             {on_paper_models_only} />
     }
 }

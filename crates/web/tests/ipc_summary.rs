@@ -133,14 +133,16 @@ async fn where_the_scale_model_rule_gives_no_prediction_the_card_says_why_instea
 async fn the_scale_card_compares_with_the_simulation_of_its_own_size_or_says_there_is_none() {
     let figures = Figures { simulated: Some(38.82), analytical: None, mdm: None, scale: Some(137.86) };
     let mut at_32 = props(figures, None);
-    at_32.scale_target = Some(ScaleTarget { sms: 32, simulated: None });
+    at_32.scale_target = Some(ScaleTarget { sms: 32, whole_gpu_sms: 128, simulated: None });
     at_32.simulated_without_launch = Some(40.0);
     let host = mount_props(at_32.clone()).await;
     let card = &all(&host, "[data-testid=ipc-scale]")[0];
     assert!(all(card, "[data-testid=ipc-scale-error]").is_empty(), "not against the 128-SM simulation");
+    let names: Vec<String> = all(&host, ".ipc-name").iter().filter_map(|name| name.text_content()).collect();
+    assert_eq!(names[0], "Simulated, the whole GPU (128 SMs)", "the simulated card says its size");
     let why = text(card, "[data-testid=ipc-scale-unmatched]").unwrap_or_default();
     assert!(why.starts_with("No simulation of 32 SMs to compare with"), "{why}");
-    at_32.scale_target = Some(ScaleTarget { sms: 32, simulated: Some(120.0) });
+    at_32.scale_target = Some(ScaleTarget { sms: 32, whole_gpu_sms: 128, simulated: Some(120.0) });
     let host = mount_props(at_32.clone()).await;
     let card = &all(&host, "[data-testid=ipc-scale]")[0];
     assert_eq!(values(card, "[data-testid=ipc-scale-reference]"), [120.0]);

@@ -41,6 +41,10 @@ pub struct AnalyticalPanelProps {
     /// is pending.
     #[prop_or_default]
     pub ready: Option<Experiment>,
+    /// What the figures of `ready` wait for while there are none (the
+    /// strip's words for its analytical card).
+    #[prop_or_default]
+    pub waiting: Option<AttrValue>,
     /// A slider moved: the knobs now set away from the config's values (what
     /// `Predict` carries). Only the props' other fields decide whether the
     /// panel is drawn again, so a page re-rendered for a run's progress can
@@ -61,8 +65,8 @@ impl PartialEq for AnalyticalPanelProps {
     /// render (many a second while a run plays), and they only ever send the
     /// panel's own figures and knobs to the same worker.
     fn eq(&self, other: &Self) -> bool {
-        (&self.state, self.simulated_ipc, self.ready, self.slider_edits)
-            == (&other.state, other.simulated_ipc, other.ready, other.slider_edits)
+        (&self.state, self.simulated_ipc, self.ready, self.slider_edits, &self.waiting)
+            == (&other.state, other.simulated_ipc, other.ready, other.slider_edits, &other.waiting)
     }
 }
 
@@ -127,17 +131,14 @@ fn paper_models_only(props: &AnalyticalPanelProps) -> Html {
 fn status(props: &AnalyticalPanelProps) -> Html {
     let state = &props.state;
     let activity = if state.analyzing.is_some() {
-        Some("Profiling the workload and evaluating the models…")
+        Some("Profiling the workload and evaluating the models…".to_owned())
     } else if state.predicting {
-        Some("Evaluating the models for the knobs set…")
-    } else if state.error.is_some() {
+        Some("Evaluating the models for the knobs set…".to_owned())
+    } else if state.error.is_some() || state.figures_for(props.ready).is_some() {
         None
-    } else if state.analysis.is_none() || props.ready.is_none() {
-        Some("The models run once a workload and a config have loaded.")
-    } else if state.figures_for(props.ready).is_none() {
-        Some("Waiting for the models of this workload and config…")
     } else {
-        None
+        let waiting = props.waiting.as_deref().unwrap_or("waiting for a workload and a config to load");
+        Some(format!("The models' figures: {waiting}."))
     };
     html! {
         <>

@@ -38,7 +38,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
                 }
             </summary>
             { gap(props) }
-            if props.events.is_empty() {
+            if props.events.is_empty() && !gap_shown(props) {
                 <p class="hint" data-testid="no-events">{ "No events yet: step, or play at a chosen speed." }</p>
             } else {
                 <ol class="events" data-testid="events" reversed=true>
@@ -53,11 +53,10 @@ pub fn EventLog(props: &EventLogProps) -> Html {
 /// speed, or to its end), where the list stops and why, so an early cycle
 /// is not read as where the run is.
 fn gap(props: &EventLogProps) -> Html {
-    let listed_to = props.events.last().map(|event| event.cycle);
-    let behind = listed_to.is_none_or(|cycle| cycle < props.run_cycle);
-    if !props.unrecorded || !behind || props.run_cycle == 0 {
+    if !gap_shown(props) {
         return html! {};
     }
+    let listed_to = props.events.last().map(|event| event.cycle);
     let listed = listed_to.map_or("No events were recorded".to_owned(), |c| format!("Listed up to cycle {c}"));
     html! {
         <p class="note" data-testid="events-gap">
@@ -65,6 +64,12 @@ fn gap(props: &EventLogProps) -> Html {
                (step, or play at a chosen speed, to record them).", crate::format::count(props.run_cycle)) }
         </p>
     }
+}
+
+/// Whether the run went on past the newest event listed without recording.
+fn gap_shown(props: &EventLogProps) -> bool {
+    let behind = props.events.last().is_none_or(|event| event.cycle < props.run_cycle);
+    props.unrecorded && behind && props.run_cycle > 0
 }
 
 /// One event in words.

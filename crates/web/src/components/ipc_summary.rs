@@ -71,6 +71,8 @@ pub const SAMPLED_MEAN_ERROR_PCT: f64 = 18.2;
 pub struct ScaleTarget {
     /// The target, in SMs.
     pub sms: u32,
+    /// The loaded config's own SMs: the size the simulated card is of.
+    pub whole_gpu_sms: u32,
     /// The target's own simulation, when the scale-model run validated it.
     pub simulated: Option<f64>,
 }
@@ -84,7 +86,7 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
     let (scale_against, scale_unmatched) = scale_reference(props, models_against.as_ref());
     let cards = [
         Card {
-            name: simulated_name(props.sampled.as_ref()),
+            name: simulated_name(props.sampled.as_ref(), props.scale_target),
             id: "simulated",
             ipc: f.simulated,
             before: base.and_then(|b| b.simulated),
@@ -160,10 +162,10 @@ fn model_reference(simulated: Option<f64>, sampled: Option<&Sampled>) -> Option<
 fn scale_reference(props: &IpcSummaryProps, models: Option<&Reference>) -> (Option<Reference>, Html) {
     let sampled = models.is_some_and(|m| m.what.contains("sampled"));
     match (props.scale_target, props.simulated_without_launch) {
-        (Some(ScaleTarget { sms, simulated: Some(ipc) }), _) => {
+        (Some(ScaleTarget { sms, simulated: Some(ipc), .. }), _) => {
             (Some(Reference { ipc, what: format!("simulated at {sms} SMs"), with_launch: false }), html! {})
         }
-        (Some(ScaleTarget { sms, simulated: None }), _) => {
+        (Some(ScaleTarget { sms, simulated: None, .. }), _) => {
             let why = format!(
                 "No simulation of {sms} SMs to compare with (the simulated card is the whole GPU): tick Validate \
                  in the Scale model panel."
@@ -178,9 +180,14 @@ fn scale_reference(props: &IpcSummaryProps, models: Option<&Reference>) -> (Opti
     }
 }
 
-/// The simulated card's name: it says when the figure is sampled.
-fn simulated_name(sampled: Option<&Sampled>) -> String {
-    sampled.map_or("Simulated".to_owned(), |s| format!("Simulated ({} sampling)", s.how))
+/// The simulated card's name: it says when the figure is sampled, and its
+/// size when the scale-model card beside it is of another.
+fn simulated_name(sampled: Option<&Sampled>, scale_target: Option<ScaleTarget>) -> String {
+    let name = sampled.map_or("Simulated".to_owned(), |s| format!("Simulated ({} sampling)", s.how));
+    match scale_target {
+        Some(target) => format!("{name}, the whole GPU ({} SMs)", target.whole_gpu_sms),
+        None => name,
+    }
 }
 
 /// Under a sampled simulated figure: that it is an estimate, and how far

@@ -75,8 +75,9 @@ fn pending_table(paper_only: bool) -> Html {
     }
 }
 
-/// What a figure being computed shows.
-pub const PENDING: &str = "computing…";
+/// What a figure not yet computed for the experiment on the page shows
+/// (the panel's status line says what it waits for).
+pub const PENDING: &str = "pending";
 
 /// The model's signed error against `reference`, or why there is none.
 fn error_cell(model: ModelKind, ipc: f64, reference: Option<f64>) -> Html {
