@@ -9,7 +9,7 @@ use clap::Subcommand;
 use serde_json::{Value, json};
 use warplab_cuda::run::DeviceArray;
 use warplab_cuda::types::Scalar;
-use warplab_cuda::{CheckOptions, Compiled, Run, RunOptions, compile, listing, run};
+use warplab_cuda::{CheckOptions, Compiled, Run, RunOptions, compile, listing, listing_rows, run};
 use warplab_lab::{GpuConfig, Memcpy, WorkloadSource, WorkloadSummary};
 use warplab_uarch::occupancy::{CtaShape, occupancy};
 
@@ -140,7 +140,7 @@ fn check(path: &Path, config: &GpuConfig, json: bool, dump: &[String], max_warp_
     let (compiled, run) = file.run(config, false, max_warp_insts)?;
     let arrays = dump.iter().map(|name| dumped(&run, name)).collect::<Result<Vec<_>, _>>()?;
     if json {
-        return json_report(&compiled, &run, config, &arrays);
+        return json_report(&compiled, &file.source, &run, config, &arrays);
     }
     let mut out = String::new();
     for kernel in &compiled.kernels {
@@ -209,7 +209,13 @@ fn values(array: &DeviceArray) -> Vec<Value> {
         .collect()
 }
 
-fn json_report(compiled: &Compiled, run: &Run, config: &GpuConfig, arrays: &[&DeviceArray]) -> Result<String, String> {
+fn json_report(
+    compiled: &Compiled,
+    source: &str,
+    run: &Run,
+    config: &GpuConfig,
+    arrays: &[&DeviceArray],
+) -> Result<String, String> {
     let kernels: Vec<Value> = compiled
         .kernels
         .iter()
@@ -228,11 +234,15 @@ fn json_report(compiled: &Compiled, run: &Run, config: &GpuConfig, arrays: &[&De
                     })
                 })
                 .collect();
+            let listing: Vec<Value> = listing_rows(kernel, source)
+                .into_iter()
+                .map(|row| json!({ "pc": row.pc, "sass": row.sass, "line": row.line }))
+                .collect();
             json!({
                 "name": kernel.name,
                 "registers": kernel.registers,
                 "shared_bytes": kernel.shared_bytes,
-                "instructions": kernel.insts.len(),
+                "listing": listing,
                 "launches": launches,
             })
         })

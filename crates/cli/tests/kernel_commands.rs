@@ -5,6 +5,7 @@
 mod common;
 
 use common::{json, warplab};
+use serde_json::json;
 
 const HISTOGRAM: &str = "crates/cuda/examples/histogram.cu";
 
@@ -28,6 +29,11 @@ fn kernel_check_dumps_what_the_kernel_computed() {
     assert_eq!(report["kernels"][0]["name"], "histogram");
     assert_eq!(report["kernels"][0]["registers"], 5);
     assert_eq!(report["warp_insts"], report["kernels"][0]["launches"][0]["warp_insts"]);
+    let atomic = &report["kernels"][0]["listing"][33];
+    assert_eq!(
+        (&atomic["pc"], &atomic["sass"], &atomic["line"]),
+        (&json!(0x210), &json!("ATOMS.ADD R0, [R1], 0x1 ;"), &json!(14))
+    );
 }
 
 #[test]

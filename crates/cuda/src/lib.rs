@@ -143,20 +143,40 @@ pub fn compile(file: &str, source: &str, options: &CheckOptions) -> Result<Compi
     Ok(Compiled { program, kernels })
 }
 
-/// A kernel's SASS listing: PC, instruction, and the source line it comes
-/// from (its number and text).
-pub fn listing(kernel: &CompiledKernel, source: &str) -> String {
+/// One row of a kernel's listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListingRow {
+    /// The instruction's PC.
+    pub pc: u32,
+    /// Its SASS text (`IMAD.WIDE R2.64, R0, 0x4, c[0x0][0x160] ;`).
+    pub sass: String,
+    /// The 1-based source line it comes from.
+    pub line: u32,
+}
+
+/// A kernel's listing as rows: PC, SASS and source line of each instruction.
+pub fn listing_rows(kernel: &CompiledKernel, source: &str) -> Vec<ListingRow> {
     let lines = run::LineIndex::new(source);
+    kernel
+        .insts
+        .iter()
+        .enumerate()
+        .map(|(index, inst)| ListingRow {
+            pc: index as u32 * sass::PC_STEP,
+            sass: inst.assembly(),
+            line: lines.line(inst.span.start),
+        })
+        .collect()
+}
+
+/// A kernel's SASS listing as text: PC, instruction, and the source line it
+/// comes from (its number and text).
+pub fn listing(kernel: &CompiledKernel, source: &str) -> String {
     let texts: Vec<&str> = source.lines().collect();
     let mut out = String::new();
-    for (index, inst) in kernel.insts.iter().enumerate() {
-        let line = lines.line(inst.span.start);
-        let text = texts.get(line as usize - 1).map_or("", |text| text.trim());
-        out.push_str(&format!(
-            "/*{:04x}*/  {:<52} // {line:>3}: {text}\n",
-            index as u32 * sass::PC_STEP,
-            inst.assembly()
-        ));
+    for row in listing_rows(kernel, source) {
+        let text = texts.get(row.line as usize - 1).map_or("", |text| text.trim());
+        out.push_str(&format!("/*{:04x}*/  {:<52} // {:>3}: {text}\n", row.pc, row.sass, row.line));
     }
     out
 }

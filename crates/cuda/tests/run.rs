@@ -346,3 +346,101 @@ fn device_calls_nest_only_so_deep() {
         "k.cu:4:35: error: '__device__' calls nested more than 8 deep are not supported (each call is inlined)"
     );
 }
+
+const CONSTRUCTS: &str = r#"
+__device__ int clamp_add(int a, int b) {
+    int s = a + b;
+    if (s > 100) return 100;
+    return s < -100 ? -100 : s;
+}
+
+__global__ void constructs(const int* in, int* out, float* f, unsigned* u, int* counters, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int x = in[i];
+    out[8 * i] = clamp_add(x, x / 3);
+    out[8 * i + 1] = (x > 0 && x % 2 == 0) || x < -50 ? 1 : 0;
+    int a = x;
+    a += 2.5f;
+    a -= (unsigned)3;
+    a <<= 2;
+    a >>= 1;
+    a ^= 0x55;
+    out[8 * i + 2] = a;
+    int loops = 0;
+    for (int k = 0; k < 20; k++) {
+        if (k % 3 == 0) continue;
+        if (k * x > 500) break;
+        loops += k;
+    }
+    while (loops > 40) loops -= 7;
+    out[8 * i + 3] = loops;
+    bool flag = !(x & 1) && x != 0;
+    out[8 * i + 4] = flag;
+    out[8 * i + 5] = min(x, 7) + max(-x, 3);
+    out[8 * i + 6] = ~x >> 3;
+    out[8 * i + 7] = x++ + ++x;
+    f[i] = (float)x / 4.0f - fabsf((float)-x) * 0.5f;
+    u[i] = -(unsigned)x % 1000u;
+    atomicMax(&counters[0], x);
+    atomicCAS(&counters[1], 0, i + 1);
+    atomicAdd(&counters[2], 1);
+}
+
+void host() {
+    int n = 200;
+    int* in = device_array<int>(n, randint(-120, 120));
+    int* out = device_array<int>(8 * n);
+    float* f = device_array<float>(n);
+    unsigned* u = device_array<unsigned>(n);
+    int* counters = device_array<int>(3);
+    constructs<<<(n + 63) / 64, 64>>>(in, out, f, u, counters, n);
+}
+"#;
+
+#[test]
+fn every_construct_computes_what_c_says() {
+    let run = execute("constructs.cu", CONSTRUCTS);
+    let (input, out) = (ints(&run, "in"), ints(&run, "out"));
+    let (f, u) = (floats(&run, "f"), ints(&run, "u"));
+    for (i, &x) in input.iter().enumerate() {
+        let s = x + x / 3;
+        let clamped = s.clamp(-100, 100);
+        let mut a = ((x as f32) + 2.5f32) as i32;
+        a = (a as u32).wrapping_sub(3) as i32;
+        a <<= 2;
+        a >>= 1;
+        a ^= 0x55;
+        let mut loops = 0;
+        for k in 0..20 {
+            if k % 3 == 0 {
+                continue;
+            }
+            if k * x > 500 {
+                break;
+            }
+            loops += k;
+        }
+        while loops > 40 {
+            loops -= 7;
+        }
+        let expect = [
+            clamped,
+            i32::from((x > 0 && x % 2 == 0) || x < -50),
+            a,
+            loops,
+            i32::from(x & 1 == 0 && x != 0),
+            x.min(7) + (-x).max(3),
+            !x >> 3,
+            x + (x + 2),
+        ];
+        assert_eq!(out[8 * i..8 * i + 8], expect, "x = {x}");
+        let bumped = x + 2;
+        assert_eq!(f[i], bumped as f32 / 4.0 - (bumped as f32).abs() * 0.5, "x = {x}");
+        assert_eq!(u[i] as u32, (bumped as u32).wrapping_neg() % 1000, "x = {x}");
+    }
+    let counters = ints(&run, "counters");
+    assert_eq!(counters[0], input.iter().map(|x| x + 2).max().unwrap().max(0));
+    assert_eq!(counters[1], 1, "thread 0's CAS runs first and wins");
+    assert_eq!(counters[2], 200);
+}
