@@ -444,3 +444,46 @@ fn every_construct_computes_what_c_says() {
     assert_eq!(counters[1], 1, "thread 0's CAS runs first and wins");
     assert_eq!(counters[2], 200);
 }
+
+/// The examples with every integer literal replaced by one of a few values
+/// that provoke faults (empty grids, indices past the end, divisions by
+/// zero, blocks too large) without asking for much memory.
+fn renumbered_example() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    const VALUES: [&str; 12] = ["0", "1", "2", "3", "7", "31", "32", "33", "64", "255", "256", "1000"];
+    (0..EXAMPLES.len(), prop::collection::vec(0..VALUES.len() * 3, 64)).prop_map(|(example, picks)| {
+        let source = EXAMPLES[example].1;
+        let mut out = String::with_capacity(source.len());
+        let (mut rest, mut literal) = (source, 0);
+        while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+            let end = rest[start..].find(|c: char| !c.is_ascii_alphanumeric()).map_or(rest.len(), |e| start + e);
+            let inside_name = rest[..start].chars().last().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+            out.push_str(&rest[..start]);
+            // Two literals in three keep their value, so most programs still run far.
+            match picks.get(literal).map(|&pick| pick / 3 == 0 || pick % 3 != 0) {
+                Some(false) if !inside_name => out.push_str(VALUES[picks[literal] / 3]),
+                _ => out.push_str(&rest[start..end]),
+            }
+            literal += 1;
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// The functional run never panics: a renumbered example runs, or stops
+    /// with one error located inside the source.
+    #[test]
+    fn renumbered_examples_run_or_stop_at_a_located_error(source in renumbered_example()) {
+        let Ok(compiled) = compile("k.cu", &source, &VOLTA) else { return Ok(()) };
+        let limited = RunOptions { max_warp_insts: 20_000, ..options(true) };
+        if let Err(error) = run("k.cu", &source, &compiled, &limited) {
+            proptest::prop_assert!(error.line >= 1 && error.line as usize <= source.split('\n').count(), "{error}");
+            proptest::prop_assert!(error.span.end as usize <= source.len(), "{error}");
+        }
+    }
+}
