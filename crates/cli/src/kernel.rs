@@ -69,7 +69,17 @@ impl KernelFile {
     /// Reads `path`.
     pub fn read(path: &Path) -> Result<KernelFile, String> {
         let source = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(KernelFile { name: path.display().to_string(), source })
+        Ok(KernelFile::new(path.display().to_string(), source))
+    }
+
+    /// A file named `name` holding `source`.
+    pub fn new(name: String, source: String) -> KernelFile {
+        KernelFile { name, source }
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        &self.source
     }
 
     /// Compiles the file for `config`'s shared memory per block.

@@ -215,6 +215,9 @@ struct SweepArgs {
     /// A trace directory, its kernelslist.g, or one .traceg(.xz) file (repeatable).
     #[arg(long)]
     trace: Vec<PathBuf>,
+    /// An authored kernel, a CUDA C file (repeatable); compiled and run for the base config.
+    #[arg(long = "kernel", value_name = "FILE.cu")]
+    kernel: Vec<PathBuf>,
     /// A varied setting and its values (repeatable; the first varies slowest): a knob, KNOB=v1,v2,..., or any
     /// GPGPU-Sim option, -option=v1,v2,... (with ; between values that hold commas).
     #[arg(long, value_name = "SETTING=V1,V2,...", allow_hyphen_values = true)]
@@ -541,6 +544,7 @@ fn run_sweep(args: SweepArgs) -> Result<String, String> {
         },
         generated: args.generated,
         traces: args.trace,
+        kernels: args.kernel,
         vary: args.vary,
         allow_unmodelled: args.allow_unmodelled,
         model: args.model,

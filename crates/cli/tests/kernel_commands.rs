@@ -83,3 +83,17 @@ fn an_authored_trace_reads_back_with_the_kernels_own_figures() {
     let predicted = json(&["predict", "--config", "QV100", "--kernel", HISTOGRAM, "--model", "mdm", "--json"]);
     assert!(predicted.to_string().contains("ipc"), "{predicted}");
 }
+
+#[test]
+fn sweep_takes_authored_kernels_beside_generated_ones() {
+    let csv = std::env::temp_dir().join(format!("warplab-cli-authored-sweep-{}.csv", std::process::id()));
+    let csv_path = csv.to_str().unwrap();
+    let args = ["sweep", "--config", "QV100", "--kernel", HISTOGRAM, "--vary", "n_sms=40,80", "--model", "mdm"];
+    let (code, _, stderr) = warplab(&[&args[..], &["--csv", csv_path]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows[0], "workload,n_sms,mdm_ipc");
+    assert!(rows[1].starts_with(&format!("{HISTOGRAM},40,")), "{text}");
+    assert!(rows[2].starts_with(&format!("{HISTOGRAM},80,")), "{text}");
+}

@@ -34,9 +34,11 @@ use crate::predict;
 pub struct SweepArgs {
     /// The base config and its `--set` knobs (its workload fields unused).
     pub experiment: ExperimentArgs,
-    /// `--gen` specs, then `--trace` paths: the workloads, in that order.
+    /// `--gen` specs, then `--trace` paths, then `--kernel` files: the
+    /// workloads, in that order.
     pub generated: Vec<String>,
     pub traces: Vec<PathBuf>,
+    pub kernels: Vec<PathBuf>,
     /// `KNOB=v1,v2,...` or `-option=v1,v2,...`, the first varying slowest.
     pub vary: Vec<String>,
     pub allow_unmodelled: bool,
@@ -67,8 +69,13 @@ pub fn sweep(args: &SweepArgs) -> Result<String, String> {
     for path in &args.traces {
         workloads.push(PlannedWorkload::trace(path)?);
     }
+    for path in &args.kernels {
+        workloads.push(PlannedWorkload::authored(path)?);
+    }
     if workloads.is_empty() {
-        return Err("give the workloads: --gen KERNEL or --trace PATH, each as often as needed".to_owned());
+        return Err(
+            "give the workloads: --gen KERNEL, --trace PATH or --kernel FILE.cu, each as often as needed".to_owned()
+        );
     }
     let models = predict::models(&args.model)?;
     let mut plan = Plan {

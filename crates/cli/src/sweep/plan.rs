@@ -11,6 +11,7 @@ use warplab_lab::{ContentHash, GpuConfig, ModelKind};
 
 use super::axis::Axis;
 use crate::experiment_args::Workload;
+use crate::kernel::KernelFile;
 use crate::{generated, trace_files};
 
 /// What `plan.json` starts with; a plan of another format is refused.
@@ -63,6 +64,9 @@ pub enum PlannedWorkload {
     /// A trace directory (absolute), as given, and the content hash of its
     /// `kernelslist.g` and kernel files.
     Trace { label: String, dir: PathBuf, hash: String },
+    /// An authored kernel: its path as given and its source, kept in the plan
+    /// so every point runs the file as it was when the sweep was planned.
+    Authored { label: String, source: String },
 }
 
 /// One point: its workload, the axes' values, and the content hash of its
@@ -93,11 +97,17 @@ impl PlannedWorkload {
         Ok(PlannedWorkload::Trace { label: path.display().to_string(), dir, hash: String::from(hash) })
     }
 
-    /// Its CSV label: the spec, or the trace path as given.
+    /// The authored kernel at `path`, read now.
+    pub fn authored(path: &Path) -> Result<Self, String> {
+        let file = KernelFile::read(path)?;
+        Ok(PlannedWorkload::Authored { label: file.name.clone(), source: file.text().to_owned() })
+    }
+
+    /// Its CSV label: the spec, or the trace or kernel path as given.
     pub fn label(&self) -> &str {
         match self {
             PlannedWorkload::Generated { spec } => spec,
-            PlannedWorkload::Trace { label, .. } => label,
+            PlannedWorkload::Trace { label, .. } | PlannedWorkload::Authored { label, .. } => label,
         }
     }
 
@@ -116,6 +126,9 @@ impl PlannedWorkload {
                     ));
                 }
                 Ok(Workload::Trace { label: label.clone(), dir, list })
+            }
+            PlannedWorkload::Authored { label, source } => {
+                Ok(Workload::Authored(KernelFile::new(label.clone(), source.clone())))
             }
         }
     }
