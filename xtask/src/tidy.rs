@@ -26,7 +26,9 @@ const BROWSER_CRATES: [&str; 3] = ["wasm-bindgen", "web-sys", "js-sys"];
 /// depend on directly. `model` never reaches `sim`; only `lab` reaches every
 /// model crate; the front ends reach everything through `lab`.
 const ALLOWED_DEPENDENCIES: [(&str, &[&str]); 11] = [
-    ("warplab-cuda", &[]),
+    // An authored kernel's functional run produces a workload of the
+    // generators' form.
+    ("warplab-cuda", &["warplab-trace", "warplab-kernels"]),
     ("warplab-trace", &[]),
     ("warplab-config", &[]),
     ("warplab-kernels", &["warplab-trace", "warplab-config"]),

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use serde_json::{Value, json};
-use warplab_cuda::run::DeviceArray;
-use warplab_cuda::types::Scalar;
-use warplab_cuda::{CheckOptions, Compiled, Run, RunOptions, compile, listing, listing_rows, run};
+use warplab_lab::cuda::run::DeviceArray;
+use warplab_lab::cuda::types::Scalar;
+use warplab_lab::cuda::{self, CheckOptions, Compiled, Run, RunOptions, compile, listing, listing_rows, run};
+use warplab_lab::occupancy::{CtaShape, occupancy};
 use warplab_lab::{GpuConfig, Memcpy, WorkloadSource, WorkloadSummary};
-use warplab_uarch::occupancy::{CtaShape, occupancy};
 
 /// `warplab kernel ...`.
 #[derive(Debug, Subcommand)]
@@ -31,7 +31,7 @@ pub enum KernelCommand {
         #[arg(long = "dump", value_name = "NAME")]
         dump: Vec<String>,
         /// The most warp instructions one launch may execute.
-        #[arg(long, value_name = "N", default_value_t = warplab_cuda::DEFAULT_MAX_WARP_INSTS)]
+        #[arg(long, value_name = "N", default_value_t = cuda::DEFAULT_MAX_WARP_INSTS)]
         max_warp_insts: u64,
     },
 }
@@ -98,22 +98,22 @@ impl KernelFile {
 
     /// The file's workload as the models read it.
     pub fn source(&self, config: &GpuConfig) -> Result<Box<dyn WorkloadSource>, String> {
-        let (_, run) = self.run(config, true, warplab_cuda::DEFAULT_MAX_WARP_INSTS)?;
+        let (_, run) = self.run(config, true, cuda::DEFAULT_MAX_WARP_INSTS)?;
         let workload = run.workload.ok_or("the run recorded no workload")?;
         Ok(Box::new(workload.into_source()))
     }
 
     /// What `info` prints for the file.
     pub fn summarize(&self, config: &GpuConfig) -> Result<WorkloadSummary, String> {
-        let (_, run) = self.run(config, true, warplab_cuda::DEFAULT_MAX_WARP_INSTS)?;
+        let (_, run) = self.run(config, true, cuda::DEFAULT_MAX_WARP_INSTS)?;
         let workload = run.workload.ok_or("the run recorded no workload")?;
         let mut summary = WorkloadSummary { label: self.name.clone(), ..WorkloadSummary::default() };
         for command in &workload.commands {
             match command {
-                warplab_cuda::Command::MemcpyHtoD { addr, bytes } => {
+                cuda::Command::MemcpyHtoD { addr, bytes } => {
                     summary.memcpys.push(Memcpy { addr: *addr, bytes: *bytes });
                 }
-                warplab_cuda::Command::Kernel(kernel) => summary.add(kernel.summary()),
+                cuda::Command::Kernel(kernel) => summary.add(kernel.summary()),
             }
         }
         Ok(summary)
@@ -124,7 +124,7 @@ impl KernelFile {
 /// directory, as `gen-trace` writes a generator's.
 pub fn write_trace(path: &Path, config: &GpuConfig, output: &Path, xz: bool) -> Result<String, String> {
     let file = KernelFile::read(path)?;
-    let (_, run) = file.run(config, true, warplab_cuda::DEFAULT_MAX_WARP_INSTS)?;
+    let (_, run) = file.run(config, true, cuda::DEFAULT_MAX_WARP_INSTS)?;
     let workload = run.workload.ok_or("the run recorded no workload")?;
     std::fs::create_dir_all(output).map_err(|e| format!("{}: {e}", output.display()))?;
     let mut create = |name: &str| -> Result<Box<dyn std::io::Write>, String> {
@@ -141,7 +141,7 @@ fn run_options(config: &GpuConfig, record: bool, max_warp_insts: u64) -> RunOpti
         record,
         shared_bytes_per_block: config.l1.shmem_per_cta_bytes,
         registers_per_block: config.cores.regs_per_cta,
-        binary_version: warplab_cuda::binary_version_for(config.cores.compute_capability),
+        binary_version: cuda::binary_version_for(config.cores.compute_capability),
     }
 }
 
@@ -192,7 +192,7 @@ fn dumped<'a>(run: &'a Run, name: &str) -> Result<&'a DeviceArray, String> {
     })
 }
 
-fn occupancy_text(config: &GpuConfig, launch: &warplab_cuda::LaunchSummary) -> String {
+fn occupancy_text(config: &GpuConfig, launch: &cuda::LaunchSummary) -> String {
     let shape = CtaShape {
         threads: launch.block.iter().product(),
         regs_per_thread: launch.registers,

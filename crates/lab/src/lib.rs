@@ -70,6 +70,9 @@ pub use warplab_config::known_options::known_option;
 pub use warplab_config::{
     ConfigError, ConfigSummary, ConfigView, GpuConfig, KeptOption, ViewGroup, ViewRow, order_config_files,
 };
+/// Authored CUDA C kernels (issue 41): compile, run functionally, and the
+/// workload they produce; the front ends reach them through the lab.
+pub use warplab_cuda as cuda;
 pub use warplab_kernels::{GENERATORS, GenError, GenSpec, Generator, Knob, generator};
 pub use warplab_model::{
     AnalyticalReport, CPI_TERMS, CpiStack, HEADLINE, KernelResult, Machine, ModelKind, Prediction, Profile,
@@ -86,6 +89,9 @@ pub use warplab_sim::{
     Cycle, Event, EventBatch, EventKind, EventWindow, Progress, Queue, SimOptions, SimReport, Simulation, Until,
 };
 pub use warplab_trace::{Dim3, KernelSummary, ParseError};
+/// CTAs per SM by GPGPU-Sim's rule, the one the simulator applies (an
+/// authored kernel's occupancy, from its registers and shared memory).
+pub use warplab_uarch::occupancy;
 pub use workload::{
     CreateWrite, LabError, Memcpy, OpenRead, Totals, WorkloadSummary, convert_trace, kernel_files,
     summarize_kernel_file, summarize_trace,
