@@ -63,6 +63,8 @@ async function sample(page) {
           status: q("run-status")?.textContent ?? null,
           progress: bar ? [Number(bar.value), Number(bar.max)] : null,
           modelsPending: !!q("model-pending-mdm"),
+          simulatedPending: q("ipc-simulated-pending")?.textContent ?? null,
+          runWaiting: !!q("run-waiting"),
           figures: {},
           blank: cards.filter((card) => q(`ipc-${card}-value`)?.textContent.trim() === "–"),
         };
@@ -87,7 +89,9 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
   await settled(page);
   const before = await figuresOf(page);
   await sample(page);
-
+  // Switched while a run of the first experiment goes on.
+  await page.getByTestId("run").click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith("running"));
   await page.getByTestId("preset-select").selectOption("mdm-pascal-28sm");
   await page.getByTestId("model-pending-mdm").waitFor({ timeout: 20_000 });
   await page.screenshot({ path: `${SCREENSHOTS}fresh-pending.png` });
@@ -107,6 +111,7 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
   assert.ok(after.some((s) => s.modelsPending), "the model table was pending while profiling");
   assert.ok(after.some((s) => s.status?.startsWith("running")), "the run was sampled while running");
   assert.ok(after.some((s) => !s.figures["ipc-scale-value"]), "the scale card was sampled before its figure");
+  assert.ok(after.some((s) => s.runWaiting), "the first experiment's run was not shown as the new one's");
   for (const [index, s] of after.entries()) {
     for (const [id, value] of Object.entries(s.figures)) {
       assert.equal(value, final[id], `sample ${index} (${s.status}) shows ${id} = ${value}, not yet this experiment's`);
@@ -114,6 +119,9 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
     assert.deepEqual(s.blank, [], `sample ${index}: every card without a figure says what it waits for`);
     if (s.status?.startsWith("finished")) {
       assert.equal(s.progress[0], s.progress[1], `sample ${index}: a finished run's bar is full`);
+    }
+    if (s.simulatedPending?.startsWith("waiting for the workload")) {
+      assert.equal(s.status, null, `sample ${index}: no run's progress while the experiment loads`);
     }
     if (s.figures["ipc-simulated-value"]) {
       assert.match(s.status, /^finished/, `sample ${index}: a simulated figure only beside a finished run`);

@@ -256,10 +256,13 @@ fn toolbar(page: &Page, state: &State, run: &UseReducerHandle<RunState>) -> Html
     let on_sampling = page.callback(|page, mode| page.run.dispatch(RunAction::SamplingChosen(mode)));
     let config_label = state.config.current.as_ref().map(|report| report.label.clone()).unwrap_or_default();
     let config_stop = state.config_stop().map(|why| AttrValue::from(why.to_owned()));
+    // A run of another experiment than the page's is not this one's progress.
+    let other_experiment = run.phase != RunPhase::Idle && run.experiment != ready;
     html! {
         <Toolbar preset={state.preset.clone().map(AttrValue::from)} config_label={AttrValue::from(config_label)}
             n_edits={state.edits.len()} choice={state.choice.clone()} {on_preset} {on_sample} {on_generate}
-            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} {sampling} {on_sampling} {config_stop} />
+            run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} {sampling} {on_sampling} {config_stop}
+            {other_experiment} />
     }
 }
 
@@ -591,13 +594,17 @@ fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &Run
 }
 
 /// Cancels the run when the config asked for fails to load: the run is of
-/// the config before, which is no longer the experiment asked for (the
-/// toolbar says why nothing runs).
+/// the config before, which is no longer the experiment asked for, and
+/// nothing replaces it until a config loads (the toolbar says why). While a
+/// new workload or config merely loads, the run goes on (a failed load
+/// gives it back), but the toolbar does not show its progress as the new
+/// experiment's (`other_experiment`), and the new experiment's own run
+/// cancels it once it is ready (`Page::start_run`).
 #[hook]
 fn use_stop_on_config_error(page: &Page, state: &State, run: &RunState) {
     let page = page.clone();
-    let running = matches!(run.phase, RunPhase::Starting | RunPhase::Running | RunPhase::Paused);
-    use_effect_with(state.config_stop().is_some() && running, move |&stop| {
+    let going = matches!(run.phase, RunPhase::Starting | RunPhase::Running | RunPhase::Paused);
+    use_effect_with(state.config_stop().is_some() && going, move |&stop| {
         if stop {
             page.control(RunControl::Cancel);
         }

@@ -47,6 +47,10 @@ pub struct ToolbarProps {
     /// Why nothing runs: the config asked for did not load (its message).
     #[prop_or_default]
     pub config_stop: Option<AttrValue>,
+    /// The run is of an experiment the page has since left (a new workload
+    /// or config is loading): its progress is not shown as this one's.
+    #[prop_or_default]
+    pub other_experiment: bool,
 }
 
 /// The GPU and workload pickers, Run, Cancel and the progress bar.
@@ -218,6 +222,10 @@ fn run_controls(props: &ToolbarProps) -> Html {
                 <span class="error" role="alert" data-testid="run-stopped">
                     { format!("Not run: the GPU config asked for did not load ({why}). Fix it in the GPU config \
                        panel or pick a preset; nothing runs on the config before it.") }
+                </span>
+            } else if props.other_experiment {
+                <span class="status" data-testid="run-waiting" aria-live="polite">
+                    { "The experiment changed: it runs once its workload and config have loaded." }
                 </span>
             } else {
                 { progress(run) }

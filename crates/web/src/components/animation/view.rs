@@ -248,7 +248,10 @@ fn header(snapshot: Option<&Snapshot>) -> Html {
         <p class="animation-header" data-testid="animation-header">
             { "Cycle " }<strong data-testid="animation-cycle">{ grouped(snapshot.cycle) }</strong>
             { " · " }<strong data-testid="animation-warp-insts">{ grouped(snapshot.warp_insts) }</strong>{ " warp instructions · IPC so far " }
-            <strong data-testid="animation-ipc">{ format!("{:.2}", snapshot.ipc()) }</strong>
+            // Before its first cycle a run has no IPC yet, not an IPC of 0.
+            <strong data-testid="animation-ipc">
+                { if snapshot.cycle == 0 { "–".to_owned() } else { format!("{:.2}", snapshot.ipc()) } }
+            </strong>
             <span title={crate::glossary::MSHR}>
                 { " · L1 MSHRs in use " }<strong data-testid="animation-mshrs">{ grouped(mshrs_in_use) }</strong>
                 { format!(" of {}", grouped(mshrs)) }
