@@ -373,7 +373,8 @@ __global__ void constructs(const int* in, int* out, float* f, unsigned* u, int* 
     }
     while (loops > 40) loops -= 7;
     out[8 * i + 3] = loops;
-    bool flag = !(x & 1) && x != 0;
+    bool flag = x != 0;
+    flag = !(x & 1) && flag;
     out[8 * i + 4] = flag;
     out[8 * i + 5] = min(x, 7) + max(-x, 3);
     out[8 * i + 6] = ~x >> 3;

@@ -153,14 +153,16 @@ impl Generator<'_> {
 
     /// A `bool` value computed with branches (`&&`, `||`).
     fn boolean(&mut self, expr: &Expr, want: Option<u32>) -> Result<Operand> {
-        let reg = self.result_reg(want, 1);
+        // A register of its own: the operands may read the variable the
+        // value is assigned to (`b = b && c`), so it is written at the end.
+        let reg = self.new_reg(1);
         let done = self.new_label();
         self.emit(Op::Mov, "MOV", Operand::Reg(reg), &[Src::of(Operand::Zero)]);
         self.branch_if(expr, false, done)?;
         self.span = expr.span;
         self.emit(Op::Mov, "MOV", Operand::Reg(reg), &[Src::of(Operand::Imm(1))]);
         self.place(done);
-        Ok(Operand::Reg(reg))
+        Ok(self.place_in(Operand::Reg(reg), want, false))
     }
 
     fn special(&mut self, special: Special, axis: u8, want: Option<u32>) -> Operand {
