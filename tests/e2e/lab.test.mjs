@@ -89,9 +89,11 @@ async function scaleBesideRun(cores) {
   const seen = await page.waitForFunction(
     () => {
       const simulated = document.querySelector('[data-testid="ipc-simulated-value"]');
-      const scale = document.querySelector('[data-testid="ipc-scale-value"]');
-      const simulating = simulated?.textContent.trim().startsWith("simulating");
-      if (simulating && scale && !scale.hasAttribute("data-value") && scale.textContent.trim() !== "–") {
+      const pending = (card) => document.querySelector(`[data-testid="ipc-${card}-pending"]`)?.textContent ?? "";
+      // The scale card says a scale run is under way (a step, or its start)
+      // while the simulated card says the run is.
+      const scaling = /^(step \d|starting the scale models)/.test(pending("scale"));
+      if (pending("simulated").startsWith("simulating") && scaling) {
         window.scaleSeen = true;
       }
       return simulated?.hasAttribute("data-value") ? String(Boolean(window.scaleSeen)) : null;

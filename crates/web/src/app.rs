@@ -27,7 +27,7 @@ use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
     SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
-use crate::components::{Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
+use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
@@ -149,6 +149,7 @@ pub fn App(props: &AppProps) -> Html {
                     sampling={sampling_shown(&run)} />
                 { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
             </div>
+            <ErrorKey />
             // Side by side on a wide screen: what the experiment is, and what
             // the models made of it.
             <div class="columns">

@@ -75,6 +75,14 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// A model's error in percent with its mark, so colour is never the only
+/// sign of how close it is: `+4.0% ✓` within ±10%, `-31.2% ✗` beyond (the
+/// IPC strip's key explains both).
+pub fn marked_error(percent: f64) -> String {
+    let mark = if error_class(percent) == "error-small" { "✓" } else { "✗" };
+    format!("{} {mark}", signed_percent(percent))
+}
+
 /// The class of a model's error in percent: within ±10% the page shows it
 /// as close (`error-small`), beyond as far (`error-large`).
 pub fn error_class(percent: f64) -> &'static str {
@@ -84,6 +92,13 @@ pub fn error_class(percent: f64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_carries_its_mark_beside_its_colour() {
+        assert_eq!(marked_error(4.04), "+4.0% ✓");
+        assert_eq!(marked_error(-10.0), "-10.0% ✓");
+        assert_eq!(marked_error(-31.2), "-31.2% ✗");
+    }
 
     #[test]
     fn durations_read_to_the_second_then_the_minute() {

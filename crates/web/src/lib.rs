@@ -45,7 +45,7 @@ pub use baseline::Figures;
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
 pub use components::{
-    AnalyticalPanel, AnalyticalPanelProps, IpcSummary, IpcSummaryProps, ReportView, ReportViewProps,
+    AnalyticalPanel, AnalyticalPanelProps, ErrorKey, IpcSummary, IpcSummaryProps, ReportView, ReportViewProps,
     SAMPLED_MEAN_ERROR_PCT, Sampled, SamplingPanel, SamplingPanelProps, ScalePanel, ScalePanelProps, ScaleTarget,
 };
 pub use published::Published;

@@ -105,7 +105,7 @@ async fn the_panel_draws_each_models_ipc_error_and_cpi_stack() {
         assert_eq!(drawn, [error], "{model}");
     }
     let mdm_error = text(&host, "[data-testid=model-error-mdm]");
-    assert_eq!(mdm_error.as_deref(), Some("+25.0%"), "the model is 1/0.8 of the simulation");
+    assert_eq!(mdm_error.as_deref(), Some("+25.0% ✗"), "the model is 1/0.8 of the simulation");
     assert_eq!(values(&host, "[data-testid=simulated-ipc]"), [simulated]);
 
     // The headline model's row (the strip's) in bold, and under the table

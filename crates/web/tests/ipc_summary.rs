@@ -13,7 +13,7 @@ mod common;
 use common::{all, text, values};
 use warplab_lab::scale::{Inputs, Rule, predict as scale_predict};
 use warplab_lab::{HEADLINE, ModelKind, ProfileOptions, predict, preset_config, profile_generated};
-use warplab_web::{Figures, IpcSummary, IpcSummaryProps, SAMPLED_MEAN_ERROR_PCT, Sampled, ScaleTarget};
+use warplab_web::{ErrorKey, Figures, IpcSummary, IpcSummaryProps, SAMPLED_MEAN_ERROR_PCT, Sampled, ScaleTarget};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::Element;
 use yew::Callback;
@@ -153,7 +153,8 @@ async fn the_scale_card_compares_with_the_simulation_of_its_own_size_or_says_the
     at_32.scale_target = None;
     let host = mount_props(at_32).await;
     assert_eq!(values(&host, "[data-testid=ipc-scale-reference]"), [40.0]);
-    let key = text(&host, "[data-testid=ipc-key]").unwrap_or_default();
+    let key = common::mount::<ErrorKey>((), "[data-testid=ipc-key]").await;
+    let key = key.text_content().unwrap_or_default();
     assert!(key.contains("✓ within ±10%") && key.contains("✗ beyond"), "{key}");
 }
 

@@ -5,8 +5,8 @@
 //! it is measured against (the simulation of the same size, with the launch
 //! latency in or out on both sides as the card says; the full run once a
 //! sampled one was compared with it), a sampled simulated figure says it is
-//! an estimate and how far off such estimates are, a key under the cards
-//! explains the signs, marks and colours, and a pinned baseline adds a row to
+//! an estimate and how far off such estimates are, a key ([`ErrorKey`], under
+//! the dock) explains the signs, marks and colours, and a pinned baseline adds a row to
 //! each card as Nsight Compute's baseline view has it: now, baseline and the
 //! difference.
 
@@ -128,7 +128,6 @@ pub fn IpcSummary(props: &IpcSummaryProps) -> Html {
                 title="Keep these figures to compare the next change against">
                 { if base.is_some() { "Unpin baseline" } else { "Pin as baseline" } }
             </button>
-            { key() }
         </section>
     }
 }
@@ -209,30 +208,21 @@ fn sampled_note(simulated: Option<f64>, sampled: Option<&Sampled>) -> Html {
     html! { <div class="hint" data-testid="ipc-simulated-sampled">{ text }</div> }
 }
 
-/// The key to the errors: what the sign, the mark and the colour mean.
-fn key() -> Html {
+/// The key to the strip's errors: what the sign, the mark and the colour
+/// mean. The page puts it right under the dock rather than in it, so the
+/// part that stays in view on a wide screen keeps its height.
+#[component]
+pub fn ErrorKey() -> Html {
     html! {
         <p class="ipc-key hint" data-testid="ipc-key">
             { "Error = (model − reference) ÷ reference, the reference shown after “vs”: + the model predicts a higher \
                IPC, − a lower one. " }
-            <span class="figure-error error-small">{ format!("{CLOSE_MARK} within ±10%") }</span>
+            <span class="figure-error error-small">{ "✓ within ±10%" }</span>
             { ", " }
-            <span class="figure-error error-large">{ format!("{FAR_MARK} beyond") }</span>
+            <span class="figure-error error-large">{ "✗ beyond" }</span>
             { "." }
         </p>
     }
-}
-
-/// The mark beside an error within ±10% of its reference, so colour is not
-/// the only sign of it.
-const CLOSE_MARK: &str = "✓";
-
-/// The mark beside an error beyond ±10%.
-const FAR_MARK: &str = "✗";
-
-/// An error's mark.
-fn mark(error: f64) -> &'static str {
-    if format::error_class(error) == "error-small" { CLOSE_MARK } else { FAR_MARK }
 }
 
 /// What a card shows when its model gives no figure (the reason follows).
@@ -253,7 +243,7 @@ fn mdm_line(ipc: Option<f64>, against: Option<&Reference>) -> Html {
             if let Some(error) = error {
                 <span class={classes!("figure-error", format::error_class(error))} data-testid="ipc-mdm-error"
                     data-value={error.to_string()} title={glossary::MODEL_ERROR}>
-                    { format!(", {} {}", format::signed_percent(error), mark(error)) }
+                    { format!(", {}", format::marked_error(error)) }
                 </span>
             }
         </div>
@@ -324,7 +314,7 @@ fn error_line(id: &str, ipc: Option<f64>, against: Option<&Reference>) -> Html {
         <>
             <div class={classes!("figure-error", format::error_class(error))} data-testid={format!("ipc-{id}-error")}
                 data-value={error.to_string()} title={glossary::MODEL_ERROR}>
-                { format!("{} {} vs {} ", format::signed_percent(error), mark(error), against.what) }
+                { format!("{} vs {} ", format::marked_error(error), against.what) }
                 <span class="ipc-reference" data-testid={format!("ipc-{id}-reference")} data-value={against.ipc.to_string()}>
                     { format::decimal(against.ipc) }
                 </span>

@@ -36,7 +36,7 @@ pub use file_picker::FilePicker;
 pub use generator_form::GeneratorForm;
 pub use glossary_panel::{Glossary, HelpLink};
 pub use header::Header;
-pub use ipc_summary::{IpcSummary, IpcSummaryProps, SAMPLED_MEAN_ERROR_PCT, Sampled, ScaleTarget};
+pub use ipc_summary::{ErrorKey, IpcSummary, IpcSummaryProps, SAMPLED_MEAN_ERROR_PCT, Sampled, ScaleTarget};
 pub use jump_link::JumpLink;
 pub use knob_slider::KnobSlider;
 #[cfg(test)]

@@ -141,7 +141,7 @@ fn kernel_row(index: usize, kernel: &KernelSampling, total: u64, compared: Optio
 fn error_cell(error_pct: Option<f64>, testid: &str) -> Html {
     let Some(error) = error_pct else { return html! { <td class="num muted">{ "–" }</td> } };
     let class = classes!("num", format::error_class(error));
-    html! { <td {class} data-testid={testid.to_owned()} data-value={error.to_string()}>{ format::signed_percent(error) }</td> }
+    html! { <td {class} data-testid={testid.to_owned()} data-value={error.to_string()}>{ format::marked_error(error) }</td> }
 }
 
 /// The comparison's headline: IPC error overall and the two speedups.
@@ -154,7 +154,7 @@ fn compared(comparison: &SamplingComparison) -> Html {
             <div>
                 <dt title={glossary::MODEL_ERROR}>{ "IPC error" }</dt>
                 <dd class={error_class} data-testid="sampling-error" data-value={error.to_string()}>
-                    { format::signed_percent(error) }
+                    { format::marked_error(error) }
                 </dd>
             </div>
             <div>

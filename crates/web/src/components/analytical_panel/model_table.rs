@@ -86,7 +86,7 @@ fn error_cell(model: ModelKind, ipc: f64, reference: Option<f64>) -> Html {
         Some(simulated) => {
             let error = 100.0 * (ipc - simulated) / simulated;
             html! {
-                <td class={classes!("num", format::error_class(error))} data-testid={testid} data-value={error.to_string()}>{ format::signed_percent(error) }</td>
+                <td class={classes!("num", format::error_class(error))} data-testid={testid} data-value={error.to_string()}>{ format::marked_error(error) }</td>
             }
         }
         None => html! { <td class="num muted" data-testid={testid}>{ "–" }</td> },

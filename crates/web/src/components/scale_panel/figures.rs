@@ -121,7 +121,7 @@ fn figure(name: &str, testid: &str, ipc: Option<f64>, simulated: Option<f64>, no
                 if let Some(error) = error {
                     <span class={classes!("figure-error", format::error_class(error))}
                         data-testid={format!("{testid}-error")} data-value={error.to_string()} title={glossary::MODEL_ERROR}>
-                        { format!("{} vs simulated", format::signed_percent(error)) }
+                        { format!("{} vs simulated", format::marked_error(error)) }
                     </span>
                 }
             </dd>
