@@ -140,6 +140,10 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Count the warp instructions issued at each PC and sample where warps stall (by
+        /// reason, every 64 cycles); the text report lists the PCs warps wait at most, the JSON report (`per_pc`) every PC.
+        #[arg(long)]
+        per_pc: bool,
         /// Write the event stream (CTA launches, issues, warp states, MSHRs, queues) to FILE as JSON Lines.
         #[arg(long, value_name = "FILE")]
         events: Option<PathBuf>,
@@ -462,6 +466,7 @@ fn main() -> ExitCode {
             snapshot_every,
             max_events,
             sampling,
+            per_pc,
             ..
         } => (|| {
             let options = warplab_lab::SimOptions {
@@ -469,6 +474,7 @@ fn main() -> ExitCode {
                 max_cycles,
                 sampling: sampling.options()?,
                 threads: threads.unwrap_or_else(run::default_threads),
+                per_pc,
                 ..Default::default()
             };
             if sampling.against_full && sampling.mode == warplab_lab::sampling::SampleMode::Off {

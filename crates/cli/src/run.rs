@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use warplab_lab::per_pc::{PcStalls, SAMPLE_INTERVAL};
 use warplab_lab::sampling::{self, SamplingComparison};
 use warplab_lab::{Cycle, GpuConfig, SimOptions, SimReport, Simulation};
 
@@ -35,26 +36,63 @@ pub fn run(args: &RunArgs) -> Result<String, String> {
     let workload_label = workload.label();
     let mut source = workload.source(&config)?;
     let simulation = Simulation::new(&config, args.options, &mut *source);
-    let report = drive(simulation, started, args.events.as_ref(), [&label, &workload_label])?;
+    let (report, per_pc) = drive(simulation, started, args.events.as_ref(), [&label, &workload_label])?;
     let wall_s = started.elapsed().as_secs_f64();
     let comparison = if args.against_full {
         let full_started = Instant::now();
         let options = SimOptions { sampling: Default::default(), ..args.options };
         let mut source = workload.source(&config)?;
-        let full =
+        let (full, _) =
             drive(Simulation::new(&config, options, &mut *source), full_started, None, [&label, &workload_label])?;
         Some(sampling::compare(&report, &full, Some((wall_s, full_started.elapsed().as_secs_f64()))))
     } else {
         None
     };
     if args.json {
-        return json(&report, wall_s, comparison.as_ref());
+        return json(&report, per_pc.as_deref(), wall_s, comparison.as_ref());
     }
     let mut out = text(&label, &workload_label, &report, wall_s);
     if let Some(sampled) = &report.sampling {
         out += &crate::sampling::text(sampled, comparison.as_ref());
     }
+    if let Some(rows) = &per_pc {
+        out += &per_pc_text(rows);
+    }
     Ok(out)
+}
+
+/// PCs the text report lists (the JSON report has every one).
+const PER_PC_ROWS: usize = 20;
+
+/// The PCs where warps waited longest, with what they waited for.
+fn per_pc_text(rows: &[PcStalls]) -> String {
+    let mut order: Vec<&PcStalls> = rows.iter().collect();
+    order.sort_by_key(|row| (std::cmp::Reverse(row.stalls.total()), row.kernel, row.pc));
+    let mut out = format!(
+        "\nwhere warps waited (sampled every {SAMPLE_INTERVAL} cycles; the {} of {} PCs with the most warp-cycles):\n",
+        order.len().min(PER_PC_ROWS),
+        rows.len()
+    );
+    out += "kernel       pc  opcode              issued    stalled   memory  depend. barrier   fetch  struct. not sel. draining\n";
+    for row in order.into_iter().take(PER_PC_ROWS) {
+        let s = row.stalls;
+        out += &format!(
+            "{:>6} {:>#8x}  {:<16} {:>9} {:>10} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8}\n",
+            row.kernel,
+            row.pc,
+            row.opcode,
+            row.issued,
+            s.total(),
+            s.memory,
+            s.dependence,
+            s.barrier,
+            s.fetch,
+            s.structural,
+            s.not_selected,
+            s.draining
+        );
+    }
+    out
 }
 
 /// Threads a run uses unless `--threads` says: the CPUs Slurm gave the task
@@ -80,7 +118,7 @@ fn drive(
     started: Instant,
     events: Option<&EventArgs>,
     labels: [&str; 2],
-) -> Result<SimReport, String> {
+) -> Result<(SimReport, Option<Vec<PcStalls>>), String> {
     let mut bar: Option<ProgressBar> = None;
     let mut file = match events {
         Some(args) => Some(EventFile::start(args, labels[0], labels[1], &mut simulation)?),
@@ -115,12 +153,22 @@ fn drive(
     if let Some(file) = file {
         file.finish(simulation.progress().cycle.0)?;
     }
-    Ok(simulation.report())
+    Ok((simulation.report(), simulation.per_pc()))
 }
 
-fn json(report: &SimReport, wall_s: f64, comparison: Option<&SamplingComparison>) -> Result<String, String> {
+/// The report as JSON, with the per-PC figures (`per_pc`) when counted, the
+/// comparison with a full run and the wall-clock rates.
+fn json(
+    report: &SimReport,
+    per_pc: Option<&[PcStalls]>,
+    wall_s: f64,
+    comparison: Option<&SamplingComparison>,
+) -> Result<String, String> {
     let mut value = serde_json::to_value(report).map_err(|e| format!("writing JSON: {e}"))?;
     if let Some(object) = value.as_object_mut() {
+        if let Some(rows) = per_pc {
+            object.insert("per_pc".to_owned(), serde_json::to_value(rows).map_err(|e| format!("writing JSON: {e}"))?);
+        }
         if let Some(comparison) = comparison {
             let comparison = serde_json::to_value(comparison).map_err(|e| format!("writing JSON: {e}"))?;
             object.insert("against_full".to_owned(), comparison);

@@ -79,6 +79,7 @@ pub use warplab_model::{
     ProfileOptions, predict_model,
 };
 /// Simulates any command stream (a trace, a generated workload) to its end.
+pub use warplab_sim::per_pc;
 pub use warplab_sim::simulate as simulate_workload;
 pub use warplab_sim::snapshot::{
     ChannelSnapshot, CtaSnapshot, Depth, LinkSnapshot, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot,

@@ -30,6 +30,7 @@ use crate::events::{Event, EventKind, EventLog};
 use crate::gpu_sampling::{PredictedCta, sampler_for};
 use crate::memory_partition::{MemorySystem, PartitionContext};
 use crate::network::Network;
+use crate::per_pc::{PerPc, SAMPLE_INTERVAL, samples_in};
 use crate::report::MshrHistogram;
 use crate::request::{RequestPool, Requests};
 use crate::sampling::sampler::Sampler;
@@ -112,6 +113,7 @@ impl Gpu {
         let mut sms: Vec<Sm> = (0..n_sms).map(|id| Sm::new(id, config)).collect();
         for sm in &mut sms {
             sm.sample_log.on = sampler.is_some();
+            sm.per_pc = options.per_pc.then(PerPc::default);
         }
         Self {
             config: config.clone(),
@@ -203,8 +205,25 @@ impl Gpu {
         }
         if ticks.core {
             self.core_cycle(core_now, icnt_now, workload);
+            if self.options.per_pc && core_now.is_multiple_of(SAMPLE_INTERVAL) {
+                self.sample_warps(core_now, 1);
+            }
         }
         ticks.core
+    }
+
+    /// Adds `n` per-PC samples of every resident warp's state after core
+    /// cycle `now` (`per_pc.rs`).
+    fn sample_warps(&mut self, now: u64, n: u64) {
+        for sm in &mut self.sms {
+            let Some(mut per_pc) = sm.per_pc.take() else { continue };
+            for w in 0..sm.warps.len() {
+                if let Some(at) = sm.waiting_at(w) {
+                    per_pc.sample(w, at, sm.warp_state(w, now + 1, &self.views), n);
+                }
+            }
+            sm.per_pc = Some(per_pc);
+        }
     }
 
     fn core_cycle(&mut self, now: u64, icnt_now: u64, workload: &mut dyn WorkloadSource) {
@@ -329,6 +348,15 @@ impl Gpu {
     /// waits until then; nothing is ticked in between, and the SMs charge
     /// the cycles when they wake ([`Sm::settle`]).
     pub(crate) fn skip_to(&mut self, target: u64) {
+        let now = self.clocks.core().0;
+        if self.options.per_pc && target > now + 1 {
+            // Nothing changes in the cycles passed over: every warp's state
+            // after this one holds for their samples.
+            let samples = samples_in(now + 1, target - 1);
+            if samples > 0 {
+                self.sample_warps(now, samples);
+            }
+        }
         self.clocks.skip_to_core(target);
     }
 

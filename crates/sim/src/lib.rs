@@ -42,6 +42,7 @@ pub mod interconnect;
 pub mod memory_partition;
 pub mod mshr;
 pub mod network;
+pub mod per_pc;
 pub use warplab_uarch::ops;
 pub mod report;
 mod report_builder;
@@ -78,6 +79,9 @@ pub struct SimOptions {
     /// The results are identical on any number (a test checks it); only the
     /// speed differs. WebAssembly always runs on one.
     pub threads: u32,
+    /// Count issues and sample stalls per PC (`per_pc.rs`); off by default,
+    /// and then nothing is counted and the run is as it was.
+    pub per_pc: bool,
 }
 
 /// How far a run got.
@@ -175,6 +179,11 @@ impl<'w> Simulation<'w> {
     /// The report of what has run so far.
     pub fn report(&self) -> SimReport {
         self.gpu.report()
+    }
+
+    /// The per-PC figures so far (`per_pc.rs`), if the run counts them.
+    pub fn per_pc(&self) -> Option<Vec<per_pc::PcStalls>> {
+        self.gpu.per_pc()
     }
 
     /// The whole GPU now: warp states, resident CTAs, MSHRs and queues.

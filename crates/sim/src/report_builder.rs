@@ -77,6 +77,20 @@ impl Gpu {
         }
     }
 
+    /// Every SM's per-PC counts so far, by kernel and PC, with the opcodes'
+    /// names; `None` unless the run counts them. Apart from the report, so
+    /// that a report is the same with and without them.
+    pub fn per_pc(&self) -> Option<Vec<crate::per_pc::PcStalls>> {
+        if !self.options.per_pc {
+            return None;
+        }
+        let name = |kernel: u32, opcode: u16| {
+            let names = self.views.get(kernel as usize).map(|view| view.names.as_slice()).unwrap_or_default();
+            names.get(usize::from(opcode)).cloned().unwrap_or_default()
+        };
+        Some(crate::per_pc::rows(self.sms.iter().filter_map(|sm| sm.per_pc.as_ref()), name))
+    }
+
     fn issue_by_pipeline(&self) -> IssueByPipeline {
         let count = |index: usize| {
             self.sms.iter().fold(PipelineIssue::default(), |sum, sm| {

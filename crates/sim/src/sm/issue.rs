@@ -554,6 +554,21 @@ impl Sm {
         }
     }
 
+    /// Where warp `w` waits, for a per-PC sample: its kernel, and the PC and
+    /// opcode of the instruction it waits to issue (its last one once it
+    /// has none left); `None` for an empty slot.
+    pub(crate) fn waiting_at(&self, w: usize) -> Option<(u32, u32, u16)> {
+        let warp = &self.warps[w];
+        if !warp.live {
+            return None;
+        }
+        // A warp's instructions are `next..end` of its CTA's buffer; one
+        // with none left waits at its last.
+        let index = if warp.next < warp.end { warp.next } else { warp.end.checked_sub(1)? };
+        let instruction = self.ctas[warp.cta_slot as usize].cta.instructions.get(index as usize)?;
+        Some((warp.kernel, instruction.pc, instruction.opcode.0))
+    }
+
     /// The first cycle after `now` at which some scheduler may issue
     /// (`PENDING` when only an event can wake one).
     pub(crate) fn next_issue_chance(&self, now: u64) -> u64 {
@@ -566,6 +581,9 @@ impl Sm {
         let kernel = self.warps[w].kernel;
         let op: OpInfo = kernels[kernel as usize].ops[instruction.opcode.0 as usize];
         self.count_instruction(kernel, op.unit, instruction.mask.count_ones());
+        if let Some(per_pc) = &mut self.per_pc {
+            per_pc.issued(kernel, instruction.pc, instruction.opcode.0);
+        }
         if self.sample_log.on {
             self.record_issue(w, self.warps[w].next, instruction.opcode.0, now);
         }

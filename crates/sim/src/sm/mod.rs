@@ -37,6 +37,7 @@ use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::{Cta, OpcodeTable, Reg};
 
 use crate::ops::{N_UNIT_CLASSES, OpInfo, extend_op_table};
+use crate::per_pc::PerPc;
 use crate::report::{IssueBreakdown, LatencyBreakdown, MshrHistogram};
 use crate::sampling::blocks::NO_BLOCK;
 use crate::sampling::log::{BlockRecord, GapRecord, SampleLog, WarpRecord};
@@ -321,6 +322,8 @@ pub struct Sm {
     rested_ticks: u64,
     /// Whether every resident warp waited on memory in those cycles.
     rested_all_memory: bool,
+    /// Per-PC issues and stall samples, when the run counts them.
+    pub(crate) per_pc: Option<PerPc>,
 }
 
 impl Sm {
@@ -364,6 +367,7 @@ impl Sm {
             charged_through: 0,
             rested_ticks: 0,
             rested_all_memory: false,
+            per_pc: None,
             limits: CtaResources {
                 threads: config.cores.max_threads_per_sm,
                 regs: config.cores.regs_per_sm,
