@@ -153,6 +153,8 @@ test("a long run shows its expected time left from its progress", async () => {
   const [value, max] = await page.getByTestId("run-progress").evaluate((bar) => [bar.value, bar.max]);
   assert.ok(value < max, "not done yet");
   await page.getByTestId("toolbar").screenshot({ path: `${SCREENSHOTS}fresh-time-left.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId("toolbar").screenshot({ path: `${SCREENSHOTS}fresh-time-left-phone.png` });
   await page.getByTestId("cancel").click();
   await page.getByTestId("run-time-left").waitFor({ state: "detached" });
   assert.deepEqual(errors, []);
