@@ -99,6 +99,10 @@ pub struct State {
     /// Where the workload comes from: set as soon as the user chooses, even
     /// before the worker answers or when it fails.
     pub choice: WorkloadChoice,
+    /// The generator form shows an edit the worker has not been asked for
+    /// yet (it is asked once the user pauses): the loaded workload is no
+    /// longer the one on screen, so nothing is ready until it is asked.
+    pub unasked_edit: bool,
     /// The workload's summary.
     pub workload: Loadable<WorkloadSummary>,
     /// The GPU configuration.
@@ -157,12 +161,13 @@ impl State {
     }
 
     /// The loaded workload and config, once both have loaded and nothing is
-    /// loading (what a run or an analysis uses). Not while the config the
+    /// loading (what a run or an analysis uses), and the form shows the
+    /// workload that loaded (no edit waits to be asked for). Not while the config the
     /// user asked for last failed: the workers still hold the one before,
     /// which is not the experiment asked for, so nothing runs on it.
     pub fn ready(&self) -> Option<Experiment> {
         let loaded = self.workload.current.is_some() && self.config.current.is_some();
-        let idle = self.workload.loading.is_none() && self.config.loading.is_none();
+        let idle = self.workload.loading.is_none() && self.config.loading.is_none() && !self.unasked_edit;
         let asked = self.config.error.is_none();
         (loaded && idle && asked).then_some(Experiment { workload: self.workload_loads, config: self.config_loads })
     }
@@ -224,8 +229,13 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::GeneratorEdited(spec) => next.choice = WorkloadChoice::Generated(spec),
+            Action::GeneratorEdited(spec) => {
+                let edited = WorkloadChoice::Generated(spec);
+                next.unasked_edit |= edited != next.choice;
+                next.choice = edited;
+            }
             Action::WorkloadRequested(choice) => {
+                next.unasked_edit = false;
                 next.workload.request(choice.activity());
                 next.choice = choice;
             }
@@ -403,5 +413,34 @@ mod tests {
         assert_eq!(state.workload.loading.as_deref(), Some("Generating strided:size=0"));
         let state = state.reduce(Action::WorkloadFailed("`size` = 0 is outside 1..=262144".into()));
         assert_eq!(state.choice.spec(), Some(&spec), "the user's values stay in the form");
+    }
+
+    #[test]
+    fn issue_42_an_edit_not_yet_asked_for_makes_nothing_ready() {
+        // The form shows strided:gs=32 at once, but the workload the figures
+        // are of is still strided's default until the user pauses and the
+        // worker is asked: no figure of it may stand beside the new form.
+        let gpu = warplab_lab::preset_config("QV100").expect("a preset").1;
+        let config = || Box::new(warplab_lab::config_report("QV100", &gpu, Vec::new()));
+        let summary = WorkloadSummary::default;
+        let state = Rc::new(State::default())
+            .reduce(Action::WorkloadRequested(WorkloadChoice::Generated(GenSpec::new("strided"))))
+            .reduce(Action::WorkloadLoaded(summary(), None))
+            .reduce(Action::ConfigLoaded(config(), None));
+        let before = state.ready();
+        assert!(before.is_some());
+        let edited: GenSpec = "strided:gs=32".parse().expect("a well-formed spec");
+        let state = state.reduce(Action::GeneratorEdited(edited.clone()));
+        assert_eq!(state.ready(), None, "the loaded workload is not the one on screen");
+        let same = state.reduce(Action::GeneratorEdited(edited.clone()));
+        assert_eq!(same.ready(), None, "the same edit again is still not asked for");
+        let state = same.reduce(Action::WorkloadRequested(WorkloadChoice::Generated(edited)));
+        assert_eq!(state.ready(), None, "asked, it is loading");
+        let state = state.reduce(Action::WorkloadLoaded(summary(), None));
+        assert_ne!(state.ready(), None);
+        assert_ne!(state.ready(), before, "a new experiment");
+        let spec = state.choice.spec().cloned().expect("generated");
+        let unchanged = Rc::clone(&state).reduce(Action::GeneratorEdited(spec));
+        assert_eq!(unchanged.ready(), state.ready(), "an edit that changes nothing keeps the experiment");
     }
 }
