@@ -50,7 +50,7 @@ pub use random::Random;
 pub use source::WorkloadCommands;
 pub use spec::{GenError, GenSpec, MAX_SPEC_BYTES};
 pub use warp::{FULL_MASK, WarpLanes, WarpWriter, for_each_warp, lanes, mask_where, within};
-pub use workload::{Command, CtaBody, Kernel, Launch, Workload};
+pub use workload::{Command, CtaBody, Kernel, Launch, Workload, written_header};
 
 #[cfg(test)]
 mod test_support;

@@ -67,26 +67,40 @@ impl Launch {
     }
 }
 
+/// The header warplab writes for a kernel it made (a generator's or a
+/// compiled one): launch id 0, the launch's `(grid, block, shared bytes)`,
+/// `nregs` registers per thread, the address-space bases every generated
+/// kernel uses, and the tracer version the writer writes.
+pub fn written_header(
+    name: String,
+    (grid, block, shmem_bytes): (Dim3, Dim3, u32),
+    nregs: u32,
+    binary_version: u32,
+) -> KernelHeader {
+    KernelHeader {
+        name,
+        id: 0,
+        grid,
+        block,
+        shmem_bytes,
+        nregs,
+        binary_version,
+        stream_id: 0,
+        shmem_base: SHMEM_BASE,
+        local_base: LOCAL_BASE,
+        nvbit_version: "warplab".to_owned(),
+        tracer_version: WRITTEN_TRACER_VERSION,
+        line_info: false,
+        other: Vec::new(),
+    }
+}
+
 impl Kernel {
     /// A kernel running `body` over the listing `code`. Registers per thread
     /// are the highest register the listing names, plus one.
     pub fn new(launch: Launch, code: &Code, body: impl CtaBody + 'static) -> Kernel {
-        let header = KernelHeader {
-            name: launch.name.to_owned(),
-            id: 0,
-            grid: launch.grid,
-            block: launch.block,
-            shmem_bytes: launch.shmem_bytes,
-            nregs: code.registers_per_thread(),
-            binary_version: code.binary_version(),
-            stream_id: 0,
-            shmem_base: SHMEM_BASE,
-            local_base: LOCAL_BASE,
-            nvbit_version: "warplab".to_owned(),
-            tracer_version: WRITTEN_TRACER_VERSION,
-            line_info: false,
-            other: Vec::new(),
-        };
+        let shape = (launch.grid, launch.block, launch.shmem_bytes);
+        let header = written_header(launch.name.to_owned(), shape, code.registers_per_thread(), code.binary_version());
         Kernel { header, opcodes: code.opcodes().clone(), body: Box::new(body) }
     }
 

@@ -11,11 +11,8 @@ mod warp;
 
 use std::sync::Arc;
 
-use warplab_kernels::{Command, Kernel, LOCAL_BASE, SHMEM_BASE, Workload};
-use warplab_trace::{
-    Diagnostic as TraceDiagnostic, Dim3, Instruction, Isa, KernelHeader, MemSpace, OpcodeTable, Reg,
-    WRITTEN_TRACER_VERSION,
-};
+use warplab_kernels::{Command, Kernel, Workload, written_header};
+use warplab_trace::{Diagnostic as TraceDiagnostic, Dim3, Instruction, Isa, KernelHeader, MemSpace, OpcodeTable, Reg};
 
 pub use host::{MAX_ARRAY_ELEMENTS, MAX_HOST_STEPS};
 pub use memory::{DeviceArray, HEAP_BASE};
@@ -136,22 +133,8 @@ fn workload(
 
 fn header(kernel: &CompiledKernel, record: &record::LaunchRecord, id: u64, binary_version: u32) -> KernelHeader {
     let dim = |d: [u32; 3]| Dim3 { x: d[0], y: d[1], z: d[2] };
-    KernelHeader {
-        name: kernel.name.clone(),
-        id,
-        grid: dim(record.grid),
-        block: dim(record.block),
-        shmem_bytes: record.shared_bytes,
-        nregs: kernel.registers,
-        binary_version,
-        stream_id: 0,
-        shmem_base: SHMEM_BASE,
-        local_base: LOCAL_BASE,
-        nvbit_version: "warplab".to_owned(),
-        tracer_version: WRITTEN_TRACER_VERSION,
-        line_info: false,
-        other: Vec::new(),
-    }
+    let shape = (dim(record.grid), dim(record.block), record.shared_bytes);
+    KernelHeader { id, ..written_header(kernel.name.clone(), shape, kernel.registers, binary_version) }
 }
 
 /// Each static instruction in the trace's form, its opcode interned in the
