@@ -30,7 +30,7 @@
 use serde::{Deserialize, Serialize};
 use warplab_config::{GpuConfig, SchedulerPolicy};
 use warplab_trace::source::{Command, KernelSource, WorkloadSource};
-use warplab_trace::{Cta, Instruction};
+use warplab_trace::{Cta, Instruction, KernelHeader};
 use warplab_uarch::latency::IdleLatencies;
 use warplab_uarch::occupancy::{CtaShape, occupancy};
 use warplab_uarch::ops::{OpInfo, extend_op_table};
@@ -269,7 +269,7 @@ impl<'c> Walker<'c> {
         let carveout = self.config.l1.carveout_for(occupancy.ctas_per_sm * shape.shmem_bytes);
         self.cache.start_kernel(self.config, carveout.map(|(_, ways)| ways));
         let wave_ctas = (occupancy.ctas_per_sm as usize) * (self.config.n_sms() as usize);
-        let mut walk = |walker: &mut Self| walker.waves(source.as_mut(), (header.id, wave_ctas), diagnostics, sink);
+        let mut walk = |walker: &mut Self| walker.waves(source.as_mut(), (&header, wave_ctas), diagnostics, sink);
         let ctas = if self.overlap { overlapped(self, |walker| &mut walker.cache.llc, walk) } else { walk(self) }?;
         diagnostics.extend(source.diagnostics());
         let warps_per_cta = (shape.threads.max(1)).div_ceil(self.config.cores.warp_size.max(1));
@@ -282,16 +282,16 @@ impl<'c> Walker<'c> {
         }))
     }
 
-    /// Walks kernel `id`'s CTAs from `source` through the caches, a wave of
-    /// at most `wave_ctas` at a time, telling `sink`; the CTAs walked.
+    /// Walks the CTAs of the kernel `header` describes from `source` through
+    /// the caches, a wave of at most `wave_ctas` at a time, telling `sink`;
+    /// the CTAs walked.
     fn waves<S: WalkSink>(
         &mut self,
         source: &mut dyn KernelSource,
-        (id, wave_ctas): (u64, usize),
+        (header, wave_ctas): (&KernelHeader, usize),
         diagnostics: &mut Vec<String>,
         sink: &mut S,
     ) -> Result<u64, String> {
-        let header = source.header().clone();
         let mut ops: Vec<OpInfo> = Vec::new();
         let mut ctas = 0u64;
         loop {
@@ -301,7 +301,7 @@ impl<'c> Walker<'c> {
             }
             ctas += n as u64;
             for message in extend_op_table(&mut ops, source.opcodes(), self.config) {
-                diagnostics.push(format!("kernel {id}: {message}"));
+                diagnostics.push(format!("kernel {}: {message}", header.id));
             }
             let k = KernelContext {
                 ops: &ops,
