@@ -22,7 +22,18 @@ const SHELL = [
   "warplab_app_bg.wasm",
   "warplab_worker.js",
   "warplab_worker_bg.wasm",
+  "warplab_worker_mt.js",
+  "warplab_worker_mt_bg.wasm",
+  // The JS snippets of the threaded build (wasm-bindgen-rayon's pool helper),
+  // whose paths carry a hash: `cargo xtask dist` lists them here.
+  ..."__WARPLAB_SNIPPETS__".split(",").filter((path) => path.length > 0),
 ];
+
+// The headers that make the page cross-origin isolated, so the worker may
+// share its wasm memory with its threads (worker.js picks the threaded build
+// then). A static host that cannot send them (GitHub Pages) gets them from
+// here, from the second visit on, once this worker controls the page.
+const ISOLATION = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" };
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -46,8 +57,17 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || !url.protocol.startsWith("http") || url.origin !== self.location.origin) return;
-  event.respondWith(cacheFirst(request));
+  event.respondWith(cacheFirst(request).then(isolated));
 });
+
+// `response` with the isolation headers added (an opaque or redirected answer
+// is passed on as it is).
+function isolated(response) {
+  if (response.status === 0 || response.headers.get("Cross-Origin-Embedder-Policy")) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(ISOLATION)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);

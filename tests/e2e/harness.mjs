@@ -30,9 +30,15 @@ const TYPES = {
   ".svg": "image/svg+xml",
 };
 
+// The headers that make a page cross-origin isolated (`cargo xtask serve` sends
+// them; www/sw.js adds them where a host cannot): the worker then loads its
+// threaded build.
+const ISOLATION = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
+
 // Serves DIST at "/" and at SUB_PATH; records every path asked for, so a test
-// can check that the app only asks for URLs under its own base.
-export async function serveDist() {
+// can check that the app only asks for URLs under its own base. With
+// `isolated`, every answer carries the isolation headers.
+export async function serveDist({ isolated = false } = {}) {
   await stat(join(DIST, "index.html")); // fails loudly when dist/ was not built
   const requested = [];
   const server = createServer(async (request, response) => {
@@ -47,7 +53,8 @@ export async function serveDist() {
     if (inside.endsWith("/")) file = join(file, "index.html");
     try {
       const body = await readFile(file);
-      response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
+      const type = { "content-type": TYPES[extname(file)] ?? "application/octet-stream" };
+      response.writeHead(200, isolated ? { ...type, ...ISOLATION } : type).end(body);
     } catch {
       response.writeHead(404).end("not found");
     }
@@ -115,10 +122,10 @@ export async function waitForText(page, testid, expected) {
 
 // Serves dist/ and launches Chromium before a file's tests, and stops both
 // after them; the returned object's `server` and `browser` are set by then.
-export function serverAndBrowser() {
+export function serverAndBrowser({ isolated = false } = {}) {
   const shared = {};
   before(async () => {
-    shared.server = await serveDist();
+    shared.server = await serveDist({ isolated });
     shared.browser = await launchChromium();
     await mkdir(SCREENSHOTS, { recursive: true });
   });

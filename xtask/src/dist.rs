@@ -21,15 +21,35 @@ use crate::tools;
 /// What `www/sw.js` says where the build id goes.
 const BUILD_ID_PLACEHOLDER: &str = "__WARPLAB_BUILD_ID__";
 
+/// What `www/sw.js` says where the list of wasm-bindgen's JS snippets goes.
+const SNIPPETS_PLACEHOLDER: &str = "__WARPLAB_SNIPPETS__";
+
 /// The web crate's binaries and the names of their bound JS modules.
 const BINARIES: [(&str, &str); 2] = [("app", "warplab_app"), ("worker", "warplab_worker")];
+
+/// The bound JS module of the threaded worker build (`worker.js` loads it
+/// where the page is cross-origin isolated).
+const THREADED_WORKER: &str = "warplab_worker_mt";
+
+/// The threaded worker's code generation: atomics, and a memory that is
+/// shared, imported (each pool thread instantiates the module on the same
+/// memory) and exports what wasm-bindgen needs to give each thread its own
+/// thread-local storage (rustc passes none of these link arguments itself
+/// for `wasm32-unknown-unknown`). The shared memory's maximum is wasm32's
+/// whole 4 GiB address space, as far as the single-thread build's memory
+/// may grow (the largest preset, `chiplet-1024sm`, takes about 500 MB).
+const THREADED_RUSTFLAGS: &str = "-C target-feature=+atomics,+bulk-memory,+mutable-globals \
+     -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=4294967296 \
+     -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
+     -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base";
 
 /// `cargo xtask dist`: build and print the sizes of the wasm files.
 pub fn run() -> Result<ExitCode> {
     tools::ensure_wasm_target()?;
     tools::ensure_wasm_bindgen()?;
     let dist = build()?;
-    for (_, name) in BINARIES {
+    let names = BINARIES.iter().map(|(_, name)| *name).chain([THREADED_WORKER]);
+    for name in names {
         let wasm = dist.join(format!("{name}_bg.wasm"));
         let bytes = fs::read(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
         println!(
@@ -43,8 +63,10 @@ pub fn run() -> Result<ExitCode> {
 }
 
 /// Builds the bundle into `dist/` (replacing it) and returns its path.
-/// Expects the wasm target and wasm-bindgen to be installed.
+/// Expects the wasm target and wasm-bindgen to be installed; installs the
+/// threaded worker's toolchain if missing.
 pub fn build() -> Result<PathBuf> {
+    tools::ensure_threads_toolchain()?;
     let root = root();
     exec(&mut command(
         "cargo",
@@ -58,11 +80,10 @@ pub fn build() -> Result<PathBuf> {
     for (binary, name) in BINARIES {
         let wasm = target_dir().join(format!("wasm32-unknown-unknown/release/{binary}.wasm"));
         let wasm = wasm.to_str().ok_or("the target path is not UTF-8")?;
-        exec(&mut command(
-            "wasm-bindgen",
-            &["--target", "web", "--no-typescript", "--out-dir", out_dir, "--out-name", name, wasm],
-        ))?;
+        bind(wasm, out_dir, name)?;
     }
+    let threaded = build_threaded_worker()?;
+    bind(threaded.to_str().ok_or("the target path is not UTF-8")?, out_dir, THREADED_WORKER)?;
     copy_file(&root.join("index.html"), &dist.join("index.html"))?;
     copy_tree(&root.join("www"), &dist)?;
     copy_tree(&root.join("sample-traces"), &dist.join("sample-traces"))?;
@@ -70,12 +91,47 @@ pub fn build() -> Result<PathBuf> {
     Ok(dist)
 }
 
+/// Binds `wasm` for ES modules as `dist/{name}.js` and `{name}_bg.wasm`.
+fn bind(wasm: &str, out_dir: &str, name: &str) -> Result<()> {
+    exec(&mut command(
+        "wasm-bindgen",
+        &["--target", "web", "--no-typescript", "--out-dir", out_dir, "--out-name", name, wasm],
+    ))
+}
+
+/// Builds the worker with threads (feature `threads`) on the pinned nightly,
+/// its standard library rebuilt with atomics, in a target directory of its
+/// own so the two builds' flags never invalidate each other's artefacts;
+/// returns the wasm file.
+fn build_threaded_worker() -> Result<PathBuf> {
+    let target = target_dir().join("wasm-threads");
+    let args = [
+        "run",
+        tools::THREADS_TOOLCHAIN,
+        "cargo",
+        "build",
+        "--release",
+        "--target",
+        "wasm32-unknown-unknown",
+        "-p",
+        "warplab-web",
+        "--bin",
+        "worker",
+        "--features",
+        "threads",
+        "-Z",
+        "build-std=panic_abort,std",
+    ];
+    exec(command("rustup", &args).env("RUSTFLAGS", THREADED_RUSTFLAGS).env("CARGO_TARGET_DIR", &target))?;
+    Ok(target.join("wasm32-unknown-unknown/release/worker.wasm"))
+}
+
 /// Writes the build id of the bundle in `dist` into its `sw.js`: a hash of
 /// the wasm and JS files, the page and its stylesheet, which change with
 /// every build that changes what the service worker caches.
 fn stamp_service_worker(dist: &Path) -> Result<()> {
     let mut shell = vec!["index.html".to_owned(), "style.css".to_owned(), "worker.js".to_owned()];
-    for (_, name) in BINARIES {
+    for name in BINARIES.iter().map(|(_, name)| *name).chain([THREADED_WORKER]) {
         shell.extend([format!("{name}.js"), format!("{name}_bg.wasm")]);
     }
     let mut contents = Vec::new();
@@ -83,13 +139,43 @@ fn stamp_service_worker(dist: &Path) -> Result<()> {
         let path = dist.join(name);
         contents.push(fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?);
     }
+    let snippets = snippet_paths(dist)?;
+    for path in &snippets {
+        contents.push(fs::read(dist.join(path)).map_err(|e| format!("{path}: {e}"))?);
+    }
     let sw = dist.join("sw.js");
     let text = fs::read_to_string(&sw).map_err(|e| format!("{}: {e}", sw.display()))?;
-    if !text.contains(BUILD_ID_PLACEHOLDER) {
-        return Err(format!("{} has no {BUILD_ID_PLACEHOLDER} to replace", sw.display()));
+    for placeholder in [BUILD_ID_PLACEHOLDER, SNIPPETS_PLACEHOLDER] {
+        if !text.contains(placeholder) {
+            return Err(format!("{} has no {placeholder} to replace", sw.display()));
+        }
     }
-    let stamped = text.replace(BUILD_ID_PLACEHOLDER, &build_id(contents.iter().map(Vec::as_slice)));
+    let stamped = text
+        .replace(BUILD_ID_PLACEHOLDER, &build_id(contents.iter().map(Vec::as_slice)))
+        .replace(SNIPPETS_PLACEHOLDER, &snippets.join(","));
     fs::write(&sw, stamped).map_err(|e| format!("writing {}: {e}", sw.display()))
+}
+
+/// The files wasm-bindgen wrote under `dist/snippets`, as paths relative to
+/// `dist` with `/` between the parts, sorted.
+fn snippet_paths(dist: &Path) -> Result<Vec<String>> {
+    let mut paths = Vec::new();
+    let mut folders = vec![PathBuf::from("snippets")];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = fs::read_dir(dist.join(&folder)) else { continue };
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("reading {}: {e}", folder.display()))?;
+            let path = folder.join(entry.file_name());
+            if entry.path().is_dir() {
+                folders.push(path);
+            } else {
+                let parts: Vec<String> = path.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+                paths.push(parts.join("/"));
+            }
+        }
+    }
+    paths.sort();
+    Ok(paths)
 }
 
 /// A 64-bit FNV-1a hash of `files` in order (each preceded by its length, so
@@ -144,8 +230,22 @@ mod tests {
     }
 
     #[test]
-    fn the_service_worker_has_the_placeholder() {
+    fn the_service_worker_has_the_placeholders() {
         let sw = std::fs::read_to_string(root().join("www/sw.js")).expect("www/sw.js is readable");
         assert_eq!(sw.matches(BUILD_ID_PLACEHOLDER).count(), 1);
+        assert_eq!(sw.matches(SNIPPETS_PLACEHOLDER).count(), 1);
+    }
+
+    #[test]
+    fn the_snippets_are_listed_relative_to_dist() {
+        let dist = std::env::temp_dir().join(format!("warplab-snippets-{}", std::process::id()));
+        let helper = dist.join("snippets/rayon-0123/src");
+        fs::create_dir_all(&helper).expect("a temporary folder");
+        fs::write(helper.join("helper.js"), "export {}").expect("a file");
+        fs::write(dist.join("snippets/top.js"), "").expect("a file");
+        let listed = snippet_paths(&dist);
+        fs::remove_dir_all(&dist).expect("removing the temporary folder");
+        assert_eq!(listed.expect("listed"), ["snippets/rayon-0123/src/helper.js", "snippets/top.js"]);
+        assert_eq!(snippet_paths(Path::new("/nonexistent")).expect("no snippets"), Vec::<String>::new());
     }
 }

@@ -40,6 +40,11 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The headers that make the page cross-origin isolated, so the worker may
+/// share its wasm memory with its threads and `worker.js` picks the threaded
+/// build (docs/hosting.md).
+const ISOLATION: &str = "Cross-Origin-Opener-Policy: same-origin\r\nCross-Origin-Embedder-Policy: require-corp\r\n";
+
 fn respond(mut stream: TcpStream, dist: &Path) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -61,7 +66,7 @@ fn respond(mut stream: TcpStream, dist: &Path) -> std::io::Result<()> {
     };
     write!(
         stream,
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n{ISOLATION}Connection: close\r\n\r\n",
         body.len()
     )?;
     if method != "HEAD" {

@@ -20,6 +20,24 @@ pub fn ensure_wasm_target() -> Result<()> {
     exec(&mut command("rustup", &["target", "add", "wasm32-unknown-unknown"]))
 }
 
+/// The nightly toolchain the threaded worker is built with: WebAssembly
+/// threads need the standard library rebuilt with atomics (`-Z build-std`),
+/// which only a nightly does. Pinned, so a new nightly elsewhere cannot break
+/// the build; `cargo xtask dist` installs it with its `rust-src` (TOOLCHAIN.md).
+pub const THREADS_TOOLCHAIN: &str = "nightly-2026-05-20";
+
+/// Installs [`THREADS_TOOLCHAIN`] with `rust-src` through rustup if missing.
+pub fn ensure_threads_toolchain() -> Result<()> {
+    let src = output(&mut command("rustup", &["component", "list", "--installed", "--toolchain", THREADS_TOOLCHAIN]));
+    if src.is_ok_and(|installed| installed.lines().any(|line| line.starts_with("rust-src"))) {
+        return Ok(());
+    }
+    exec(&mut command(
+        "rustup",
+        &["toolchain", "install", THREADS_TOOLCHAIN, "--profile", "minimal", "--component", "rust-src"],
+    ))
+}
+
 /// The manifest whose lockfile pins wasm-bindgen-cli and everything it
 /// depends on (`xtask/tools/wasm-bindgen-cli`).
 fn wasm_bindgen_pin() -> PathBuf {

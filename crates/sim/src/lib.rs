@@ -58,6 +58,8 @@ pub mod time;
 pub use events::{Event, EventBatch, EventKind, EventWindow, Queue};
 pub use gpu::Gpu;
 pub use report::SimReport;
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub use threads::enable_web_pool;
 pub use snapshot::Snapshot;
 pub use time::Cycle;
 
@@ -77,7 +79,8 @@ pub struct SimOptions {
     pub sampling: sampling::SamplingOptions,
     /// Threads the SMs' cycles run on (0 and 1: the calling thread only).
     /// The results are identical on any number (a test checks it); only the
-    /// speed differs. WebAssembly always runs on one.
+    /// speed differs. WebAssembly runs on one but in the threaded build once
+    /// the page's worker has started its pool (`enable_web_pool`).
     pub threads: u32,
     /// Count issues and sample stalls per PC (`per_pc.rs`); off by default,
     /// and then nothing is counted and the run is as it was.

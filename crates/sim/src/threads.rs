@@ -6,14 +6,19 @@
 //! applies the SMs' ports in SM order. Only the first phase is split across
 //! threads, so the result does not depend on how many there are.
 //!
-//! The threads are a rayon pool that the simulating thread joins
+//! Natively the threads are a rayon pool that the simulating thread joins
 //! (`use_current_thread`): the per-cycle split is then a `join` among workers
 //! that are already running, a few microseconds, where handing each cycle to
 //! a pool from outside it would put the simulating thread to sleep and wake it
 //! again every cycle. A thread can belong to one such pool, so each thread
 //! keeps the last pool it built and reuses it for its next run of that size.
-//! WebAssembly has no threads without a nightly standard library (see
-//! ARCHITECTURE.md), so there the SMs always run on one thread.
+//!
+//! In WebAssembly there are threads only in the threaded build (atomics and
+//! shared memory, a nightly standard library; ARCHITECTURE.md): there rayon's
+//! global pool runs on Web Workers that the page's worker started
+//! (`enable_web_pool`), and the simulating thread, which holds the
+//! workload's JavaScript objects and cannot move, hands each split to it from
+//! outside. The single-thread build runs the SMs on one thread.
 //!
 //! Splitting pays only when the SMs' phase is long enough to cover the
 //! hand-over: on a memory-bound run the pool's idle thread falls asleep
@@ -30,38 +35,33 @@ use crate::sm::port::SmPort;
 
 /// SMs a thread takes at once: fewer would cost more in hand-overs than the
 /// balance gains.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 const SMS_PER_TASK: usize = 4;
 
 /// Cycles between trials of the two ways of running the SMs' phase.
-#[cfg(not(target_arch = "wasm32"))]
 const EPOCH_CYCLES: u32 = 4096;
 
 /// Cycles each way is timed for in a trial.
-#[cfg(not(target_arch = "wasm32"))]
 const TRIAL_CYCLES: u32 = 32;
 
 /// How the SMs' cycles are run: on this thread alone, or on a pool.
 #[derive(Default)]
 pub(crate) struct SmThreads {
-    #[cfg(not(target_arch = "wasm32"))]
-    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
-    #[cfg(not(target_arch = "wasm32"))]
+    pool: Option<pool::Pool>,
     choice: Choice,
 }
 
-/// Which way the SMs' phase runs in the current epoch, and the trial's times.
-#[cfg(not(target_arch = "wasm32"))]
+/// Which way the SMs' phase runs in the current epoch, and the trial's
+/// times in seconds.
 #[derive(Default)]
 struct Choice {
     /// Cycles into the epoch.
     cycle: u32,
     on_pool: bool,
-    alone: std::time::Duration,
-    pooled: std::time::Duration,
+    alone: f64,
+    pooled: f64,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl Choice {
     /// Whether this cycle's SMs' phase runs on the pool, and whether it is timed.
     fn next(&mut self) -> (bool, bool) {
@@ -75,7 +75,7 @@ impl Choice {
     }
 
     /// Adds a timed cycle; after the trial's last, picks the faster way.
-    fn record(&mut self, on_pool: bool, took: std::time::Duration) {
+    fn record(&mut self, on_pool: bool, took: f64) {
         if on_pool {
             self.pooled += took;
         } else {
@@ -83,7 +83,7 @@ impl Choice {
         }
         if self.cycle == 2 * TRIAL_CYCLES {
             self.on_pool = self.pooled < self.alone;
-            (self.alone, self.pooled) = Default::default();
+            (self.alone, self.pooled) = (0.0, 0.0);
         }
     }
 }
@@ -92,44 +92,28 @@ impl SmThreads {
     /// Up to `threads` threads (0 and 1: this thread only). If no pool can be
     /// made, the SMs run on this thread; the results are the same.
     pub(crate) fn new(threads: u32) -> Self {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            Self { pool: (threads > 1).then(|| pool::shared(threads as usize)).flatten(), choice: Choice::default() }
-        }
-        #[cfg(target_arch = "wasm32")]
-        {
-            let _ = threads;
-            Self {}
-        }
+        Self { pool: (threads > 1).then(|| pool::Pool::new(threads as usize)).flatten(), choice: Choice::default() }
     }
 
     /// Runs `tick` on every SM with its request pool and port.
     pub(crate) fn for_each_sm<F>(&mut self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: F)
     where
-        F: Fn(&mut Sm, &mut RequestPool, &mut SmPort) + Sync,
+        F: SmTick,
     {
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Some(pool) = &self.pool {
-            let (on_pool, timed) = self.choice.next();
-            let start = timed.then(std::time::Instant::now);
-            if on_pool {
-                use rayon::prelude::*;
-                pool.install(|| {
-                    sms.par_iter_mut()
-                        .zip(pools.par_iter_mut())
-                        .zip(ports.par_iter_mut())
-                        .with_min_len(SMS_PER_TASK)
-                        .for_each(|((sm, requests), port)| tick(sm, requests, port));
-                });
-            } else {
-                tick_alone(sms, pools, ports, &tick);
-            }
-            if let Some(start) = start {
-                self.choice.record(on_pool, start.elapsed());
-            }
+        let Some(pool) = &self.pool else {
+            tick_alone(sms, pools, ports, &tick);
             return;
+        };
+        let (on_pool, timed) = self.choice.next();
+        let start = timed.then(pool::now_s);
+        if on_pool {
+            pool.run(sms, pools, ports, &tick);
+        } else {
+            tick_alone(sms, pools, ports, &tick);
         }
-        tick_alone(sms, pools, ports, &tick);
+        if let Some(start) = start {
+            self.choice.record(on_pool, pool::now_s() - start);
+        }
     }
 }
 
@@ -143,39 +127,143 @@ where
     }
 }
 
+/// What runs one SM's cycle.
+pub(crate) trait SmTick: Fn(&mut Sm, &mut RequestPool, &mut SmPort) + Sync {}
+impl<F: Fn(&mut Sm, &mut RequestPool, &mut SmPort) + Sync> SmTick for F {}
+
+/// Runs `tick` on every SM, split across rayon's current pool in tasks of
+/// [`SMS_PER_TASK`] SMs.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+fn tick_split<F: SmTick>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
+    use rayon::prelude::*;
+    sms.par_iter_mut()
+        .zip(pools.par_iter_mut())
+        .zip(ports.par_iter_mut())
+        .with_min_len(SMS_PER_TASK)
+        .for_each(|((sm, requests), port)| tick(sm, requests, port));
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub use pool::enable_web_pool;
+
+/// The native pool: one the simulating thread belongs to.
 #[cfg(not(target_arch = "wasm32"))]
 mod pool {
     use std::cell::RefCell;
-    use std::sync::Arc;
+    use std::sync::{Arc, OnceLock};
+    use std::time::Instant;
 
     use rayon::ThreadPool;
+
+    use super::{RequestPool, Sm, SmPort, SmTick, tick_split};
 
     thread_local! {
         /// The pool this thread joined, kept for its next run.
         static JOINED: RefCell<Option<Arc<ThreadPool>>> = const { RefCell::new(None) };
     }
 
-    /// A pool of `threads` threads that this thread belongs to, or, if this
-    /// thread already belongs to a pool of another size that a run still
-    /// uses, one it hands its cycles to; `None` if no thread can be started.
-    pub(super) fn shared(threads: usize) -> Option<Arc<ThreadPool>> {
-        JOINED.with(|joined| {
-            let mut joined = joined.borrow_mut();
-            if let Some(pool) = joined.as_ref().filter(|pool| pool.current_num_threads() == threads) {
-                return Some(Arc::clone(pool));
-            }
-            // This thread leaves its old pool once no run uses it.
-            if joined.as_ref().is_some_and(|pool| Arc::strong_count(pool) == 1) {
-                *joined = None;
-            }
-            if joined.is_none() {
-                let built = rayon::ThreadPoolBuilder::new().num_threads(threads).use_current_thread().build();
-                if let Ok(pool) = built {
-                    *joined = Some(Arc::new(pool));
-                    return joined.clone();
+    /// A rayon pool of the SMs' phase.
+    pub(super) struct Pool(Arc<ThreadPool>);
+
+    impl Pool {
+        /// A pool of `threads` threads that this thread belongs to, or, if
+        /// this thread already belongs to a pool of another size that a run
+        /// still uses, one it hands its cycles to; `None` if no thread can
+        /// be started.
+        pub(super) fn new(threads: usize) -> Option<Pool> {
+            JOINED.with(|joined| {
+                let mut joined = joined.borrow_mut();
+                if let Some(pool) = joined.as_ref().filter(|pool| pool.current_num_threads() == threads) {
+                    return Some(Pool(Arc::clone(pool)));
                 }
-            }
-            rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok().map(Arc::new)
-        })
+                // This thread leaves its old pool once no run uses it.
+                if joined.as_ref().is_some_and(|pool| Arc::strong_count(pool) == 1) {
+                    *joined = None;
+                }
+                if joined.is_none() {
+                    let built = rayon::ThreadPoolBuilder::new().num_threads(threads).use_current_thread().build();
+                    if let Ok(pool) = built {
+                        *joined = Some(Arc::new(pool));
+                        return joined.clone().map(Pool);
+                    }
+                }
+                rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok().map(|pool| Pool(Arc::new(pool)))
+            })
+        }
+
+        /// Runs `tick` on every SM on this pool.
+        pub(super) fn run<F: SmTick>(&self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
+            self.0.install(|| tick_split(sms, pools, ports, tick));
+        }
+    }
+
+    /// Seconds on the host's monotonic clock.
+    pub(super) fn now_s() -> f64 {
+        static ORIGIN: OnceLock<Instant> = OnceLock::new();
+        ORIGIN.get_or_init(Instant::now).elapsed().as_secs_f64()
+    }
+}
+
+/// The threaded WebAssembly build's pool: rayon's global one, on Web
+/// Workers, once the page's worker has started it.
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+mod pool {
+    use std::sync::OnceLock;
+
+    use super::{RequestPool, Sm, SmPort, SmTick, tick_split};
+
+    /// The host's clock in milliseconds (`performance.now`), given with the pool.
+    static CLOCK_MS: OnceLock<fn() -> f64> = OnceLock::new();
+
+    /// Says that rayon's global pool is running (wasm-bindgen-rayon's
+    /// `initThreadPool` has resolved) and how to read the host's clock.
+    /// Until then every run keeps its SMs on the simulating thread: touching
+    /// rayon before the pool exists would make it try to start threads the
+    /// way it does natively, which WebAssembly cannot.
+    pub fn enable_web_pool(clock_ms: fn() -> f64) {
+        let _ = CLOCK_MS.set(clock_ms);
+    }
+
+    /// Rayon's global pool, handed each split from outside.
+    pub(super) struct Pool;
+
+    impl Pool {
+        /// The global pool if it runs and has more than one thread.
+        pub(super) fn new(_threads: usize) -> Option<Pool> {
+            (CLOCK_MS.get().is_some() && rayon::current_num_threads() > 1).then_some(Pool)
+        }
+
+        /// Runs `tick` on every SM on the global pool.
+        pub(super) fn run<F: SmTick>(&self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
+            tick_split(sms, pools, ports, tick);
+        }
+    }
+
+    /// Seconds on the host's clock.
+    pub(super) fn now_s() -> f64 {
+        CLOCK_MS.get().map_or(0.0, |clock| clock() / 1000.0)
+    }
+}
+
+/// The single-thread WebAssembly build: no pool.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+mod pool {
+    use super::{RequestPool, Sm, SmPort, SmTick};
+
+    /// Never made: there are no threads.
+    pub(super) enum Pool {}
+
+    impl Pool {
+        pub(super) fn new(_threads: usize) -> Option<Pool> {
+            None
+        }
+
+        pub(super) fn run<F: SmTick>(&self, _: &mut [Sm], _: &mut [RequestPool], _: &mut [SmPort], _: &F) {
+            match *self {}
+        }
+    }
+
+    pub(super) fn now_s() -> f64 {
+        0.0
     }
 }

@@ -493,6 +493,15 @@ fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
+/// `options` on every thread of the worker's pool in the threaded build (the
+/// results are the same on any number), on one thread otherwise.
+fn on_host_threads(options: SimOptions) -> SimOptions {
+    #[cfg(all(feature = "threads", target_arch = "wasm32"))]
+    return SimOptions { threads: crate::threads::pool_threads(), ..options };
+    #[cfg(not(all(feature = "threads", target_arch = "wasm32")))]
+    options
+}
+
 /// The kernel files of a trace, fetched, by name.
 type KernelBlobs = Vec<(String, Blob)>;
 
@@ -609,11 +618,11 @@ impl Lab {
                 None => WorkerOutput::ConfigFailed("no config has loaded yet to edit".to_owned()),
             },
             WorkerInput::Run { speed, watch, memcpy_warms_l2, sampling } => {
-                let options = sim_options(memcpy_warms_l2, sampling);
+                let options = on_host_threads(sim_options(memcpy_warms_l2, sampling));
                 return self.start_run(speed, watch, options).unwrap_or_else(|e| vec![WorkerOutput::RunFailed(e)]);
             }
             WorkerInput::CompareSampling { sampling, memcpy_warms_l2 } => {
-                let compared = self.compare_sampling(sim_options(memcpy_warms_l2, sampling));
+                let compared = self.compare_sampling(on_host_threads(sim_options(memcpy_warms_l2, sampling)));
                 compared.map_or_else(WorkerOutput::CompareFailed, |c| WorkerOutput::SamplingCompared(Box::new(c)))
             }
             // A cancel is acknowledged even with no run, so the page can

@@ -38,6 +38,8 @@ mod scale_progress;
 mod scale_state;
 mod share;
 mod state;
+#[cfg(all(feature = "threads", target_arch = "wasm32"))]
+pub mod threads;
 
 pub use analysis_state::{AnalysisState, Shown};
 pub use app::{App, AppProps};
