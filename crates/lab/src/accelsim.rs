@@ -9,10 +9,13 @@
 //!   figures (cycles, cache and DRAM counters);
 //! - `anchor_traces.json`, `local_traces.json` (and `models_traces.json`
 //!   beside `models.jsonl`): how each trace is made, a
-//!   generator spec and the config it was sized for, and the SHA-256 of its
+//!   generator spec or an authored kernel file (`kernel_file`, a `.cu` file
+//!   of the set), the config it was sized for, and the SHA-256 of its
 //!   files (file names in order, each name then its bytes);
 //! - `configs/<name>/`: the config files Accel-Sim ran, pinned, so a change to
 //!   a preset never moves the reference;
+//! - `kernels/<name>.cu`: the authored kernels traces are compiled from,
+//!   pinned the same way, so editing a teaching example never moves it;
 //! - optionally `traces/<name>/`: a trace committed xz-compressed, for when
 //!   the generator no longer writes it byte for byte.
 //!
@@ -124,13 +127,23 @@ pub struct ReferenceCase {
     pub accelsim: RunFigures,
 }
 
+/// What a trace is made from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MadeFrom {
+    /// A generator spec, `KERNEL:k=v,...` (`warplab gen-trace KERNEL ...`).
+    Generator(String),
+    /// An authored CUDA C file, its path relative to the set's directory
+    /// (`warplab gen-trace --kernel FILE.cu`).
+    KernelFile(String),
+}
+
 /// How a trace is made.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceRecipe {
     /// The trace's name.
     pub name: String,
-    /// The generator spec, `KERNEL:k=v,...`.
-    pub spec: String,
+    /// Its generator spec or kernel file.
+    pub made_from: MadeFrom,
     /// The config it was sized for: a preset name, or a config directory of the set.
     pub sized_for: String,
     /// Every `PC MASK 0 BRA ...` line becomes `PC MASK 0 FADD ...`.
@@ -366,12 +379,17 @@ fn trace_files(recipe: &TraceRecipe, files: &mut dyn ReferenceFiles) -> Result<V
             })
             .collect();
     }
-    let spec: GenSpec = recipe.spec.parse().map_err(LabError::Gen)?;
     let sized_for = match preset_config(&recipe.sized_for) {
         Ok((_, config)) => config,
         Err(_) => read_dir_config(files, &recipe.sized_for)?,
     };
-    let workload = generate(&spec, &sized_for)?;
+    let workload = match &recipe.made_from {
+        MadeFrom::Generator(spec) => generate(&spec.parse::<GenSpec>().map_err(LabError::Gen)?, &sized_for)?,
+        MadeFrom::KernelFile(path) => {
+            let source = read_text(files, path)?;
+            crate::authored_workload(path, &source, &sized_for).map_err(|e| bad(&recipe.name, &e))?
+        }
+    };
     let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     let mut buffers: Vec<std::rc::Rc<std::cell::RefCell<Vec<u8>>>> = Vec::new();
     let mut names = Vec::new();
@@ -458,7 +476,7 @@ fn anchor_recipe(entry: &Value, all: &Value) -> Result<TraceRecipe, LabError> {
         None => entry,
     };
     Ok(TraceRecipe {
-        spec: spec_text(&text(source, "generator", at)?, &text(source, "knobs", at)?),
+        made_from: MadeFrom::Generator(spec_text(&text(source, "generator", at)?, &text(source, "knobs", at)?)),
         sized_for: text(source, "for", at)?,
         bra_to_fadd: entry.get("derived_from").is_some(),
         sha256: text(source, "sha256_of_files", at)?,
@@ -468,14 +486,20 @@ fn anchor_recipe(entry: &Value, all: &Value) -> Result<TraceRecipe, LabError> {
 }
 
 /// A trace of `local_traces.json` or `models_traces.json`: a generator spec
-/// for a config, and its digest.
+/// (`generator`, `knobs`) or an authored kernel file (`kernel_file`) for a
+/// config, and its digest.
 fn local_recipe(entry: &Value, at: &str) -> Result<TraceRecipe, LabError> {
-    let knobs = text(entry, "knobs", at)?;
     let name = text(entry, "trace", at)?;
+    let made_from = match entry.get("kernel_file") {
+        Some(_) => MadeFrom::KernelFile(text(entry, "kernel_file", at)?),
+        None => {
+            MadeFrom::Generator(spec_text(&text(entry, "generator", at)?, &text(entry, "knobs", at)?.replace(',', " ")))
+        }
+    };
     Ok(TraceRecipe {
         generated_as: name.clone(),
         name,
-        spec: spec_text(&text(entry, "generator", at)?, &knobs.replace(',', " ")),
+        made_from,
         sized_for: text(entry, "for", at)?,
         bra_to_fadd: entry.get("bra_to_fadd").and_then(Value::as_bool).unwrap_or(false),
         sha256: text(entry, "sha256_of_files", at)?,
@@ -495,8 +519,10 @@ fn case(run: &Value, group: CaseGroup, traces: &[TraceRecipe], at: &str) -> Resu
             let fadd = spec.contains("(BRA->FADD)");
             let spec = spec.replace("(BRA->FADD)", "");
             let sized_for = text(run, "trace_generated_for", at)?;
-            let same =
-                |t: &&TraceRecipe| t.bra_to_fadd == fadd && t.sized_for == sized_for && same_spec(&t.spec, spec.trim());
+            let same = |t: &&TraceRecipe| {
+                let generated = matches!(&t.made_from, MadeFrom::Generator(made) if same_spec(made, spec.trim()));
+                generated && t.bra_to_fadd == fadd && t.sized_for == sized_for
+            };
             traces.iter().find(same).map(|t| t.name.clone()).ok_or_else(|| bad(at, "no recorded trace matches"))?
         }
     };
@@ -553,5 +579,25 @@ mod tests {
         assert_eq!(sha256_of_files(&files), "85337816d263d362acb23a4255a636191075c2a90c47f2ee6db3362f7df11203");
         assert!(same_spec("strided:gs=1,size=120", "strided:size=120,gs=1"));
         assert!(!same_spec("strided:gs=1", "strided:gs=32"));
+    }
+
+    #[test]
+    fn a_trace_is_made_from_a_generator_spec_or_a_kernel_file() {
+        let generated = serde_json::json!({"trace": "g", "generator": "strided", "knobs": "gs=1,size=4",
+            "for": "SM7_QV100", "sha256_of_files": "00"});
+        let authored = serde_json::json!({"trace": "k", "kernel_file": "kernels/vecadd.cu", "for": "SM7_QV100",
+            "sha256_of_files": "00"});
+        let generated = local_recipe(&generated, "t").unwrap();
+        assert_eq!(generated.made_from, MadeFrom::Generator("strided:gs=1,size=4".to_owned()));
+        let authored = local_recipe(&authored, "t").unwrap();
+        assert_eq!(authored.made_from, MadeFrom::KernelFile("kernels/vecadd.cu".to_owned()));
+        // An anchor line names its trace by spec: only a generated trace can match it.
+        let run = serde_json::json!({"case": "c", "kernel_spec": "strided:size=4,gs=1", "trace_generated_for": "SM7_QV100",
+            "config_dir": "d", "accelsim_cycles": 1, "accelsim_insn": 1, "dram_reads": 0, "dram_writes": 0,
+            "L1D_total_cache_accesses": 0, "L1D_total_cache_misses": 0, "L1D_total_cache_pending_hits": 0,
+            "L1D_total_cache_reservation_fails": 0, "L2_total_cache_accesses": 0, "L2_total_cache_misses": 0,
+            "L2_total_cache_pending_hits": 0, "L2_total_cache_reservation_fails": 0});
+        assert_eq!(case(&run, CaseGroup::Anchor, &[authored.clone(), generated], "t").unwrap().trace, "g");
+        assert!(case(&run, CaseGroup::Anchor, &[authored], "t").is_err());
     }
 }

@@ -30,6 +30,7 @@
 
 pub mod accelsim;
 mod analytical;
+mod authored;
 mod config;
 mod config_delta;
 mod content_hash;
@@ -47,6 +48,7 @@ mod simulate;
 mod workload;
 
 pub use analytical::{predict, profile_generated, profile_trace, profile_workload};
+pub use authored::{authored_run_options, authored_workload, compile_and_run};
 pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, missing_icnt, named_icnt, option_help, preset_config,
     presets, read_config_dir, read_config_files,

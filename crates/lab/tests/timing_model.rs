@@ -324,3 +324,30 @@ fn two_level_active_set_limits_which_warps_interleave() {
         assert!(overlapped < 1.5 * alone, "{name}: {overlapped} cycles/iteration vs {alone} for one warp");
     }
 }
+
+/// A shared-memory atomic (`ATOMS`) runs in the shared-memory pipeline as
+/// `LDS` does, its bank conflicts serialised and its result back after the
+/// shared-memory latency, and its warp issues nothing more until it is back
+/// (GPGPU-Sim's atomic count, decremented at the shared pipeline's
+/// writeback). So a lone warp's chain of atomics costs at least that latency
+/// each, and a 32-way bank conflict (32 words 128 bytes apart) 31 cycles more
+/// than 32 words in 32 banks. It is not one of the global atomics that skip
+/// the L1 for the L2: it has no access to send there.
+#[test]
+fn a_shared_atomic_waits_for_the_shared_memory_pipeline() {
+    let config = preset("SM7_QV100");
+    let atomics = |n: usize, stride: u32| {
+        let mut lines = vec![format!("ffffffff 1 R1 ATOMS.ADD 1 R2 4 1 0x0 {stride}"); n];
+        lines.push("ffffffff 0 EXIT 0 0".to_string());
+        common::run_grid(&config, 70, 1, 1, |_, _| lines.clone())
+    };
+    let per_atomic = |stride: u32| (atomics(32, stride).cycles - atomics(16, stride).cycles) as f64 / 16.0;
+    let free = per_atomic(4);
+    let latency = f64::from(config.l1.shmem_latency_cycles);
+    assert!(free >= latency, "{free} cycles per conflict-free atomic, under the {latency}-cycle shared-memory latency");
+    let report = atomics(16, 4);
+    let (l1, l2) = (&report.l1d.atomics, &report.l2.atomics);
+    assert_eq!((l1.miss + l1.hit + l1.sector_miss, l2.miss + l2.hit + l2.sector_miss), (0, 0), "nothing leaves the SM");
+    let conflicted = per_atomic(128);
+    assert!((conflicted - free - 31.0).abs() < 0.5, "a 32-way conflict: {conflicted} vs {free} cycles per atomic");
+}

@@ -563,10 +563,12 @@ impl Sm {
 
     fn work_on_current(&mut self, now: u64, ctx: &mut MemoryContext<'_>) {
         let Some(mut op) = self.memory.current else { return };
-        if self.bypasses_l1(op) {
-            self.send_one_past_l1(op, now, ctx);
-            return;
-        }
+        // Shared memory first: a shared atomic (`ATOMS`) is not one of the
+        // atomics sent past the L1 but a shared access like `LDS`, its bank
+        // conflicts and its latency included, after which its warp may issue
+        // again (GPGPU-Sim decrements the atomic count at the shared pipeline's
+        // writeback); nor does `-gpgpu_gmem_skip_L1D` or a GPU without an L1
+        // move shared memory onto the crossbar.
         if op.space == MemSpace::Shared {
             op.shared_cycles -= 1;
             self.memory.current = Some(op);
@@ -578,6 +580,10 @@ impl Sm {
                 self.memory.returns.push_back((now + self.memory.shmem_latency, load));
             }
             self.finish_current(op);
+            return;
+        }
+        if self.bypasses_l1(op) {
+            self.send_one_past_l1(op, now, ctx);
             return;
         }
         // One access per bank per cycle, in order, up to the first conflict.
@@ -782,8 +788,9 @@ impl Sm {
         Ok(())
     }
 
-    /// Whether `op`'s accesses skip the L1: atomics (Accel-Sim gives them
-    /// `CACHE_GLOBAL`), every access without an L1, and global accesses with
+    /// Whether `op`'s accesses (global or local: shared ones never reach
+    /// here) skip the L1: atomics (Accel-Sim gives them `CACHE_GLOBAL`),
+    /// every access without an L1, and global accesses with
     /// `-gpgpu_gmem_skip_L1D`.
     fn bypasses_l1(&self, op: MemOp) -> bool {
         matches!(op.kind, OpKind::Atomic(_))
