@@ -24,8 +24,8 @@ use crate::baseline::{Baseline, Figures};
 use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
-    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
-    SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, FollowRequest, Header, IpcSummary,
+    ReportView, SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
 use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
@@ -134,7 +134,10 @@ pub fn App(props: &AppProps) -> Html {
     let base_preset = state.preset.clone().map(AttrValue::from);
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     let run_cycle = run.latest.as_ref().map_or(0, |u| u.cycle);
-    let unrecorded = run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
+    let unrecorded =
+        run.replay.is_none() && run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
+    let ended_at =
+        run.latest.as_ref().map(|update| update.cycle).filter(|_| run.animation_phase() == RunPhase::Finished);
     html! {
         <main class="warplab">
             { header(&page, &state, &shared) }
@@ -167,8 +170,10 @@ pub fn App(props: &AppProps) -> Html {
                             </h2>
                             { controls(&page, &run) }
                             <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
-                                timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
+                                timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
                                 on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
+                            <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={run.active()}
+                                on_follow={page.callback(|page, ()| page.control(RunControl::Follow))} />
                             <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
                                 {unrecorded} />
                         </section>
@@ -524,9 +529,12 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
 /// Play, pause, step, speed and seek, wired to the worker.
 fn controls(page: &Page, run: &RunState) -> Html {
     let send = |control: RunControl| page.callback(move |page, ()| page.control(control));
+    let (speed, watch, sampling) = (run.replay_speed_or_default(), run.watch, run.sampling);
+    let on_replay = page.callback(move |page, ()| page.replay(speed, watch, sampling));
     html! {
-        <AnimationControls playing={run.phase == RunPhase::Running} running={run.active()}
-            finished={run.phase == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.speed)}
+        <AnimationControls playing={run.animation_phase() == RunPhase::Running} running={run.active()}
+            finished={run.animation_phase() == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.animation_speed())}
+            {on_replay}
             on_play={send(RunControl::Resume)} on_pause={send(RunControl::Pause)}
             on_step_cycle={send(RunControl::StepCycle)} on_step_event={send(RunControl::StepEvent)}
             on_speed={page.callback(|page, speed: Speed| page.control(RunControl::Speed(speed.cycles_per_second())))}
@@ -762,6 +770,17 @@ impl Page {
     /// outputs end.
     fn start_run(&self, speed: u64, watch: u32, sampling: SampleMode, experiment: Experiment) {
         self.run.dispatch(RunAction::Requested(experiment));
+        self.send_run(speed, watch, sampling);
+    }
+
+    /// Simulates the finished run again for the animation, at the replay
+    /// speed (the simulation is deterministic, so it is the same run).
+    fn replay(&self, speed: u64, watch: u32, sampling: SampleMode) {
+        self.run.dispatch(RunAction::ReplayRequested);
+        self.send_run(speed, watch, sampling);
+    }
+
+    fn send_run(&self, speed: u64, watch: u32, sampling: SampleMode) {
         self.worker.send(WorkerInput::Control(RunControl::Cancel));
         self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: MEMCPY_WARMS_L2, sampling });
     }
@@ -842,7 +861,8 @@ impl Page {
             self.scale.dispatch(ScaleAction::PairChosen(pair));
         }
         self.scale.dispatch(ScaleAction::TargetChosen(scale.target_sms));
-        self.run.dispatch(RunAction::SpeedChosen(experiment.view.speed));
+        let (speed, replay_speed) = (experiment.view.speed, experiment.view.replay_speed);
+        self.run.dispatch(RunAction::SpeedsSet { speed, replay_speed });
         self.run.dispatch(RunAction::SamplingChosen(experiment.sampling));
         self.run.dispatch(RunAction::Watched(experiment.view.watch_sm));
         self.analysis.dispatch(AnalysisAction::PaperModelsOnly(experiment.view.paper_models_only));
