@@ -30,7 +30,10 @@ use crate::components::{
 use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
-use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
+use crate::hooks::{
+    BaselineWorker, LabWorkerHandle, use_baseline_worker, use_foldable_panels, use_lab_worker, use_scale_progress,
+    use_tap_explanations,
+};
 use crate::lab_step::LabStep;
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
@@ -89,6 +92,9 @@ pub fn App(props: &AppProps) -> Html {
     let scale_dispatcher = scale.dispatcher();
     let progress_channel =
         use_scale_progress(Callback::from(move |progress| scale_dispatcher.dispatch(ScaleAction::Progress(progress))));
+    // A phone's reader folds panels and taps for the hover texts (issue 42).
+    use_foldable_panels();
+    use_tap_explanations();
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let config_edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);

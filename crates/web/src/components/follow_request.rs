@@ -83,7 +83,7 @@ fn hops(journey: &Journey, active: bool) -> Html {
         ),
     };
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <p data-testid="follow-summary">{ summary }</p>
             <table class="kernels follow-hops" data-testid="follow-hops">
                 <thead><tr><th>{ "Cycle" }</th><th>{ "+cycles" }</th><th>{ "Where" }</th><th>{ "What happened" }</th></tr></thead>
