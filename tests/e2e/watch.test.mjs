@@ -1,7 +1,8 @@
 // Watching a run (issue 42): a run that finished at speed "max" leaves the
 // animation on a frame from its middle, with warps on the SMs, and Replay
 // enabled; Replay plays it again at the link's replay speed while the strip
-// keeps the finished run's figure; following the watched SM's next L1 miss
+// keeps the finished run's figure; Follow on a finished run follows its
+// replay's first miss; following the watched SM's next L1 miss
 // lists the request's hops (L1, MSHR, crossbar, L2 slice, DRAM, back) in
 // increasing cycles. Screenshots of the finished frame and the followed hops.
 import { test } from "node:test";
@@ -30,6 +31,18 @@ test("a finished run shows a frame with warps and Replay; a replay and a followe
   assert.match(await textOf(page, "animation-ended-note"), /^The run ended at cycle [\d,]+, every SM empty; shown is cycle/);
   assert.equal(await page.getByTestId("speed").locator("option:checked").textContent(), "2k cycles/s");
   await page.getByTestId("animation-panel").screenshot({ path: `${SCREENSHOTS}watch-finished.png` });
+
+  // Follow on a finished run: replayed from its start, its first miss followed.
+  await page.getByTestId("follow").click();
+  await page.getByTestId("follow-summary").filter({ hasText: "cycles from the L1 miss" }).waitFor({ timeout: 60_000 });
+  const first = Number(await page.getByTestId("follow-hop").first().getAttribute("data-cycle"));
+  assert.ok(first < 10_000, `the replay's first miss, early in the run: cycle ${first}`);
+  assert.equal(await dataValue(page, "ipc-simulated-value"), simulated, "the strip keeps the finished run's IPC");
+  // The replay's speeds are for watching; Go jumps to its end.
+  assert.equal(await page.getByTestId("speed").locator("option", { hasText: "max" }).count(), 0);
+  await page.getByTestId("seek-input").fill("100000000");
+  await page.getByTestId("seek").click();
+  await replay.waitFor({ timeout: 60_000 });
 
   // Replay: the animation starts over at the link's replay speed; the figures stay.
   await replay.click();

@@ -142,6 +142,7 @@ pub fn App(props: &AppProps) -> Html {
     let run_cycle = run.latest.as_ref().map_or(0, |u| u.cycle);
     let unrecorded =
         run.replay.is_none() && run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
+    let can_follow = run.active() || run.animation_phase() == RunPhase::Finished;
     let ended_at =
         run.latest.as_ref().map(|update| update.cycle).filter(|_| run.animation_phase() == RunPhase::Finished);
     html! {
@@ -178,8 +179,8 @@ pub fn App(props: &AppProps) -> Html {
                             <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
                                 timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
                                 on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
-                            <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={run.active()}
-                                on_follow={page.callback(|page, ()| page.control(RunControl::Follow))} />
+                            <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={can_follow}
+                                on_follow={replay_then(&page, &run, Some(RunControl::Follow))} />
                             <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
                                 {unrecorded} />
                         </section>
@@ -532,15 +533,27 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     }
 }
 
+/// Replays the finished run, if it has finished, then sends `control`
+/// (following a request on a finished run follows its replay's first miss).
+fn replay_then(page: &Page, run: &RunState, control: Option<RunControl>) -> Callback<()> {
+    let finished = run.animation_phase() == RunPhase::Finished;
+    let (speed, watch, sampling) = (run.replay_speed_or_default(), run.watch, run.sampling);
+    page.callback(move |page, ()| {
+        if finished {
+            page.replay(speed, watch, sampling);
+        }
+        control.into_iter().for_each(|control| page.control(control));
+    })
+}
+
 /// Play, pause, step, speed and seek, wired to the worker.
 fn controls(page: &Page, run: &RunState) -> Html {
     let send = |control: RunControl| page.callback(move |page, ()| page.control(control));
-    let (speed, watch, sampling) = (run.replay_speed_or_default(), run.watch, run.sampling);
-    let on_replay = page.callback(move |page, ()| page.replay(speed, watch, sampling));
+    let on_replay = replay_then(page, run, None);
     html! {
         <AnimationControls playing={run.animation_phase() == RunPhase::Running} running={run.active()}
             finished={run.animation_phase() == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.animation_speed())}
-            {on_replay}
+            {on_replay} replay={run.phase == RunPhase::Finished}
             on_play={send(RunControl::Resume)} on_pause={send(RunControl::Pause)}
             on_step_cycle={send(RunControl::StepCycle)} on_step_event={send(RunControl::StepEvent)}
             on_speed={page.callback(|page, speed: Speed| page.control(RunControl::Speed(speed.cycles_per_second())))}

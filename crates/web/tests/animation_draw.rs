@@ -335,6 +335,7 @@ async fn the_controls_report_what_was_pressed() {
             move |cycle: u64| pressed.borrow_mut().push(format!("seek {cycle}"))
         }),
         on_replay: record("replay"),
+        replay: false,
     };
     let host: Element = attach("div");
     let _app = yew::Renderer::<AnimationControls>::with_root_and_props(host, props).render();

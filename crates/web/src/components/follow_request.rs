@@ -19,7 +19,8 @@ pub struct FollowRequestProps {
     pub followed: Option<Rc<Followed>>,
     /// The watched SM, whose miss the button follows.
     pub watch: u32,
-    /// Whether a run plays or is paused (a finished run is replayed first).
+    /// Whether a run plays, is paused or has finished (a finished run is
+    /// replayed from its start, and its first miss followed).
     pub can_follow: bool,
     /// The button was pressed.
     pub on_follow: Callback<()>,
@@ -29,15 +30,13 @@ pub struct FollowRequestProps {
 #[component]
 pub fn FollowRequest(props: &FollowRequestProps) -> Html {
     let busy = props.followed.as_ref().is_some_and(|followed| followed.active);
-    let hint = (!props.can_follow).then_some(" (Replay the run first)");
     html! {
         <div class="follow-request" data-testid="follow-request">
             <button type="button" class="button" data-testid="follow" disabled={!props.can_follow || busy}
                 onclick={props.on_follow.reform(|_: MouseEvent| ())}
-                title="Play until this SM's L1 next misses on a load, then follow that sector's request through the memory system and back; the run pauses when the data is in the L1">
+                title="Play until this SM's L1 next misses on a load (a finished run is replayed from its start), then follow that sector's request through the memory system and back; the run pauses when the data is in the L1">
                 { format!("Follow SM {}'s next L1 miss", props.watch) }
             </button>
-            if let Some(hint) = hint { <span class="hint">{ hint }</span> }
             { props.followed.as_deref().map_or_else(Html::default, followed) }
         </div>
     }

@@ -60,6 +60,10 @@ pub struct AnimationControlsProps {
     /// Replay the finished run from its start, at the speed selected.
     #[prop_or_default]
     pub on_replay: Callback<()>,
+    /// The speed is the replay's (the run has finished): "max" is not
+    /// offered, since a replay is for watching (Go jumps ahead).
+    #[prop_or_default]
+    pub replay: bool,
 }
 
 impl Speed {
@@ -182,7 +186,7 @@ pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
                 title="Advance to the next cycle at which something changes (Shift+→ or ↓)">{ "Step 1 event" }</button>
             <label class="hint" for="animation-speed">{ "Speed" }</label>
             <select id="animation-speed" data-testid="speed" onchange={on_speed}>
-                { for Speed::choices_with(props.speed).into_iter().map(|speed| html! {
+                { for Speed::choices_with(props.speed).into_iter().filter(|&speed| !(props.replay && speed == Speed::Max)).map(|speed| html! {
                     <option value={speed.cycles_per_second().to_string()} selected={speed == props.speed}>{ speed.label() }</option>
                 }) }
             </select>
