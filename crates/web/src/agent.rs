@@ -264,8 +264,8 @@ pub struct Followed {
     /// Its way so far; `None` until the SM misses in its L1.
     pub journey: Option<Journey>,
     /// Whether the run still plays to find it or bring it home; `false`
-    /// with no journey: the SM made no L1 read miss within
-    /// [`crate::run_follow::FOLLOW_LIMIT_CYCLES`].
+    /// with no journey: the SM made no L1 read miss before the run ended or
+    /// within [`crate::run_follow::FOLLOW_LIMIT_CYCLES`].
     pub active: bool,
 }
 

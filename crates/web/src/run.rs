@@ -150,6 +150,11 @@ impl WorkerRun {
             self.simulation.run_until(Cycle(self.cycle() + FOLLOW_CHUNK_CYCLES));
             self.collect_events();
         }
+        if self.simulation.progress().finished
+            && let Some(follow) = &mut self.follow
+        {
+            follow.stop();
+        }
         if !self.following() {
             self.playing = false;
             self.sync_recording();

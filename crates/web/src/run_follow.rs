@@ -51,8 +51,39 @@ impl FollowRun {
         self.active = !self.follower.done() && !over;
     }
 
+    /// Ends the follow where it is: the run ended first.
+    pub fn stop(&mut self) {
+        self.active = false;
+    }
+
     /// What the page is told.
     pub fn followed(&self) -> Followed {
         Followed { sm: self.sm, since: self.since, journey: self.follower.journey().cloned(), active: self.active }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use warplab_lab::EventKind;
+
+    use super::*;
+
+    #[test]
+    fn a_follow_gives_up_after_its_limit_or_when_the_run_ends() {
+        let (_, config) = warplab_lab::default_config().expect("the default preset reads");
+        let mut follow = FollowRun::new(&config, 2, 1_000);
+        follow.observe(&[], 1_000 + FOLLOW_LIMIT_CYCLES);
+        assert!(follow.active(), "still within its limit");
+        follow.observe(&[], 1_001 + FOLLOW_LIMIT_CYCLES);
+        assert_eq!(follow.followed(), Followed { sm: 2, since: 1_000, journey: None, active: false });
+
+        let mut follow = FollowRun::new(&config, 2, 0);
+        let other_sm = Event { cycle: 4, kind: EventKind::MshrAllocated { sm: 1, address: 0x1000 } };
+        let miss = Event { cycle: 5, kind: EventKind::MshrAllocated { sm: 2, address: 0x2000 } };
+        follow.observe(&[other_sm, miss], 5);
+        let journey = follow.followed().journey.expect("SM 2 missed");
+        assert_eq!((journey.address, journey.hops.len(), follow.active()), (0x2000, 1, true));
+        follow.stop();
+        assert!(!follow.active() && follow.followed().journey.is_some(), "stopped where it was");
     }
 }

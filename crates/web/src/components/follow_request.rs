@@ -53,7 +53,8 @@ fn followed(followed: &Followed) -> Html {
         (None, false) => html! {
             <p class="hint" data-testid="follow-status">
                 { format!(
-                    "SM {} made no L1 read miss in the {} cycles after cycle {} (its work may be done): watch another SM.",
+                    "SM {} made no L1 read miss before the run ended or in the {} cycles after cycle {} (its work may be \
+                     done): watch another SM.",
                     followed.sm,
                     format::count(FOLLOW_LIMIT_CYCLES),
                     format::count(followed.since)
@@ -76,7 +77,7 @@ fn hops(journey: &Journey, active: bool) -> Html {
         ),
         (false, _, true) => format!("Sector {:#x}: on its way…", journey.address),
         (false, _, false) => format!(
-            "Sector {:#x}: not back after {} cycles; the follow stopped.",
+            "Sector {:#x}: not back when the follow stopped (the run ended, or {} cycles passed).",
             journey.address,
             format::count(FOLLOW_LIMIT_CYCLES)
         ),
