@@ -103,6 +103,11 @@ export async function linkOf(experiment) {
   return stdout.trim();
 }
 
+// `url` without its link's version character: a page writes links of its own
+// version, and an older link it opens comes back with the same payload under
+// the newer version whenever the experiment's JSON is unchanged.
+export const unversioned = (url) => url.replace(/#x=\d/, "#x=");
+
 // The number in the `data-value` of the element with `data-testid` = `testid`.
 export const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
 

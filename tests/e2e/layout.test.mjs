@@ -5,6 +5,9 @@
 // which put the experiment's panels beside the results' while a phone keeps
 // one column, every section is a link away, the keyboard shortcuts are listed
 // in a popover, and each size leaves a screenshot to look at;
+// the phone page leads with the strip and the animation, folds its sections
+// (the folded page at most three screens), keeps its tables inside their
+// panels and its text at 11 px or more, and shows every hover text on a tap;
 // and the README's pictures are taken as `cargo xtask screenshots` takes them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -121,7 +124,8 @@ for (const [name, viewport] of SIZES) {
     const config = await page.getByTestId("config").boundingBox();
     const models = await page.getByTestId("analytical-panel").boundingBox();
     if (name === "phone") {
-      assert.ok(models.x === workload.x && models.y > config.y + config.height, "one column: the models below the GPU");
+      // One column, the results first: what the phone's reader came for.
+      assert.ok(models.x === workload.x && models.y + models.height < workload.y, "one column: the models above the workload");
     } else {
       assert.ok(models.x > workload.x + workload.width, "the models' panel is right of the workload's");
       // The columns start level (the panels above the models' come and go with a run).
@@ -164,3 +168,76 @@ for (const [name, viewport] of SIZES) {
     await page.close();
   });
 }
+
+test("a phone leads with the strip and the animation, folds to three screens, and explains on a tap", async () => {
+  const screen = { width: 390, height: 844 };
+  const context = await shared.browser.newContext({ viewport: screen, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(shared.server.origin + "/");
+  await page.locator('[data-testid="ipc-simulated-value"][data-value]').waitFor({ timeout: 120_000 });
+  await page.getByTestId("animation").waitFor();
+  const top = (testid) => page.getByTestId(testid).evaluate((e) => e.getBoundingClientRect().top + scrollY);
+  const [strip, toolbar, animation, workload] = await Promise.all(
+    ["ipc-summary", "toolbar", "animation-panel", "workload"].map(top),
+  );
+  assert.ok(strip < toolbar && strip < screen.height / 2, `the strip first, on the first screen (at ${strip} px)`);
+  assert.ok(animation < workload, "the animation before the experiment's panels");
+  assert.ok(animation < 1.5 * screen.height, `the animation a swipe away (at ${animation} px)`);
+  await page.screenshot({ path: `${SCREENSHOTS}layout-phone-top.png` });
+
+  // Tables fit their panel or scroll inside it; text is 11 px or more.
+  const spilled = await page.evaluate(() =>
+    [...document.querySelectorAll(".panel table")].filter((table) => {
+      const panel = table.closest(".panel").getBoundingClientRect();
+      let box = table.parentElement;
+      while (box && !box.classList.contains("panel") && getComputedStyle(box).overflowX === "visible") box = box.parentElement;
+      const scrolls = box && ["auto", "scroll"].includes(getComputedStyle(box).overflowX);
+      return !scrolls && table.getBoundingClientRect().right > panel.right + 1;
+    }).map((table) => table.className),
+  );
+  assert.deepEqual(spilled, [], "every table fits or scrolls inside its panel");
+  const small = await page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && e.getClientRects().length)
+      .filter((e) => parseFloat(getComputedStyle(e).fontSize) < 11)
+      .map((e) => `${e.tagName} ${e.textContent.trim().slice(0, 30)}`),
+  );
+  assert.deepEqual(small, [], "no text under 11 px");
+
+  // A hover text on a tap: the simulated card's, then a panel heading's.
+  for (const testid of ["ipc-simulated", "animation-panel"]) {
+    const explained = testid === "ipc-simulated" ? page.getByTestId(testid) : page.getByTestId(testid).locator("h2");
+    const title = await page.getByTestId(testid).evaluate((e) => (e.closest("[title]") ?? e.querySelector("h2[title]")).title);
+    await explained.scrollIntoViewIfNeeded();
+    await explained.tap({ position: { x: 5, y: 5 } });
+    const bubble = page.getByTestId("tap-explanation");
+    await bubble.waitFor({ state: "visible", timeout: 5_000 });
+    assert.equal(await bubble.textContent(), title);
+    const box = await bubble.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= screen.width, "the bubble fits the screen");
+  }
+  await page.screenshot({ path: `${SCREENSHOTS}layout-phone-tap.png` });
+
+  // Every section folded: the page is at most three screens tall.
+  const folds = page.getByTestId("fold");
+  const n = await folds.count();
+  assert.ok(n >= 6, `every panel heading has a Fold button (${n})`);
+  for (let i = 0; i < n; i++) await folds.nth(i).tap();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(height <= 3 * screen.height, `the folded page is ${height} px, over three screens`);
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.screenshot({ path: `${SCREENSHOTS}layout-phone-folded.png`, fullPage: true });
+  assert.equal(await page.getByTestId("animation").isVisible(), false, "a folded panel hides its content");
+  const unfold = page.getByTestId("animation-panel").getByTestId("fold");
+  assert.equal(await unfold.getAttribute("aria-expanded"), "false");
+  await unfold.tap();
+  assert.equal(await page.getByTestId("animation").isVisible(), true, "and shows it again");
+  // A link into a folded panel unfolds it: the glossary, from a "?".
+  await page.getByTestId("report-panel").getByTestId("fold").tap();
+  await page.getByTestId("report-panel").getByTestId("help-link").tap();
+  await page.locator("#glossary-report").waitFor({ state: "visible", timeout: 5_000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -176,7 +176,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     experiment.view.watch_sm = 3;
     let (code, link, stderr) = warplab(&["experiment", "link", &file("link", &experiment)]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(link.starts_with("#x=5"), "{link}");
+    assert!(link.starts_with("#x=6"), "{link}");
     let (code, shown, stderr) = warplab(&["experiment", "show", link.trim()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(Experiment::from_json(&shown).expect("JSON"), experiment);
@@ -184,7 +184,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     let (code, _, stderr) = warplab(&["experiment", "show", "#x=7abc"]);
     assert_eq!(
         (code, stderr.trim()),
-        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5")
+        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5, 6")
     );
     let truncated = &link.trim()[..link.len() / 2];
     let (code, _, stderr) = warplab(&["experiment", "show", truncated]);

@@ -161,6 +161,17 @@ pub struct ViewState {
     /// the JSON when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub paper_models_only: bool,
+    /// The speed Replay plays a finished run at, in cycles per second (0:
+    /// the page's default, slow enough to watch): a lab step about the
+    /// animation sets one at which what it asks about is visible. Left out
+    /// of the JSON when 0 (link version 6 added it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replay_speed: u64,
+}
+
+/// Whether `value` is 0: what serde asks of `skip_serializing_if`.
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// A 64-bit FNV-1a hash of files' contents, written as 16 hex digits: what
@@ -240,7 +251,7 @@ impl Experiment {
     /// files are not here), the sample exists, a generator spec names a
     /// generator with its knobs in range, the scale models are `S, 2S`, a
     /// scale-model target is a size their plan predicts (checked when the
-    /// config is a preset), the watched SM exists, the speed is at most
+    /// config is a preset), the watched SM exists, the speeds are at most
     /// [`MAX_SPEED`], at most [`MAX_EDITS`] edits, and a baseline carries no
     /// baseline of its own.
     ///
@@ -324,11 +335,12 @@ impl Experiment {
                 config.n_sms().saturating_sub(1)
             )));
         }
-        if self.view.speed > MAX_SPEED {
-            return Err(LinkError::Invalid(format!(
-                "the animation speed {} cycles/s is above the fastest, {MAX_SPEED}",
-                self.view.speed
-            )));
+        for (what, speed) in [("animation", self.view.speed), ("replay", self.view.replay_speed)] {
+            if speed > MAX_SPEED {
+                return Err(LinkError::Invalid(format!(
+                    "the {what} speed {speed} cycles/s is above the fastest, {MAX_SPEED}"
+                )));
+            }
         }
         Ok(())
     }

@@ -35,6 +35,7 @@ mod config;
 mod config_delta;
 mod content_hash;
 mod experiment;
+pub mod follow;
 pub mod fuzzing;
 mod generated;
 mod knobs;

@@ -33,7 +33,7 @@ fn everything() -> Experiment {
         target_sms: Some(40),
         weak: true,
     };
-    experiment.view = ViewState { watch_sm: 79, speed: 2000, paper_models_only: true };
+    experiment.view = ViewState { watch_sm: 79, speed: 2000, paper_models_only: true, replay_speed: 500 };
     let mut baseline = Experiment::new(
         "SM7_QV100",
         WorkloadChoice::Trace { name: "my trace".to_owned(), hash: ContentHash(0x0123_4567_89ab_cdef) },
@@ -106,8 +106,11 @@ fn a_link_is_found_in_whatever_was_pasted() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn the_pinned_link_of_every_version_still_opens() {
-    // Version 4 had no weak scaling: its links open with strong scaling.
-    let mut v4_experiment = everything();
+    // Version 5 had no replay speed: its links replay at the page's default.
+    let mut v5_experiment = everything();
+    v5_experiment.view.replay_speed = 0;
+    // Version 4 had no weak scaling either: its links open with strong scaling.
+    let mut v4_experiment = v5_experiment.clone();
     v4_experiment.scale.weak = false;
     // Version 3 had no choice of models either: its links open with every model shown.
     let mut v3_experiment = v4_experiment.clone();
@@ -127,8 +130,10 @@ fn the_pinned_link_of_every_version_still_opens() {
     let v4 = include_str!("../test_data/links/v4.txt").trim();
     assert_eq!(decode_link(v4).unwrap(), v4_experiment);
     let v5 = include_str!("../test_data/links/v5.txt").trim();
-    assert_eq!(decode_link(v5).unwrap(), everything());
-    assert!(v5.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
+    assert_eq!(decode_link(v5).unwrap(), v5_experiment);
+    let v6 = include_str!("../test_data/links/v6.txt").trim();
+    assert_eq!(decode_link(v6).unwrap(), everything());
+    assert!(v6.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
 }
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -136,6 +141,7 @@ fn sampling_is_left_out_of_the_json_when_off_and_refused_when_unknown() {
     // Off: the JSON is what it was before sampling existed; so is strong scaling's before weak scaling.
     assert!(!vecadd().to_json_compact().contains("sampling"));
     assert!(!vecadd().to_json_compact().contains("weak"));
+    assert!(!vecadd().to_json_compact().contains("replay_speed"), "the page's replay speed is left out");
     let mut sampled = vecadd();
     for mode in SampleMode::ALL {
         sampled.sampling = mode;
@@ -156,7 +162,7 @@ fn damaged_links_are_refused_with_a_reason() {
     assert!(message(decode_link("#x=")).contains("carries no experiment"));
     assert_eq!(
         message(decode_link(&format!("7{}", &link[1..]))),
-        "this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5"
+        "this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5, 6"
     );
     assert!(message(decode_link("%41")).contains("starts with `%`, not a version"));
     assert!(message(decode_link("1abc*def")).contains("not base64url"));
@@ -257,6 +263,7 @@ fn values_that_do_not_exist_or_do_not_fit_are_refused() {
         "the GPU has 8 SMs",
     );
     check(&|e| e.view.speed = u64::MAX, "above the fastest");
+    check(&|e| e.view.replay_speed = warplab_lab::MAX_SPEED + 1, "the replay speed");
     check(
         &|e| {
             let mut baseline = vecadd();
@@ -378,7 +385,7 @@ mod properties {
             // Weak scaling only where it is allowed: a generated workload.
             let weak = generated && paper_models_only;
             experiment.scale = ScaleChoice { scale_models: Some([small, 2 * small]), rule, validate, target_sms, weak };
-            experiment.view = ViewState { watch_sm, speed, paper_models_only };
+            experiment.view = ViewState { watch_sm, speed, paper_models_only, replay_speed: speed / 2 };
             if with_baseline {
                 let mut baseline = experiment.clone();
                 baseline.config = ConfigChoice::Files { name: label.clone(), hash: ContentHash(hash) };

@@ -34,6 +34,7 @@ use futures::{SinkExt, StreamExt};
 use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
+use warplab_lab::follow::Journey;
 use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare, sim_options};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale, weak_spec};
 use warplab_lab::{
@@ -208,6 +209,9 @@ pub enum RunControl {
     Speed(u64),
     /// Record the events of this SM.
     Watch(u32),
+    /// Follow the watched SM's next L1 read miss through the memory system:
+    /// play at full speed until its data is back in the L1, then pause.
+    Follow,
     /// Stop and forget the run.
     Cancel,
 }
@@ -246,6 +250,23 @@ pub struct RunUpdate {
     pub speed: u64,
     /// The SM whose events are recorded.
     pub watch: u32,
+    /// The request followed last, if the page asked to follow one.
+    pub follow: Option<Followed>,
+}
+
+/// The request the page asked to follow (`RunControl::Follow`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Followed {
+    /// The SM whose L1 miss is followed.
+    pub sm: u32,
+    /// The core cycle the page asked at.
+    pub since: u64,
+    /// Its way so far; `None` until the SM misses in its L1.
+    pub journey: Option<Journey>,
+    /// Whether the run still plays to find it or bring it home; `false`
+    /// with no journey: the SM made no L1 read miss before the run ended or
+    /// within [`crate::run_follow::FOLLOW_LIMIT_CYCLES`].
+    pub active: bool,
 }
 
 /// A kind of request of which only the newest matters: the page keeps one of

@@ -24,13 +24,16 @@ use crate::baseline::{Baseline, Figures};
 use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
-    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, Header, IpcSummary, ReportView,
-    SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
+    AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, FollowRequest, Header, IpcSummary,
+    ReportView, SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
 use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
-use crate::hooks::{BaselineWorker, LabWorkerHandle, use_baseline_worker, use_lab_worker, use_scale_progress};
+use crate::hooks::{
+    BaselineWorker, LabWorkerHandle, use_baseline_worker, use_foldable_panels, use_lab_worker, use_scale_progress,
+    use_tap_explanations,
+};
 use crate::lab_step::LabStep;
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
@@ -89,6 +92,9 @@ pub fn App(props: &AppProps) -> Html {
     let scale_dispatcher = scale.dispatcher();
     let progress_channel =
         use_scale_progress(Callback::from(move |progress| scale_dispatcher.dispatch(ScaleAction::Progress(progress))));
+    // A phone's reader folds panels and taps for the hover texts (issue 42).
+    use_foldable_panels();
+    use_tap_explanations();
     let edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let config_edits = use_memo((), |()| Rc::new(Cell::new(0)));
     let open_files = use_mut_ref(OpenFiles::default);
@@ -134,7 +140,11 @@ pub fn App(props: &AppProps) -> Html {
     let base_preset = state.preset.clone().map(AttrValue::from);
     let dropped = run.latest.as_ref().map_or(0, |u| u.dropped_events);
     let run_cycle = run.latest.as_ref().map_or(0, |u| u.cycle);
-    let unrecorded = run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
+    let unrecorded =
+        run.replay.is_none() && run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
+    let can_follow = run.active() || run.animation_phase() == RunPhase::Finished;
+    let ended_at =
+        run.latest.as_ref().map(|update| update.cycle).filter(|_| run.animation_phase() == RunPhase::Finished);
     html! {
         <main class="warplab">
             { header(&page, &state, &shared) }
@@ -167,8 +177,10 @@ pub fn App(props: &AppProps) -> Html {
                             </h2>
                             { controls(&page, &run) }
                             <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
-                                timeline={run.timeline.clone()} selected_sm={Some(run.watch)}
+                                timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
                                 on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
+                            <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={can_follow}
+                                on_follow={replay_then(&page, &run, Some(RunControl::Follow))} />
                             <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
                                 {unrecorded} />
                         </section>
@@ -521,12 +533,27 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     }
 }
 
+/// Replays the finished run, if it has finished, then sends `control`
+/// (following a request on a finished run follows its replay's first miss).
+fn replay_then(page: &Page, run: &RunState, control: Option<RunControl>) -> Callback<()> {
+    let finished = run.animation_phase() == RunPhase::Finished;
+    let (speed, watch, sampling) = (run.replay_speed_or_default(), run.watch, run.sampling);
+    page.callback(move |page, ()| {
+        if finished {
+            page.replay(speed, watch, sampling);
+        }
+        control.into_iter().for_each(|control| page.control(control));
+    })
+}
+
 /// Play, pause, step, speed and seek, wired to the worker.
 fn controls(page: &Page, run: &RunState) -> Html {
     let send = |control: RunControl| page.callback(move |page, ()| page.control(control));
+    let on_replay = replay_then(page, run, None);
     html! {
-        <AnimationControls playing={run.phase == RunPhase::Running} running={run.active()}
-            finished={run.phase == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.speed)}
+        <AnimationControls playing={run.animation_phase() == RunPhase::Running} running={run.active()}
+            finished={run.animation_phase() == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.animation_speed())}
+            {on_replay} replay={run.phase == RunPhase::Finished}
             on_play={send(RunControl::Resume)} on_pause={send(RunControl::Pause)}
             on_step_cycle={send(RunControl::StepCycle)} on_step_event={send(RunControl::StepEvent)}
             on_speed={page.callback(|page, speed: Speed| page.control(RunControl::Speed(speed.cycles_per_second())))}
@@ -762,6 +789,17 @@ impl Page {
     /// outputs end.
     fn start_run(&self, speed: u64, watch: u32, sampling: SampleMode, experiment: Experiment) {
         self.run.dispatch(RunAction::Requested(experiment));
+        self.send_run(speed, watch, sampling);
+    }
+
+    /// Simulates the finished run again for the animation, at the replay
+    /// speed (the simulation is deterministic, so it is the same run).
+    fn replay(&self, speed: u64, watch: u32, sampling: SampleMode) {
+        self.run.dispatch(RunAction::ReplayRequested);
+        self.send_run(speed, watch, sampling);
+    }
+
+    fn send_run(&self, speed: u64, watch: u32, sampling: SampleMode) {
         self.worker.send(WorkerInput::Control(RunControl::Cancel));
         self.worker.send(WorkerInput::Run { speed, watch, memcpy_warms_l2: MEMCPY_WARMS_L2, sampling });
     }
@@ -842,7 +880,8 @@ impl Page {
             self.scale.dispatch(ScaleAction::PairChosen(pair));
         }
         self.scale.dispatch(ScaleAction::TargetChosen(scale.target_sms));
-        self.run.dispatch(RunAction::SpeedChosen(experiment.view.speed));
+        let (speed, replay_speed) = (experiment.view.speed, experiment.view.replay_speed);
+        self.run.dispatch(RunAction::SpeedsSet { speed, replay_speed });
         self.run.dispatch(RunAction::SamplingChosen(experiment.sampling));
         self.run.dispatch(RunAction::Watched(experiment.view.watch_sm));
         self.analysis.dispatch(AnalysisAction::PaperModelsOnly(experiment.view.paper_models_only));

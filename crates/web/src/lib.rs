@@ -32,6 +32,7 @@ mod lab_step;
 mod palette;
 mod published;
 mod run;
+mod run_follow;
 mod run_state;
 mod scale_model;
 mod scale_progress;

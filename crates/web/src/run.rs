@@ -15,6 +15,7 @@ use warplab_lab::{
 };
 
 use crate::agent::{RunControl, RunStatus, RunUpdate, WorkerOutput};
+use crate::run_follow::{FOLLOW_CHUNK_CYCLES, FollowRun};
 
 /// Worker time one full-speed slice aims to take: short enough that a
 /// message waits at most this long, long enough that yielding costs little.
@@ -50,6 +51,13 @@ pub struct WorkerRun {
     /// The SM whose events the simulation records, if any.
     recording: Option<u32>,
     dropped_events: u64,
+    /// The watched SM's events taken from the simulation since the last
+    /// update, newest last, at most [`RECENT_EVENTS`].
+    pending_events: Vec<Event>,
+    /// The GPU, for a follow's address map.
+    config: GpuConfig,
+    /// The request followed last.
+    follow: Option<FollowRun>,
 }
 
 impl WorkerRun {
@@ -72,6 +80,9 @@ impl WorkerRun {
             slice_cycles: 2_000,
             recording: None,
             dropped_events: 0,
+            pending_events: Vec::new(),
+            config: config.clone(),
+            follow: None,
         };
         run.sync_recording();
         run
@@ -88,15 +99,20 @@ impl WorkerRun {
     }
 
     fn full_speed(&self) -> bool {
-        self.speed == 0 || self.seek_to.is_some()
+        self.speed == 0 || self.seek_to.is_some() || self.following()
+    }
+
+    fn following(&self) -> bool {
+        self.follow.as_ref().is_some_and(FollowRun::active)
     }
 
     /// Records the watched SM's events exactly while the run is paused (for
-    /// steps) or plays at a chosen speed; at full speed or seeking, nothing.
+    /// steps), plays at a chosen speed or follows a request; at full speed or
+    /// seeking, nothing.
     /// The window is set only when that changes, since setting it restarts
     /// the comparison of warp states (every warp would be reported again).
     fn sync_recording(&mut self) {
-        let wanted = (!self.playing || !self.full_speed()).then_some(self.watch);
+        let wanted = (!self.playing || self.following() || !self.full_speed()).then_some(self.watch);
         if wanted != self.recording {
             self.recording = wanted;
             let window = wanted.map(|sm| EventWindow { cycles: 0..u64::MAX, sms: sm..sm + 1, max_events: HELD_EVENTS });
@@ -107,7 +123,9 @@ impl WorkerRun {
     /// Runs one slice and reports it.
     pub fn advance(&mut self, now_ms: impl Fn() -> f64) -> Vec<WorkerOutput> {
         let cycle = self.simulation.progress().cycle.0;
-        if self.full_speed() {
+        if self.following() {
+            self.follow_slice(now_ms);
+        } else if self.full_speed() {
             let target = self.seek_to.map_or(u64::MAX, |t| t.max(cycle + 1)).min(cycle + self.slice_cycles);
             let started = now_ms();
             self.simulation.run_until(Cycle(target));
@@ -122,6 +140,25 @@ impl WorkerRun {
             self.simulation.run_until(Cycle(cycle + per_frame));
         }
         self.outputs()
+    }
+
+    /// Plays a followed request's way in short chunks for about the slice
+    /// budget, reading each chunk's events; pauses once the follow ends.
+    fn follow_slice(&mut self, now_ms: impl Fn() -> f64) {
+        let started = now_ms();
+        while self.following() && !self.simulation.progress().finished && now_ms() - started < SLICE_BUDGET_MS {
+            self.simulation.run_until(Cycle(self.cycle() + FOLLOW_CHUNK_CYCLES));
+            self.collect_events();
+        }
+        if self.simulation.progress().finished
+            && let Some(follow) = &mut self.follow
+        {
+            follow.stop();
+        }
+        if !self.following() {
+            self.playing = false;
+            self.sync_recording();
+        }
     }
 
     /// Scales the next full-speed slice so it takes about the budget.
@@ -140,9 +177,18 @@ impl WorkerRun {
             RunControl::Seek(cycle) => {
                 self.seek_to = Some(cycle);
                 self.playing = true;
+                self.follow = None;
             }
             RunControl::Speed(speed) => self.speed = speed,
-            RunControl::Watch(sm) => self.watch = sm,
+            RunControl::Watch(sm) => {
+                self.watch = sm;
+                self.follow = None;
+            }
+            RunControl::Follow => {
+                self.follow = Some(FollowRun::new(&self.config, self.watch, self.cycle()));
+                self.seek_to = None;
+                self.playing = true;
+            }
             // The worker drops the run itself and acknowledges the cancel
             // (`agent.rs`), so a cancel never reaches here.
             RunControl::Cancel => return Vec::new(),
@@ -163,17 +209,28 @@ impl WorkerRun {
         self.simulation.run_until(until);
     }
 
-    /// The update for the page, and the report when the run ended or paused.
-    fn outputs(&mut self) -> Vec<WorkerOutput> {
-        let progress = self.simulation.progress();
+    /// Takes the events recorded so far: a follow reads them all, the page
+    /// gets the watched SM's newest.
+    fn collect_events(&mut self) {
         let batch = self.simulation.take_events();
         self.dropped_events += batch.dropped;
-        let mut events = batch.events;
-        events.retain(|event| concerns(event, self.watch));
+        let cycle = self.cycle();
+        if let Some(follow) = &mut self.follow {
+            follow.observe(&batch.events, cycle);
+        }
+        let events = &mut self.pending_events;
+        events.extend(batch.events.into_iter().filter(|event| concerns(event, self.watch)));
         if events.len() > RECENT_EVENTS {
             self.dropped_events += (events.len() - RECENT_EVENTS) as u64;
             events.drain(..events.len() - RECENT_EVENTS);
         }
+    }
+
+    /// The update for the page, and the report when the run ended or paused.
+    fn outputs(&mut self) -> Vec<WorkerOutput> {
+        self.collect_events();
+        let progress = self.simulation.progress();
+        let events = std::mem::take(&mut self.pending_events);
         let status = match (progress.finished, self.playing) {
             (true, _) => RunStatus::Finished,
             (false, true) => RunStatus::Running,
@@ -189,6 +246,7 @@ impl WorkerRun {
             dropped_events: self.dropped_events,
             speed: self.speed,
             watch: self.watch,
+            follow: self.follow.as_ref().map(FollowRun::followed),
         };
         let mut outputs = vec![WorkerOutput::RunUpdated(Box::new(update))];
         if status != RunStatus::Running {

@@ -9,7 +9,7 @@ use warplab_lab::sampling::{SampleMode, SamplingComparison};
 use warplab_lab::{Event, SimReport, Snapshot};
 use yew::Reducible;
 
-use crate::agent::{RunStatus, RunUpdate};
+use crate::agent::{Followed, RunStatus, RunUpdate};
 use crate::state::Experiment;
 
 /// The most points the IPC timeline keeps; past it every other point is
@@ -18,6 +18,11 @@ pub const TIMELINE_POINTS: usize = 2_000;
 
 /// The most events the page lists.
 pub const LISTED_EVENTS: usize = 200;
+
+/// The speed Replay plays at unless the experiment names one, in cycles per
+/// second: a frame (50 ms) then moves 50 cycles, few enough that a warp's
+/// wait on memory spans several frames.
+pub const DEFAULT_REPLAY_SPEED: u64 = 1_000;
 
 /// Where the run stands, as the page shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -79,6 +84,29 @@ pub struct RunState {
     /// acknowledgement is of a run the page has left (cancelled, or replaced
     /// by a newer one), and is dropped.
     pub unacknowledged_cancels: u32,
+    /// While the finished run is replayed for the animation, where the
+    /// replay stands; the run's own phase, progress and report stay those of
+    /// the finished run, so no figure goes pending during a replay.
+    pub replay: Option<RunPhase>,
+    /// The speed Replay plays at, as the experiment carries it (0: the
+    /// page's default, [`DEFAULT_REPLAY_SPEED`]).
+    pub replay_speed: u64,
+    /// The first snapshot at or past half of the run's work, with the one
+    /// before it: what a finished run shows instead of its last frame, in
+    /// which every SM is empty.
+    pub halfway: Option<Halfway>,
+    /// The request followed last (in the run or its replay).
+    pub followed: Option<Rc<Followed>>,
+}
+
+/// A frame from the middle of a run, and the frame before it (issue rates
+/// are the difference of the two).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Halfway {
+    /// The snapshot before.
+    pub previous: Option<Rc<Snapshot>>,
+    /// The snapshot at or just past half of the run's warp instructions.
+    pub snapshot: Rc<Snapshot>,
 }
 
 /// Two points of a run's progress on the page's clock: the first update
@@ -109,7 +137,24 @@ impl Pace {
 impl RunState {
     /// Whether a run exists that the controls act on.
     pub fn active(&self) -> bool {
-        matches!(self.phase, RunPhase::Running | RunPhase::Paused)
+        matches!(self.animation_phase(), RunPhase::Running | RunPhase::Paused)
+    }
+
+    /// Where what the animation shows stands: the replay's phase while the
+    /// finished run is replayed, else the run's.
+    pub fn animation_phase(&self) -> RunPhase {
+        self.replay.unwrap_or(self.phase)
+    }
+
+    /// The speed the controls show and set: once the run has finished, the
+    /// replay's.
+    pub fn animation_speed(&self) -> u64 {
+        if self.phase == RunPhase::Finished { self.replay_speed_or_default() } else { self.speed }
+    }
+
+    /// The speed Replay plays at.
+    pub fn replay_speed_or_default(&self) -> u64 {
+        if self.replay_speed == 0 { DEFAULT_REPLAY_SPEED } else { self.replay_speed }
     }
 }
 
@@ -129,8 +174,20 @@ pub enum RunAction {
     Cancelled,
     /// The worker acknowledged a cancel.
     CancelAcknowledged,
-    /// The user chose a speed.
+    /// The user chose a speed: the run's, or once it has finished, the
+    /// replay's.
     SpeedChosen(u64),
+    /// An experiment opened names the run's speed and the one Replay plays
+    /// at (0: the default), whatever the run before it is doing.
+    SpeedsSet {
+        /// The run's speed (0: as fast as possible).
+        speed: u64,
+        /// Replay's speed (0: [`DEFAULT_REPLAY_SPEED`]).
+        replay_speed: u64,
+    },
+    /// The user asked to replay the finished run (the worker simulates it
+    /// again, at the replay speed).
+    ReplayRequested,
     /// The user chose the SM to watch.
     Watched(u32),
     /// The user chose the sampling mode of the next runs.
@@ -159,9 +216,18 @@ impl Reducible for RunState {
                     sampling: self.sampling,
                     experiment: Some(experiment),
                     unacknowledged_cancels: self.unacknowledged_cancels + 1,
+                    replay_speed: self.replay_speed,
                     ..Self::default()
                 };
             }
+            // Only the animation starts over; the finished run's figures stay.
+            RunAction::ReplayRequested if self.phase == RunPhase::Finished => {
+                next.replay = Some(RunPhase::Starting);
+                next.unacknowledged_cancels += 1;
+                (next.snapshot, next.previous, next.halfway) = (None, None, None);
+                (next.timeline, next.events, next.followed) = (Rc::default(), Rc::default(), None);
+            }
+            RunAction::ReplayRequested => {}
             // A comparison asked for before a newer run is of a run left
             // behind too: the worker answers it before that run's cancel.
             RunAction::Updated(..)
@@ -170,7 +236,10 @@ impl Reducible for RunState {
             | RunAction::Compared(_)
             | RunAction::CompareFailed(_)
                 if self.unacknowledged_cancels > 0 => {}
+            RunAction::Updated(update, _) if self.replay.is_some() => next.replayed(*update),
             RunAction::Updated(update, now_ms) => next.update(*update, now_ms),
+            // A replay's reports are of the run already reported.
+            RunAction::Reported(_) if self.replay.is_some() => {}
             RunAction::Reported(report) => next.report = Some(Rc::new(*report)),
             RunAction::Failed(message) => {
                 next.phase = if self.active() { self.phase } else { RunPhase::Idle };
@@ -183,7 +252,9 @@ impl Reducible for RunState {
             RunAction::CancelAcknowledged => {
                 next.unacknowledged_cancels = self.unacknowledged_cancels.saturating_sub(1)
             }
+            RunAction::SpeedChosen(speed) if self.phase == RunPhase::Finished => next.replay_speed = speed,
             RunAction::SpeedChosen(speed) => next.speed = speed,
+            RunAction::SpeedsSet { speed, replay_speed } => (next.speed, next.replay_speed) = (speed, replay_speed),
             RunAction::Watched(sm) => {
                 next.watch = sm;
                 next.events = Rc::default();
@@ -217,11 +288,22 @@ impl RunState {
             let since = self.pace.filter(|_| same_play).map_or(now, |pace| pace.since);
             Pace { since, now }
         });
-        self.phase = match update.status {
-            RunStatus::Running => RunPhase::Running,
-            RunStatus::Paused => RunPhase::Paused,
-            RunStatus::Finished => RunPhase::Finished,
-        };
+        self.phase = phase_of(update.status);
+        self.speed = update.speed;
+        self.animate(&update);
+        self.latest = Some(Rc::new(update));
+    }
+
+    /// A replay's update moves the animation only.
+    fn replayed(&mut self, update: RunUpdate) {
+        self.replay = Some(phase_of(update.status));
+        self.animate(&update);
+    }
+
+    /// The animation's part of an update: the snapshot, the timeline, the
+    /// events, and the frame kept from the middle of the run, which a
+    /// finished run shows.
+    fn animate(&mut self, update: &RunUpdate) {
         let timeline = Rc::make_mut(&mut self.timeline);
         if timeline.last().is_none_or(|&(cycle, _)| cycle < update.cycle) {
             timeline.push((update.cycle, update.snapshot.ipc()));
@@ -239,10 +321,30 @@ impl RunState {
             let excess = events.len().saturating_sub(LISTED_EVENTS);
             events.drain(..excess);
         }
-        self.previous = self.snapshot.replace(Rc::new((*update.snapshot).clone()));
-        self.speed = update.speed;
+        let snapshot = Rc::new((*update.snapshot).clone());
+        let finished = update.status == RunStatus::Finished;
+        if self.halfway.is_none() && !finished && update.warp_insts.saturating_mul(2) >= update.total_warp_insts {
+            self.halfway = Some(Halfway { previous: self.snapshot.clone(), snapshot: snapshot.clone() });
+        }
+        self.previous = self.snapshot.replace(snapshot);
         self.watch = update.watch;
-        self.latest = Some(Rc::new(update));
+        if self.followed.as_deref() != update.follow.as_ref() {
+            self.followed = update.follow.clone().map(Rc::new);
+        }
+        // A run's last frame is an empty GPU (every CTA has retired).
+        if let Some(halfway) = self.halfway.as_ref().filter(|_| finished) {
+            self.snapshot = Some(halfway.snapshot.clone());
+            self.previous = halfway.previous.clone();
+        }
+    }
+}
+
+/// The page's phase of a worker's status.
+fn phase_of(status: RunStatus) -> RunPhase {
+    match status {
+        RunStatus::Running => RunPhase::Running,
+        RunStatus::Paused => RunPhase::Paused,
+        RunStatus::Finished => RunPhase::Finished,
     }
 }
 
@@ -283,6 +385,7 @@ mod tests {
                 dropped_events: 0,
                 speed: 0,
                 watch: 0,
+                follow: None,
             }),
             now_ms,
         )
@@ -335,6 +438,46 @@ mod tests {
         assert_eq!((state.phase, state.latest.is_none(), state.error.is_none()), (RunPhase::Starting, true, true));
         let state = state.reduce(RunAction::CancelAcknowledged).reduce(update(5_000, RunStatus::Finished));
         assert_eq!((state.phase, state.latest.as_ref().map(|u| u.cycle)), (RunPhase::Finished, Some(5_000)));
+    }
+
+    #[test]
+    fn a_finished_run_shows_its_middle_and_a_replay_moves_only_the_animation() {
+        let cycle_shown = |state: &RunState| state.snapshot.as_ref().map(|s| s.cycle);
+        let mut state = Rc::new(RunState::default())
+            .reduce(RunAction::Requested(Experiment::default()))
+            .reduce(RunAction::CancelAcknowledged);
+        for cycle in [200, 400, 600, 800] {
+            state = state.reduce(update(cycle, RunStatus::Running));
+        }
+        let report = || RunAction::Reported(Box::new(tiny_report()));
+        let state = state.reduce(update(1_000, RunStatus::Finished)).reduce(report());
+        // Half of the 1,000 warp instructions were issued by cycle 600's update.
+        assert_eq!((state.phase, cycle_shown(&state)), (RunPhase::Finished, Some(600)));
+        assert_eq!(state.previous.as_ref().map(|s| s.cycle), Some(400));
+        assert_eq!(state.animation_speed(), DEFAULT_REPLAY_SPEED, "the controls now set the replay's speed");
+        let state = state.reduce(RunAction::SpeedChosen(100));
+        assert_eq!((state.speed, state.replay_speed), (0, 100), "the run's own speed is kept for the link");
+
+        let state = state.reduce(RunAction::ReplayRequested);
+        assert_eq!((state.animation_phase(), state.snapshot.is_none()), (RunPhase::Starting, true));
+        let state = state.reduce(RunAction::CancelAcknowledged).reduce(update(50, RunStatus::Paused)).reduce(report());
+        assert_eq!((state.phase, state.animation_phase()), (RunPhase::Finished, RunPhase::Paused));
+        assert!(state.active(), "the controls act on the replay");
+        assert_eq!(state.latest.as_ref().map(|u| u.cycle), Some(1_000), "the progress is the finished run's");
+        assert!(state.report.is_some(), "the finished run's report stays through the replay");
+        assert_eq!(cycle_shown(&state), Some(50));
+        let state = state.reduce(update(700, RunStatus::Running)).reduce(update(1_000, RunStatus::Finished));
+        assert_eq!((state.animation_phase(), cycle_shown(&state)), (RunPhase::Finished, Some(700)));
+        let state = state.reduce(RunAction::Requested(Experiment::default()));
+        assert_eq!((state.replay, state.replay_speed, state.report.is_none()), (None, 100, true));
+    }
+
+    /// A real report, of the smallest vecadd on the default GPU.
+    fn tiny_report() -> SimReport {
+        let (_, config) = warplab_lab::default_config().expect("the default preset reads");
+        let mut spec = warplab_lab::GenSpec::new("vecadd");
+        spec.size = Some(1);
+        warplab_lab::simulate_generated(&config, warplab_lab::SimOptions::default(), &spec).expect("vecadd runs")
     }
 
     fn comparison(sampled_ipc: f64) -> RunAction {

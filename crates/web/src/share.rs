@@ -49,7 +49,12 @@ pub fn experiment_of(
             target_sms: scale.chosen_target(),
             weak: scale.weak && state.choice.spec().is_some(),
         },
-        view: ViewState { watch_sm: run.watch, speed: run.speed, paper_models_only: analysis.paper_models_only },
+        view: ViewState {
+            watch_sm: run.watch,
+            speed: run.speed,
+            paper_models_only: analysis.paper_models_only,
+            replay_speed: run.replay_speed,
+        },
         baseline: state.baseline.as_ref().map(|pinned| Box::new(pinned.experiment.clone())),
     })
 }

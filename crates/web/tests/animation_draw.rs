@@ -249,6 +249,7 @@ async fn hovering_a_warp_explains_its_state_and_clicking_selects_its_sm() {
             let selected = selected.clone();
             move |sm| *selected.borrow_mut() = Some(sm)
         }),
+        ended_at: None,
     };
     let _app = yew::Renderer::<Animation>::with_root_and_props(host.into(), props).render();
     let canvas = wait_for("canvas[data-testid=animation-canvas]:not([width='0'])").await.expect("the canvas is sized");
@@ -333,19 +334,21 @@ async fn the_controls_report_what_was_pressed() {
             let pressed = pressed.clone();
             move |cycle: u64| pressed.borrow_mut().push(format!("seek {cycle}"))
         }),
+        on_replay: record("replay"),
+        replay: false,
     };
     let host: Element = attach("div");
     let _app = yew::Renderer::<AnimationControls>::with_root_and_props(host, props).render();
     let speed = wait_for("[data-testid=speed]").await.expect("the controls appear");
     let speed: HtmlSelectElement = speed.dyn_into().expect("a select");
-    assert_eq!(speed.value(), "1", "the current speed is selected");
+    assert_eq!(speed.value(), "1000", "the current speed is selected, by its cycles per second");
     let pause = document().query_selector("[data-testid=pause]").ok().flatten();
     assert!(pause.is_none(), "paused: the toggle offers Play");
 
     click("[data-testid=play]");
     click("[data-testid=step-cycle]");
     click("[data-testid=step-event]");
-    speed.set_value("4");
+    speed.set_value("0");
     let change = web_sys::Event::new_with_event_init_dict("change", &{
         let init = web_sys::EventInit::new();
         init.set_bubbles(true);

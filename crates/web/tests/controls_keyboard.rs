@@ -46,6 +46,8 @@ async fn keys_play_and_step_while_the_controls_are_mounted() {
         on_step_event: record("step-event"),
         on_speed: Callback::noop(),
         on_seek: Callback::noop(),
+        on_replay: record("replay"),
+        replay: false,
     };
     let document = gloo::utils::document();
     let host = document.create_element("div").expect("a div");

@@ -185,7 +185,7 @@ fn diff_view(base: &Base, diff: &[Difference]) -> Html {
                 } }
             </summary>
             if !diff.is_empty() {
-                <div class="table-scroll">
+                <div class="table-scroll" tabindex="0">
                     <table class="config-diff-table">
                         <thead><tr><th>{ "Option" }</th><th>{ base.name.clone() }</th><th>{ "This config" }</th></tr></thead>
                         <tbody>

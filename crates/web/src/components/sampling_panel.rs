@@ -80,7 +80,7 @@ fn summary(sampling: &SamplingReport, report: &SimReport) -> Html {
 /// The per-kernel table, with the IPC columns once compared.
 fn kernel_table(sampling: &SamplingReport, report: &SimReport, comparison: Option<&SamplingComparison>) -> Html {
     html! {
-        <div class="table-scroll tall">
+        <div class="table-scroll tall" tabindex="0">
             <table class="kernels sampling-kernels" data-testid="sampling-kernels">
                 <thead>
                     <tr>

@@ -19,7 +19,7 @@ pub fn kernel_table(kernels: &[KernelResult]) -> Html {
     html! {
         <>
             <h3 class="subheading">{ "Kernels" }</h3>
-            <div class="table-scroll tall">
+            <div class="table-scroll tall" tabindex="0">
                 <table class="kernels" data-testid="analytical-kernels">
                     <thead>
                         <tr>

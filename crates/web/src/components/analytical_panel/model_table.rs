@@ -25,7 +25,7 @@ pub fn model_table(
     let reference = simulated.filter(|&ipc| comparable && ipc > 0.0);
     let rows = shown_models(paper_only).filter_map(|model| Some((model, report.models.get(&model)?)));
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="kernels models" data-testid="model-table">
                 <thead>
                     <tr>
@@ -57,7 +57,7 @@ pub fn model_table(
 /// The table while its figures are computed: each model's row, pending.
 fn pending_table(paper_only: bool) -> Html {
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class="kernels models pending" data-testid="model-table" aria-busy="true">
                 <thead><tr><th>{ "model" }</th><th class="num" title={glossary::IPC}>{ "IPC" }</th></tr></thead>
                 <tbody>

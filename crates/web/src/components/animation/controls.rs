@@ -57,6 +57,13 @@ pub struct AnimationControlsProps {
     pub on_speed: Callback<Speed>,
     /// Jump to this core cycle.
     pub on_seek: Callback<u64>,
+    /// Replay the finished run from its start, at the speed selected.
+    #[prop_or_default]
+    pub on_replay: Callback<()>,
+    /// The speed is the replay's (the run has finished): "max" is not
+    /// offered, since a replay is for watching (Go jumps ahead).
+    #[prop_or_default]
+    pub replay: bool,
 }
 
 impl Speed {
@@ -68,6 +75,28 @@ impl Speed {
         Speed::CyclesPerSecond(100_000),
         Speed::Max,
     ];
+
+    /// The choices, with `current` among them in its place when a link set
+    /// a speed the selector does not offer.
+    pub fn choices_with(current: Speed) -> Vec<Speed> {
+        let mut choices = Speed::CHOICES.to_vec();
+        if !choices.contains(&current) {
+            // The choices run slowest first.
+            let at = choices.iter().take_while(|&&speed| speed.slower_than(current)).count();
+            choices.insert(at, current);
+        }
+        choices
+    }
+
+    /// Whether `self` plays slower than `other` (every chosen speed is
+    /// slower than "max").
+    fn slower_than(self, other: Speed) -> bool {
+        match (self, other) {
+            (Speed::CyclesPerSecond(a), Speed::CyclesPerSecond(b)) => a < b,
+            (Speed::CyclesPerSecond(_), Speed::Max) => true,
+            (Speed::Max, _) => false,
+        }
+    }
 
     /// Cycles per second as the worker protocol carries them (0: as fast as possible).
     pub fn cycles_per_second(self) -> u64 {
@@ -116,7 +145,12 @@ pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
     let seek_input = use_node_ref();
     let can_advance = props.running && !props.finished;
     let can_step = can_advance && !props.playing;
-    let play_or_pause = if props.playing {
+    let play_or_pause = if props.finished {
+        // The run is over, but not the watching: the selected speed is now
+        // the replay's.
+        html! { <button type="button" class="button" data-testid="replay" onclick={emit(&props.on_replay)}
+        title="Play the run again from its start, at the speed selected (Space)">{ "Replay" }</button> }
+    } else if props.playing {
         html! { <button type="button" class="button" data-testid="pause" onclick={emit(&props.on_pause)}
         title="Pause (Space)">{ "Pause" }</button> }
     } else {
@@ -127,8 +161,8 @@ pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
         let on_speed = props.on_speed.clone();
         Callback::from(move |event: Event| {
             let select: HtmlSelectElement = event.target_unchecked_into();
-            if let Some(&speed) = select.value().parse::<usize>().ok().and_then(|index| Speed::CHOICES.get(index)) {
-                on_speed.emit(speed);
+            if let Ok(cycles) = select.value().parse::<u64>() {
+                on_speed.emit(Speed::from_cycles_per_second(cycles));
             }
         })
     };
@@ -152,8 +186,8 @@ pub fn AnimationControls(props: &AnimationControlsProps) -> Html {
                 title="Advance to the next cycle at which something changes (Shift+→ or ↓)">{ "Step 1 event" }</button>
             <label class="hint" for="animation-speed">{ "Speed" }</label>
             <select id="animation-speed" data-testid="speed" onchange={on_speed}>
-                { for Speed::CHOICES.iter().enumerate().map(|(index, &speed)| html! {
-                    <option value={index.to_string()} selected={speed == props.speed}>{ speed.label() }</option>
+                { for Speed::choices_with(props.speed).into_iter().filter(|&speed| !(props.replay && speed == Speed::Max)).map(|speed| html! {
+                    <option value={speed.cycles_per_second().to_string()} selected={speed == props.speed}>{ speed.label() }</option>
                 }) }
             </select>
             <form class="seek" onsubmit={on_seek}>
@@ -199,11 +233,13 @@ fn typing_in(element: &Element, shortcut: Shortcut) -> bool {
 }
 
 /// Emits what `shortcut` asks for if the controls allow it now (as the
-/// buttons would be enabled); returns whether it did.
+/// buttons would be enabled; Space replays a finished run); returns whether
+/// it did.
 fn apply(props: &AnimationControlsProps, shortcut: Shortcut) -> bool {
     let can_advance = props.running && !props.finished;
     let can_step = can_advance && !props.playing;
     let callback = match shortcut {
+        Shortcut::PlayPause if props.finished => &props.on_replay,
         Shortcut::PlayPause if props.playing => &props.on_pause,
         Shortcut::PlayPause if can_advance => &props.on_play,
         Shortcut::StepCycle if can_step => &props.on_step_cycle,
@@ -228,6 +264,15 @@ mod tests {
         let labels: Vec<String> = Speed::CHOICES.iter().map(|speed| speed.label()).collect();
         assert_eq!(labels, ["100 cycles/s", "1k cycles/s", "10k cycles/s", "100k cycles/s", "max"]);
         assert_eq!(Speed::CyclesPerSecond(1500).label(), "1500 cycles/s");
+    }
+
+    #[test]
+    fn a_speed_the_selector_lacks_is_offered_in_its_place() {
+        assert_eq!(Speed::choices_with(Speed::Max), Speed::CHOICES.to_vec());
+        let with = |cycles| Speed::choices_with(Speed::CyclesPerSecond(cycles));
+        assert_eq!(with(2_000)[2], Speed::CyclesPerSecond(2_000));
+        assert_eq!(with(5)[0], Speed::CyclesPerSecond(5));
+        assert_eq!(with(500_000)[4..], [Speed::CyclesPerSecond(500_000), Speed::Max]);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use std::rc::Rc;
 
 use gloo::render::{AnimationFrame, request_animation_frame};
-use warplab_lab::Snapshot;
+use warplab_lab::{Snapshot, WarpState};
 use web_sys::{Element, HtmlCanvasElement};
 use yew::prelude::*;
 
@@ -40,6 +40,10 @@ pub struct AnimationProps {
     /// An SM was clicked.
     #[prop_or_default]
     pub on_select_sm: Callback<u32>,
+    /// The cycle a finished run ended at, when the snapshot is an earlier
+    /// frame of it (its last frame is an empty GPU).
+    #[prop_or_default]
+    pub ended_at: Option<u64>,
 }
 
 /// Widest the tooltip gets, in CSS pixels (`.animation-tooltip`'s
@@ -58,6 +62,7 @@ impl PartialEq for AnimationProps {
             && Rc::ptr_eq(&self.timeline, &other.timeline)
             && self.selected_sm == other.selected_sm
             && self.on_select_sm == other.on_select_sm
+            && self.ended_at == other.ended_at
     }
 }
 
@@ -95,9 +100,11 @@ pub fn Animation(props: &AnimationProps) -> Html {
         "{} SMs with their warp states, and the memory queues; point at a part for what it is",
         props.snapshot.as_ref().map_or(0, |snapshot| snapshot.sms.len())
     );
+    let resident = props.snapshot.as_deref().map_or(0, resident_warps);
     html! {
-        <section class="animation" data-testid="animation">
+        <section class="animation" data-testid="animation" data-resident-warps={resident.to_string()}>
             { header(props.snapshot.as_deref()) }
+            { ended_note(props.snapshot.as_deref(), props.ended_at) }
             <div class="animation-stage" ref={stage}>
                 <canvas ref={canvas} class="animation-canvas" data-testid="animation-canvas" role="img" aria-label={label}
                     width={(css_width * device_pixel_ratio).round().to_string()} height={(css_height * device_pixel_ratio).round().to_string()}
@@ -256,6 +263,29 @@ fn header(snapshot: Option<&Snapshot>) -> Html {
                 { " · L1 MSHRs in use " }<strong data-testid="animation-mshrs">{ grouped(mshrs_in_use) }</strong>
                 { format!(" of {}", grouped(mshrs)) }
             </span>
+        </p>
+    }
+}
+
+/// Warps resident on every SM (any state but an empty slot).
+fn resident_warps(snapshot: &Snapshot) -> usize {
+    snapshot.sms.iter().flat_map(|sm| &sm.warps).filter(|warp| warp.state != WarpState::Empty).count()
+}
+
+/// Under a finished run's header: which frame is shown, since the header's
+/// cycle is not where the run ended.
+fn ended_note(snapshot: Option<&Snapshot>, ended_at: Option<u64>) -> Html {
+    let Some((shown, ended)) = snapshot.map(|s| s.cycle).zip(ended_at).filter(|(shown, ended)| shown < ended) else {
+        return html! {};
+    };
+    html! {
+        <p class="hint" data-testid="animation-ended-note">
+            { format!(
+                "The run ended at cycle {}, every SM empty; shown is cycle {}, when half its work was done. \
+                 Replay plays it again from the start.",
+                grouped(ended),
+                grouped(shown)
+            ) }
         </p>
     }
 }

@@ -100,7 +100,7 @@ fn method_table<T, H: Fn(&T) -> String>(
 ) -> Html {
     let cell = |method, column| cell(method, column).unwrap_or_else(|| html! { <td class="num muted">{ "–" }</td> });
     html! {
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0">
             <table class={classes!("kernels", "models", table.class)} data-testid={table.testid}>
                 <thead>
                     <tr>

@@ -14,7 +14,7 @@ pub fn sizes_table(setup: &ScaleSetup, target: u32) -> Html {
     html! {
         <>
             <h3 class="subheading" title={glossary::SCALE_MODEL}>{ "Target and scale models" }</h3>
-            <div class="table-scroll">
+            <div class="table-scroll" tabindex="0">
                 <table class="kernels scale-sizes" data-testid="scale-sizes">
                     <thead>
                         <tr class="groups">
