@@ -72,7 +72,7 @@ async function settledAt(page, mshrs) {
     String(mshrs),
     { timeout: 30_000 },
   );
-  assert.match(decodeURIComponent(page.url()), /#x=5/, "the link carries the edit");
+  assert.match(decodeURIComponent(page.url()), /#x=6/, "the link carries the edit");
   return dataValue(page, "model-ipc-mdm");
 }
 
@@ -96,7 +96,7 @@ test("the default experiment is analyzed as soon as it loads", async () => {
   assert.equal(await page.getByTestId("mdm-gaps").count(), 0);
   // The strip still leads with the headline model: the box is about the panel.
   assert.equal(await dataValue(page, "ipc-analytical-value"), headlineIpc);
-  await page.waitForFunction(() => location.hash.startsWith("#x=5"));
+  await page.waitForFunction(() => location.hash.startsWith("#x=6"));
   const link = page.url();
   const reopened = await openPage(shared.browser, link);
   await waitForAnalysis(reopened.page, MODELS.slice(0, 5));

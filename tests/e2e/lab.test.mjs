@@ -49,7 +49,7 @@ async function experimentAfter(page, open) {
 
 async function checkAgainstCli(page, { scale = false, trace } = {}) {
   const url = page.url();
-  assert.match(url, /#x=5/, "the URL carries the experiment");
+  assert.match(url, /#x=6/, "the URL carries the experiment");
   const cli = await cliFigures(url, { scale, trace });
   same(await figure(page, "simulated"), cli.simulated.ipc, "simulated IPC");
   same(await figure(page, "analytical"), cli.analytical.models[HEADLINE].ipc, "the headline model's IPC");

@@ -27,7 +27,7 @@ test("Photon sampling on four launches of vecadd: the panel, the comparison and 
   assert.equal((await experimentIn(page.url())).sampling, undefined, "sampling off is left out of the link");
 
   await page.getByTestId("sampling-select").selectOption("photon");
-  await page.waitForFunction(() => location.hash.startsWith("#x=5"));
+  await page.waitForFunction(() => location.hash.startsWith("#x=6"));
   assert.equal((await experimentIn(page.url())).sampling, "photon", "the link carries the mode");
   // Choosing a mode runs the experiment again, as any other change does.
   await page.getByTestId("sampling-panel").waitFor({ timeout: 120_000 });

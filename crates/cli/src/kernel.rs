@@ -9,9 +9,9 @@ use clap::Subcommand;
 use serde_json::{Value, json};
 use warplab_lab::cuda::run::DeviceArray;
 use warplab_lab::cuda::types::Scalar;
-use warplab_lab::cuda::{self, CheckOptions, Compiled, Run, RunOptions, compile, listing, listing_rows, run};
+use warplab_lab::cuda::{self, Compiled, Run, listing, listing_rows};
 use warplab_lab::occupancy::{CtaShape, occupancy};
-use warplab_lab::{GpuConfig, Memcpy, WorkloadSource, WorkloadSummary};
+use warplab_lab::{GpuConfig, WorkloadSource, WorkloadSummary, run_kernel, summarize_workload};
 
 /// `warplab kernel ...`.
 #[derive(Debug, Subcommand)]
@@ -82,18 +82,9 @@ impl KernelFile {
         &self.source
     }
 
-    /// Compiles the file for `config`'s shared memory per block.
-    fn compile(&self, config: &GpuConfig) -> Result<Compiled, String> {
-        let options = CheckOptions { shared_bytes_per_block: config.l1.shmem_per_cta_bytes };
-        compile(&self.name, &self.source, &options).map_err(|error| error.to_string())
-    }
-
     /// Compiles and runs the file for `config`.
     fn run(&self, config: &GpuConfig, record: bool, max_warp_insts: u64) -> Result<(Compiled, Run), String> {
-        let compiled = self.compile(config)?;
-        let options = run_options(config, record, max_warp_insts);
-        let run = run(&self.name, &self.source, &compiled, &options).map_err(|error| error.to_string())?;
-        Ok((compiled, run))
+        run_kernel(&self.name, &self.source, config, record, max_warp_insts).map_err(|error| error.to_string())
     }
 
     /// The file's workload as the models read it.
@@ -107,16 +98,7 @@ impl KernelFile {
     pub fn summarize(&self, config: &GpuConfig) -> Result<WorkloadSummary, String> {
         let (_, run) = self.run(config, true, cuda::DEFAULT_MAX_WARP_INSTS)?;
         let workload = run.workload.ok_or("the run recorded no workload")?;
-        let mut summary = WorkloadSummary { label: self.name.clone(), ..WorkloadSummary::default() };
-        for command in &workload.commands {
-            match command {
-                cuda::Command::MemcpyHtoD { addr, bytes } => {
-                    summary.memcpys.push(Memcpy { addr: *addr, bytes: *bytes });
-                }
-                cuda::Command::Kernel(kernel) => summary.add(kernel.summary()),
-            }
-        }
-        Ok(summary)
+        Ok(summarize_workload(&self.name, &workload))
     }
 }
 
@@ -133,16 +115,6 @@ pub fn write_trace(path: &Path, config: &GpuConfig, output: &Path, xz: bool) -> 
     };
     warplab_lab::write_workload(&workload, xz, &mut create).map_err(|e| format!("{}: {e}", output.display()))?;
     Ok(format!("{}: wrote {}\n", file.name, output.display()))
-}
-
-fn run_options(config: &GpuConfig, record: bool, max_warp_insts: u64) -> RunOptions {
-    RunOptions {
-        max_warp_insts,
-        record,
-        shared_bytes_per_block: config.l1.shmem_per_cta_bytes,
-        registers_per_block: config.cores.regs_per_cta,
-        binary_version: cuda::binary_version_for(config.cores.compute_capability),
-    }
 }
 
 fn check(path: &Path, config: &GpuConfig, json: bool, dump: &[String], max_warp_insts: u64) -> Result<String, String> {

@@ -176,7 +176,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     experiment.view.watch_sm = 3;
     let (code, link, stderr) = warplab(&["experiment", "link", &file("link", &experiment)]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(link.starts_with("#x=5"), "{link}");
+    assert!(link.starts_with("#x=6"), "{link}");
     let (code, shown, stderr) = warplab(&["experiment", "show", link.trim()]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(Experiment::from_json(&shown).expect("JSON"), experiment);
@@ -184,7 +184,7 @@ fn link_and_show_round_trip_and_refuse_damage() {
     let (code, _, stderr) = warplab(&["experiment", "show", "#x=7abc"]);
     assert_eq!(
         (code, stderr.trim()),
-        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5")
+        (2, "error: this link is from a newer warplab (version 7); this page reads versions 1, 2, 3, 4, 5, 6")
     );
     let truncated = &link.trim()[..link.len() / 2];
     let (code, _, stderr) = warplab(&["experiment", "show", truncated]);
@@ -193,4 +193,31 @@ fn link_and_show_round_trip_and_refuse_damage() {
     let (code, _, stderr) = warplab(&["run", "--link", truncated]);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: the link is damaged"), "{stderr}");
+}
+
+/// Issue 41: an experiment file or link carries an authored kernel whole,
+/// and `run --experiment` runs it as `run --kernel` runs the file.
+#[test]
+fn issue_41_an_experiment_carries_an_authored_kernel() {
+    let source = std::fs::read_to_string(format!("{ROOT}/crates/cuda/examples/vecadd.cu")).expect("the example");
+    let source = source.replace("#define N (1 << 20)", "#define N 4096");
+    let kernel = WorkloadChoice::Kernel { name: "small.cu".to_owned(), source: source.clone() };
+    let experiment = Experiment::new("mdm-pascal-28sm", kernel);
+    let path = file("kernel", &experiment);
+    let out = json(&["run", "--experiment", &path, "--json", "--no-scale"]);
+    let cu = std::env::temp_dir().join(format!("warplab-small-{}.cu", std::process::id()));
+    std::fs::write(&cu, &source).expect("writes");
+    let run = json(&["run", "--config", "mdm-pascal-28sm", "--kernel", &cu.display().to_string(), "--json"]);
+    assert_eq!(out["simulated"]["cycles"], run["cycles"]);
+    assert_eq!(out["simulated"]["warp_insts"], run["warp_insts"]);
+    let link = format!("#x={}", encode_link(&experiment));
+    assert_eq!(json(&["run", "--link", &link, "--json", "--no-scale"])["simulated"]["cycles"], run["cycles"]);
+    // A kernel that does not compile is an experiment all the same; running it is the compile error.
+    let broken = Experiment::new(
+        "mdm-pascal-28sm",
+        WorkloadChoice::Kernel { name: "small.cu".to_owned(), source: source.replace("b[i];", "q;") },
+    );
+    let (code, _, stderr) = warplab(&["run", "--experiment", &file("broken", &broken), "--no-scale"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("small.cu:8:23: error: use of undeclared identifier 'q'"), "{stderr}");
 }

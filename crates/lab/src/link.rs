@@ -1,7 +1,7 @@
 //! The share-link codec: an [`Experiment`] as the text after `#x=` in a URL,
 //! and back, defensively, since a link is untrusted input.
 //!
-//! Format (version 5): the character `5`, then base64url without padding of
+//! Format (version 6): the character `6`, then base64url without padding of
 //! the raw DEFLATE (RFC 1951) of the experiment's compact JSON. The version
 //! character comes first so that a later format adds an arm to
 //! [`decode_link`]'s match and every link ever shared still opens, and a
@@ -10,10 +10,13 @@
 //! Versions: 1, the first; 2 added the scale-model target
 //! (`scale.target_sms`); 3 added the sampling mode (`sampling`); 4 the
 //! analytical panel's choice to show the paper's models only
-//! (`view.paper_models_only`); 5 weak scaling (`scale.weak`). All are read
-//! by the same decoder, since an older experiment is a newer one without the
+//! (`view.paper_models_only`); 5 weak scaling (`scale.weak`); 6 an authored
+//! kernel's source as the workload (`workload.kernel`). All are read by the
+//! same decoder, since an older experiment is a newer one without the
 //! fields added since (a target, sampling off, every model shown, strong
-//! scaling). The version
+//! scaling, no kernel). A kernel's source makes a link as long as the
+//! source compresses to: one that does not fit [`MAX_LINK_BYTES`] travels
+//! in the experiment file instead (the page says so). The version
 //! still changes with each new field, so a page older than the link says
 //! it is newer rather than that a field is unknown.
 //!
@@ -31,10 +34,10 @@ use miniz_oxide::inflate::TINFLStatus;
 use crate::experiment::Experiment;
 
 /// The version [`encode_link`] writes.
-pub const LINK_VERSION: char = '5';
+pub const LINK_VERSION: char = '6';
 
 /// Every version [`decode_link`] reads.
-pub const KNOWN_LINK_VERSIONS: &[char] = &['1', '2', '3', '4', '5'];
+pub const KNOWN_LINK_VERSIONS: &[char] = &['1', '2', '3', '4', '5', '6'];
 
 /// The longest link text accepted (a whole URL included): browsers and chat
 /// programs keep URLs of this length intact.
@@ -168,7 +171,7 @@ pub fn decode_link(text: &str) -> Result<Experiment, LinkError> {
         return Err(LinkError::Damaged("it carries no experiment (nothing after `#x=`)".to_owned()));
     };
     let experiment = match version {
-        '1' | '2' | '3' | '4' | '5' => decode_deflated_json(chars.as_str())?,
+        '1' | '2' | '3' | '4' | '5' | '6' => decode_deflated_json(chars.as_str())?,
         version => return Err(LinkError::UnknownVersion { version }),
     };
     experiment.validate()?;
@@ -186,7 +189,7 @@ fn link_payload(text: &str) -> &str {
     text.split('&').next().unwrap_or(text)
 }
 
-/// Versions 1 to 4: base64url (padding tolerated) of raw DEFLATE of compact JSON.
+/// Versions 1 to 6: base64url (padding tolerated) of raw DEFLATE of compact JSON.
 fn decode_deflated_json(encoded: &str) -> Result<Experiment, LinkError> {
     let encoded = encoded.trim_end_matches('=');
     let deflated = URL_SAFE_NO_PAD
