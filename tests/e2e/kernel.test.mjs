@@ -3,7 +3,8 @@
 // compiler's message; fixed, it compiles and runs in the worker, the three
 // IPCs come, each source line and SASS instruction shows what issued and
 // stalled there, hovering links the two; the copied link opens the same
-// source and results in a new page. The other error classes (a fault, a
+// source and results in a new page, where the animation shows and sampling
+// runs it again. The other error classes (a fault, a
 // budget run out) come back located exactly as the CLI prints them.
 // Screenshots of the editor with its listing and figures at 1280 and 390 px.
 import { test } from "node:test";
@@ -84,6 +85,7 @@ test("edit a kernel, see its error marked, fix it, run it, share it", async () =
   assert.equal(await marked.getAttribute("data-line"), "8");
   assert.equal(await page.locator(".cm-lintRange-error").textContent(), "q", "the mark covers the name");
   assert.equal(await editorText(page), TYPO, "the user's text stays");
+  await page.getByTestId("kernel-panel").screenshot({ path: `${SCREENSHOTS}kernel-error.png` });
 
   // Fixed and run with the button.
   await replaceText(page, FIXED);
@@ -120,6 +122,11 @@ test("edit a kernel, see its error marked, fix it, run it, share it", async () =
   assert.equal(again.simulated, ipcs.simulated, "the same simulated IPC");
   assert.equal(again.analytical, ipcs.analytical, "the same analytical IPC");
   assert.deepEqual(await lineFigure(second.page, 8), figure, "the same figures on line 8");
+  // Everything else works on an authored kernel: the animation, and sampling.
+  await second.page.getByTestId("animation-panel").waitFor({ timeout: 10_000 });
+  await second.page.getByTestId("sampling-select").selectOption("photon");
+  await second.page.waitForFunction(() => /^Simulated \(Photon sampling\)/.test(document.querySelector('[data-testid="ipc-simulated"]')?.textContent ?? ""), null, { timeout: 120_000 });
+  await second.page.locator('[data-testid="ipc-simulated-value"][data-value]').waitFor({ timeout: 120_000 });
   assert.deepEqual(first.errors, []);
   assert.deepEqual(second.errors, []);
   await second.close();
@@ -164,3 +171,29 @@ test("a fault and a budget run out stop at their source line, as the CLI prints 
     line: "3",
   });
 });
+
+test("an example opens from the toolbar's workload menu with its listing", async () => {
+  const { page, errors, close } = await openKernelPageFromMenu("transpose");
+  assert.equal(await textOf(page, "kernel-file"), "transpose.cu");
+  const source = await readFile(new URL("../../crates/cuda/examples/transpose.cu", import.meta.url), "utf8");
+  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
+  // The editor draws only the lines in view; the address carries the whole text.
+  await page.waitForFunction(() => location.hash.startsWith("#x=6"));
+  assert.equal((await experimentIn(page.url())).workload.kernel.source, source);
+  const kernels = await page.getByTestId("sass-kernel").evaluateAll((hs) => hs.map((h) => h.firstChild.textContent));
+  assert.deepEqual(kernels, ["transpose_naive", "transpose_tiled", "transpose_padded"]);
+  assert.equal(await page.getByTestId("workload-select").inputValue(), "example:transpose", "the menu shows the example");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The default page, then an example chosen from the toolbar's menu.
+async function openKernelPageFromMenu(name) {
+  const page = await shared.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(`${shared.server.origin}/`);
+  await page.getByTestId("workload-select").selectOption(`example:${name}`);
+  await page.locator(".cm-editor .cm-content").waitFor({ timeout: 60_000 });
+  return { page, errors, close: () => page.close() };
+}

@@ -124,6 +124,8 @@ export function create(parent, doc, callbacks) {
         bracketMatching(),
         indentUnit.of("    "),
         EditorState.tabSize.of(4),
+        // Long lines wrap rather than scroll: the editor shares the width with the listing, and a phone's is narrow.
+        EditorView.lineWrapping,
         cpp(),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         linkedField,
