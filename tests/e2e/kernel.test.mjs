@@ -183,6 +183,12 @@ test("an example opens from the toolbar's workload menu with its listing", async
   const kernels = await page.getByTestId("sass-kernel").evaluateAll((hs) => hs.map((h) => h.firstChild.textContent));
   assert.deepEqual(kernels, ["transpose_naive", "transpose_tiled", "transpose_padded"]);
   assert.equal(await page.getByTestId("workload-select").inputValue(), "example:transpose", "the menu shows the example");
+  // Tab indents the line by four spaces, and stays in the editor.
+  await page.locator(".cm-line").first().click();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.locator(".cm-line").first().textContent(), "    " + source.split("\n")[0]);
+  assert.ok(await page.locator(".cm-content").evaluate((e) => e.contains(document.activeElement)), "focus stays");
   assert.deepEqual(errors, []);
   await close();
 });
