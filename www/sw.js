@@ -18,6 +18,7 @@ const SHELL = [
   "style.css",
   "favicon.svg",
   "worker.js",
+  "editor.js",
   "warplab_app.js",
   "warplab_app_bg.wasm",
   "warplab_worker.js",

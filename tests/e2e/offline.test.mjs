@@ -1,6 +1,7 @@
 // Offline use and a sub-path: dist/ served under SUB_PATH, the service worker
 // (www/sw.js) takes control of the page, and with the network gone a reload
-// still mounts the app and generates the default workload.
+// still mounts the app and generates the default workload, and the kernel
+// editor (its bundle cached with the shell) opens an example and compiles it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SCREENSHOTS, SUB_PATH, openPage, serverAndBrowser, textOf } from "./harness.mjs";
@@ -20,7 +21,7 @@ test("the app opens offline under a sub-path once its service worker controls it
     const cache = await caches.open(names.find((name) => name.startsWith("warplab-")));
     return (await cache.keys()).map((request) => new URL(request.url).pathname);
   });
-  for (const file of ["index.html", "style.css", "worker.js", "warplab_app_bg.wasm", "warplab_worker_bg.wasm"]) {
+  for (const file of ["index.html", "style.css", "worker.js", "editor.js", "warplab_app_bg.wasm", "warplab_worker_bg.wasm"]) {
     assert.ok(cached.includes(SUB_PATH + file), `${file} is cached: ${cached}`);
   }
 
@@ -32,6 +33,9 @@ test("the app opens offline under a sub-path once its service worker controls it
   assert.equal(await textOf(page, "workload-label"), "vecadd");
   assert.ok(Number(await warpInstructions.textContent()) > 0);
   await page.getByTestId("config-sms").waitFor({ timeout: 20_000 });
+  await page.getByTestId("workload-select").selectOption("example:histogram");
+  await page.locator(".cm-editor .cm-content").waitFor({ timeout: 20_000 });
+  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
   assert.deepEqual(shared.server.requested.slice(before), [], "nothing reached the server while offline");
   await page.screenshot({ path: `${SCREENSHOTS}offline-sub-path.png` });
   assert.deepEqual(errors, []);

@@ -1,5 +1,7 @@
 //! The static bundle in `dist/`: the app and worker wasm (release) bound by
-//! wasm-bindgen for ES modules, `index.html`, `www/` and the sample traces.
+//! wasm-bindgen for ES modules, the kernel editor (CodeMirror 6 bundled by
+//! esbuild from `crates/web/editor/`, its npm packages installed from their
+//! lockfile), `index.html`, `www/` and the sample traces.
 //! The service worker `sw.js` gets the bundle's build id (a hash of the built
 //! files) in place of its placeholder, so each build has its own cache.
 //!
@@ -42,6 +44,10 @@ const THREADED_RUSTFLAGS: &str = "-C target-feature=+atomics,+bulk-memory,+mutab
      -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=4294967296 \
      -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
      -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base";
+/// The kernel editor's npm folder, and the bundle it becomes in `dist/`
+/// (index.html imports it the first time the editor shows).
+const EDITOR_DIR: &str = "crates/web/editor";
+const EDITOR_BUNDLE: &str = "editor.js";
 
 /// `cargo xtask dist`: build and print the sizes of the wasm files.
 pub fn run() -> Result<ExitCode> {
@@ -87,6 +93,7 @@ pub fn build() -> Result<PathBuf> {
     copy_file(&root.join("index.html"), &dist.join("index.html"))?;
     copy_tree(&root.join("www"), &dist)?;
     copy_tree(&root.join("sample-traces"), &dist.join("sample-traces"))?;
+    bundle_editor(&dist)?;
     stamp_service_worker(&dist)?;
     Ok(dist)
 }
@@ -126,11 +133,27 @@ fn build_threaded_worker() -> Result<PathBuf> {
     Ok(target.join("wasm32-unknown-unknown/release/worker.wasm"))
 }
 
+/// Bundles the kernel editor into `dist/editor.js`: one minified ES module
+/// holding CodeMirror and its language and lint packages, at the versions
+/// `crates/web/editor/package-lock.json` pins, so the page needs no network
+/// once loaded (the service worker caches it with the shell).
+fn bundle_editor(dist: &Path) -> Result<()> {
+    let editor = root().join(EDITOR_DIR);
+    tools::ensure_npm_packages_in(&editor)?;
+    let outfile = dist.join(EDITOR_BUNDLE);
+    let outfile = format!("--outfile={}", outfile.to_str().ok_or("the dist path is not UTF-8")?);
+    let esbuild = editor.join("node_modules/.bin/esbuild");
+    let esbuild = esbuild.to_str().ok_or("the editor's path is not UTF-8")?;
+    let args = ["src/editor.js", "--bundle", "--format=esm", "--minify", "--target=es2020", "--log-level=warning"];
+    exec(command(esbuild, &args).arg(&outfile).current_dir(&editor))
+}
+
 /// Writes the build id of the bundle in `dist` into its `sw.js`: a hash of
 /// the wasm and JS files, the page and its stylesheet, which change with
 /// every build that changes what the service worker caches.
 fn stamp_service_worker(dist: &Path) -> Result<()> {
-    let mut shell = vec!["index.html".to_owned(), "style.css".to_owned(), "worker.js".to_owned()];
+    let mut shell =
+        vec!["index.html".to_owned(), "style.css".to_owned(), "worker.js".to_owned(), EDITOR_BUNDLE.to_owned()];
     for name in BINARIES.iter().map(|(_, name)| *name).chain([THREADED_WORKER]) {
         shell.extend([format!("{name}.js"), format!("{name}_bg.wasm")]);
     }
@@ -247,5 +270,17 @@ mod tests {
         fs::remove_dir_all(&dist).expect("removing the temporary folder");
         assert_eq!(listed.expect("listed"), ["snippets/rayon-0123/src/helper.js", "snippets/top.js"]);
         assert_eq!(snippet_paths(Path::new("/nonexistent")).expect("no snippets"), Vec::<String>::new());
+    }
+
+    /// The editor works offline: the service worker caches its bundle with
+    /// the shell, and the page loads it by the same name.
+    #[test]
+    fn the_editor_bundle_is_cached_and_loaded_by_name() {
+        let sw = std::fs::read_to_string(root().join("www/sw.js")).expect("www/sw.js is readable");
+        assert!(sw.contains(&format!("\"{EDITOR_BUNDLE}\"")), "sw.js caches {EDITOR_BUNDLE}");
+        let page = std::fs::read_to_string(root().join("index.html")).expect("index.html is readable");
+        assert!(page.contains(&format!("import(\"./{EDITOR_BUNDLE}\")")), "index.html imports {EDITOR_BUNDLE}");
+        let lock = std::fs::read_to_string(root().join(EDITOR_DIR).join("package-lock.json")).expect("a lockfile");
+        assert!(lock.contains("\"node_modules/@codemirror/view\"") && lock.contains("\"node_modules/esbuild\""));
     }
 }

@@ -133,14 +133,20 @@ fn ensure_debian_packages(files: &[&str], packages: &[&str]) -> Result<()> {
 /// Installs the end-to-end tests' npm packages from their lockfile when
 /// `node_modules` is missing or older than the lockfile.
 pub fn ensure_npm_packages() -> Result<()> {
-    let tests = root().join("tests");
-    let lock = tests.join("package-lock.json");
-    let installed = tests.join("node_modules").join(".package-lock.json");
+    ensure_npm_packages_in(&root().join("tests"))
+}
+
+/// Installs the npm packages of the folder `dir` from its lockfile when its
+/// `node_modules` is missing or older than the lockfile (the tests', the
+/// kernel editor's).
+pub fn ensure_npm_packages_in(dir: &Path) -> Result<()> {
+    let lock = dir.join("package-lock.json");
+    let installed = dir.join("node_modules").join(".package-lock.json");
     let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
     if matches!((modified(&installed), modified(&lock)), (Some(installed), Some(lock)) if installed >= lock) {
         return Ok(());
     }
-    exec(command("npm", &["ci", "--no-audit", "--no-fund"]).current_dir(tests))
+    exec(command("npm", &["ci", "--no-audit", "--no-fund"]).current_dir(dir))
 }
 
 /// Everything the browser build and the tests need (the browser tests and the Slurm sweep test).

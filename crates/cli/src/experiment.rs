@@ -18,6 +18,7 @@ use warplab_lab::{
 };
 
 use crate::experiment_args::{ExperimentArgs, Workload};
+use crate::kernel::KernelFile;
 use crate::{predict, run, scale, trace_files};
 
 /// `run --experiment` / `run --link`.
@@ -212,6 +213,9 @@ fn resolve_workload(choice: &WorkloadChoice, files: &ExperimentArgs) -> Result<W
             let found = hash_files(names.iter().map(|name| (name.clone(), dir.join(name))))?;
             check_hash("--trace", std::slice::from_ref(path), *hash, found)?;
             Ok(Workload::Trace { label: path.display().to_string(), dir, list })
+        }
+        WorkloadChoice::Kernel { name, source } => {
+            Ok(Workload::Authored(KernelFile::new(name.clone(), source.clone())))
         }
     }
 }

@@ -11,7 +11,7 @@ use warplab_lab::cuda::run::DeviceArray;
 use warplab_lab::cuda::types::Scalar;
 use warplab_lab::cuda::{self, Compiled, Run, listing, listing_rows};
 use warplab_lab::occupancy::{CtaShape, occupancy};
-use warplab_lab::{GpuConfig, Memcpy, WorkloadSource, WorkloadSummary, authored_workload, compile_and_run};
+use warplab_lab::{GpuConfig, WorkloadSource, WorkloadSummary, authored_workload, run_kernel, summarize_workload};
 
 /// `warplab kernel ...`.
 #[derive(Debug, Subcommand)]
@@ -84,7 +84,7 @@ impl KernelFile {
 
     /// Compiles and runs the file for `config`.
     fn run(&self, config: &GpuConfig, record: bool, max_warp_insts: u64) -> Result<(Compiled, Run), String> {
-        compile_and_run(&self.name, &self.source, config, record, max_warp_insts)
+        run_kernel(&self.name, &self.source, config, record, max_warp_insts).map_err(|error| error.to_string())
     }
 
     /// The file's workload as the models read it.
@@ -96,16 +96,7 @@ impl KernelFile {
     /// What `info` prints for the file.
     pub fn summarize(&self, config: &GpuConfig) -> Result<WorkloadSummary, String> {
         let workload = authored_workload(&self.name, &self.source, config)?;
-        let mut summary = WorkloadSummary { label: self.name.clone(), ..WorkloadSummary::default() };
-        for command in &workload.commands {
-            match command {
-                cuda::Command::MemcpyHtoD { addr, bytes } => {
-                    summary.memcpys.push(Memcpy { addr: *addr, bytes: *bytes });
-                }
-                cuda::Command::Kernel(kernel) => summary.add(kernel.summary()),
-            }
-        }
-        Ok(summary)
+        Ok(summarize_workload(&self.name, &workload))
     }
 }
 

@@ -194,3 +194,30 @@ fn link_and_show_round_trip_and_refuse_damage() {
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: the link is damaged"), "{stderr}");
 }
+
+/// Issue 41: an experiment file or link carries an authored kernel whole,
+/// and `run --experiment` runs it as `run --kernel` runs the file.
+#[test]
+fn issue_41_an_experiment_carries_an_authored_kernel() {
+    let source = std::fs::read_to_string(format!("{ROOT}/crates/cuda/examples/vecadd.cu")).expect("the example");
+    let source = source.replace("#define N (1 << 20)", "#define N 4096");
+    let kernel = WorkloadChoice::Kernel { name: "small.cu".to_owned(), source: source.clone() };
+    let experiment = Experiment::new("mdm-pascal-28sm", kernel);
+    let path = file("kernel", &experiment);
+    let out = json(&["run", "--experiment", &path, "--json", "--no-scale"]);
+    let cu = std::env::temp_dir().join(format!("warplab-small-{}.cu", std::process::id()));
+    std::fs::write(&cu, &source).expect("writes");
+    let run = json(&["run", "--config", "mdm-pascal-28sm", "--kernel", &cu.display().to_string(), "--json"]);
+    assert_eq!(out["simulated"]["cycles"], run["cycles"]);
+    assert_eq!(out["simulated"]["warp_insts"], run["warp_insts"]);
+    let link = format!("#x={}", encode_link(&experiment));
+    assert_eq!(json(&["run", "--link", &link, "--json", "--no-scale"])["simulated"]["cycles"], run["cycles"]);
+    // A kernel that does not compile is an experiment all the same; running it is the compile error.
+    let broken = Experiment::new(
+        "mdm-pascal-28sm",
+        WorkloadChoice::Kernel { name: "small.cu".to_owned(), source: source.replace("b[i];", "q;") },
+    );
+    let (code, _, stderr) = warplab(&["run", "--experiment", &file("broken", &broken), "--no-scale"]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("small.cu:8:23: error: use of undeclared identifier 'q'"), "{stderr}");
+}

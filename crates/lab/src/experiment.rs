@@ -115,6 +115,15 @@ pub enum WorkloadChoice {
         /// [`ContentHash`] of the files.
         hash: ContentHash,
     },
+    /// A CUDA C file the user wrote (issue 41), carried whole: compiled and
+    /// run for the experiment's config. Link version 6 added it.
+    Kernel {
+        /// The file's name, as errors name it (`vecadd.cu`).
+        name: String,
+        /// Its text, at most [`crate::MAX_KERNEL_SOURCE_BYTES`]; it may not
+        /// compile (a student can share the error they ask about).
+        source: String,
+    },
 }
 
 /// The scale-model prediction's options.
@@ -404,7 +413,8 @@ impl ConfigEdit {
 
 impl WorkloadChoice {
     /// Checks the workload against this warplab: a sample it bundles, a
-    /// generator it has with knobs in range, a bounded label.
+    /// generator it has with knobs in range, a bounded label, a kernel's
+    /// source of bounded size (whether it compiles is the page's to show).
     fn check(&self) -> Result<(), LinkError> {
         match self {
             WorkloadChoice::Sample(name) => {
@@ -430,6 +440,16 @@ impl WorkloadChoice {
                 generator.check(spec).map_err(|error| LinkError::Invalid(format!("{}: {error}", spec.kernel)))?;
             }
             WorkloadChoice::Trace { name, .. } => check_name("trace label", name)?,
+            WorkloadChoice::Kernel { name, source } => {
+                check_name("kernel file name", name)?;
+                if source.len() > crate::MAX_KERNEL_SOURCE_BYTES {
+                    return Err(LinkError::Invalid(format!(
+                        "the kernel {name} is {} bytes; an experiment carries at most {} bytes of source",
+                        source.len(),
+                        crate::MAX_KERNEL_SOURCE_BYTES
+                    )));
+                }
+            }
         }
         Ok(())
     }

@@ -26,14 +26,20 @@ pub fn generate(spec: &GenSpec, config: &GpuConfig) -> Result<Workload, LabError
 /// As [`generate`].
 pub fn summarize_generated(spec: &GenSpec, config: &GpuConfig) -> Result<WorkloadSummary, LabError> {
     let workload = generate(spec, config)?;
-    let mut summary = WorkloadSummary { label: workload.name.clone(), ..WorkloadSummary::default() };
+    Ok(summarize_workload(&workload.name, &workload))
+}
+
+/// The summary of a workload made in memory (a generator's or an authored
+/// kernel's), labelled `label`.
+pub fn summarize_workload(label: &str, workload: &Workload) -> WorkloadSummary {
+    let mut summary = WorkloadSummary { label: label.to_owned(), ..WorkloadSummary::default() };
     for command in &workload.commands {
         match command {
             Command::MemcpyHtoD { addr, bytes } => summary.memcpys.push(Memcpy { addr: *addr, bytes: *bytes }),
             Command::Kernel(kernel) => summary.add(kernel.summary()),
         }
     }
-    Ok(summary)
+    summary
 }
 
 /// Writes the workload `spec` generates as an Accel-Sim trace directory

@@ -49,7 +49,7 @@ mod simulate;
 mod workload;
 
 pub use analytical::{predict, profile_generated, profile_trace, profile_workload};
-pub use authored::{authored_run_options, authored_workload, compile_and_run};
+pub use authored::{MAX_KERNEL_SOURCE_BYTES, authored_workload, compile_kernel, run_kernel, run_options};
 pub use config::{
     ConfigReport, PresetInfo, config_report, default_config, missing_icnt, named_icnt, option_help, preset_config,
     presets, read_config_dir, read_config_files,
@@ -60,7 +60,9 @@ pub use experiment::{
     ConfigChoice, ConfigEdit, ContentHash, Experiment, MAX_EDITS, MAX_NAME_BYTES, MAX_OPTION_VALUE_BYTES, MAX_SPEED,
     ScaleChoice, ViewState, WorkloadChoice, apply_edits,
 };
-pub use generated::{generate, generated_files, sample_files, summarize_generated, write_generated, write_workload};
+pub use generated::{
+    generate, generated_files, sample_files, summarize_generated, summarize_workload, write_generated, write_workload,
+};
 pub use knobs::{CONFIG_KNOBS, ConfigKnob, ProfiledKnobs, apply_knob, apply_knobs, config_knob};
 pub use link::{
     KNOWN_LINK_VERSIONS, LINK_VERSION, LinkError, MAX_JSON_BYTES, MAX_LINK_BYTES, decode_link, encode_link,

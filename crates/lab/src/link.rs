@@ -10,11 +10,15 @@
 //! Versions: 1, the first; 2 added the scale-model target
 //! (`scale.target_sms`); 3 added the sampling mode (`sampling`); 4 the
 //! analytical panel's choice to show the paper's models only
-//! (`view.paper_models_only`); 5 weak scaling (`scale.weak`); 6 the speed
-//! Replay plays a finished run at (`view.replay_speed`). All are read by the
-//! same decoder, since an older experiment is a newer one without the fields
+//! (`view.paper_models_only`); 5 weak scaling (`scale.weak`); 6 an authored
+//! kernel's source as the workload (`workload.kernel`) and the speed Replay
+//! plays a finished run at (`view.replay_speed`). All are read by the same
+//! decoder, since an older experiment is a newer one without the fields
 //! added since (a target, sampling off, every model shown, strong scaling,
-//! the page's replay speed). The version
+//! no kernel, the page's replay speed). A kernel's source makes a link as
+//! long as the source compresses to: one that does not fit
+//! [`MAX_LINK_BYTES`] travels in the experiment file instead (the page says
+//! so). The version
 //! still changes with each new field, so a page older than the link says
 //! it is newer rather than that a field is unknown.
 //!

@@ -6,7 +6,7 @@ use warplab_lab::sampling::SampleMode;
 use warplab_lab::scale::Rule;
 use warplab_lab::{
     ConfigChoice, ConfigEdit, ContentHash, Experiment, GenSpec, LINK_VERSION, LinkError, MAX_EDITS, MAX_JSON_BYTES,
-    MAX_LINK_BYTES, ScaleChoice, ViewState, WorkloadChoice, decode_link, encode_link,
+    MAX_KERNEL_SOURCE_BYTES, MAX_LINK_BYTES, ScaleChoice, ViewState, WorkloadChoice, decode_link, encode_link,
 };
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -42,6 +42,16 @@ fn everything() -> Experiment {
     baseline.edits = vec![ConfigEdit::Option { name: "-gpgpu_n_clusters".to_owned(), value: "\"4\"".to_owned() }];
     baseline.view.watch_sm = 1000;
     experiment.baseline = Some(Box::new(baseline));
+    experiment
+}
+
+/// `everything()` with an authored kernel as its workload (link version 6),
+/// so with strong scaling: weak scaling grows a generated workload only.
+fn authored() -> Experiment {
+    let source = include_str!("../../cuda/examples/vecadd.cu").to_owned();
+    let mut experiment = everything();
+    experiment.workload = WorkloadChoice::Kernel { name: "vecadd.cu".to_owned(), source };
+    experiment.scale.weak = false;
     experiment
 }
 
@@ -132,8 +142,27 @@ fn the_pinned_link_of_every_version_still_opens() {
     let v5 = include_str!("../test_data/links/v5.txt").trim();
     assert_eq!(decode_link(v5).unwrap(), v5_experiment);
     let v6 = include_str!("../test_data/links/v6.txt").trim();
-    assert_eq!(decode_link(v6).unwrap(), everything());
+    assert_eq!(decode_link(v6).unwrap(), authored());
     assert!(v6.starts_with(LINK_VERSION), "the newest pinned link is of the version written now");
+}
+
+/// Issue 41: a link carries an authored kernel's source whole, compressed
+/// (a teaching kernel's link is well under the cap), and refuses one larger
+/// than an experiment carries.
+#[wasm_bindgen_test(unsupported = test)]
+fn issue_41_a_link_carries_an_authored_kernel_within_the_cap() {
+    let experiment = authored();
+    let link = encode_link(&experiment);
+    assert!(link.len() < MAX_LINK_BYTES / 4, "{} bytes", link.len());
+    assert_eq!(decode_link(&link).unwrap(), experiment);
+    let mut weak = authored();
+    weak.scale.weak = true;
+    assert!(message(decode_link(&encode_link(&weak))).contains("weak scaling"));
+    let mut huge = authored();
+    huge.workload =
+        WorkloadChoice::Kernel { name: "big.cu".to_owned(), source: "x".repeat(MAX_KERNEL_SOURCE_BYTES + 1) };
+    let error = message(Experiment::from_json(&huge.to_json_pretty()));
+    assert!(error.contains(&format!("at most {MAX_KERNEL_SOURCE_BYTES} bytes of source")), "{error}");
 }
 
 #[wasm_bindgen_test(unsupported = test)]

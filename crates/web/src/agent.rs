@@ -25,6 +25,7 @@
 //! through a `BroadcastChannel` the page names ([`crate::scale_progress`]):
 //! the reactor's own outputs leave only when the worker is idle again.
 
+use std::cell::Cell;
 use std::io::{BufReader, Read};
 
 use std::pin::pin;
@@ -35,6 +36,9 @@ use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::follow::Journey;
+use warplab_lab::cuda::Workload;
+use warplab_lab::per_pc::PcStalls;
+use warplab_lab::run_kernel;
 use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare, sim_options};
 use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale, weak_spec};
 use warplab_lab::{
@@ -42,11 +46,12 @@ use warplab_lab::{
     GpuConfig, OpenRead, Profile, ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload,
     WorkloadSource, WorkloadSummary, apply_edits, config_delta, config_hash_files, config_report, default_config,
     generate, kernel_files, missing_icnt, predict, preset_config, profile_workload, read_config_files,
-    simulate_workload, summarize_generated, summarize_trace, trace_hash_files,
+    simulate_workload, summarize_generated, summarize_trace, summarize_workload, trace_hash_files,
 };
 use web_sys::Blob;
 
 use crate::analysis::{knob_base, with_knobs};
+use crate::authored::{Authored, KernelError};
 use crate::blob_reader::BlobReader;
 use crate::fetch::{fetch_blob, fetch_bytes};
 use crate::run::WorkerRun;
@@ -86,6 +91,15 @@ pub enum WorkerInput {
     Generate {
         /// The generator, its size and knobs.
         spec: GenSpec,
+    },
+    /// Compile a CUDA C file and run it functionally for the config loaded
+    /// last (issue 41); answered by [`WorkerOutput::Compiled`] and its
+    /// workload's summary, or by [`WorkerOutput::KernelFailed`].
+    Compile {
+        /// The file's name, as errors name it.
+        file: String,
+        /// Its text.
+        source: String,
     },
     /// Read a bundled preset and apply `edits` to it.
     LoadPreset {
@@ -291,7 +305,9 @@ impl WorkerInput {
     /// `None` for configs, runs and controls, which are all sent and answered.
     pub fn lane(&self) -> Option<Lane> {
         match self {
-            Self::LoadSample { .. } | Self::LoadTraceFiles { .. } | Self::Generate { .. } => Some(Lane::Workload),
+            Self::LoadSample { .. } | Self::LoadTraceFiles { .. } | Self::Generate { .. } | Self::Compile { .. } => {
+                Some(Lane::Workload)
+            }
             Self::Analyze { .. } | Self::Predict { .. } => Some(Lane::Analysis),
             Self::PlanScale { .. } => Some(Lane::ScalePlan),
             Self::Scale(_) => Some(Lane::Scale),
@@ -407,6 +423,15 @@ pub enum WorkerOutput {
     /// A trace could not be read (the message names file, line and field) or
     /// a spec not generated (it names the knob and its range).
     WorkloadFailed(String),
+    /// A CUDA C file compiled and ran: its listing, and its workload's
+    /// summary (the answer to `Compile`, as `Workload` is to the others).
+    Compiled(Box<Authored>, WorkloadSummary),
+    /// A CUDA C file did not compile, or its functional run stopped at a
+    /// fault or its budget: the error, located for the editor.
+    KernelFailed(Box<KernelError>),
+    /// The per-PC counters of a run of an authored kernel, after its report
+    /// (the worker counts them for authored kernels only).
+    PerPc(Vec<PcStalls>),
     /// A config was read; for the user's config files, how a link carries
     /// them.
     Config(Box<ConfigReport>, Option<Box<FilesOrigin>>),
@@ -456,7 +481,9 @@ impl WorkerOutput {
     /// The lane of the input this output answers (see [`WorkerInput::lane`]).
     pub fn lane(&self) -> Option<Lane> {
         match self {
-            Self::Workload(..) | Self::WorkloadFailed(_) => Some(Lane::Workload),
+            Self::Workload(..) | Self::WorkloadFailed(_) | Self::Compiled(..) | Self::KernelFailed(_) => {
+                Some(Lane::Workload)
+            }
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
             Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
@@ -465,6 +492,7 @@ impl WorkerOutput {
             | Self::RunReport(_)
             | Self::RunFailed(_)
             | Self::RunCancelled
+            | Self::PerPc(_)
             | Self::SamplingCompared(_)
             | Self::CompareFailed(_) => None,
         }
@@ -536,6 +564,14 @@ struct TraceFiles {
 /// The workload loaded last, kept so it can be run.
 enum Loaded {
     Generated(GenSpec),
+    /// An authored kernel: its file, and the workload its compile recorded,
+    /// handed to the first run (later ones compile and run it again, as a
+    /// generated workload is generated again).
+    Authored {
+        file: String,
+        source: String,
+        recorded: Cell<Option<Workload>>,
+    },
     /// A trace: its `kernelslist.g` text and the fetched kernel files.
     Trace {
         list: String,
@@ -553,7 +589,20 @@ impl Loaded {
             Loaded::Trace { list, blobs } => {
                 Box::new(TraceWorkload::owning(list, blob_opener(blobs.clone())).map_err(|e| e.to_string())?)
             }
+            Loaded::Authored { file, source, recorded } => {
+                let workload = match recorded.take() {
+                    Some(workload) => workload,
+                    None => authored_workload(file, source, gpu).map_err(|error| error.headline)?.2,
+                };
+                Box::new(workload.into_source())
+            }
         })
+    }
+
+    /// Whether runs of it count per PC: an authored kernel's, whose
+    /// listing the page shows the counters on.
+    fn counts_per_pc(&self) -> bool {
+        matches!(self, Loaded::Authored { .. })
     }
 
     /// The workload for a system of `sms` of `gpu`'s SMs under weak scaling:
@@ -617,6 +666,7 @@ impl Lab {
                 }
                 workload(summary)
             }
+            WorkerInput::Compile { file, source } => return vec![self.compile(file, source)],
             WorkerInput::LoadPreset { name, edits } => {
                 self.origin = None;
                 self.config(load_preset(&name), &edits)
@@ -756,6 +806,7 @@ impl Lab {
         let Some((loaded, total)) = &self.workload else { return Err(NO_WORKLOAD.to_owned()) };
         let workload = loaded.source(&gpu)?;
         let watch = watch.min(gpu.n_sms().saturating_sub(1));
+        let options = SimOptions { per_pc: loaded.counts_per_pc(), ..options };
         let mut run = WorkerRun::new(&gpu, options, workload, *total, speed, watch);
         let outputs = run.advance(now_ms);
         self.run = Some(run);
@@ -806,6 +857,23 @@ impl Lab {
         }
     }
 
+    /// Compiles and runs `file` for the loaded config, keeps its workload
+    /// for runs, and answers with its listing and summary or its error.
+    fn compile(&mut self, file: String, source: String) -> WorkerOutput {
+        let compiled = self
+            .gpu_or_default()
+            .map_err(|message| KernelError::unlocated(&file, message))
+            .and_then(|gpu| authored_workload(&file, &source, gpu));
+        match compiled {
+            Ok((authored, summary, workload)) => {
+                let recorded = Cell::new(Some(workload));
+                self.keep_workload(Loaded::Authored { file, source, recorded }, summary.totals.warp_insts);
+                WorkerOutput::Compiled(Box::new(authored), summary)
+            }
+            Err(error) => WorkerOutput::KernelFailed(Box::new(error)),
+        }
+    }
+
     fn generate(&mut self, spec: &GenSpec) -> Result<WorkloadSummary, String> {
         let gpu = self.gpu_or_default()?;
         check_size(spec, gpu)?;
@@ -827,6 +895,39 @@ fn check_size(spec: &GenSpec, gpu: &GpuConfig) -> Result<(), String> {
          `warplab info --gen {}` summarizes it natively",
         workload.name, workload.name
     ))
+}
+
+/// Compiles and runs `file` for `gpu` as `warplab --kernel` does, keeping
+/// its workload: the listing, the workload's summary and the workload.
+/// Each launch's budget, and the whole run's, is what the browser simulates
+/// of a generated workload ([`MAX_GENERATED_WARP_INSTS`]), so a kernel that
+/// never ends stops at its budget in seconds and no workload outgrows the
+/// worker's memory.
+fn authored_workload(
+    file: &str,
+    source: &str,
+    gpu: &GpuConfig,
+) -> Result<(Authored, WorkloadSummary, Workload), KernelError> {
+    // Counted first, keeping nothing: a kernel that never ends stops at its
+    // budget before anything is recorded, and one that runs long in many
+    // launches is refused before its streams fill the worker's memory.
+    let (_, counted) =
+        run_kernel(file, source, gpu, false, MAX_GENERATED_WARP_INSTS).map_err(|error| KernelError::new(&error))?;
+    if counted.warp_insts > MAX_GENERATED_WARP_INSTS {
+        let message = format!(
+            "{} warp instructions, more than the {MAX_GENERATED_WARP_INSTS} the browser simulates; \
+             `warplab run --kernel {file}` runs it natively",
+            counted.warp_insts
+        );
+        return Err(KernelError::unlocated(file, message));
+    }
+    let (compiled, run) =
+        run_kernel(file, source, gpu, true, MAX_GENERATED_WARP_INSTS).map_err(|error| KernelError::new(&error))?;
+    let authored = Authored::new(file, source, &compiled, &run);
+    let workload =
+        run.workload.ok_or_else(|| KernelError::unlocated(file, "the run recorded no workload".to_owned()))?;
+    let summary = summarize_workload(file, &workload);
+    Ok((authored, summary, workload))
 }
 
 /// Profiles the loaded workload on `gpu`.

@@ -25,7 +25,7 @@ use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, FollowRequest, Header, IpcSummary,
-    ReportView, SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
+    KernelPanel, ReportView, SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
 use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
@@ -34,12 +34,14 @@ use crate::hooks::{
     BaselineWorker, LabWorkerHandle, use_baseline_worker, use_foldable_panels, use_lab_worker, use_scale_progress,
     use_tap_explanations,
 };
+use crate::kernel_examples::{Example, example, example_in_location};
+use crate::kernel_state::{KernelAction, KernelState};
 use crate::lab_step::LabStep;
 use crate::run_state::{RunAction, RunPhase, RunState};
 use crate::scale_state::{ScaleAction, ScaleState};
 use crate::share::{
-    current_link, experiment_in_location, experiment_of, lab_step_in_location, show_in_location, with_knob,
-    without_knobs,
+    address_bytes, current_link, experiment_in_location, experiment_of, lab_step_in_location, link_too_long,
+    show_in_location, with_knob, without_knobs,
 };
 use crate::state::{Action, AwaitedFiles, Experiment, State, WorkloadChoice};
 
@@ -76,7 +78,8 @@ pub fn App(props: &AppProps) -> Html {
     let run = use_reducer(RunState::default);
     let analysis = use_reducer(AnalysisState::default);
     let scale = use_reducer(ScaleState::default);
-    let outputs = on_output(state.dispatcher(), run.dispatcher());
+    let kernel = use_reducer(KernelState::default);
+    let outputs = on_output(state.dispatcher(), run.dispatcher(), kernel.dispatcher());
     let worker_url: AttrValue = format!("{}worker.js", props.asset_base).into();
     let worker = use_lab_worker(worker_url.clone(), outputs);
     // Analyses take a worker of their own, so the first run and the first
@@ -113,6 +116,7 @@ pub fn App(props: &AppProps) -> Html {
         run: run.dispatcher(),
         analysis: analysis.dispatcher(),
         scale: scale.dispatcher(),
+        kernel: kernel.dispatcher(),
         progress_channel,
     };
     use_experiment_of_the_link(&page);
@@ -160,6 +164,7 @@ pub fn App(props: &AppProps) -> Html {
                 { summary(&page, &state, &run, &analysis, &scale, shared.ok()) }
             </div>
             <ErrorKey />
+            { kernel_panel(&page, &state, &kernel) }
             // Side by side on a wide screen: what the experiment is, and what
             // the models made of it.
             <div class="columns">
@@ -239,9 +244,24 @@ fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
     });
 }
 
+/// The kernel editor and its listing, while the workload is an authored kernel.
+fn kernel_panel(page: &Page, state: &State, kernel: &KernelState) -> Html {
+    let WorkloadChoice::Kernel { file, source } = &state.choice else { return Html::default() };
+    let edited_file = file.clone();
+    let on_change = page.callback(move |page, source: String| page.edit_kernel(&edited_file, source));
+    let (run_file, run_source) = (file.clone(), source.clone());
+    let on_run = page.callback(move |page, ()| page.compile(run_file.clone(), run_source.clone()));
+    let compiling = state.workload.loading.is_some();
+    html! {
+        <KernelPanel file={file.clone()} source={source.clone()} kernel={kernel.clone()} {compiling} {on_change}
+            {on_run} />
+    }
+}
+
 /// The header with the share controls wired to the page.
 fn header(page: &Page, state: &State, shared: &Result<Shared, String>) -> Html {
     let unshareable = shared.as_ref().err().map(|why| AttrValue::from(why.clone()));
+    let too_long = shared.as_ref().ok().and_then(|experiment| link_too_long(experiment, address_bytes()));
     let copy = page.callback(|_, ()| copy_link());
     let experiment = shared.as_ref().ok().cloned();
     let on_download = page.callback(move |_, ()| {
@@ -252,7 +272,8 @@ fn header(page: &Page, state: &State, shared: &Result<Shared, String>) -> Html {
     let on_open = page.callback(|page, list: Option<FileList>| page.open_experiment_file(list));
     let on_dismiss = page.callback(|page, ()| page.state.dispatch(Action::Notice(None)));
     html! {
-        <Header {unshareable} notice={state.notice.clone().map(AttrValue::from)} on_copy={copy} {on_download}
+        <Header {unshareable} link_too_long={too_long.map(AttrValue::from)}
+            notice={state.notice.clone().map(AttrValue::from)} on_copy={copy} {on_download}
             {on_open} {on_dismiss} />
     }
 }
@@ -262,6 +283,7 @@ fn toolbar(page: &Page, state: &State, run: &UseReducerHandle<RunState>) -> Html
     let on_sample = page.callback(|page, name: String| page.load_sample(&name));
     let on_generate = page.callback(|page, spec: GenSpec| page.generate(spec));
     let on_preset = page.callback(|page, name: String| page.choose_preset(name, Vec::new()));
+    let on_example = page.callback(|page, name: String| page.open_example(example(&name)));
     let (speed, watch, sampling, ready) = (run.speed, run.watch, run.sampling, state.ready());
     let on_run =
         page.callback(move |page, ()| ready.into_iter().for_each(|e| page.start_run(speed, watch, sampling, e)));
@@ -273,7 +295,7 @@ fn toolbar(page: &Page, state: &State, run: &UseReducerHandle<RunState>) -> Html
     let other_experiment = run.phase != RunPhase::Idle && run.experiment != ready;
     html! {
         <Toolbar preset={state.preset.clone().map(AttrValue::from)} config_label={AttrValue::from(config_label)}
-            n_edits={state.edits.len()} choice={state.choice.clone()} {on_preset} {on_sample} {on_generate}
+            n_edits={state.edits.len()} choice={state.choice.clone()} {on_preset} {on_sample} {on_generate} {on_example}
             run={(**run).clone()} ready={ready.is_some()} {on_run} {on_cancel} {sampling} {on_sampling} {config_stop}
             {other_experiment} />
     }
@@ -573,8 +595,15 @@ fn use_experiment_of_the_link(page: &Page) {
             page.state.dispatch(Action::Notice(Some(message)));
             page.open_experiment(&default_experiment());
         }
-        None => page.open_experiment(&default_experiment()),
+        None => page.open_experiment(&example_in_location().map_or_else(default_experiment, example_experiment)),
     });
+}
+
+/// The default experiment with an example kernel as its workload (a link
+/// ending in `#example=NAME`).
+fn example_experiment(example: &Example) -> Shared {
+    let workload = SharedWorkload::Kernel { name: example.file(), source: example.source.to_owned() };
+    Shared { workload, ..default_experiment() }
 }
 
 /// The first preset and the default generator.
@@ -589,9 +618,18 @@ fn default_experiment() -> Shared {
 fn use_regenerate_for_new_config(page: &Page, state: &State) {
     let page = page.clone();
     let spec = state.choice.spec().filter(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config)).cloned();
+    // A kernel compiles for the config (its shared memory, its SASS's
+    // binary version), so it compiles again too.
+    let kernel = match &state.choice {
+        WorkloadChoice::Kernel { file, source } => Some((file.clone(), source.clone())),
+        _ => None,
+    };
     use_effect_with(state.config_loads, move |&loads| {
         if let Some(spec) = spec.filter(|_| loads > 0) {
             page.generate(spec);
+        }
+        if let Some((file, source)) = kernel.filter(|_| loads > 0) {
+            page.compile(file, source);
         }
     });
 }
@@ -603,7 +641,8 @@ fn use_regenerate_for_new_config(page: &Page, state: &State) {
 /// if any.
 #[hook]
 fn use_analysis_and_run_of_each_experiment(page: &Page, state: &State, run: &RunState) -> Option<Experiment> {
-    let resized = state.choice.spec().is_some_and(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config));
+    let resized = state.choice.spec().is_some_and(|spec| generator(&spec.kernel).is_some_and(|g| g.uses_config))
+        || matches!(state.choice, WorkloadChoice::Kernel { .. });
     let awaiting_regeneration = resized && state.workload_sized_for != state.config_loads;
     let experiment = state.ready().filter(|_| !awaiting_regeneration);
     let analyzer = page.clone();
@@ -701,10 +740,23 @@ fn use_scale_plan_of_each_config(page: &Page, config_loads: u64) {
 
 /// Routes the main worker's answers (loads and runs) to the page and run
 /// state; analyses and scale models have workers of their own.
-fn on_output(state: UseReducerDispatcher<State>, run: UseReducerDispatcher<RunState>) -> Callback<WorkerOutput> {
+fn on_output(
+    state: UseReducerDispatcher<State>,
+    run: UseReducerDispatcher<RunState>,
+    kernel: UseReducerDispatcher<KernelState>,
+) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::Workload(summary, hash) => state.dispatch(Action::WorkloadLoaded(summary, hash)),
         WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
+        WorkerOutput::Compiled(authored, summary) => {
+            kernel.dispatch(KernelAction::Compiled(authored));
+            state.dispatch(Action::WorkloadLoaded(summary, None));
+        }
+        WorkerOutput::KernelFailed(error) => {
+            state.dispatch(Action::WorkloadFailed(error.headline.clone()));
+            kernel.dispatch(KernelAction::Failed(error));
+        }
+        WorkerOutput::PerPc(counted) => kernel.dispatch(KernelAction::Counted(counted)),
         WorkerOutput::Config(report, origin) => state.dispatch(Action::ConfigLoaded(report, origin)),
         WorkerOutput::ConfigFailed(message) => state.dispatch(Action::ConfigFailed(message)),
         WorkerOutput::ConfigNeedsFile { file, message } => state.dispatch(Action::ConfigNeedsFile { file, message }),
@@ -774,6 +826,7 @@ struct Page {
     run: UseReducerDispatcher<RunState>,
     analysis: UseReducerDispatcher<AnalysisState>,
     scale: UseReducerDispatcher<ScaleState>,
+    kernel: UseReducerDispatcher<KernelState>,
     /// The channel the worker posts scale-run progress on.
     progress_channel: AttrValue,
 }
@@ -859,6 +912,7 @@ impl Page {
         match &experiment.workload {
             SharedWorkload::Sample(name) => self.load_sample(name),
             SharedWorkload::Generated(spec) => self.generate(spec.clone()),
+            SharedWorkload::Kernel { name, source } => self.compile(name.clone(), source.clone()),
             SharedWorkload::Trace { name, hash } => {
                 awaited.trace = Some(*hash);
                 asked.push(format!("its trace files ({name}, content hash {})", String::from(*hash)));
@@ -969,6 +1023,30 @@ impl Page {
         self.cancel_edit();
         self.state.dispatch(Action::WorkloadRequested(WorkloadChoice::Generated(spec.clone())));
         self.load(WorkerInput::Generate { spec });
+    }
+
+    /// Compiles and runs a CUDA C file in the workers; once it has loaded,
+    /// the experiment runs as any other does.
+    fn compile(&self, file: String, source: String) {
+        self.cancel_edit();
+        self.state
+            .dispatch(Action::WorkloadRequested(WorkloadChoice::Kernel { file: file.clone(), source: source.clone() }));
+        self.load(WorkerInput::Compile { file, source });
+    }
+
+    /// Shows the editor's text; nothing is asked of the worker until the
+    /// user compiles.
+    fn edit_kernel(&self, file: &str, source: String) {
+        self.cancel_edit();
+        self.state.dispatch(Action::KernelEdited { file: file.to_owned(), source });
+        self.kernel.dispatch(KernelAction::Edited);
+    }
+
+    /// Opens an example kernel in the editor and compiles it.
+    fn open_example(&self, example: Option<&Example>) {
+        if let Some(example) = example {
+            self.compile(example.file(), example.source.to_owned());
+        }
     }
 
     /// Shows the edited spec at once and asks the worker once the form has

@@ -251,6 +251,8 @@ impl WorkerRun {
         let mut outputs = vec![WorkerOutput::RunUpdated(Box::new(update))];
         if status != RunStatus::Running {
             outputs.push(WorkerOutput::RunReport(Box::new(self.simulation.report())));
+            // Counted only when the run asked (an authored kernel's).
+            outputs.extend(self.simulation.per_pc().map(WorkerOutput::PerPc));
         }
         outputs
     }

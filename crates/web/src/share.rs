@@ -8,7 +8,7 @@
 //! CLI's `--link` reads, so a link names the same numbers everywhere.
 
 use warplab_lab::{
-    ConfigChoice, ConfigEdit, Experiment as Shared, MAX_EDITS, ScaleChoice, ViewState,
+    ConfigChoice, ConfigEdit, Experiment as Shared, MAX_EDITS, MAX_LINK_BYTES, ScaleChoice, ViewState,
     WorkloadChoice as SharedWorkload, decode_link, encode_link,
 };
 use wasm_bindgen::JsValue;
@@ -34,6 +34,9 @@ pub fn experiment_of(
         (WorkloadChoice::TraceFiles(label), Some(hash)) => SharedWorkload::Trace { name: label.clone(), hash },
         (WorkloadChoice::TraceFiles(label), None) => {
             return Err(format!("the trace {label} is still being read; its link follows"));
+        }
+        (WorkloadChoice::Kernel { file, source }, _) => {
+            SharedWorkload::Kernel { name: file.clone(), source: source.clone() }
         }
     };
     Ok(Shared {
@@ -78,6 +81,24 @@ fn config_choice(state: &State) -> Result<(ConfigChoice, Vec<ConfigEdit>), Strin
     Ok((ConfigChoice::Files { name: origin.label.clone(), hash: origin.hash }, state.edits.clone()))
 }
 
+/// Why a link cannot carry `experiment`: an authored kernel's source that
+/// makes the page's address (`address_bytes` before the fragment) longer
+/// than a link may be. The experiment file carries it instead.
+pub fn link_too_long(experiment: &Shared, address_bytes: usize) -> Option<String> {
+    let bytes = address_bytes + "#x=".len() + encode_link(experiment).len();
+    (bytes > MAX_LINK_BYTES).then(|| {
+        format!(
+            "The kernel's source makes a link of {bytes} bytes, more than the {MAX_LINK_BYTES} a link may have: \
+             use Download experiment instead (the file holds the source; Open experiment… opens it)."
+        )
+    })
+}
+
+/// The bytes of the page's address before its fragment.
+pub fn address_bytes() -> usize {
+    current_link().map_or(0, |href| href.split('#').next().map_or(0, str::len))
+}
+
 /// The experiment in the page's URL fragment (`#x=...`): `None` without
 /// one, else the experiment or why the link cannot be opened.
 pub fn experiment_in_location() -> Option<Result<Shared, String>> {
@@ -97,7 +118,12 @@ pub fn lab_step_in_location() -> Option<LabStep> {
 pub fn show_in_location(experiment: &Shared, step: Option<&LabStep>) -> Result<(), String> {
     let window = web_sys::window().ok_or("no window")?;
     let step = step.map(LabStep::params).unwrap_or_default();
-    let fragment = format!("#x={}{step}", encode_link(experiment));
+    // A link too long to open is not written: the address keeps no
+    // experiment rather than an older one.
+    let fragment = match link_too_long(experiment, address_bytes()) {
+        None => format!("#x={}{step}", encode_link(experiment)),
+        Some(_) => window.location().pathname().map_err(|e| crate::fetch::js_message(&e))?,
+    };
     if window.location().hash().ok().as_deref() == Some(fragment.as_str()) {
         return Ok(());
     }
@@ -171,6 +197,35 @@ mod tests {
         let experiment = experiment_of(&state, &run, &scale, &analysis).expect("hashed files travel by hash");
         assert_eq!(experiment.workload, SharedWorkload::Trace { name: "mine".into(), hash });
         assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment));
+    }
+
+    /// Issue 41: the link carries the editor's text, and a text too long
+    /// for a link says so (the experiment file carries it).
+    #[test]
+    fn issue_41_a_kernel_travels_in_the_link_unless_too_long() {
+        let source = include_str!("../../cuda/examples/transpose.cu").to_owned();
+        let state = State {
+            preset: Some("SM7_QV100".into()),
+            choice: WorkloadChoice::Kernel { file: "t.cu".into(), source: source.clone() },
+            ..State::default()
+        };
+        let (run, scale, analysis) = (RunState::default(), ScaleState::default(), AnalysisState::default());
+        let experiment = experiment_of(&state, &run, &scale, &analysis).expect("shareable");
+        assert_eq!(experiment.workload, SharedWorkload::Kernel { name: "t.cu".into(), source });
+        assert_eq!(decode_link(&encode_link(&experiment)).ok(), Some(experiment.clone()));
+        let address = "https://example.invalid/warplab/".len();
+        assert_eq!(link_too_long(&experiment, address), None);
+        // Random text does not compress: a few kilobytes of it make too long a link.
+        let mut noise = String::new();
+        let mut x: u32 = 1;
+        for _ in 0..8000 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            noise.push(char::from(b'!' + (x >> 16) as u8 % 90));
+        }
+        let long = Shared { workload: SharedWorkload::Kernel { name: "t.cu".into(), source: noise }, ..experiment };
+        let why = link_too_long(&long, address).expect("too long");
+        assert!(why.contains("more than the 8192") && why.contains("Download experiment"), "{why}");
+        assert_eq!(Shared::from_json(&long.to_json_pretty()).ok(), Some(long), "the file carries it");
     }
 
     #[test]

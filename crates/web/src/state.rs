@@ -56,6 +56,13 @@ pub enum WorkloadChoice {
     TraceFiles(String),
     /// A generator run.
     Generated(GenSpec),
+    /// A CUDA C file written in the editor (issue 41).
+    Kernel {
+        /// The file's name, as errors name it.
+        file: String,
+        /// Its text as the editor shows it.
+        source: String,
+    },
 }
 
 impl Default for WorkloadChoice {
@@ -70,6 +77,7 @@ impl WorkloadChoice {
         match self {
             WorkloadChoice::Sample(name) | WorkloadChoice::TraceFiles(name) => format!("Reading {name}"),
             WorkloadChoice::Generated(spec) => format!("Generating {spec}"),
+            WorkloadChoice::Kernel { file, .. } => format!("Compiling {file}"),
         }
     }
 
@@ -77,7 +85,7 @@ impl WorkloadChoice {
     pub fn spec(&self) -> Option<&GenSpec> {
         match self {
             WorkloadChoice::Generated(spec) => Some(spec),
-            WorkloadChoice::Sample(_) | WorkloadChoice::TraceFiles(_) => None,
+            WorkloadChoice::Sample(_) | WorkloadChoice::TraceFiles(_) | WorkloadChoice::Kernel { .. } => None,
         }
     }
 }
@@ -183,6 +191,14 @@ impl State {
 pub enum Action {
     /// The generator form changed; the worker is asked once the user pauses.
     GeneratorEdited(GenSpec),
+    /// The kernel editor's text changed; the worker is asked when the user
+    /// compiles.
+    KernelEdited {
+        /// The file's name.
+        file: String,
+        /// Its new text.
+        source: String,
+    },
     /// A workload was asked of the worker.
     WorkloadRequested(WorkloadChoice),
     /// The worker read or generated a workload (with the hash of the user's
@@ -229,11 +245,8 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::GeneratorEdited(spec) => {
-                let edited = WorkloadChoice::Generated(spec);
-                next.unasked_edit |= edited != next.choice;
-                next.choice = edited;
-            }
+            Action::GeneratorEdited(spec) => next.edited(WorkloadChoice::Generated(spec)),
+            Action::KernelEdited { file, source } => next.edited(WorkloadChoice::Kernel { file, source }),
             Action::WorkloadRequested(choice) => {
                 next.unasked_edit = false;
                 next.workload.request(choice.activity());
@@ -298,6 +311,13 @@ impl Reducible for State {
 }
 
 impl State {
+    /// The form or the editor shows `edited`: until the worker is asked for
+    /// it, nothing is ready unless it is what loaded.
+    fn edited(&mut self, edited: WorkloadChoice) {
+        self.unasked_edit |= edited != self.choice;
+        self.choice = edited;
+    }
+
     /// Files of `kind` with hash `found` opened: if a link awaited files of
     /// that kind, a notice says whether they are the ones it names.
     fn check_awaited(
@@ -413,6 +433,29 @@ mod tests {
         assert_eq!(state.workload.loading.as_deref(), Some("Generating strided:size=0"));
         let state = state.reduce(Action::WorkloadFailed("`size` = 0 is outside 1..=262144".into()));
         assert_eq!(state.choice.spec(), Some(&spec), "the user's values stay in the form");
+    }
+
+    /// Issue 41: typing in the editor makes nothing ready (the figures are
+    /// of the source compiled last) until the user compiles it.
+    #[test]
+    fn issue_41_an_edited_kernel_is_ready_once_compiled() {
+        let gpu = warplab_lab::preset_config("QV100").expect("a preset").1;
+        let config = Box::new(warplab_lab::config_report("QV100", &gpu, Vec::new()));
+        let kernel = |source: &str| WorkloadChoice::Kernel { file: "k.cu".into(), source: source.into() };
+        let state = Rc::new(State::default())
+            .reduce(Action::WorkloadRequested(kernel("a")))
+            .reduce(Action::WorkloadLoaded(WorkloadSummary::default(), None))
+            .reduce(Action::ConfigLoaded(config, None));
+        assert_eq!(state.workload.loading, None);
+        let compiled = state.ready().expect("ready");
+        let state = state.reduce(Action::KernelEdited { file: "k.cu".into(), source: "ab".into() });
+        assert_eq!(state.choice, kernel("ab"), "the editor's text is the experiment's");
+        assert_eq!(state.ready(), None, "the figures are of another source");
+        let state = state.reduce(Action::WorkloadRequested(kernel("ab")));
+        assert_eq!(state.workload.loading.as_deref(), Some("Compiling k.cu"));
+        let state = state.reduce(Action::WorkloadFailed("k.cu:1:1: error: expected a declaration".into()));
+        assert_eq!(state.choice, kernel("ab"), "a failed compile keeps the user's text");
+        assert_eq!(state.ready(), Some(compiled), "and the workload that compiled before");
     }
 
     #[test]

@@ -13,6 +13,10 @@ pub struct HeaderProps {
     /// Why the experiment cannot travel in a link, if it cannot.
     #[prop_or_default]
     pub unshareable: Option<AttrValue>,
+    /// Why the link cannot carry the experiment though its file can (an
+    /// authored kernel's source too long for a link).
+    #[prop_or_default]
+    pub link_too_long: Option<AttrValue>,
     /// A message about the link or file the page opened.
     #[prop_or_default]
     pub notice: Option<AttrValue>,
@@ -31,6 +35,7 @@ pub struct HeaderProps {
 pub fn Header(props: &HeaderProps) -> Html {
     let disabled = props.unshareable.is_some();
     let why = props.unshareable.clone().unwrap_or_else(|| "The link opens exactly this experiment".into());
+    let copy_why = props.link_too_long.clone().unwrap_or_else(|| why.clone());
     html! {
         <header class="masthead">
             <div class="masthead-title">
@@ -38,13 +43,16 @@ pub fn Header(props: &HeaderProps) -> Html {
                 <p class="tagline">{ "A GPU architecture lab in the browser: simulated, analytical and scale-model IPC for the same workload." }</p>
             </div>
             <div class="share" role="group" aria-label="Share this experiment">
-                <button data-testid="copy-link" {disabled} title={why.clone()}
+                <button data-testid="copy-link" disabled={disabled || props.link_too_long.is_some()} title={copy_why}
                     onclick={props.on_copy.reform(|_: MouseEvent| ())}>{ "Copy link" }</button>
                 <button data-testid="download-experiment" {disabled} title={why}
                     onclick={props.on_download.reform(|_: MouseEvent| ())}>{ "Download experiment" }</button>
                 <FilePicker label="Open experiment…" testid="open-experiment" accept=".json,application/json"
                     on_files={props.on_open.clone()} />
             </div>
+            if let Some(too_long) = &props.link_too_long {
+                <p class="notice" data-testid="link-too-long">{ too_long.clone() }</p>
+            }
             if let Some(notice) = &props.notice {
                 <p class="notice" role="alert" data-testid="link-notice">
                     { notice.clone() }

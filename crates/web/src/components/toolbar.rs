@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use crate::components::JumpLink;
 use crate::format;
+use crate::kernel_examples::{EXAMPLES, example};
 use crate::run_state::{RunPhase, RunState};
 use crate::state::WorkloadChoice;
 
@@ -30,6 +31,9 @@ pub struct ToolbarProps {
     pub on_sample: Callback<String>,
     /// A generator was chosen: its spec with every knob at its default.
     pub on_generate: Callback<GenSpec>,
+    /// An example CUDA C kernel was chosen (by name), for the editor.
+    #[prop_or_default]
+    pub on_example: Callback<String>,
     /// The run.
     pub run: RunState,
     /// Whether a workload and a config have loaded, so a run can start.
@@ -101,16 +105,19 @@ fn gpu_picker(props: &ToolbarProps) -> Html {
 /// show as a choice of their own.
 fn workload_picker(props: &ToolbarProps) -> Html {
     let (on_sample, on_generate) = (props.on_sample.clone(), props.on_generate.clone());
+    let on_example = props.on_example.clone();
     let onchange = Callback::from(move |event: Event| {
         match WorkloadOption::parse(&event.target_unchecked_into::<HtmlSelectElement>().value()) {
             Some(WorkloadOption::Sample(name)) => on_sample.emit(name.to_owned()),
             Some(WorkloadOption::Generator(name)) => on_generate.emit(GenSpec::new(name)),
+            Some(WorkloadOption::Example(name)) => on_example.emit(name.to_owned()),
             None => {}
         }
     });
     let selected = WorkloadOption::of(&props.choice).map(|option| option.value()).unwrap_or_default();
     let files = match &props.choice {
         WorkloadChoice::TraceFiles(label) => format!("files: {label}"),
+        WorkloadChoice::Kernel { file, .. } => format!("kernel: {file}"),
         _ => "your trace files (Workload panel)".to_owned(),
     };
     let option = |option: WorkloadOption, text: String, title: &'static str| {
@@ -129,6 +136,9 @@ fn workload_picker(props: &ToolbarProps) -> Html {
                 </optgroup>
                 <optgroup label="Generated kernels">
                     { for GENERATORS.iter().map(|g| option(WorkloadOption::Generator(g.name), format!("{} (generated)", g.name), g.summary)) }
+                </optgroup>
+                <optgroup label="CUDA C kernels (open in the editor)">
+                    { for EXAMPLES.iter().map(|e| option(WorkloadOption::Example(e.name), format!("{}.cu", e.name), e.description)) }
                 </optgroup>
             </select>
         </span>
@@ -171,12 +181,14 @@ pub fn sampling_label(mode: SampleMode) -> &'static str {
     }
 }
 
-/// A choice of the workload select: its value is `sample:NAME` or
-/// `generator:NAME`, since a sample and a generator may share a name.
+/// A choice of the workload select: its value is `sample:NAME`,
+/// `generator:NAME` or `example:NAME`, since a sample, a generator and an
+/// example kernel may share a name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum WorkloadOption<'a> {
     Sample(&'a str),
     Generator(&'a str),
+    Example(&'a str),
 }
 
 impl<'a> WorkloadOption<'a> {
@@ -185,6 +197,10 @@ impl<'a> WorkloadOption<'a> {
             WorkloadChoice::Sample(name) => Some(WorkloadOption::Sample(name)),
             WorkloadChoice::Generated(spec) => Some(WorkloadOption::Generator(&spec.kernel)),
             WorkloadChoice::TraceFiles(_) => None,
+            // An example's file, edited or not, selects the example.
+            WorkloadChoice::Kernel { file, .. } => {
+                file.strip_suffix(".cu").and_then(example).map(|e| WorkloadOption::Example(e.name))
+            }
         }
     }
 
@@ -192,6 +208,7 @@ impl<'a> WorkloadOption<'a> {
         match value.split_once(':')? {
             ("sample", name) => Some(WorkloadOption::Sample(name)),
             ("generator", name) => Some(WorkloadOption::Generator(name)),
+            ("example", name) => Some(WorkloadOption::Example(name)),
             _ => None,
         }
     }
@@ -200,6 +217,7 @@ impl<'a> WorkloadOption<'a> {
         match self {
             WorkloadOption::Sample(name) => format!("sample:{name}"),
             WorkloadOption::Generator(name) => format!("generator:{name}"),
+            WorkloadOption::Example(name) => format!("example:{name}"),
         }
     }
 }
@@ -292,7 +310,9 @@ mod tests {
 
     #[test]
     fn workload_options_read_back_what_they_write() {
-        for option in [WorkloadOption::Sample("vecadd"), WorkloadOption::Generator("vecadd")] {
+        for option in
+            [WorkloadOption::Sample("vecadd"), WorkloadOption::Generator("vecadd"), WorkloadOption::Example("vecadd")]
+        {
             assert_eq!(WorkloadOption::parse(&option.value()), Some(option));
         }
         assert_eq!(WorkloadOption::parse("vecadd"), None);
@@ -304,5 +324,8 @@ mod tests {
         let choice = WorkloadChoice::Generated("strided:gs=32".parse().expect("a well-formed spec"));
         assert_eq!(WorkloadOption::of(&choice), Some(WorkloadOption::Generator("strided")));
         assert_eq!(WorkloadOption::of(&WorkloadChoice::TraceFiles("mine".into())), None);
+        let kernel = |file: &str| WorkloadChoice::Kernel { file: file.into(), source: String::new() };
+        assert_eq!(WorkloadOption::of(&kernel("transpose.cu")), Some(WorkloadOption::Example("transpose")));
+        assert_eq!(WorkloadOption::of(&kernel("mine.cu")), None);
     }
 }

@@ -51,6 +51,9 @@ impl BaselineWorker {
                 WorkerInput::LoadSample { name: sample.clone(), dir_url: page_url(&format!("{asset_base}{dir}/"))? }
             }
             WorkloadChoice::Trace { .. } => return Err("the baseline's trace comes from files".to_owned()),
+            WorkloadChoice::Kernel { name, source } => {
+                WorkerInput::Compile { file: name.clone(), source: source.clone() }
+            }
         };
         *self.current.borrow_mut() = Some(Rc::new(experiment.clone()));
         self.worker.send(WorkerInput::LoadPreset { name: name.clone(), edits: experiment.edits.clone() });

@@ -1,0 +1,205 @@
+// Issue 41, the page: a CUDA C kernel written in the editor. An example opens
+// from a link; an edit with a typo is marked at its line and column with the
+// compiler's message; fixed, it compiles and runs in the worker, the three
+// IPCs come, each source line and SASS instruction shows what issued and
+// stalled there, hovering links the two; the copied link opens the same
+// source and results in a new page, where the animation shows and sampling
+// runs it again. The other error classes (a fault, a
+// budget run out) come back located exactly as the CLI prints them.
+// Screenshots of the editor with its listing and figures at 1280 and 390 px.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { dataValue, experimentIn, linkOf, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
+
+const shared = serverAndBrowser();
+
+const EXAMPLE = await readFile(new URL("../../crates/cuda/examples/vecadd.cu", import.meta.url), "utf8");
+// A smaller problem, so the browser simulates it in seconds.
+const FIXED = EXAMPLE.replace("#define N (1 << 20)", "#define N (1 << 16)");
+// Line 8 is `        c[i] = a[i] + b[i];`: `q` is at column 23.
+const TYPO = FIXED.replace("c[i] = a[i] + b[i];", "c[i] = a[i] + q[i];");
+
+// A page in a context that may use the clipboard, collecting errors.
+async function openKernelPage(url) {
+  const context = await shared.browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    permissions: ["clipboard-read", "clipboard-write"],
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  await page.goto(url);
+  await page.locator(".cm-editor .cm-content").waitFor({ timeout: 60_000 });
+  return { page, errors, close: () => context.close() };
+}
+
+// Replaces the editor's whole text, as a paste would.
+async function replaceText(page, text) {
+  await page.locator(".cm-content").click();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.insertText(text);
+}
+
+// The editor's text, line by line as CodeMirror draws it.
+const editorText = (page) => page.locator(".cm-content").evaluate((e) => [...e.querySelectorAll(".cm-line")].map((l) => l.textContent).join("\n"));
+
+// Waits for the three IPCs: the simulation, the headline model, and the scale
+// model's figure or its reason for giving none.
+async function threeIpcs(page) {
+  await page.locator('[data-testid="ipc-simulated-value"][data-value]').waitFor({ timeout: 240_000 });
+  await page.locator('[data-testid="ipc-analytical-value"][data-value]').waitFor({ timeout: 120_000 });
+  await page.locator('[data-testid="ipc-scale-value"][data-value], [data-testid="ipc-scale-none"]').first().waitFor({ timeout: 300_000 });
+  return {
+    simulated: await dataValue(page, "ipc-simulated-value"),
+    analytical: await dataValue(page, "ipc-analytical-value"),
+  };
+}
+
+// Line 8's gutter figure: warp instructions issued and warp-cycles stalled there.
+async function lineFigure(page, line) {
+  const figure = page.locator(`.cm-figure[data-line="${line}"]`);
+  await figure.waitFor({ timeout: 60_000 });
+  return { issued: Number(await figure.getAttribute("data-issued")), stalled: Number(await figure.getAttribute("data-stalled")), title: await figure.getAttribute("title") };
+}
+
+test("edit a kernel, see its error marked, fix it, run it, share it", async () => {
+  const first = await openKernelPage(`${shared.server.origin}/#example=vecadd`);
+  const { page } = first;
+  assert.equal(await textOf(page, "kernel-file"), "vecadd.cu");
+  assert.equal(await editorText(page), EXAMPLE, "the example as shipped");
+  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
+
+  // A typo: Ctrl+Enter compiles, and the error is marked where clang puts it.
+  await replaceText(page, TYPO);
+  await page.keyboard.press("Control+Enter");
+  const message = "vecadd.cu:8:23: error: use of undeclared identifier 'q'";
+  await page.getByTestId("kernel-error").waitFor({ timeout: 60_000 });
+  assert.equal(await textOf(page, "kernel-error"), message);
+  const area = await page.locator('[data-testid="workload"] [data-testid="error"]').textContent();
+  assert.equal(area.trim(), message, "the page's error area");
+  const marked = page.locator(".cm-errorLine");
+  assert.equal(await marked.getAttribute("data-line"), "8");
+  assert.equal(await page.locator(".cm-lintRange-error").textContent(), "q", "the mark covers the name");
+  assert.equal(await editorText(page), TYPO, "the user's text stays");
+  await page.getByTestId("kernel-panel").screenshot({ path: `${SCREENSHOTS}kernel-error.png` });
+
+  // Fixed and run with the button.
+  await replaceText(page, FIXED);
+  await page.getByTestId("compile-run").click();
+  const ipcs = await threeIpcs(page);
+  assert.ok(ipcs.simulated > 0 && ipcs.analytical > 0, JSON.stringify(ipcs));
+  const figure = await lineFigure(page, 8);
+  assert.ok(figure.issued > 0 && figure.stalled > 0, JSON.stringify(figure));
+  assert.match(figure.title, /^Line 8: \d+ warp instructions issued; warps waited here \d+ warp-cycles: memory \d+, dependence \d+, barrier \d+, structural \d+$/);
+  // The listing's rows of line 8 add up to the line's figure, and waited on memory.
+  const rows = page.locator('.sass-row[data-line="8"]');
+  const issued = await rows.locator('[data-testid="sass-issued"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
+  assert.equal(issued, figure.issued);
+  const memory = await rows.locator('[data-testid="sass-memory"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
+  assert.ok(memory > 0, "the loads of line 8 wait on memory");
+
+  // Hovering an instruction highlights its line, and a line its instructions.
+  await rows.first().hover();
+  await page.locator('.cm-linked[data-line="8"]').waitFor({ timeout: 5_000 });
+  await page.locator('.cm-line:has-text("int i = blockIdx.x")').hover();
+  await page.waitForFunction(() => {
+    const linked = [...document.querySelectorAll(".sass-row.linked")];
+    return linked.length > 0 && linked.every((row) => row.dataset.line === "6");
+  }, null, { timeout: 5_000 });
+  await shots(page, "kernel-editor");
+
+  // The copied link carries the source; a new page opens the same source and results.
+  await page.getByTestId("copy-link").click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal((await experimentIn(link)).workload.kernel.source, FIXED, "warplab experiment show reads the source");
+  const second = await openKernelPage(link);
+  assert.equal(await editorText(second.page), FIXED);
+  const again = await threeIpcs(second.page);
+  assert.equal(again.simulated, ipcs.simulated, "the same simulated IPC");
+  assert.equal(again.analytical, ipcs.analytical, "the same analytical IPC");
+  assert.deepEqual(await lineFigure(second.page, 8), figure, "the same figures on line 8");
+  // Everything else works on an authored kernel: the animation, and sampling.
+  await second.page.getByTestId("animation-panel").waitFor({ timeout: 10_000 });
+  await second.page.getByTestId("sampling-select").selectOption("photon");
+  await second.page.waitForFunction(() => /^Simulated \(Photon sampling\)/.test(document.querySelector('[data-testid="ipc-simulated"]')?.textContent ?? ""), null, { timeout: 120_000 });
+  await second.page.locator('[data-testid="ipc-simulated-value"][data-value]').waitFor({ timeout: 120_000 });
+  assert.deepEqual(first.errors, []);
+  assert.deepEqual(second.errors, []);
+  await second.close();
+  await first.close();
+});
+
+// The editor with its listing at a laptop's and a phone's width; the body never scrolls sideways.
+async function shots(page, name) {
+  const panel = page.getByTestId("kernel-panel");
+  // Hovering a long line may have scrolled the editor sideways.
+  await page.locator(".cm-scroller").evaluate((e) => (e.scrollLeft = 0));
+  await panel.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await panel.screenshot({ path: `${SCREENSHOTS}${name}-phone.png` });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page fits a phone's width: ${overflow} px too wide`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+// The error a kernel file stops with when a link opens it.
+async function errorOf(name, source) {
+  const link = await linkOf({ config: { preset: "SM7_QV100" }, workload: { kernel: { name, source } } });
+  const { page, errors, close } = await openKernelPage(`${shared.server.origin}/${link}`);
+  await page.getByTestId("kernel-error").waitFor({ timeout: 120_000 });
+  const shown = { message: await textOf(page, "kernel-error"), line: await page.locator(".cm-errorLine").getAttribute("data-line") };
+  assert.deepEqual(errors, []);
+  await close();
+  return shown;
+}
+
+test("a fault and a budget run out stop at their source line, as the CLI prints them", async () => {
+  const oob =
+    "__global__ void k(const float* a, float* b, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    b[i] = a[i + 1];\n}\nvoid host() {\n    float* a = device_array<float>(64);\n    float* b = device_array<float>(64);\n    k<<<2, 32>>>(a, b, 64);\n}\n";
+  assert.deepEqual(await errorOf("k.cu", oob), {
+    message: "k.cu:3:12: error: invalid __global__ read of size 4 bytes by thread (31,0,0) in block (1,0,0): index 64 is out of bounds for 'a' (64 elements)",
+    line: "3",
+  });
+  const spin = "__global__ void spin(int* a) {\n    int x = 0;\n    while (x >= 0) {\n        x = x + 1 - 1;\n    }\n    a[0] = x;\n}\nvoid host() {\n    int* a = device_array<int>(1);\n    spin<<<1, 32>>>(a);\n}\n";
+  assert.deepEqual(await errorOf("spin.cu", spin), {
+    message: "spin.cu:3:12: error: kernel 'spin' ran past its budget of 20000000 warp instructions in one launch (set with --max-warp-insts)",
+    line: "3",
+  });
+});
+
+test("an example opens from the toolbar's workload menu with its listing", async () => {
+  const { page, errors, close } = await openKernelPageFromMenu("transpose");
+  assert.equal(await textOf(page, "kernel-file"), "transpose.cu");
+  const source = await readFile(new URL("../../crates/cuda/examples/transpose.cu", import.meta.url), "utf8");
+  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
+  // The editor draws only the lines in view; the address carries the whole text.
+  await page.waitForFunction(() => location.hash.startsWith("#x=6"));
+  assert.equal((await experimentIn(page.url())).workload.kernel.source, source);
+  const kernels = await page.getByTestId("sass-kernel").evaluateAll((hs) => hs.map((h) => h.firstChild.textContent));
+  assert.deepEqual(kernels, ["transpose_naive", "transpose_tiled", "transpose_padded"]);
+  assert.equal(await page.getByTestId("workload-select").inputValue(), "example:transpose", "the menu shows the example");
+  // Tab indents the line by four spaces, and stays in the editor.
+  await page.locator(".cm-line").first().click();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.locator(".cm-line").first().textContent(), "    " + source.split("\n")[0]);
+  assert.ok(await page.locator(".cm-content").evaluate((e) => e.contains(document.activeElement)), "focus stays");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// The default page, then an example chosen from the toolbar's menu.
+async function openKernelPageFromMenu(name) {
+  const page = await shared.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(`${shared.server.origin}/`);
+  await page.getByTestId("workload-select").selectOption(`example:${name}`);
+  await page.locator(".cm-editor .cm-content").waitFor({ timeout: 60_000 });
+  return { page, errors, close: () => page.close() };
+}
