@@ -83,10 +83,10 @@ pub use warplab_model::{
     AnalyticalReport, CPI_TERMS, CpiStack, HEADLINE, KernelResult, Machine, ModelKind, Prediction, Profile,
     ProfileOptions, predict_model,
 };
-/// Simulates any command stream (a trace, a generated workload) to its end.
-pub use warplab_sim::per_pc;
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub use warplab_sim::enable_web_pool;
+pub use warplab_sim::per_pc;
+/// Simulates any command stream (a trace, a generated workload) to its end.
 pub use warplab_sim::simulate as simulate_workload;
 pub use warplab_sim::snapshot::{
     ChannelSnapshot, CtaSnapshot, Depth, LinkSnapshot, NO_CTA, SliceSnapshot, SmSnapshot, Snapshot, WarpSnapshot,

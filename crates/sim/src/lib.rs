@@ -58,9 +58,9 @@ pub mod time;
 pub use events::{Event, EventBatch, EventKind, EventWindow, Queue};
 pub use gpu::Gpu;
 pub use report::SimReport;
+pub use snapshot::Snapshot;
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub use threads::enable_web_pool;
-pub use snapshot::Snapshot;
 pub use time::Cycle;
 
 use source::WorkloadSource;
