@@ -203,3 +203,24 @@ async function openKernelPageFromMenu(name) {
   await page.locator(".cm-editor .cm-content").waitFor({ timeout: 60_000 });
   return { page, errors, close: () => page.close() };
 }
+
+test("an Accel-Sim trace's run lists its instructions by PC with their stalls", async () => {
+  const page = await shared.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(`${shared.server.origin}/`);
+  await page.getByTestId("workload-select").selectOption("sample:vectoradd");
+  await page.getByTestId("per-pc-panel").waitFor({ timeout: 180_000 });
+  const rows = page.locator('[data-testid="per-pc-launch"] .sass-row');
+  const issued = await rows.locator('[data-testid="sass-issued"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
+  const pcs = Number((await page.locator('[data-testid="per-pc-launch"] summary').textContent()).match(/\((\d+) PCs\)/)[1]);
+  assert.equal(await rows.count(), Math.min(pcs, 20), "the 20 PCs warps waited at most");
+  const all = Number(await textOf(page, "warp-instructions"));
+  assert.ok(issued > 0 && issued <= all, `${issued} of ${all} warp instructions issued at the PCs listed`);
+  const memory = await rows.locator('[data-testid="sass-memory"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
+  assert.ok(memory > 0, "vectoradd's warps wait on memory somewhere");
+  assert.equal(await page.locator(".kernel-panel").count(), 0, "no editor for a trace");
+  await page.getByTestId("per-pc-panel").screenshot({ path: `${SCREENSHOTS}per-pc-trace.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
