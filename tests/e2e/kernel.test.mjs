@@ -224,3 +224,25 @@ test("an Accel-Sim trace's run lists its instructions by PC with their stalls", 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a source too long for a link says so and the experiment file carries it", async () => {
+  const { page, errors, close } = await openKernelPageFromMenu("vecadd");
+  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
+  // Text that does not compress: 9,000 characters from a seeded generator.
+  let x = 1;
+  let noise = "// ";
+  for (let i = 0; i < 9000; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    noise += String.fromCharCode(33 + ((x >>> 16) % 90));
+  }
+  await replaceText(page, noise);
+  await page.getByTestId("link-too-long").waitFor({ timeout: 10_000 });
+  assert.match(await textOf(page, "link-too-long"), /^The kernel's source makes a link of \d+ bytes, more than the 8192 a link may have: use Download experiment instead/);
+  assert.ok(await page.getByTestId("copy-link").isDisabled(), "no link to copy");
+  assert.ok(!(await page.evaluate(() => location.hash.startsWith("#x="))), "the address carries no older experiment");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-experiment").click()]);
+  const experiment = JSON.parse(await readFile(await download.path(), "utf8"));
+  assert.deepEqual(experiment.workload, { kernel: { name: "vecadd.cu", source: noise } });
+  assert.deepEqual(errors, []);
+  await close();
+});
