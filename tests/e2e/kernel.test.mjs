@@ -203,3 +203,46 @@ async function openKernelPageFromMenu(name) {
   await page.locator(".cm-editor .cm-content").waitFor({ timeout: 60_000 });
   return { page, errors, close: () => page.close() };
 }
+
+test("an Accel-Sim trace's run lists its instructions by PC with their stalls", async () => {
+  const page = await shared.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  await page.goto(`${shared.server.origin}/`);
+  await page.getByTestId("workload-select").selectOption("sample:vectoradd");
+  await page.getByTestId("per-pc-panel").waitFor({ timeout: 180_000 });
+  const rows = page.locator('[data-testid="per-pc-launch"] .sass-row');
+  const issued = await rows.locator('[data-testid="sass-issued"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
+  const pcs = Number((await page.locator('[data-testid="per-pc-launch"] summary').textContent()).match(/\((\d+) PCs\)/)[1]);
+  assert.equal(await rows.count(), Math.min(pcs, 20), "the 20 PCs warps waited at most");
+  const all = Number(await textOf(page, "warp-instructions"));
+  assert.ok(issued > 0 && issued <= all, `${issued} of ${all} warp instructions issued at the PCs listed`);
+  const memory = await rows.locator('[data-testid="sass-memory"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
+  assert.ok(memory > 0, "vectoradd's warps wait on memory somewhere");
+  assert.equal(await page.locator(".kernel-panel").count(), 0, "no editor for a trace");
+  await page.getByTestId("per-pc-panel").screenshot({ path: `${SCREENSHOTS}per-pc-trace.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a source too long for a link says so and the experiment file carries it", async () => {
+  const { page, errors, close } = await openKernelPageFromMenu("vecadd");
+  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
+  // Text that does not compress: 9,000 characters from a seeded generator.
+  let x = 1;
+  let noise = "// ";
+  for (let i = 0; i < 9000; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    noise += String.fromCharCode(33 + ((x >>> 16) % 90));
+  }
+  await replaceText(page, noise);
+  await page.getByTestId("link-too-long").waitFor({ timeout: 10_000 });
+  assert.match(await textOf(page, "link-too-long"), /^The kernel's source makes a link of \d+ bytes, more than the 8192 a link may have: use Download experiment instead/);
+  assert.ok(await page.getByTestId("copy-link").isDisabled(), "no link to copy");
+  assert.ok(!(await page.evaluate(() => location.hash.startsWith("#x="))), "the address carries no older experiment");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-experiment").click()]);
+  const experiment = JSON.parse(await readFile(await download.path(), "utf8"));
+  assert.deepEqual(experiment.workload, { kernel: { name: "vecadd.cu", source: noise } });
+  assert.deepEqual(errors, []);
+  await close();
+});

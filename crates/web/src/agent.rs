@@ -429,8 +429,8 @@ pub enum WorkerOutput {
     /// A CUDA C file did not compile, or its functional run stopped at a
     /// fault or its budget: the error, located for the editor.
     KernelFailed(Box<KernelError>),
-    /// The per-PC counters of a run of an authored kernel, after its report
-    /// (the worker counts them for authored kernels only).
+    /// The per-PC counters of a run of an authored kernel or a trace, after
+    /// its report (the worker counts them for those only).
     PerPc(Vec<PcStalls>),
     /// A config was read; for the user's config files, how a link carries
     /// them.
@@ -600,9 +600,11 @@ impl Loaded {
     }
 
     /// Whether runs of it count per PC: an authored kernel's, whose
-    /// listing the page shows the counters on.
+    /// listing the page shows the counters on, and a trace's, whose
+    /// instructions the page lists by PC. A generated workload's are not
+    /// (the default experiment's runs stay as fast as they were).
     fn counts_per_pc(&self) -> bool {
-        matches!(self, Loaded::Authored { .. })
+        !matches!(self, Loaded::Generated(_))
     }
 
     /// The workload for a system of `sms` of `gpu`'s SMs under weak scaling:

@@ -25,7 +25,7 @@ use crate::components::SLIDER_KNOBS;
 use crate::components::animation::Speed;
 use crate::components::{
     AnalyticalPanel, Animation, AnimationControls, ConfigPanel, EventLog, FollowRequest, Header, IpcSummary,
-    KernelPanel, ReportView, SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
+    KernelPanel, PerPcPanel, ReportView, SamplingPanel, ScalePanel, SectionNav, StepBanner, Toolbar, WorkloadPanel,
 };
 use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarget};
 use crate::fetch::page_url;
@@ -206,6 +206,7 @@ pub fn App(props: &AppProps) -> Html {
                             <ReportView report={report.clone()} />
                         </section>
                     }
+                    { per_pc_panel(&state, &kernel) }
                     { analytical_panel(&page, &analysis, &run, &state) }
                     { scale_panel(&page, &scale, &analysis, &run, &state) }
                 </div>
@@ -256,6 +257,17 @@ fn kernel_panel(page: &Page, state: &State, kernel: &KernelState) -> Html {
         <KernelPanel file={file.clone()} source={source.clone()} kernel={kernel.clone()} {compiling} {on_change}
             {on_run} />
     }
+}
+
+/// A trace's instructions by PC with what the last run counted there (an
+/// authored kernel's show in its listing instead).
+fn per_pc_panel(state: &State, kernel: &KernelState) -> Html {
+    let (Some(counted), Some(summary)) = (&kernel.counted, &state.workload.current) else { return Html::default() };
+    if kernel.authored.is_some() {
+        return Html::default();
+    }
+    let kernels: Vec<AttrValue> = summary.kernels.iter().map(|k| AttrValue::from(k.name.clone())).collect();
+    html! { <PerPcPanel counted={counted.clone()} kernels={Rc::new(kernels)} /> }
 }
 
 /// The header with the share controls wired to the page.
@@ -746,7 +758,10 @@ fn on_output(
     kernel: UseReducerDispatcher<KernelState>,
 ) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
-        WorkerOutput::Workload(summary, hash) => state.dispatch(Action::WorkloadLoaded(summary, hash)),
+        WorkerOutput::Workload(summary, hash) => {
+            kernel.dispatch(KernelAction::OtherWorkload);
+            state.dispatch(Action::WorkloadLoaded(summary, hash));
+        }
         WorkerOutput::WorkloadFailed(message) => state.dispatch(Action::WorkloadFailed(message)),
         WorkerOutput::Compiled(authored, summary) => {
             kernel.dispatch(KernelAction::Compiled(authored));

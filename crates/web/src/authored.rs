@@ -131,6 +131,13 @@ pub struct Figures {
 }
 
 impl Figures {
+    /// What `counted` counted at its PC.
+    pub fn of(counted: &PcStalls) -> Figures {
+        let mut figures = Figures::default();
+        figures.add(counted);
+        figures
+    }
+
     fn add(&mut self, counted: &PcStalls) {
         self.issued += counted.issued;
         self.memory += counted.stalls.memory;

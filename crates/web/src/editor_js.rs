@@ -46,7 +46,8 @@ pub async fn open(parent: &web_sys::Element, text: &str, callbacks: EditorCallba
     let loader = Reflect::get(&window, &"warplabEditor".into()).map_err(|e| js_message(&e))?;
     let loader = loader.dyn_into::<Function>().map_err(|_| "the page has no editor loader (window.warplabEditor)")?;
     let promise = loader.call0(&JsValue::NULL).map_err(|e| js_message(&e))?;
-    let module = JsFuture::from(Promise::from(promise)).await.map_err(|e| js_message(&e))?;
+    let promise = promise.dyn_into::<Promise>().map_err(|_| "the editor loader did not return a promise")?;
+    let module = JsFuture::from(promise).await.map_err(|e| js_message(&e))?;
     let create = Reflect::get(&module, &"create".into()).map_err(|e| js_message(&e))?;
     let create = create.dyn_into::<Function>().map_err(|_| "the editor bundle has no create()")?;
     let EditorCallbacks { change, run, hover } = callbacks;

@@ -19,6 +19,9 @@ pub struct KernelState {
     pub error: Option<Rc<KernelError>>,
     /// The figures of the last run of `authored`'s workload.
     pub figures: Option<Rc<LineFigures>>,
+    /// The last run's per-PC counters as they came (a trace's have no
+    /// listing to be placed on).
+    pub counted: Option<Rc<Vec<PcStalls>>>,
     /// The source has been edited since `authored` compiled it: its lines
     /// may no longer be the listing's.
     pub edited: bool,
@@ -35,6 +38,9 @@ pub enum KernelAction {
     Counted(Vec<PcStalls>),
     /// The user edited the source.
     Edited,
+    /// A workload that is not a kernel (a trace, a generator) loaded: the
+    /// listing and figures of a kernel before are not its.
+    OtherWorkload,
 }
 
 impl Reducible for KernelState {
@@ -49,6 +55,7 @@ impl Reducible for KernelState {
             KernelAction::Failed(error) => next.error = Some(Rc::new(*error)),
             KernelAction::Counted(counted) => {
                 next.figures = next.authored.as_ref().map(|authored| Rc::new(LineFigures::new(authored, &counted)));
+                next.counted = Some(Rc::new(counted));
             }
             // Figures on lines that moved would name the wrong lines; the
             // error's mark goes with the text it was about.
@@ -57,6 +64,7 @@ impl Reducible for KernelState {
                 next.edited = true;
                 next.error = None;
             }
+            KernelAction::OtherWorkload => next = KernelState::default(),
         }
         Rc::new(next)
     }
@@ -93,5 +101,10 @@ mod tests {
         assert!(edited.edited && edited.authored.is_some(), "the listing stays, marked as of the source before");
         let again = Rc::clone(&edited).reduce(KernelAction::Edited);
         assert!(Rc::ptr_eq(&edited, &again), "a keystroke after the first changes nothing");
+        let trace = again.reduce(KernelAction::OtherWorkload);
+        assert_eq!(*trace, KernelState::default(), "a trace's counters are not placed on a kernel's listing");
+        let counted = PcStalls { kernel: 0, pc: 0x10, opcode: "LDG".into(), issued: 1, stalls };
+        let trace = trace.reduce(KernelAction::Counted(vec![counted]));
+        assert_eq!((trace.figures.is_none(), trace.counted.as_ref().map(|c| c.len())), (true, Some(1)));
     }
 }

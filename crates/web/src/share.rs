@@ -85,6 +85,11 @@ fn config_choice(state: &State) -> Result<(ConfigChoice, Vec<ConfigEdit>), Strin
 /// makes the page's address (`address_bytes` before the fragment) longer
 /// than a link may be. The experiment file carries it instead.
 pub fn link_too_long(experiment: &Shared, address_bytes: usize) -> Option<String> {
+    // Only a kernel's source makes a link long; the others are not encoded
+    // twice on every render.
+    if !matches!(experiment.workload, SharedWorkload::Kernel { .. }) {
+        return None;
+    }
     let bytes = address_bytes + "#x=".len() + encode_link(experiment).len();
     (bytes > MAX_LINK_BYTES).then(|| {
         format!(

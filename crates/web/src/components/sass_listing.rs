@@ -50,11 +50,7 @@ fn kernel_table(props: &SassListingProps, kernel: &KernelListing) -> Html {
                     <tr>
                         <th>{ "PC" }</th><th>{ "SASS" }</th><th title="The source line it comes from">{ "line" }</th>
                         if counted {
-                            <th title="Warp instructions issued">{ "issued" }</th>
-                            <th title="Warp-cycles stalled here waiting on memory">{ "mem" }</th>
-                            <th title="Warp-cycles stalled here waiting on an arithmetic result (dependence)">{ "dep" }</th>
-                            <th title="Warp-cycles stalled here waiting at a barrier">{ "bar" }</th>
-                            <th title="Warp-cycles stalled here waiting for a free unit (structural)">{ "struct" }</th>
+                            { figure_headers() }
                         }
                     </tr>
                 </thead>
@@ -80,7 +76,21 @@ fn listing_row(props: &SassListingProps, kernel: &KernelListing, row: &ListingRo
     }
 }
 
-fn figure_cells(figures: Figures) -> Html {
+/// The figure columns' headings: issued, then the four stall reasons.
+pub(crate) fn figure_headers() -> Html {
+    html! {
+        <>
+            <th title="Warp instructions issued">{ "issued" }</th>
+            <th title="Warp-cycles stalled here waiting on memory">{ "mem" }</th>
+            <th title="Warp-cycles stalled here waiting on an arithmetic result (dependence)">{ "dep" }</th>
+            <th title="Warp-cycles stalled here waiting at a barrier">{ "bar" }</th>
+            <th title="Warp-cycles stalled here waiting for a free unit (structural)">{ "struct" }</th>
+        </>
+    }
+}
+
+/// A row's figure cells: issued, then the four stall reasons.
+pub(crate) fn figure_cells(figures: Figures) -> Html {
     // Compact, so the listing fits beside the source; exact on hover and in `data-value`.
     let cell = |value: u64, testid: &'static str| {
         html! {
