@@ -43,6 +43,14 @@ const PUBLISHED: Markers = Markers {
     heading: "The paper's published accuracy",
 };
 
+/// The memory figures of each step, in the handouts that measure a kernel's
+/// memory behaviour (lab 4).
+const MEMORY: Markers =
+    Markers { begin: "<!-- memory:begin -->", end: "<!-- memory:end -->", heading: "Memory figures" };
+
+/// The memory table's column heads.
+const MEMORY_HEAD: &str = "| step | simulated cycles | requests past the L1 | DRAM sectors per request | structural stall slots |\n|---|---|---|---|---|\n";
+
 /// The scale-model paper's published strong-scaling data (as the page bundles it).
 const PUBLISHED_CSV: &str = "crates/scale/test_data/single_strong_scaling.csv";
 
@@ -86,6 +94,26 @@ const PANELS: [&str; 8] = [
 /// Each step's banner parameters, by step id.
 type Banners = std::collections::BTreeMap<String, String>;
 
+/// One step's memory figures as stated: the simulated cycles, the requests
+/// past the L1 (reads and writes, one per 32-byte sector, from the analytical
+/// models' cache pass), the DRAM sectors per such request (the same pass),
+/// and the scheduler slots the simulator lost to a busy unit (the **Issue
+/// slots** chart's structural share; a shared-memory bank conflict holds the
+/// LD/ST unit a cycle per extra pass, and the CLI reports no separate count).
+#[derive(Debug, Clone, PartialEq)]
+struct Memory {
+    step: String,
+    figures: [String; 4],
+}
+
+impl Memory {
+    /// The table line.
+    fn markdown(&self) -> String {
+        let [cycles, requests, sectors, structural] = &self.figures;
+        format!("| {} | {cycles} | {requests} | {sectors} | {structural} |\n", self.step)
+    }
+}
+
 /// One step: its id (the file stem, e.g. `1a`) and its experiment file.
 struct Step {
     id: String,
@@ -124,10 +152,11 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         &steps,
         2,
         |step| format!("step {}", step.id),
-        |row: &Row| row.step.clone(),
+        |(row, _): &(Row, Memory)| row.step.clone(),
         |step| row(&cli, step, &banners),
     );
-    let rows = rows.into_iter().collect::<Result<Vec<Row>>>()?;
+    let (rows, memory): (Vec<Row>, Vec<Memory>) =
+        rows.into_iter().collect::<Result<Vec<(Row, Memory)>>>()?.into_iter().unzip();
     for handout in handouts(&labs)? {
         let name = handout.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         let lab = name.chars().next().unwrap_or_default();
@@ -139,6 +168,10 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         let mut text = FIGURES.replace(&text, &table(&own, &options.base_url));
         if text.contains(PUBLISHED.begin) {
             text = PUBLISHED.replace(&text, &published(&cli)?);
+        }
+        if text.contains(MEMORY.begin) {
+            let lines: String = memory.iter().filter(|m| m.step.starts_with(lab)).map(Memory::markdown).collect();
+            text = MEMORY.replace(&text, &format!("{MEMORY_HEAD}{lines}"));
         }
         write(&handout, &text)?;
         println!("labs: wrote docs/labs/{name} (links under {})", options.base_url);
@@ -305,7 +338,7 @@ fn handouts(dir: &Path) -> Result<Vec<PathBuf>> {
 /// stated only for experiments that choose their scale models (the lab is
 /// about them); otherwise `--no-scale` skips the slow part. Where the
 /// scale-model rule gives no prediction, the cell says so.
-fn row(cli: &Path, step: &Step, banners: &Banners) -> Result<Row> {
+fn row(cli: &Path, step: &Step, banners: &Banners) -> Result<(Row, Memory)> {
     let file = step.file.to_str().ok_or("an experiment path is not UTF-8")?;
     let cli = cli.to_str().ok_or("the CLI's path is not UTF-8")?;
     let fragment = output(&mut command(cli, &["experiment", "link", file]))?.trim().to_owned();
@@ -333,7 +366,38 @@ fn row(cli: &Path, step: &Step, banners: &Banners) -> Result<Row> {
         figure(&report["scale"]["ipc"], &format!("scale-model IPC ({})", report["scale"]["error"]))?
     };
     let banner = banner_of(banners, &step.id)?;
-    Ok(Row { step: step.id.clone(), fragment, banner, figures: [simulated, core, mdm, scale] })
+    let memory = memory(&report).ok_or_else(|| format!("step {}: no cycles, issue slots or cache pass", step.id))?;
+    let row = Row { step: step.id.clone(), fragment, banner, figures: [simulated, core, mdm, scale] };
+    Ok((row, Memory { step: step.id.clone(), figures: memory }))
+}
+
+/// The memory figures of a `run --experiment --json` report, summed over its
+/// kernels (the DRAM sectors per request weighted by each kernel's requests).
+fn memory(report: &Value) -> Option<[String; 4]> {
+    let cycles = report["simulated"]["cycles"].as_u64()?;
+    let structural = report["simulated"]["issue_breakdown"]["structural"].as_u64()?;
+    let (mut requests, mut sectors) = (0u64, 0.0);
+    for kernel in report["analytical"]["kernels"].as_array()? {
+        let caches = &kernel["caches"];
+        let own = caches["read_requests"].as_u64()? + caches["write_requests"].as_u64()?;
+        requests += own;
+        sectors += caches["dram_sectors_per_request"].as_f64()? * own as f64;
+    }
+    let per_request = if requests == 0 { 0.0 } else { sectors / requests as f64 };
+    Some([count(cycles), count(requests), format!("{per_request:.2}"), count(structural)])
+}
+
+/// `n` with a comma between thousands, as the handouts write counts.
+fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// The sentence on the paper's published accuracy at its largest size, with
@@ -422,6 +486,27 @@ mod tests {
             assert_eq!(rebase(&moved, &local.base_url, &banners).expect("rebases"), text, "{name}");
         }
         assert!(n_links >= 20, "every step's link was re-pointed ({n_links})");
+    }
+
+    #[test]
+    fn memory_figures_sum_the_kernels_and_weight_their_dram_sectors() {
+        let report: Value = serde_json::json!({
+            "simulated": { "cycles": 13104, "issue_breakdown": { "structural": 1050112 } },
+            "analytical": { "kernels": [
+                { "caches": { "read_requests": 32768, "write_requests": 262144, "dram_sectors_per_request": 0.5 } },
+                { "caches": { "read_requests": 1000, "write_requests": 0, "dram_sectors_per_request": 2.0 } }
+            ] }
+        });
+        let expect = (0.5 * 294_912.0 + 2.0 * 1000.0) / 295_912.0;
+        assert_eq!(
+            memory(&report),
+            Some(["13,104".into(), "295,912".into(), format!("{expect:.2}"), "1,050,112".into()])
+        );
+        assert_eq!(memory(&serde_json::json!({ "simulated": { "cycles": 1 } })), None, "a figure missing");
+        assert_eq!([count(0), count(999), count(1000), count(1_234_567)], ["0", "999", "1,000", "1,234,567"]);
+        let line = Memory { step: "4a".into(), figures: ["1".into(), "2".into(), "0.50".into(), "3".into()] };
+        assert_eq!(line.markdown(), "| 4a | 1 | 2 | 0.50 | 3 |\n");
+        assert_eq!(MEMORY_HEAD.lines().next().map(|head| head.matches('|').count()), Some(6));
     }
 
     #[test]

@@ -188,3 +188,68 @@ fn lab_3_scale_models_states_the_models_figures_and_the_published_accuracy() {
     );
     assert_eq!(sentence, expected, "{name}: the published accuracy");
 }
+
+/// Lab 4's second table, the memory figures `cargo xtask labs` writes from
+/// the same report: the simulated cycles and structural issue slots, and the
+/// cache pass's requests past the L1 and DRAM sectors per request (weighted
+/// by each kernel's requests). The lab's story is checked too: the tile cuts
+/// the requests, and the padding cuts the structural stalls.
+#[test]
+fn lab_4_write_and_fix_a_kernel_states_the_models_and_memory_figures() {
+    check_handout('4');
+    let (text, name) = handout('4');
+    let table = between(&text, "<!-- memory:begin -->", "<!-- memory:end -->", &name);
+    let lines: Vec<&str> = table.lines().filter(|line| line.starts_with("| 4")).collect();
+    let files = experiment_files('4');
+    assert_eq!(lines.len(), files.len(), "{name}: one memory row per experiment file");
+    let number = |cell: &str| cell.replace(',', "").parse::<u64>().unwrap_or_else(|e| panic!("{cell}: {e}"));
+    let mut measured = Vec::new();
+    for (line, (step, path)) in lines.iter().zip(&files) {
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+        let [row_step, cycles, requests, sectors, structural] = cells[..] else { panic!("{name}: {line}") };
+        assert_eq!(row_step, step, "{name}: the memory rows in step order");
+        // The experiment carries its step's kernel file, as written in docs/labs/kernels/.
+        let experiment: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("an experiment's JSON");
+        let kernel = &experiment["workload"]["kernel"];
+        let file = kernel["name"].as_str().unwrap_or_else(|| panic!("{name}: step {step}: no kernel workload"));
+        assert!(file.starts_with(step.as_str()), "{name}: step {step} runs {file}");
+        let source = std::fs::read_to_string(labs().join("kernels").join(file)).expect("the kernel file reads");
+        assert_eq!(
+            kernel["source"].as_str(),
+            Some(source.as_str()),
+            "{name}: step {step}: not docs/labs/kernels/{file}"
+        );
+        let path_text = path.display().to_string();
+        let report = json(&["run", "--experiment", path_text.as_str(), "--json", "--no-scale"]);
+        let kernels = report["analytical"]["kernels"].as_array().expect("the kernels' profiles");
+        let own = |k: &serde_json::Value| {
+            k["caches"]["read_requests"].as_u64().expect("reads")
+                + k["caches"]["write_requests"].as_u64().expect("writes")
+        };
+        let total: u64 = kernels.iter().map(own).sum();
+        let dram: f64 = kernels
+            .iter()
+            .map(|k| k["caches"]["dram_sectors_per_request"].as_f64().expect("DRAM sectors") * own(k) as f64)
+            .sum();
+        let what = |figure: &str| format!("{name}: step {step}: {figure}");
+        assert_eq!(number(cycles), report["simulated"]["cycles"].as_u64().expect("cycles"), "{}", what("cycles"));
+        assert_eq!(number(requests), total, "{}", what("requests past the L1"));
+        assert_eq!(sectors, format!("{:.2}", dram / total.max(1) as f64), "{}", what("DRAM sectors per request"));
+        let slots = report["simulated"]["issue_breakdown"]["structural"].as_u64().expect("structural slots");
+        assert_eq!(number(structural), slots, "{}", what("structural stall slots"));
+        measured.push((number(cycles), total, slots));
+    }
+    let [
+        (naive_cycles, naive_requests, _),
+        (_, tiled_requests, tiled_slots),
+        (padded_cycles, padded_requests, padded_slots),
+    ] = measured[..]
+    else {
+        panic!("{name}: three steps, naive, tiled and padded")
+    };
+    assert!(tiled_requests * 4 <= naive_requests, "the tile coalesces the stores: {measured:?}");
+    assert_eq!(tiled_requests, padded_requests, "the padding moves no global access: {measured:?}");
+    assert!(padded_slots * 2 < tiled_slots, "the padding removes the bank conflicts' stalls: {measured:?}");
+    assert!(padded_cycles < naive_cycles, "the fixed kernel is faster: {measured:?}");
+}

@@ -108,6 +108,33 @@ fn every_transpose_transposes() {
     }
 }
 
+/// Lab 4's steps (docs/labs/kernels/): each file's one kernel transposes
+/// `in` into `out`, and the tiled ones take twice the naive one's warp
+/// instructions (the shared-memory store, the barrier and the load).
+#[test]
+fn every_lab_4_step_transposes() {
+    let steps = [
+        ("4a-naive.cu", include_str!("../../../docs/labs/kernels/4a-naive.cu")),
+        ("4b-tiled.cu", include_str!("../../../docs/labs/kernels/4b-tiled.cu")),
+        ("4c-padded.cu", include_str!("../../../docs/labs/kernels/4c-padded.cu")),
+    ];
+    let width = 512;
+    let mut warp_insts = Vec::new();
+    for (file, source) in steps {
+        let run = execute(file, source);
+        let (input, out) = (floats(&run, "in"), floats(&run, "out"));
+        assert_eq!(input.len(), width * width, "{file}");
+        assert!(input.iter().any(|&v| v != 0.0), "{file}: the input is random");
+        for y in 0..width {
+            for x in 0..width {
+                assert_eq!(out[x * width + y], input[y * width + x], "{file} at ({x}, {y})");
+            }
+        }
+        warp_insts.push(run.launches.iter().map(|launch| launch.warp_insts).sum::<u64>());
+    }
+    assert!(warp_insts[1] > warp_insts[0] && warp_insts[1] == warp_insts[2], "{warp_insts:?}");
+}
+
 #[test]
 fn both_reductions_sum_the_input() {
     let run = execute("reduction.cu", REDUCTION);
