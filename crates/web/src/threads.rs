@@ -24,23 +24,23 @@ pub async fn start_pool() {
     }
 }
 
-/// The threads the pool should have: the runs then use all of them.
+/// The threads of the running pool, which each run asks for, so it uses
+/// all of them.
 pub fn pool_threads() -> u32 {
     u32::try_from(rayon::current_num_threads()).unwrap_or(1)
 }
 
+/// The worker's global scope (this code only runs in a worker).
+fn worker_scope() -> Option<web_sys::WorkerGlobalScope> {
+    js_sys::global().dyn_into::<web_sys::WorkerGlobalScope>().ok()
+}
+
 /// The host's logical cores, as the worker's navigator reports them.
 fn host_cores() -> usize {
-    js_sys::global()
-        .dyn_into::<web_sys::WorkerGlobalScope>()
-        .map_or(1, |scope| scope.navigator().hardware_concurrency() as usize)
+    worker_scope().map_or(1, |scope| scope.navigator().hardware_concurrency() as usize)
 }
 
 /// `performance.now()` in the worker, in milliseconds.
 fn now_ms() -> f64 {
-    js_sys::global()
-        .dyn_into::<web_sys::WorkerGlobalScope>()
-        .ok()
-        .and_then(|scope| scope.performance())
-        .map_or(0.0, |performance| performance.now())
+    worker_scope().and_then(|scope| scope.performance()).map_or(0.0, |performance| performance.now())
 }
