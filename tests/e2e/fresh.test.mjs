@@ -165,6 +165,10 @@ test("a config that fails to load stops the run it would have started and says s
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/");
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByTestId("run-status").waitFor({ timeout: 30_000 });
+  // The preset GPU's workload profiled first (its model table drawn), so the
+  // stop below has figures of the preset GPU to withhold; on a loaded
+  // machine the profile can still be running when the config is given.
+  await page.getByTestId("model-table").waitFor({ timeout: 60_000 });
   const dir = `${REPO}crates/config/test_data/gtx1080/`;
   await page.getByTestId("config-files").setInputFiles(`${dir}gpgpusim.config`);
   await page.getByTestId("config-needs-file").waitFor({ timeout: 20_000 });
