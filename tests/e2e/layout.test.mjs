@@ -202,6 +202,14 @@ test("a phone leads with the strip and the animation, folds to three screens, an
     }).map((table) => table.className),
   );
   assert.deepEqual(spilled, [], "every table fits or scrolls inside its panel");
+  // The sliders' rows too: each value box and its help inside the panel
+  // (the knob grids put the help under the slider at this width).
+  const outside = await page.evaluate(() =>
+    [...document.querySelectorAll(".panel .knob-value, .panel .knob-help")]
+      .filter((e) => e.getClientRects().length && e.getBoundingClientRect().right > e.closest(".panel").getBoundingClientRect().right + 1)
+      .map((e) => `${e.className} ${e.dataset.testid ?? e.textContent.slice(0, 30)}`),
+  );
+  assert.deepEqual(outside, [], "every slider's value box and help inside its panel");
   const small = await page.evaluate(() =>
     [...document.querySelectorAll("body *")]
       .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) && e.getClientRects().length)
