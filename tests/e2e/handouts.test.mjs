@@ -2,7 +2,8 @@
 // every step's link, opened in the page, shows its step's banner, scrolled
 // to the panel it names, and the figures the handout's table states (each page's data-value, rounded to one decimal), one of them
 // served under a sub-path (a "no prediction" cell: the page says so and
-// why); lab 3's published accuracy shows as stated once
+// why); a step whose banner asks to watch a replay opens at the speed it
+// names, and Replay plays at that pace; lab 3's published accuracy shows as stated once
 // the published benchmarks are loaded. crates/cli/tests/handouts.rs checks
 // the same tables against the CLI's figures, so page, CLI and docs agree.
 import { test } from "node:test";
@@ -108,6 +109,38 @@ async function checkBanner(page, name, row) {
   }, panel, { timeout: 20_000 });
 }
 
+// A step whose banner asks to watch a replay ("replayed at N cycles/s"):
+// the finished run's speed select shows N, and Replay plays at that pace
+// (slowly: the strip keeps its figure while the animation starts over).
+async function checkReplay(page, name, row) {
+  const watch = new URLSearchParams(row.fragment.slice(row.fragment.indexOf("&") + 1)).get("watch");
+  const speed = watch.match(/replayed at ([\d,]+) cycles\/s/)?.[1];
+  if (!speed) return;
+  const what = `${name} step ${row.step}: the replay`;
+  const replay = page.getByTestId("replay");
+  await replay.waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId("speed").locator("option:checked").textContent(), `${speed} cycles/s`, what);
+  const ended = Number((await page.getByTestId("animation-ended-note").textContent()).match(/ended at cycle ([\d,]+)/)[1].replaceAll(",", ""));
+  await replay.click();
+  await page.getByTestId("pause").waitFor({ timeout: 20_000 });
+  const cycle = async () => Number((await page.getByTestId("animation-cycle").textContent()).replaceAll(",", ""));
+  const early = await cycle();
+  await page.waitForTimeout(2_000);
+  const later = await cycle();
+  const perSecond = Number(speed.replaceAll(",", ""));
+  assert.ok(later > early && later < early + 10 * perSecond, `${what}: at about ${speed} cycles/s: ${early} → ${later}`);
+  // Go to the middle of the run, as the handout says: the replay pauses there.
+  await page.getByTestId("seek-input").fill(String(Math.round(ended / 2)));
+  await page.getByTestId("seek").click();
+  await page.getByTestId("play").waitFor({ timeout: 60_000 });
+  // The panel just below the dock, which stays at the top of the window.
+  await page.getByTestId("animation-panel").evaluate((panel) => {
+    const dock = document.querySelector('[data-testid="dock"]').getBoundingClientRect().bottom;
+    scrollBy(0, panel.getBoundingClientRect().top - dock - 8);
+  });
+  await page.screenshot({ path: `${SCREENSHOTS}handout-${row.step}-replay.png` });
+}
+
 const all = handouts();
 
 for (const [index, { name, text, rows }] of all.entries()) {
@@ -116,6 +149,7 @@ for (const [index, { name, text, rows }] of all.entries()) {
       // One link of the first handout under the sub-path an instructor might serve it from.
       const base = index === 0 && i === 0 ? shared.server.origin + SUB_PATH : shared.server.origin + "/";
       const { page, errors } = await checkStep(name, row, base);
+      await checkReplay(page, name, row);
       if (i === rows.length - 1) {
         await page.screenshot({ path: `${SCREENSHOTS}handout-${name.replace(/\.md$/, "")}.png` });
       }

@@ -567,6 +567,33 @@ mod tests {
         assert_eq!(percent_encode("a&b#c)d"), "a%26b%23c%29d");
     }
 
+    /// A step whose banner asks to watch a replay ("replayed at N cycles/s")
+    /// opens with that replay speed, slower than the page's default of 1,000
+    /// cycles/s, so Replay plays what the step asks about at a pace the eye
+    /// can follow without the student choosing a speed (issue 42: lab links
+    /// set a replay speed at which a run is visible).
+    #[test]
+    fn every_step_asking_for_a_replay_opens_at_the_speed_its_banner_names() {
+        let json: Value = serde_json::from_str(
+            &std::fs::read_to_string(root().join("docs").join("labs").join(BANNERS)).expect("banners.json reads"),
+        )
+        .expect("banners.json is JSON");
+        let experiments = steps(&root().join("docs").join("labs").join("experiments")).expect("the steps list");
+        let mut replayed = 0;
+        for step in &experiments {
+            let watch = json["steps"][&step.id]["watch"].as_str().expect("every step has a banner");
+            let text = std::fs::read_to_string(&step.file).expect("an experiment file reads");
+            let experiment: Value = serde_json::from_str(&text).expect("an experiment file is JSON");
+            let speed = experiment["view"]["replay_speed"].as_u64().unwrap_or(0);
+            let Some((_, named)) = watch.split_once("replayed at ") else { continue };
+            replayed += 1;
+            let named = named.split_once(" cycles/s").map(|(n, _)| n.replace(',', ""));
+            assert_eq!(named, Some(speed.to_string()), "step {}: the banner says {watch:?}", step.id);
+            assert!((1..1_000).contains(&speed), "step {}: replay_speed {speed} is not slow", step.id);
+        }
+        assert!(replayed >= 1, "a step asks to watch a replay");
+    }
+
     #[test]
     fn every_page_label_a_handout_quotes_is_on_the_page() {
         let page: Vec<String> = PAGE_SOURCES.iter().flat_map(|source| page_texts(&root().join(source))).collect();
