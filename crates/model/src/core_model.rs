@@ -18,9 +18,11 @@
 //!   memory is `wait ≥ miss`, and its requests' share that waits for DRAM
 //!   `llc_wait ≥ llc_miss`.
 //! - **MDM's memory-divergence terms** (`mshr`, `noc`, `dram`): MSHR
-//!   batching and MDM's NoC and DRAM queues, as the paper has them (a
-//!   queue that charges only what a link's load implies was built and
-//!   measured worse, docs/analytical.md says why).
+//!   batching and MDM's NoC and DRAM queues (a queue that charges only what
+//!   a link's load implies was built and measured worse, docs/analytical.md
+//!   says why), with two changes: the NoC drains at the rate a saturated
+//!   crossbar keeps (`crossbar.rs`), and an interval's writes are drained
+//!   once, a share in each MSHR batch, not once per batch.
 //! - **Barriers** (`barrier`): a CTA's warps leave each barrier together, so
 //!   they stall together; the scheduler overlaps its CTAs, not its warps.
 //! - **Structural stalls** (`ldst`, `units`, `l2_slice`, `noc_bandwidth`,
@@ -45,6 +47,9 @@ use crate::profile::{Interval, KernelProfile};
 
 /// The core model on one kernel.
 pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
+    // A saturated crossbar moves fewer packets than it has ports
+    // (`crossbar.rs`): the queues and the NoC floor drain at that rate.
+    let machine = &machine.with_saturated_noc();
     let scale = representative_scale(k);
     let mut cycles = machine.launch_cycles;
     let mut stack = CpiStack::default();
@@ -181,7 +186,10 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     // Requests that skip the L1 (atomics) take no MSHR: they are in flight
     // beside the MSHRs' batch, never batched behind it.
     let mshr_reads = (i.m_read - i.m_bypass).max(0.0) * warps;
-    let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps;
+    // Writes and bypassing requests go out once per interval, spread over
+    // its MSHR batches: each batch drains its own share, not all of them.
+    let batches = mshr_batches_beyond_first(mshr_reads, mshrs) + 1.0;
+    let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps / batches;
     let divergent = mshr_reads > mshrs;
     let limit = machine.latencies.llc + machine.latencies.dram;
     let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);

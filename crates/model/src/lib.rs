@@ -34,6 +34,7 @@
 mod cache_pass;
 pub mod contention;
 mod core_model;
+mod crossbar;
 mod interval;
 pub mod kmeans;
 mod limits;

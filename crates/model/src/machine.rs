@@ -7,10 +7,11 @@
 //! which is what makes a sweep over them cost microseconds per point.
 
 use serde::{Deserialize, Serialize};
-use warplab_config::GpuConfig;
 use warplab_config::sm::SchedulerPolicy;
+use warplab_config::{GpuConfig, NetworkMode};
 use warplab_uarch::latency::IdleLatencies;
 
+use crate::crossbar::saturated_packets_per_cycle;
 use crate::limits::Rates;
 
 /// Which multi-warp model GPUMech uses for the config's warp scheduler.
@@ -97,6 +98,12 @@ pub struct Machine {
     /// `B_NoC`: the interconnect's bandwidth in bytes of L1 blocks per
     /// second under its network mode (`GpuConfig::noc_bandwidth_bytes_per_second`).
     pub noc_bytes_per_s: f64,
+    /// The share of `noc_bytes_per_s` the crossbar keeps when every sender
+    /// has packets waiting (`crossbar.rs`): what warplab's core model
+    /// drains a saturated NoC at. MDM's models read the ports' full rate,
+    /// as the paper does.
+    #[serde(default = "full_rate")]
+    pub noc_saturation: f64,
     /// The block an L1 miss moves over the NoC (Eq. 7's block size): a
     /// sector for a sectored L1, the line otherwise.
     pub l1_block_bytes: f64,
@@ -135,12 +142,19 @@ impl Machine {
             latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram: idle.dram_row_miss - idle.l2_hit },
             core_hz: config.clocks.core.khz() as f64 * 1000.0,
             noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
+            noc_saturation: noc_saturation(config),
             l1_block_bytes: f64::from(config.l1_block_bytes()),
             dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
             llc_block_bytes: f64::from(config.memory.l2.fetch_bytes()),
             launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
             rates: Rates::of(config),
         }
+    }
+
+    /// This machine with its NoC at the rate a saturated crossbar keeps:
+    /// what warplab's core model reads.
+    pub(crate) fn with_saturated_noc(&self) -> Self {
+        Self { noc_bytes_per_s: self.noc_bytes_per_s * self.noc_saturation, noc_saturation: 1.0, ..self.clone() }
     }
 
     /// Eq. 7, `L_NoC_service = f · block / B_NoC`: core cycles one request
@@ -165,9 +179,44 @@ impl Machine {
     }
 }
 
+/// What a machine read before `noc_saturation` existed had: the full rate.
+fn full_rate() -> f64 {
+    1.0
+}
+
+/// The share of the NoC's nominal rate (`GpuConfig::noc_bottleneck`: the
+/// slower direction's ports) its built-in crossbar keeps when saturated, the
+/// slower direction again; BookSim's networks (`-network_mode 1`) are taken
+/// at their nominal rate.
+fn noc_saturation(config: &GpuConfig) -> f64 {
+    let ic = &config.interconnect;
+    if ic.mode != NetworkMode::LocalCrossbar {
+        return 1.0;
+    }
+    let islip = ic.arbiter_algo != 0;
+    let (sms, slices) = (config.n_sms(), config.memory.n_sub_partitions());
+    let reached = saturated_packets_per_cycle(sms, slices, islip).min(saturated_packets_per_cycle(slices, sms, islip));
+    let nominal = ic.ports(sms, slices).min(ic.ports(slices, sms));
+    (reached / f64::from(nominal)).min(1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_saturated_crossbar_keeps_under_its_ports_and_booksim_keeps_them_all() {
+        let mut config = warplab_config::preset("QV100").unwrap().config().unwrap();
+        let share = Machine::of(&config).noc_saturation;
+        // 80 SMs into 64 slices under iSLIP: above Karol's 58.6%, under all.
+        assert!((0.65..0.8).contains(&share), "{share}");
+        let saturated = Machine::of(&config).with_saturated_noc();
+        assert!((saturated.noc_service() * share - Machine::of(&config).noc_service()).abs() < 1e-12);
+        config.interconnect.arbiter_algo = 0;
+        assert!(Machine::of(&config).noc_saturation < share, "round robin recovers nothing");
+        config.interconnect.mode = NetworkMode::BookSim;
+        assert_eq!(Machine::of(&config).noc_saturation, 1.0);
+    }
 
     #[test]
     fn presets_give_their_schedulers_and_mshrs() {

@@ -22,6 +22,7 @@ fn machine() -> Machine {
         latencies: Latencies { l1_hit: 20.0, llc: 100.0, dram: 100.0 },
         core_hz: 1e9,
         noc_bytes_per_s: 1e18,
+        noc_saturation: 1.0,
         l1_block_bytes: 32.0,
         dram_bytes_per_s: 1e18,
         llc_block_bytes: 32.0,
@@ -357,6 +358,35 @@ fn without_fills_in_flight_barriers_or_sub_cores_the_core_model_is_mdm_with_limi
     }
     let core = predict_model(&cases[0].0, &cases[0].1, ModelKind::Warplab);
     assert!((core.cycles - (101.0 + 3200.0 + 6600.0)).abs() < 1e-3, "{}", core.cycles);
+}
+
+#[test]
+fn the_core_model_drains_an_intervals_writes_once_not_once_per_batch() {
+    // a_saturated_noc's interval with 8 writes a warp: W · M_write = 32
+    // writes beside 96 reads in B = 3 batches. MDM's queue takes all 32 in
+    // each batch's M (32 + 32 = 64: a 6,400-cycle drain, charged by each of
+    // the two extra batches); the core model a third of them in each
+    // (32 + 32/3: 4,266.7 cycles).
+    let writes = Interval { m_write: 8.0, ..divergent(24.0) };
+    let profile = kernel(vec![writes], 10, 4, 1);
+    let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, ..machine() };
+    let mshr_cycles = |model| predict_model(&profile, &m, model).cpi_stack.mshr * 4.0;
+    assert!(close(mshr_cycles(ModelKind::Mdm), 2.0 * (100.0 + 6400.0)), "{}", mshr_cycles(ModelKind::Mdm));
+    let drain = 10.0 * (32.0 + 32.0 / 3.0) * 10.0;
+    assert!(close(mshr_cycles(ModelKind::Warplab), 2.0 * (100.0 + drain)), "{}", mshr_cycles(ModelKind::Warplab));
+}
+
+#[test]
+fn the_core_model_drains_the_noc_at_the_rate_a_saturated_crossbar_keeps() {
+    // a_saturated_noc on a crossbar that keeps half its ports busy when
+    // saturated: the core model's drain doubles (6,400; two batches of
+    // 100 + 6,400), MDM's stays at the ports' rate (3,200).
+    let profile = kernel(vec![divergent(24.0)], 10, 4, 1);
+    let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, noc_saturation: 0.5, ..machine() };
+    let core = predict_model(&profile, &m, ModelKind::Warplab);
+    assert!((core.cycles - (101.0 + 6400.0 + 13_000.0)).abs() < 1e-3, "{}", core.cycles);
+    let mdm = predict_model(&profile, &m, ModelKind::Mdm);
+    assert!((mdm.cycles - (101.0 + 3200.0 + 6600.0)).abs() < 1e-3, "{}", mdm.cycles);
 }
 
 #[test]
