@@ -19,7 +19,9 @@
 //! succeeds. The instruction leaves the LD/ST unit once all its accesses are in
 //! the pipelines, so a memory-divergent load holds the unit for as many cycles
 //! as its accesses need banks, and blocked banks hold it longer. Shared-memory
-//! instructions hold the unit for as many cycles as their bank conflicts need.
+//! instructions hold the unit for as many cycles as their bank conflicts need,
+//! and every one of those cycles but the last is counted as a bank-conflict
+//! cycle (GPGPU-Sim's `gpgpu_n_shmem_bkconflict`).
 //! Atomics and, with `-gpgpu_gmem_skip_L1D`, global loads go past the L1 to the
 //! L2 (through the same pipeline, to the miss queue).
 
