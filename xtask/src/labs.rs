@@ -49,7 +49,7 @@ const MEMORY: Markers =
     Markers { begin: "<!-- memory:begin -->", end: "<!-- memory:end -->", heading: "Memory figures" };
 
 /// The memory table's column heads.
-const MEMORY_HEAD: &str = "| step | simulated cycles | requests past the L1 | DRAM sectors per request | structural stall slots |\n|---|---|---|---|---|\n";
+const MEMORY_HEAD: &str = "| step | simulated cycles | requests past the L1 | DRAM sectors per request | bank-conflict cycles |\n|---|---|---|---|---|\n";
 
 /// The scale-model paper's published strong-scaling data (as the page bundles it).
 const PUBLISHED_CSV: &str = "crates/scale/test_data/single_strong_scaling.csv";
@@ -97,9 +97,8 @@ type Banners = std::collections::BTreeMap<String, String>;
 /// One step's memory figures as stated: the simulated cycles, the requests
 /// past the L1 (reads and writes, one per 32-byte sector, from the analytical
 /// models' cache pass), the DRAM sectors per such request (the same pass),
-/// and the scheduler slots the simulator lost to a busy unit (the **Issue
-/// slots** chart's structural share; a shared-memory bank conflict holds the
-/// LD/ST unit a cycle per extra pass, and the CLI reports no separate count).
+/// and the cycles shared-memory bank conflicts held the LD/ST units (the
+/// report's `shmem_bank_conflict_cycles`: a cycle per extra pass).
 #[derive(Debug, Clone, PartialEq)]
 struct Memory {
     step: String,
@@ -109,8 +108,8 @@ struct Memory {
 impl Memory {
     /// The table line.
     fn markdown(&self) -> String {
-        let [cycles, requests, sectors, structural] = &self.figures;
-        format!("| {} | {cycles} | {requests} | {sectors} | {structural} |\n", self.step)
+        let [cycles, requests, sectors, bank_conflicts] = &self.figures;
+        format!("| {} | {cycles} | {requests} | {sectors} | {bank_conflicts} |\n", self.step)
     }
 }
 
@@ -375,7 +374,7 @@ fn row(cli: &Path, step: &Step, banners: &Banners) -> Result<(Row, Memory)> {
 /// kernels (the DRAM sectors per request weighted by each kernel's requests).
 fn memory(report: &Value) -> Option<[String; 4]> {
     let cycles = report["simulated"]["cycles"].as_u64()?;
-    let structural = report["simulated"]["issue_breakdown"]["structural"].as_u64()?;
+    let bank_conflicts = report["simulated"]["shmem_bank_conflict_cycles"].as_u64()?;
     let (mut requests, mut sectors) = (0u64, 0.0);
     for kernel in report["analytical"]["kernels"].as_array()? {
         let caches = &kernel["caches"];
@@ -384,7 +383,7 @@ fn memory(report: &Value) -> Option<[String; 4]> {
         sectors += caches["dram_sectors_per_request"].as_f64()? * own as f64;
     }
     let per_request = if requests == 0 { 0.0 } else { sectors / requests as f64 };
-    Some([count(cycles), count(requests), format!("{per_request:.2}"), count(structural)])
+    Some([count(cycles), count(requests), format!("{per_request:.2}"), count(bank_conflicts)])
 }
 
 /// `n` with a comma between thousands, as the handouts write counts.
@@ -491,7 +490,7 @@ mod tests {
     #[test]
     fn memory_figures_sum_the_kernels_and_weight_their_dram_sectors() {
         let report: Value = serde_json::json!({
-            "simulated": { "cycles": 13104, "issue_breakdown": { "structural": 1050112 } },
+            "simulated": { "cycles": 13104, "shmem_bank_conflict_cycles": 253952 },
             "analytical": { "kernels": [
                 { "caches": { "read_requests": 32768, "write_requests": 262144, "dram_sectors_per_request": 0.5 } },
                 { "caches": { "read_requests": 1000, "write_requests": 0, "dram_sectors_per_request": 2.0 } }
@@ -500,7 +499,7 @@ mod tests {
         let expect = (0.5 * 294_912.0 + 2.0 * 1000.0) / 295_912.0;
         assert_eq!(
             memory(&report),
-            Some(["13,104".into(), "295,912".into(), format!("{expect:.2}"), "1,050,112".into()])
+            Some(["13,104".into(), "295,912".into(), format!("{expect:.2}"), "253,952".into()])
         );
         assert_eq!(memory(&serde_json::json!({ "simulated": { "cycles": 1 } })), None, "a figure missing");
         assert_eq!([count(0), count(999), count(1000), count(1_234_567)], ["0", "999", "1,000", "1,234,567"]);

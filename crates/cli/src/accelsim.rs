@@ -68,14 +68,16 @@ pub fn check(dir: &Path, filter: Option<&str>, json: bool) -> Result<String, Str
 
 fn table(report: &Report) -> String {
     let mut out = format!(
-        "{:<28} {:>9} {:>9} {:>7}  {:>17} {:>17} {:>17} {:>17} {:>15}\n",
-        "case", "warplab", "Accel-Sim", "error", "L1 acc", "L1 miss", "L2 acc", "L2 miss", "DRAM r"
+        "{:<28} {:>9} {:>9} {:>7}  {:>17} {:>17} {:>17} {:>17} {:>15} {:>15}\n",
+        "case", "warplab", "Accel-Sim", "error", "L1 acc", "L1 miss", "L2 acc", "L2 miss", "DRAM r", "bank conf."
     );
     let pair = |ours: u64, theirs: u64| format!("{ours}/{theirs}");
+    // Bank-conflict cycles are recorded only where the case's log is.
+    let recorded = |n: Option<u64>| n.map_or("–".to_owned(), |n| n.to_string());
     for row in &report.cases {
         let (w, a): (&RunFigures, &RunFigures) = (&row.result.warplab, &row.result.accelsim);
         out += &format!(
-            "{:<28} {:>9} {:>9} {:>+6.1}%  {:>17} {:>17} {:>17} {:>17} {:>15}\n",
+            "{:<28} {:>9} {:>9} {:>+6.1}%  {:>17} {:>17} {:>17} {:>17} {:>15} {:>15}\n",
             row.result.name,
             row.warplab_cycles_after_launch,
             row.accelsim_cycles_after_launch,
@@ -85,6 +87,7 @@ fn table(report: &Report) -> String {
             pair(w.l2.accesses, a.l2.accesses),
             pair(w.l2.misses, a.l2.misses),
             pair(w.dram_reads, a.dram_reads),
+            format!("{}/{}", recorded(w.shmem_bank_conflict_cycles), recorded(a.shmem_bank_conflict_cycles)),
         );
     }
     for (group, n, mean) in &report.groups {

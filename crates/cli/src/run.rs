@@ -73,11 +73,11 @@ fn per_pc_text(rows: &[PcStalls]) -> String {
         order.len().min(PER_PC_ROWS),
         rows.len()
     );
-    out += "kernel       pc  opcode              issued    stalled   memory  depend. barrier   fetch  struct. not sel. draining\n";
+    out += "kernel       pc  opcode              issued    stalled   memory  depend. barrier   fetch  struct. not sel. draining  bank conf.\n";
     for row in order.into_iter().take(PER_PC_ROWS) {
         let s = row.stalls;
         out += &format!(
-            "{:>6} {:>#8x}  {:<16} {:>9} {:>10} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8}\n",
+            "{:>6} {:>#8x}  {:<16} {:>9} {:>10} {:>8} {:>8} {:>7} {:>7} {:>8} {:>8} {:>8} {:>11}\n",
             row.kernel,
             row.pc,
             row.opcode,
@@ -89,7 +89,8 @@ fn per_pc_text(rows: &[PcStalls]) -> String {
             s.fetch,
             s.structural,
             s.not_selected,
-            s.draining
+            s.draining,
+            row.bank_conflict_cycles
         );
     }
     out
@@ -211,6 +212,7 @@ fn text(config: &str, workload: &str, r: &SimReport, wall_s: f64) -> String {
             );
         }
     }
+    out += &format!("shared memory: {} bank-conflict cycles\n", r.shmem_bank_conflict_cycles);
     let [mshr, noc, l2, dram_queue, dram_service] = r.latency_breakdown.means();
     out += &format!(
         "L1 miss latency (mean cycles over {} misses): MSHR wait {mshr:.1}  NoC {noc:.1}  L2 {l2:.1}  DRAM queue {dram_queue:.1}  DRAM service {dram_service:.1}\n",

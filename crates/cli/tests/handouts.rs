@@ -190,10 +190,12 @@ fn lab_3_scale_models_states_the_models_figures_and_the_published_accuracy() {
 }
 
 /// Lab 4's second table, the memory figures `cargo xtask labs` writes from
-/// the same report: the simulated cycles and structural issue slots, and the
-/// cache pass's requests past the L1 and DRAM sectors per request (weighted
-/// by each kernel's requests). The lab's story is checked too: the tile cuts
-/// the requests, and the padding cuts the structural stalls.
+/// the same report: the simulated cycles and shared-memory bank-conflict
+/// cycles, and the cache pass's requests past the L1 and DRAM sectors per
+/// request (weighted by each kernel's requests). The lab's story is checked
+/// too: the tile cuts the requests, its column read conflicts 32 ways in
+/// every warp (256 blocks of 32 warps, 31 extra cycles each), and the padding
+/// removes the conflicts.
 #[test]
 fn lab_4_write_and_fix_a_kernel_states_the_models_and_memory_figures() {
     check_handout('4');
@@ -206,7 +208,7 @@ fn lab_4_write_and_fix_a_kernel_states_the_models_and_memory_figures() {
     let mut measured = Vec::new();
     for (line, (step, path)) in lines.iter().zip(&files) {
         let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
-        let [row_step, cycles, requests, sectors, structural] = cells[..] else { panic!("{name}: {line}") };
+        let [row_step, cycles, requests, sectors, bank_conflicts] = cells[..] else { panic!("{name}: {line}") };
         assert_eq!(row_step, step, "{name}: the memory rows in step order");
         // The experiment carries its step's kernel file, as written in docs/labs/kernels/.
         let experiment: serde_json::Value =
@@ -236,20 +238,22 @@ fn lab_4_write_and_fix_a_kernel_states_the_models_and_memory_figures() {
         assert_eq!(number(cycles), report["simulated"]["cycles"].as_u64().expect("cycles"), "{}", what("cycles"));
         assert_eq!(number(requests), total, "{}", what("requests past the L1"));
         assert_eq!(sectors, format!("{:.2}", dram / total.max(1) as f64), "{}", what("DRAM sectors per request"));
-        let slots = report["simulated"]["issue_breakdown"]["structural"].as_u64().expect("structural slots");
-        assert_eq!(number(structural), slots, "{}", what("structural stall slots"));
-        measured.push((number(cycles), total, slots));
+        let conflicts = report["simulated"]["shmem_bank_conflict_cycles"].as_u64().expect("bank-conflict cycles");
+        assert_eq!(number(bank_conflicts), conflicts, "{}", what("bank-conflict cycles"));
+        measured.push((number(cycles), total, conflicts));
     }
     let [
-        (naive_cycles, naive_requests, _),
-        (_, tiled_requests, tiled_slots),
-        (padded_cycles, padded_requests, padded_slots),
+        (naive_cycles, naive_requests, naive_conflicts),
+        (_, tiled_requests, tiled_conflicts),
+        (padded_cycles, padded_requests, padded_conflicts),
     ] = measured[..]
     else {
         panic!("{name}: three steps, naive, tiled and padded")
     };
     assert!(tiled_requests * 4 <= naive_requests, "the tile coalesces the stores: {measured:?}");
     assert_eq!(tiled_requests, padded_requests, "the padding moves no global access: {measured:?}");
-    assert!(padded_slots * 2 < tiled_slots, "the padding removes the bank conflicts' stalls: {measured:?}");
+    assert_eq!(naive_conflicts, 0, "the naive kernel uses no shared memory: {measured:?}");
+    assert_eq!(tiled_conflicts, 256 * 32 * 31, "every warp's column read conflicts 32 ways: {measured:?}");
+    assert_eq!(padded_conflicts, 0, "the padding removes the bank conflicts: {measured:?}");
     assert!(padded_cycles < naive_cycles, "the fixed kernel is faster: {measured:?}");
 }

@@ -110,6 +110,10 @@ pub struct RunFigures {
     pub dram_writes: u64,
     /// Row-buffer hits over requests, when recorded.
     pub row_buffer_locality: Option<f64>,
+    /// Cycles shared-memory instructions held the LD/ST units for bank
+    /// conflicts (`gpgpu_n_shmem_bkconflict`), when recorded.
+    #[serde(default)]
+    pub shmem_bank_conflict_cycles: Option<u64>,
 }
 
 /// One recorded case.
@@ -203,6 +207,7 @@ impl RunFigures {
             dram_reads: dram.totals.reads,
             dram_writes: dram.totals.writes,
             row_buffer_locality: (dram.totals.requests > 0).then_some(dram.row_buffer_hit_rate),
+            shmem_bank_conflict_cycles: Some(report.shmem_bank_conflict_cycles),
         }
     }
 }
@@ -543,6 +548,7 @@ fn case(run: &Value, group: CaseGroup, traces: &[TraceRecipe], at: &str) -> Resu
         dram_reads: number(run, "dram_reads", at)?,
         dram_writes: number(run, "dram_writes", at)?,
         row_buffer_locality: run.get("row_buffer_locality").and_then(Value::as_f64),
+        shmem_bank_conflict_cycles: run.get("gpgpu_n_shmem_bkconflict").and_then(Value::as_u64),
     };
     Ok(ReferenceCase { name, group, trace, config_dir: text(run, "config_dir", at)?, accelsim })
 }

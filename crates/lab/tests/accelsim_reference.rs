@@ -17,7 +17,11 @@
 //!   in a cache when it is used again depends on timing, and where the two
 //!   simulators' timing differs by a few cycles a few lines differ;
 //! - L1 and L2 misses within 5% (the divergent `strided:gs=32` cases' L1
-//!   misses within 10%).
+//!   misses within 10%);
+//! - shared-memory bank-conflict cycles equal to Accel-Sim's
+//!   `gpgpu_n_shmem_bkconflict` where the record has it (every case with a
+//!   log in `logs/`; issue 41: `cu_transpose`'s 32-way conflicts, and
+//!   `cu_histogram`'s shared atomics).
 //!
 //! `cargo xtask validate-sim` writes the full table into docs/validation.md;
 //! `cargo test -p warplab-lab --test accelsim_reference -- --nocapture`
@@ -88,6 +92,11 @@ fn problems(result: &CaseResult) -> Vec<String> {
         // Which dirty lines a kernel leaves in the L2 or evicts depends on timing.
         ("dram writes", w.dram_writes, a.dram_writes, (a.dram_writes / 100).max(64)),
     ];
+    if let (Some(ours), Some(theirs)) = (w.shmem_bank_conflict_cycles, a.shmem_bank_conflict_cycles)
+        && ours != theirs
+    {
+        found.push(format!("shared-memory bank-conflict cycles: warplab {ours}, Accel-Sim {theirs}"));
+    }
     for (counter, ours, theirs, allowed) in exactish {
         if ours.abs_diff(theirs) > allowed {
             found.push(format!("{counter}: warplab {ours}, Accel-Sim {theirs}"));
@@ -132,7 +141,7 @@ fn the_timing_model_agrees_with_accel_sim_on_every_recorded_case() {
             }
         };
         println!(
-            "{:28} {:>8} vs {:>8} {:+6.1}%  L1 miss {}/{}  L2 miss {}/{}  DRAM r {}/{} w {}/{}",
+            "{:28} {:>8} vs {:>8} {:+6.1}%  L1 miss {}/{}  L2 miss {}/{}  DRAM r {}/{} w {}/{}  bank conflicts {}/{}",
             result.name,
             result.cycles_after_launch(&result.warplab),
             result.cycles_after_launch(&result.accelsim),
@@ -145,6 +154,8 @@ fn the_timing_model_agrees_with_accel_sim_on_every_recorded_case() {
             result.accelsim.dram_reads,
             result.warplab.dram_writes,
             result.accelsim.dram_writes,
+            result.warplab.shmem_bank_conflict_cycles.unwrap_or_default(),
+            result.accelsim.shmem_bank_conflict_cycles.map_or("–".to_owned(), |n| n.to_string()),
         );
         errors.push((result.group, result.cycle_error()));
         failures.extend(problems(&result).into_iter().map(|p| format!("{}: {p}", result.name)));

@@ -65,6 +65,8 @@ fn issues_add_up_to_the_run_and_stalls_to_its_warp_cycles() {
         let rows = rows.unwrap_or_default();
         let issued: u64 = rows.iter().map(|row| row.issued).sum();
         assert_eq!(issued, report.warp_insts, "{spec}: every issue at its PC");
+        let conflicts: u64 = rows.iter().map(|row| row.bank_conflict_cycles).sum();
+        assert_eq!(conflicts, report.shmem_bank_conflict_cycles, "{spec}: every bank-conflict cycle at its PC");
         // Every sample is one live warp at a sample cycle, so the sampled
         // cycles are about the resident warp-cycles (within a sample
         // interval per warp slot at each end of its residence).
@@ -92,6 +94,29 @@ fn each_kernel_stalls_where_its_mechanism_says() {
     let memory: u64 = rows.iter().map(|row| row.stalls.memory).sum();
     let all: u64 = rows.iter().map(|row| row.stalls.total()).sum();
     assert!(memory * 2 > all, "strided:gs=32 waits on memory most ({memory} of {all})");
+}
+
+/// Issue 41: the transpose's three kernels (`test_data/accelsim/kernels/transpose.cu`,
+/// Accel-Sim's `cu_transpose`): the tiled one's column read (`LDS`) conflicts
+/// 32 ways in each of its 8,192 warps, 31 cycles each; the tile's writes, the
+/// padded kernel and the naive one have none. The per-PC figures put every
+/// one of those cycles on that instruction.
+#[test]
+fn bank_conflict_cycles_fall_on_the_conflicting_instruction() {
+    const SOURCE: &str = include_str!("../test_data/accelsim/kernels/transpose.cu");
+    let config = preset("SM7_QV100");
+    let workload = warplab_lab::authored_workload("transpose.cu", SOURCE, &config).unwrap();
+    let mut simulation = Simulation::new(&config, counted(), workload.into_source());
+    simulation.run_until(Cycle(u64::MAX));
+    let report = simulation.report();
+    let rows = simulation.per_pc().unwrap_or_default();
+    assert_eq!(report.shmem_bank_conflict_cycles, 8192 * 31);
+    let conflicting: Vec<(u32, &str, u64)> = rows
+        .iter()
+        .filter(|row| row.bank_conflict_cycles > 0)
+        .map(|row| (row.kernel, row.opcode.as_str(), row.bank_conflict_cycles))
+        .collect();
+    assert_eq!(conflicting, [(1, "LDS", 8192 * 31)], "the tiled kernel's column read alone");
 }
 
 /// The warp-cycles an SM held resident warps, from its report.

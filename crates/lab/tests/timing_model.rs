@@ -350,4 +350,7 @@ fn a_shared_atomic_waits_for_the_shared_memory_pipeline() {
     assert_eq!((l1.miss + l1.hit + l1.sector_miss, l2.miss + l2.hit + l2.sector_miss), (0, 0), "nothing leaves the SM");
     let conflicted = per_atomic(128);
     assert!((conflicted - free - 31.0).abs() < 0.5, "a 32-way conflict: {conflicted} vs {free} cycles per atomic");
+    // Issue 41: the cycles GPGPU-Sim counts as `gpgpu_n_shmem_bkconflict`, 31 a 32-way access.
+    assert_eq!(report.shmem_bank_conflict_cycles, 0, "32 words in 32 banks");
+    assert_eq!(atomics(16, 128).shmem_bank_conflict_cycles, 16 * 31, "32 words in one bank");
 }

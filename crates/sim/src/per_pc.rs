@@ -1,5 +1,6 @@
 //! Per-instruction figures (`--per-pc`): for each kernel and PC, the warp
-//! instructions issued there and where the warps waiting there spent their
+//! instructions issued there, the cycles its shared-memory accesses held the
+//! LD/ST unit for bank conflicts, and where the warps waiting there spent their
 //! cycles, by stall reason.
 //!
 //! Issues are counted exactly, as they happen. Stalls are sampled the way
@@ -11,6 +12,10 @@
 //! without costing a classification of every warp every cycle. Cycles the
 //! clock jumps over (every part only waiting) are sampled too: nothing
 //! changes in them, so each warp's state at the jump holds for all of them.
+//!
+//! Bank-conflict cycles are counted exactly too: each cycle a shared-memory
+//! instruction holds the LD/ST unit for a conflict (the run's
+//! `shmem_bank_conflict_cycles`) goes to its PC.
 //!
 //! Off unless asked ([`crate::SimOptions::per_pc`]); then the SMs hold no
 //! table, nothing is counted or sampled, and the run is what it was.
@@ -33,6 +38,8 @@ struct PcCounts {
     /// Its opcode (an index into the kernel's opcode names).
     opcode: u16,
     issued: u64,
+    /// Cycles its shared-memory accesses held the LD/ST unit for bank conflicts.
+    bank_conflict_cycles: u64,
     /// Samples per [`WarpState`], in [`WarpState::ALL`]'s order.
     samples: [u64; N_STATES],
 }
@@ -71,6 +78,13 @@ impl PerPc {
         self.counts[slot].1.issued += 1;
     }
 
+    /// One cycle in which the shared-memory access of the instruction at
+    /// `pc` of kernel `kernel` held the LD/ST unit for a bank conflict.
+    pub fn bank_conflict(&mut self, (kernel, pc, opcode): (u32, u32, u16)) {
+        let slot = self.slot((kernel, pc), opcode);
+        self.counts[slot].1.bank_conflict_cycles += 1;
+    }
+
     /// `n` samples of warp slot `w`, of kernel `kernel`, in `state` at `pc`.
     pub fn sample(&mut self, w: usize, (kernel, pc, opcode): (u32, u32, u16), state: WarpState, n: u64) {
         let Some(index) = state_index(state) else { return };
@@ -104,6 +118,7 @@ impl PerPc {
             let total = all.entry(*key).or_default();
             total.opcode = counts.opcode;
             total.issued += counts.issued;
+            total.bank_conflict_cycles += counts.bank_conflict_cycles;
             for (sum, n) in total.samples.iter_mut().zip(&counts.samples) {
                 *sum += n;
             }
@@ -122,6 +137,11 @@ pub struct PcStalls {
     pub opcode: String,
     /// Warp instructions issued at this PC.
     pub issued: u64,
+    /// Cycles this instruction's shared-memory accesses held the LD/ST unit
+    /// for bank conflicts, every cycle of bank work but the first of each
+    /// access (GPGPU-Sim's `gpgpu_n_shmem_bkconflict` at this PC; counted
+    /// exactly, not sampled). 0 for any other instruction.
+    pub bank_conflict_cycles: u64,
     /// Warp-cycles the warps whose next instruction this is spent waiting,
     /// by reason, estimated from the samples (each one [`SAMPLE_INTERVAL`]
     /// cycles).
@@ -187,6 +207,7 @@ pub(crate) fn rows<'a>(sms: impl Iterator<Item = &'a PerPc>, names: impl Fn(u32,
             pc,
             opcode: names(kernel, counts.opcode),
             issued: counts.issued,
+            bank_conflict_cycles: counts.bank_conflict_cycles,
             stalls: StallCycles::of(&counts.samples),
         })
         .collect();

@@ -34,6 +34,13 @@ pub struct SimReport {
     pub l1i: OutcomeCounts,
     /// L1 data cache accesses by outcome (all SMs).
     pub l1d: CacheReport,
+    /// Cycles shared-memory instructions held an LD/ST unit for bank
+    /// conflicts, summed over SMs: an access whose banks need n cycles (the
+    /// most distinct words one bank serves) holds the unit n cycles, n - 1 of
+    /// them conflicts, so a conflict-free access counts 0, a 2-way one 1 and a
+    /// 32-way one 31. GPGPU-Sim's `gpgpu_n_shmem_bkconflict`, which counts the
+    /// same cycles (`ldst_unit::shared_cycle`; docs/validation.md).
+    pub shmem_bank_conflict_cycles: u64,
     /// L2 accesses by outcome (all slices).
     pub l2: CacheReport,
     /// DRAM traffic, bandwidth and row-buffer locality.

@@ -59,6 +59,7 @@ impl Gpu {
             l2_mpki,
             l1i,
             l1d,
+            shmem_bank_conflict_cycles: self.sms.iter().map(|sm| sm.memory.shmem_bank_conflict_cycles).sum(),
             l2,
             dram: self.dram_report(cycles),
             latency_breakdown: self.sms.iter().fold(LatencyBreakdown::default(), |mut sum, sm| {

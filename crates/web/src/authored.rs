@@ -114,8 +114,9 @@ fn utf16_len(text: &str, bytes: usize) -> u32 {
     text[..end].encode_utf16().count() as u32
 }
 
-/// What a run counted at one instruction or line: warp instructions issued
-/// and warp-cycles stalled there, by the reasons the page names.
+/// What a run counted at one instruction or line: warp instructions issued,
+/// warp-cycles stalled there by the reasons the page names, and the LD/ST
+/// unit's shared-memory bank-conflict cycles.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Figures {
     /// Warp instructions issued.
@@ -128,6 +129,9 @@ pub struct Figures {
     pub barrier: u64,
     /// Warp-cycles waiting for a free unit.
     pub structural: u64,
+    /// Cycles its shared-memory accesses held the LD/ST unit for bank
+    /// conflicts (counted, not sampled; not a warp stall reason).
+    pub bank_conflicts: u64,
 }
 
 impl Figures {
@@ -144,6 +148,7 @@ impl Figures {
         self.dependence += counted.stalls.dependence;
         self.barrier += counted.stalls.barrier;
         self.structural += counted.stalls.structural;
+        self.bank_conflicts += counted.bank_conflict_cycles;
     }
 
     /// Stall cycles of the four reasons together.
@@ -224,11 +229,19 @@ mod tests {
         let kernel = &authored.kernels[0];
         let (first, second) = (&kernel.rows[0], &kernel.rows[1]);
         let stalls = StallCycles { memory: 64, barrier: 128, not_selected: 1000, ..StallCycles::default() };
-        let counter = |kernel: u32, pc: u32| PcStalls { kernel, pc, opcode: "X".into(), issued: 3, stalls };
+        let counter = |kernel: u32, pc: u32| PcStalls {
+            kernel,
+            pc,
+            opcode: "X".into(),
+            issued: 3,
+            bank_conflict_cycles: 2,
+            stalls,
+        };
         let counted = [counter(0, first.pc), counter(2, first.pc), counter(0, second.pc), counter(999, 0)];
         let figures = LineFigures::new(&authored, &counted);
         let at_first = figures.by_pc[&(kernel.name.clone(), first.pc)];
         assert_eq!((at_first.issued, at_first.memory, at_first.barrier), (6, 128, 256), "both launches");
+        assert_eq!(at_first.bank_conflicts, 4, "bank-conflict cycles add up too");
         assert_eq!(at_first.stalled(), 384, "a warp not selected is not stalled");
         let on_line: u64 = figures.by_line.values().map(|f| f.issued).sum();
         assert_eq!(on_line, 9, "a launch the run did not make is left out");

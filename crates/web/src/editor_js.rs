@@ -117,13 +117,14 @@ fn figure_object(line: u32, counted: &Figures) -> JsValue {
     let text = format!("{} {}", compact(counted.issued), compact(counted.stalled()));
     let title = format!(
         "Line {line}: {} warp instructions issued; warps waited here {} warp-cycles: memory {}, dependence {}, \
-         barrier {}, structural {}",
+         barrier {}, structural {}; shared-memory bank conflicts held the LD/ST unit {} cycles",
         counted.issued,
         counted.stalled(),
         counted.memory,
         counted.dependence,
         counted.barrier,
-        counted.structural
+        counted.structural,
+        counted.bank_conflicts
     );
     object(&[
         ("line", line.into()),
@@ -132,6 +133,7 @@ fn figure_object(line: u32, counted: &Figures) -> JsValue {
         ("issued", (counted.issued as f64).into()),
         ("stalled", (counted.stalled() as f64).into()),
         ("memory", (counted.memory as f64).into()),
+        ("bank_conflicts", (counted.bank_conflicts as f64).into()),
     ])
     .into()
 }

@@ -29,6 +29,8 @@ pub const F_MEM: &str =
     "Share of cycles with resident warps in which nothing issued because every warp waited on memory.";
 /// L2 misses per kilo-instruction.
 pub const L2_MPKI: &str = "L2 sector misses per 1,000 thread instructions.";
+/// Shared-memory bank-conflict cycles.
+pub const BANK_CONFLICTS: &str = "Cycles shared-memory instructions held an SM's LD/ST unit for bank conflicts, summed over SMs: an access whose lanes need n different words of one bank takes n cycles, n - 1 of them conflicts (GPGPU-Sim's gpgpu_n_shmem_bkconflict).";
 /// A chiplet.
 pub const CHIPLET: &str = "One die of a GPU built from several: its own SMs, L2 slices, memory channels and crossbar, linked to the other chiplets. An address lives on one chiplet (its home); an SM reaching another chiplet's slice crosses the links both ways.";
 /// The share of L2 requests that went to another chiplet.
@@ -295,6 +297,7 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("Warp instructions", "warp-instructions", WARP_INSTS),
     ("f_mem", "f-mem", F_MEM),
     ("MPKI", "mpki", L2_MPKI),
+    ("Bank-conflict cycles", "bank-conflicts", BANK_CONFLICTS),
     ("Remote L2 requests", "remote-share", REMOTE_SHARE),
     ("Links busy", "links-busy", LINK_BUSY),
     ("Issue slots", "issue-slots", ISSUE_SLOTS),

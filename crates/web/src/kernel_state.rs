@@ -93,7 +93,7 @@ mod tests {
         let state = state.reduce(KernelAction::Compiled(Box::new(authored())));
         assert_eq!((state.error.is_none(), state.edited), (true, false), "a compile clears the error");
         let stalls = StallCycles { memory: 640, ..StallCycles::default() };
-        let counted = PcStalls { kernel: 0, pc: 0, opcode: "EXIT".into(), issued: 8, stalls };
+        let counted = PcStalls { kernel: 0, pc: 0, opcode: "EXIT".into(), issued: 8, bank_conflict_cycles: 0, stalls };
         let state = state.reduce(KernelAction::Counted(vec![counted]));
         let figures = state.figures.clone().expect("placed");
         assert_eq!((figures.by_line[&3].issued, figures.by_line[&3].memory), (8, 640));
@@ -103,7 +103,8 @@ mod tests {
         assert!(Rc::ptr_eq(&edited, &again), "a keystroke after the first changes nothing");
         let trace = again.reduce(KernelAction::OtherWorkload);
         assert_eq!(*trace, KernelState::default(), "a trace's counters are not placed on a kernel's listing");
-        let counted = PcStalls { kernel: 0, pc: 0x10, opcode: "LDG".into(), issued: 1, stalls };
+        let counted =
+            PcStalls { kernel: 0, pc: 0x10, opcode: "LDG".into(), issued: 1, bank_conflict_cycles: 0, stalls };
         let trace = trace.reduce(KernelAction::Counted(vec![counted]));
         assert_eq!((trace.figures.is_none(), trace.counted.as_ref().map(|c| c.len())), (true, Some(1)));
     }

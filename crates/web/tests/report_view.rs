@@ -62,6 +62,17 @@ async fn the_view_draws_the_simulated_reports_numbers() {
     let drawn: f64 = values(&host, "[data-testid=latency-chart] rect[data-value]").iter().sum();
     assert!((drawn - mean).abs() < 1e-6 * mean, "drawn {drawn}, mean {mean}");
     assert_eq!(all(&host, "[data-testid=cache-chart] .row").len(), 4, "L1D and L2, reads and writes");
+    assert_eq!(report.shmem_bank_conflict_cycles, 0, "vecadd has no shared memory");
+    assert_eq!(text(&host, "[data-testid=bank-conflicts]").as_deref(), Some("0"), "the bank-conflict cycles are shown");
+}
+
+/// Issue 41: the run's shared-memory bank-conflict cycles among the headline figures.
+#[wasm_bindgen_test]
+async fn the_bank_conflict_cycles_are_the_reports() {
+    let (_, mut report) = simulate("vecadd:size=1");
+    report.shmem_bank_conflict_cycles = 253_952;
+    let host = mount(report).await;
+    assert_eq!(text(&host, "[data-testid=bank-conflicts]").as_deref(), Some("253,952"));
 }
 
 #[wasm_bindgen_test]

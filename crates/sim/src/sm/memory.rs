@@ -19,7 +19,9 @@
 //! succeeds. The instruction leaves the LD/ST unit once all its accesses are in
 //! the pipelines, so a memory-divergent load holds the unit for as many cycles
 //! as its accesses need banks, and blocked banks hold it longer. Shared-memory
-//! instructions hold the unit for as many cycles as their bank conflicts need.
+//! instructions hold the unit for as many cycles as their bank conflicts need,
+//! and every one of those cycles but the last is counted as a bank-conflict
+//! cycle (GPGPU-Sim's `gpgpu_n_shmem_bkconflict`).
 //! Atomics and, with `-gpgpu_gmem_skip_L1D`, global loads go past the L1 to the
 //! L2 (through the same pipeline, to the miss queue).
 
@@ -182,6 +184,13 @@ pub(crate) struct MemoryPipeline {
     loads: Slab<PendingLoad>,
     /// L1 accesses by outcome.
     pub(crate) l1_stats: CacheReport,
+    /// Cycles a shared-memory instruction held the LD/ST unit for its bank
+    /// conflicts: every cycle but its last of bank work (GPGPU-Sim's
+    /// `gpgpu_n_shmem_bkconflict`; counted where the unit works on it).
+    pub(crate) shmem_bank_conflict_cycles: u64,
+    /// The kernel launch, PC and opcode of the shared-memory instruction in
+    /// the LD/ST unit, for its per-PC bank-conflict cycles.
+    shared_at: (u32, u32, u16),
     /// Whether the L1 was accessed or filled since it was last invalidated.
     l1_used: bool,
     /// Changes to the L1 so far (see [`L1State`]); [`MemoryPipeline::l1_mut`] counts them.
@@ -223,6 +232,8 @@ impl MemoryPipeline {
             writeback_turn: 0,
             loads: Slab::default(),
             l1_stats: CacheReport::default(),
+            shmem_bank_conflict_cycles: 0,
+            shared_at: (0, 0, 0),
             l1_used: false,
             l1_changes: 0,
             outstanding: 0,
@@ -394,6 +405,7 @@ impl Sm {
         memory.cursor = 0;
         if space == MemSpace::Shared {
             shared_cycles = shared_memory_cycles(lanes, op.access_bytes, memory.shmem_banks, 1).max(1);
+            memory.shared_at = (self.warps[w].kernel, instruction.pc, instruction.opcode.0);
         } else if matches!(op.kind, OpKind::Atomic(_)) {
             coalesce_atomic(lanes, op.access_bytes, 1, &mut memory.accesses);
         } else {
@@ -573,6 +585,18 @@ impl Sm {
             op.shared_cycles -= 1;
             self.memory.current = Some(op);
             if op.shared_cycles > 0 {
+                // A bank-conflict cycle, counted as GPGPU-Sim's
+                // `ldst_unit::shared_cycle` counts one: the instruction
+                // starts with its bank cycles as its `dispatch_delay`, which
+                // takes one off each cycle the unit runs, and a cycle after
+                // which some are left stalls the unit and is a conflict. So an
+                // access taking n cycles has n - 1, and one without a conflict
+                // none. The unit runs every cycle while it holds a shared
+                // instruction (`MemoryPipeline::next_event`), so none is missed.
+                self.memory.shmem_bank_conflict_cycles += 1;
+                if let Some(per_pc) = &mut self.per_pc {
+                    per_pc.bank_conflict(self.memory.shared_at);
+                }
                 return;
             }
             if let Some(load) = op.load {
@@ -942,4 +966,79 @@ fn record_latency(breakdown: &mut LatencyBreakdown, s: Stamps, now: u64) {
     breakdown.dram_service_cycles += dram_service;
     breakdown.dram_queue_cycles += dram_queue;
     breakdown.l2_cycles += rest - dram_service - dram_queue;
+}
+
+#[cfg(test)]
+mod tests {
+    use warplab_trace::source::{Command, KernelSource, WorkloadSource};
+    use warplab_trace::{Cta, KernelHeader, KernelReader, OpcodeTable};
+
+    use crate::{SimOptions, Simulation};
+
+    /// One warp's shared-memory accesses at the strides that give GPGPU-Sim's
+    /// bank rule 1, 2 and 32 cycles (32 banks of 4-B words: lane `l` at
+    /// `l * stride` is in bank `l * stride / 4 mod 32`), a 16-lane 32-way
+    /// store (16 cycles), then a store without a conflict.
+    const TRACE: &str = "-kernel name = banks\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n\
+        -shmem = 4096\n-nregs = 8\n-binary version = 70\n-cuda stream id = 0\n\
+        -shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007f0001000000\n\
+        -nvbit version = warplab\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n\
+        #BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 6\n\
+        0000 ffffffff 1 R1 LDS 1 R0 4 1 0x0 4 0\n\
+        0010 ffffffff 1 R2 LDS 1 R0 4 1 0x0 8 0\n\
+        0020 ffffffff 1 R3 LDS 1 R0 4 1 0x0 128 0\n\
+        0030 0000ffff 0 STS 2 R0 R3 4 1 0x0 128 0\n\
+        0040 ffffffff 0 STS 2 R0 R3 4 1 0x0 4 0\n\
+        0050 ffffffff 0 EXIT 0 0 0\n\n#END_TB\n";
+
+    struct TraceKernel(KernelReader<&'static [u8]>);
+
+    struct OneKernel(Option<TraceKernel>);
+
+    impl KernelSource for TraceKernel {
+        fn header(&self) -> &KernelHeader {
+            self.0.header()
+        }
+
+        fn opcodes(&self) -> &OpcodeTable {
+            self.0.opcodes()
+        }
+
+        fn next_cta(&mut self, cta: &mut Cta) -> Result<bool, String> {
+            self.0.next_cta(cta).map_err(|e| e.to_string())
+        }
+    }
+
+    impl WorkloadSource for OneKernel {
+        fn next_command(&mut self) -> Option<Result<Command, String>> {
+            self.0.take().map(|kernel| Ok(Command::Kernel(Box::new(kernel))))
+        }
+    }
+
+    /// The run's bank-conflict cycles and, per PC, those of each instruction.
+    fn check(options: SimOptions) -> (u64, Vec<(u32, u64)>) {
+        let config = warplab_config::preset("SM7_QV100").unwrap().config().unwrap();
+        let reader = KernelReader::new("banks.traceg", TRACE.as_bytes()).unwrap();
+        let mut workload = OneKernel(Some(TraceKernel(reader)));
+        let mut simulation = Simulation::new(&config, options, &mut workload);
+        simulation.run_until(crate::Cycle(u64::MAX));
+        let report = simulation.report();
+        assert_eq!(report.warp_insts, 6);
+        let per_pc = simulation.per_pc().unwrap_or_default();
+        (report.shmem_bank_conflict_cycles, per_pc.iter().map(|row| (row.pc, row.bank_conflict_cycles)).collect())
+    }
+
+    #[test]
+    fn a_shared_access_taking_n_bank_cycles_counts_n_minus_one_conflict_cycles() {
+        // GPGPU-Sim's `ldst_unit::shared_cycle`: the access's bank cycles are
+        // its dispatch delay, and each cycle after which some are left counts.
+        let (total, per_pc) = check(SimOptions::default());
+        assert_eq!(total, 1 + 31 + 15);
+        assert!(per_pc.is_empty(), "per-PC figures are off unless asked");
+        let (total, per_pc) = check(SimOptions { per_pc: true, ..SimOptions::default() });
+        assert_eq!(total, 1 + 31 + 15, "per-PC counting changes nothing");
+        assert_eq!(per_pc, [(0x00, 0), (0x10, 1), (0x20, 31), (0x30, 15), (0x40, 0), (0x50, 0)]);
+        let (ticked, _) = check(SimOptions { tick_every_cycle: true, ..SimOptions::default() });
+        assert_eq!(ticked, total, "the same when every cycle is ticked");
+    }
 }

@@ -41,7 +41,8 @@ pub fn PerPcPanel(props: &PerPcPanelProps) -> Html {
             <p class="hint">
                 { format!("Each launch's {MAX_PCS} PCs warps waited at most: warp instructions issued there, and \
                    warp-cycles stalled there waiting on memory, a result (dependence), a barrier or a free unit \
-                   (structural); sampled every 64 cycles, as warplab run --per-pc does.") }
+                   (structural), sampled every 64 cycles as warplab run --per-pc does, and the cycles its \
+                   shared-memory accesses held the LD/ST unit for bank conflicts (counted exactly).") }
             </p>
             { for by_launch.into_iter().enumerate().map(|(index, (launch, rows))| launch_table(props, index, launch, rows)) }
         </section>

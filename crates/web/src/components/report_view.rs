@@ -83,6 +83,12 @@ fn headline(report: &SimReport) -> Html {
         ("warp instructions", format::count(report.warp_insts), glossary::WARP_INSTS, "warp-insts"),
         ("f_mem", format::share(report.f_mem), glossary::F_MEM, "f-mem"),
         ("L2 MPKI", format::decimal(report.l2_mpki), glossary::L2_MPKI, "l2-mpki"),
+        (
+            "bank-conflict cycles",
+            format::count(report.shmem_bank_conflict_cycles),
+            glossary::BANK_CONFLICTS,
+            "bank-conflicts",
+        ),
     ];
     if let Some(c) = &report.chiplets {
         let busy = format!("{} / {}", format::share(c.link_utilization), format::share(c.busiest_link_utilization));
@@ -280,6 +286,7 @@ mod tests {
             l2_mpki: 0.0,
             l1i: Default::default(),
             l1d: Default::default(),
+            shmem_bank_conflict_cycles: 0,
             l2: Default::default(),
             dram: Default::default(),
             latency_breakdown: Default::default(),

@@ -76,7 +76,8 @@ fn listing_row(props: &SassListingProps, kernel: &KernelListing, row: &ListingRo
     }
 }
 
-/// The figure columns' headings: issued, then the four stall reasons.
+/// The figure columns' headings: issued, the four stall reasons, then the
+/// bank-conflict cycles.
 pub(crate) fn figure_headers() -> Html {
     html! {
         <>
@@ -85,11 +86,15 @@ pub(crate) fn figure_headers() -> Html {
             <th title="Warp-cycles stalled here waiting on an arithmetic result (dependence)">{ "dep" }</th>
             <th title="Warp-cycles stalled here waiting at a barrier">{ "bar" }</th>
             <th title="Warp-cycles stalled here waiting for a free unit (structural)">{ "struct" }</th>
+            <th title="Cycles this instruction's shared-memory accesses held the LD/ST unit for bank conflicts (an n-way conflict holds it n - 1 cycles more; GPGPU-Sim's gpgpu_n_shmem_bkconflict)">
+                { "bank" }
+            </th>
         </>
     }
 }
 
-/// A row's figure cells: issued, then the four stall reasons.
+/// A row's figure cells: issued, the four stall reasons, then the
+/// bank-conflict cycles.
 pub(crate) fn figure_cells(figures: Figures) -> Html {
     // Compact, so the listing fits beside the source; exact on hover and in `data-value`.
     let cell = |value: u64, testid: &'static str| {
@@ -106,6 +111,7 @@ pub(crate) fn figure_cells(figures: Figures) -> Html {
             { cell(figures.dependence, "sass-dependence") }
             { cell(figures.barrier, "sass-barrier") }
             { cell(figures.structural, "sass-structural") }
+            { cell(figures.bank_conflicts, "sass-bank-conflicts") }
         </>
     }
 }
