@@ -2,7 +2,7 @@
 // analyzed as soon as it loads; on strided gs = 32 on mdm-pascal-28sm the
 // MSHR slider previews MDM's IPC at once and, once it rests, edits the
 // experiment's config (a dragged slider settles on its last value, and no
-// main-thread script takes over 50 ms); Reset drops the edit; after a run of the same
+// main-thread script takes over 200 ms, those over 50 ms logged); Reset drops the edit; after a run of the same
 // workload and config each model shows its error against the simulated IPC.
 // The IPC strip leads with the headline model (warplab's core model), names
 // it and keeps MDM as published on the same card, each with its own error;

@@ -1,11 +1,11 @@
 // The scale-model panel end to end (issue 8): the paper's published
 // benchmarks load at a click and show its figure (Scale-Model 3.23 % mean,
 // 8.25 % max error at 128 SMs) with a benchmark's scaling chart and miss-rate
-// curve (dct's cliff marked), and no main-thread script over 50 ms while the
+// curve (dct's cliff marked), and no main-thread script over 200 ms while the
 // page evaluates and draws them; a prediction of a small workload on the
 // paper's 128-SM GPU from 8- and 16-SM scale models, validated at 32 SMs,
 // shows a predicted IPC beside the simulated one, with no main-thread script
-// over 50 ms while the worker simulates; predicting the whole GPU after a
+// over 200 ms while the worker simulates; predicting the whole GPU after a
 // run of it puts the run's IPC and the headline analytical model's beside
 // the prediction. Screenshots at 1280 × 800 and on a 390-px-wide phone.
 import { test } from "node:test";
