@@ -94,7 +94,10 @@ test("edit a kernel, see its error marked, fix it, run it, share it", async () =
   assert.ok(ipcs.simulated > 0 && ipcs.analytical > 0, JSON.stringify(ipcs));
   const figure = await lineFigure(page, 8);
   assert.ok(figure.issued > 0 && figure.stalled > 0, JSON.stringify(figure));
-  assert.match(figure.title, /^Line 8: \d+ warp instructions issued; warps waited here \d+ warp-cycles: memory \d+, dependence \d+, barrier \d+, structural \d+$/);
+  assert.match(
+    figure.title,
+    /^Line 8: \d+ warp instructions issued; warps waited here \d+ warp-cycles: memory \d+, dependence \d+, barrier \d+, structural \d+; shared-memory bank conflicts held the LD\/ST unit 0 cycles$/,
+  );
   // The listing's rows of line 8 add up to the line's figure, and waited on memory.
   const rows = page.locator('.sass-row[data-line="8"]');
   const issued = await rows.locator('[data-testid="sass-issued"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
