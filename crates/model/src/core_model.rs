@@ -188,8 +188,8 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let mshr_reads = (i.m_read - i.m_bypass).max(0.0) * warps;
     // Writes and bypassing requests go out once per interval, spread over
     // its MSHR batches: each batch drains its own share, not all of them.
-    let batches = mshr_batches_beyond_first(mshr_reads, mshrs) + 1.0;
-    let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps / batches;
+    let extra_batches = mshr_batches_beyond_first(mshr_reads, mshrs);
+    let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps / (extra_batches + 1.0);
     let divergent = mshr_reads > mshrs;
     let limit = machine.latencies.llc + machine.latencies.dram;
     let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);
@@ -198,7 +198,7 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     MemoryCost {
         miss: i.miss * beyond_hit(idle),
         pending: wait * beyond_hit(idle_with_l2_fills) - i.miss * beyond_hit(idle),
-        mshr: mshr_batches_beyond_first(mshr_reads, mshrs) * (idle_with_l2_fills + noc + dram),
+        mshr: extra_batches * (idle_with_l2_fills + noc + dram),
         noc: wait * noc,
         dram: wait * dram,
     }
