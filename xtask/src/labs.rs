@@ -24,6 +24,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use crate::numbers::grouped;
 use crate::parallel::run_jobs;
 use crate::shell::{Result, cli_json, command, output, release_cli, root};
 use crate::validate_models::{Markers, write};
@@ -383,20 +384,7 @@ fn memory(report: &Value) -> Option<[String; 4]> {
         sectors += caches["dram_sectors_per_request"].as_f64()? * own as f64;
     }
     let per_request = if requests == 0 { 0.0 } else { sectors / requests as f64 };
-    Some([count(cycles), count(requests), format!("{per_request:.2}"), count(bank_conflicts)])
-}
-
-/// `n` with a comma between thousands, as the handouts write counts.
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    Some([grouped(cycles), grouped(requests), format!("{per_request:.2}"), grouped(bank_conflicts)])
 }
 
 /// The sentence on the paper's published accuracy at its largest size, with
@@ -502,7 +490,6 @@ mod tests {
             Some(["13,104".into(), "295,912".into(), format!("{expect:.2}"), "253,952".into()])
         );
         assert_eq!(memory(&serde_json::json!({ "simulated": { "cycles": 1 } })), None, "a figure missing");
-        assert_eq!([count(0), count(999), count(1000), count(1_234_567)], ["0", "999", "1,000", "1,234,567"]);
         let line = Memory { step: "4a".into(), figures: ["1".into(), "2".into(), "0.50".into(), "3".into()] };
         assert_eq!(line.markdown(), "| 4a | 1 | 2 | 0.50 | 3 |\n");
         assert_eq!(MEMORY_HEAD.lines().next().map(|head| head.matches('|').count()), Some(6));

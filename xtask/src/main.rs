@@ -30,6 +30,7 @@
 mod bench;
 mod dist;
 mod labs;
+mod numbers;
 mod parallel;
 mod plot;
 mod recorded;

@@ -15,6 +15,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use crate::numbers::grouped;
 use crate::parallel::run_jobs;
 use crate::recorded::made_now;
 use crate::shell::{Result, cli_json, release_cli, root};
@@ -245,19 +246,6 @@ fn folded(levels: &[String]) -> String {
     runs.iter().map(cell).collect::<Vec<_>>().join(", ")
 }
 
-/// `n` with thousands separated by commas.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `part / whole (share%)`.
 fn share(part: u64, whole: u64) -> String {
     format!("{} / {} ({:.1}%)", grouped(part), grouped(whole), 100.0 * part as f64 / whole as f64)
@@ -367,13 +355,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn levels_fold_into_runs_and_counts_group_by_thousands() {
+    fn levels_fold_into_runs_and_shares_show_both_counts() {
         let levels: Vec<String> = ["detailed", "kernel", "kernel", "warp"].map(str::to_owned).into();
         assert_eq!(folded(&levels), "detailed, kernel ×2, warp");
         assert_eq!(folded(&[]), "");
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(10_813_440), "10,813,440");
         assert_eq!(share(1, 4), "1 / 4 (25.0%)");
     }
 
