@@ -2,6 +2,8 @@
 //! them changes nothing else, they are the same however the run is ticked
 //! or threaded, and they add up to the run's own totals.
 
+mod common;
+
 use warplab_config::GpuConfig;
 use warplab_lab::{Cycle, GenSpec, GeneratedWorkload, SimOptions, SimReport, Simulation, preset_config};
 use warplab_sim::per_pc::{PcStalls, SAMPLE_INTERVAL};
@@ -94,6 +96,46 @@ fn each_kernel_stalls_where_its_mechanism_says() {
     let memory: u64 = rows.iter().map(|row| row.stalls.memory).sum();
     let all: u64 = rows.iter().map(|row| row.stalls.total()).sum();
     assert!(memory * 2 > all, "strided:gs=32 waits on memory most ({memory} of {all})");
+}
+
+/// One warp's shared-memory accesses at the strides that give GPGPU-Sim's
+/// bank rule 1, 2 and 32 cycles (32 banks of 4-B words: lane `l` at
+/// `l * stride` is in bank `l * stride / 4 mod 32`), a 16-lane 32-way store
+/// (16 cycles), then a store without a conflict.
+fn bank_accesses(_: u32, _: u32) -> Vec<String> {
+    [
+        "ffffffff 1 R1 LDS 1 R0 4 1 0x0 4",
+        "ffffffff 1 R2 LDS 1 R0 4 1 0x0 8",
+        "ffffffff 1 R3 LDS 1 R0 4 1 0x0 128",
+        "0000ffff 0 STS 2 R0 R3 4 1 0x0 128",
+        "ffffffff 0 STS 2 R0 R3 4 1 0x0 4",
+        "ffffffff 0 EXIT 0 0",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Issue 41, GPGPU-Sim's `ldst_unit::shared_cycle`: an access's bank cycles
+/// are its dispatch delay, and each cycle after which some are left counts,
+/// so an access taking n cycles counts n - 1.
+#[test]
+fn a_shared_access_taking_n_bank_cycles_counts_n_minus_one_conflict_cycles() {
+    let config = preset("SM7_QV100");
+    let run = |options| common::simulate_grid(&config, options, 70, 1, 1, bank_accesses);
+    let (plain, none) = run(SimOptions::default());
+    assert_eq!(plain.warp_insts, 6);
+    assert_eq!(plain.shmem_bank_conflict_cycles, 1 + 31 + 15);
+    assert!(none.is_none(), "per-PC figures are off unless asked");
+    let (report, rows) = run(counted());
+    assert_eq!(report, common::run_grid(&config, 70, 1, 1, bank_accesses), "per-PC counting changes nothing");
+    let per_pc: Vec<(u32, u64)> =
+        rows.unwrap_or_default().iter().map(|row| (row.pc, row.bank_conflict_cycles)).collect();
+    assert_eq!(per_pc, [(0x00, 0), (0x10, 1), (0x20, 31), (0x30, 15), (0x40, 0), (0x50, 0)]);
+    let (ticked, _) = run(SimOptions { tick_every_cycle: true, ..SimOptions::default() });
+    assert_eq!(
+        ticked.shmem_bank_conflict_cycles, plain.shmem_bank_conflict_cycles,
+        "the same when every cycle is ticked"
+    );
 }
 
 /// Issue 41: the transpose's three kernels (`test_data/accelsim/kernels/transpose.cu`,

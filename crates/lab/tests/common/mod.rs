@@ -4,7 +4,8 @@
 use std::io::Read;
 
 use warplab_config::GpuConfig;
-use warplab_lab::{SimOptions, SimReport, simulate_trace};
+use warplab_lab::per_pc::PcStalls;
+use warplab_lab::{Cycle, SimOptions, SimReport, Simulation, TraceWorkload};
 
 /// Simulates a kernel of `ctas` CTAs of `warps` warps, warp `w` of CTA `c`
 /// running `body(c, w)` (tracer-4 lines without the PC, at PCs 16 bytes
@@ -16,6 +17,19 @@ pub fn run_grid(
     warps: u32,
     body: impl Fn(u32, u32) -> Vec<String>,
 ) -> SimReport {
+    simulate_grid(config, SimOptions::default(), binary_version, ctas, warps, body).0
+}
+
+/// As [`run_grid`], with `options`, and the run's per-PC figures when the
+/// options ask for them.
+pub fn simulate_grid(
+    config: &GpuConfig,
+    options: SimOptions,
+    binary_version: u32,
+    ctas: u32,
+    warps: u32,
+    body: impl Fn(u32, u32) -> Vec<String>,
+) -> (SimReport, Option<Vec<PcStalls>>) {
     let mut text = format!(
         "-kernel name = grid\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = ({},1,1)\n-shmem = 0\n\
          -nregs = 16\n-binary version = {binary_version}\n-cuda stream id = 0\n\
@@ -34,8 +48,11 @@ pub fn run_grid(
         }
         text += "\n#END_TB\n";
     }
-    let mut open = move |_: &str| -> Result<Box<dyn Read>, String> {
+    let open = move |_: &str| -> Result<Box<dyn Read>, String> {
         Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
     };
-    simulate_trace(config, SimOptions::default(), "kernel-1.traceg\n", &mut open).unwrap()
+    let workload = TraceWorkload::owning("kernel-1.traceg\n", Box::new(open)).unwrap();
+    let mut simulation = Simulation::new(config, options, workload);
+    simulation.run_until(Cycle(u64::MAX));
+    (simulation.report(), simulation.per_pc())
 }
