@@ -49,6 +49,28 @@ pub fn mdm_queue_delay(active_sms: f64, requests: f64, service: f64, no_contenti
     if divergent && saturated(active_sms, requests, service, no_contention) { drain } else { drain / 2.0 }
 }
 
+/// The waits at each queueing station of a closed network: `population`
+/// requests cycle through a pure delay of `latency` cycles and stations of
+/// `services` cycles each, by Schweitzer's approximate mean-value analysis.
+pub fn closed_queue_waits<const N: usize>(population: f64, latency: f64, services: [f64; N]) -> [f64; N] {
+    if population <= 1.0 {
+        return services;
+    }
+    let mut queue = [population / (N as f64 + 1.0); N];
+    let mut waits = services;
+    for _ in 0..200 {
+        for i in 0..N {
+            waits[i] = services[i] * (1.0 + queue[i] * (population - 1.0) / population);
+        }
+        let cycle = latency + waits.iter().sum::<f64>();
+        let throughput = population / cycle;
+        for i in 0..N {
+            queue[i] = throughput * waits[i];
+        }
+    }
+    waits
+}
+
 /// Whether the link is saturated: draining every SM's requests takes longer
 /// than a request's no-contention latency.
 pub fn saturated(active_sms: f64, requests: f64, service: f64, no_contention: f64) -> bool {
@@ -69,6 +91,22 @@ mod tests {
         assert!((mshr_average_factor(5.0, 2.0) - 0.8).abs() < 1e-12);
         // Halfway between 5 and 6.
         assert!((mshr_average_factor(5.5, 2.0) - 0.9).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_closed_network_s_waits_follow_its_load() {
+        // One request alone waits for nobody.
+        assert_eq!(closed_queue_waits(1.0, 500.0, [2.0, 3.0]), [2.0, 3.0]);
+        // Light load: 10 requests, a 500-cycle latency and 1-cycle
+        // stations barely queue.
+        let [a, b] = closed_queue_waits(10.0, 500.0, [1.0, 1.0]);
+        assert!(a < 1.05 && b < 1.05, "{a} {b}");
+        // Heavy load: 10,000 requests through a 3-cycle station take
+        // 30,000 cycles a round, the latency and the faster station hidden.
+        let [fast, slow] = closed_queue_waits(10_000.0, 500.0, [1.0, 3.0]);
+        let cycle = 500.0 + fast + slow;
+        assert!((cycle / 30_000.0 - 1.0).abs() < 0.01, "{cycle}");
+        assert!(fast < 10.0, "{fast}");
     }
 
     #[test]

@@ -36,7 +36,7 @@
 //! Every input is the profile's (the functional pass over the trace) or the
 //! config's; nothing comes from a run.
 
-use crate::contention::{mdm_queue_delay, mshr_batches_beyond_first};
+use crate::contention::{closed_queue_waits, mdm_queue_delay, mshr_batches_beyond_first};
 use crate::limits::{N_LIMITS, floors};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
@@ -48,8 +48,10 @@ use crate::profile::{Interval, KernelProfile};
 /// The core model on one kernel.
 pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
     // A saturated crossbar moves fewer packets than it has ports
-    // (`crossbar.rs`): the queues and the NoC floor drain at that rate.
-    let machine = &machine.with_saturated_noc();
+    // (`crossbar.rs`): the queues and the NoC floor drain at that rate,
+    // and DRAM at the share of its nominal rate its channels keep under this
+    // kernel's requests (`dram_rate.rs`).
+    let machine = &machine.with_saturated_noc().with_dram_share(k.work.dram_share);
     let scale = representative_scale(k);
     let mut cycles = machine.launch_cycles;
     let mut stack = CpiStack::default();
@@ -181,9 +183,9 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let warps = f64::from(wave.warps_per_sm);
     let mshrs = f64::from(machine.l1_mshrs);
     let active = f64::from(wave.active_sms);
-    // MDM's queue: every active SM's `M` requests drain through the link,
-    // wholly when the interval is memory-divergent and the link saturated.
-    // Requests that skip the L1 (atomics) take no MSHR: they are in flight
+    // The first batch is MDM's queue: every active SM's `M` requests reach
+    // the link at once and drain through it, the last wholly when the
+    // interval is memory-divergent and the link saturated. Requests that skip the L1 (atomics) take no MSHR: they are in flight
     // beside the MSHRs' batch, never batched behind it.
     let mshr_reads = (i.m_read - i.m_bypass).max(0.0) * warps;
     // Writes and bypassing requests go out once per interval, spread over
@@ -194,11 +196,18 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let limit = machine.latencies.llc + machine.latencies.dram;
     let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);
     let dram = mdm_queue_delay(active, requests, machine.dram_service(i.llc_miss), limit, divergent);
+    // The batches behind the first flow: each request leaves its MSHR as
+    // its data comes back and the next takes it, so the SMs' requests cycle
+    // through the latency, the NoC and DRAM as a closed network, and a
+    // batch takes that network's cycle time: the latency while the links
+    // keep up, the busier link's drain once they do not.
+    let services = [machine.noc_service(), machine.dram_service(i.llc_miss)];
+    let [noc_flowing, dram_flowing] = closed_queue_waits(active * requests, idle_with_l2_fills, services);
     let beyond_hit = |latency: f64| (latency - machine.latencies.l1_hit).max(0.0);
     MemoryCost {
         miss: i.miss * beyond_hit(idle),
         pending: wait * beyond_hit(idle_with_l2_fills) - i.miss * beyond_hit(idle),
-        mshr: extra_batches * (idle_with_l2_fills + noc + dram),
+        mshr: extra_batches * (idle_with_l2_fills + noc_flowing + dram_flowing),
         noc: wait * noc,
         dram: wait * dram,
     }

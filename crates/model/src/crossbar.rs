@@ -23,6 +23,8 @@
 
 use std::sync::Mutex;
 
+use crate::random::XorShift;
+
 /// Cycles run before counting, and cycles counted (the share moves by under
 /// half a percent from 2,000 counted cycles).
 const WARM_UP_CYCLES: u32 = 200;
@@ -62,7 +64,7 @@ fn run_crossbar(senders: u32, receivers: u32, islip: bool) -> f64 {
     if senders == 0 || receivers == 0 {
         return 0.0;
     }
-    let mut random = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut random = XorShift::seeded();
     // Heads waiting for each output.
     let mut heads = vec![0u32; receivers as usize];
     for _ in 0..senders {
@@ -95,19 +97,6 @@ fn run_crossbar(senders: u32, receivers: u32, islip: bool) -> f64 {
         }
     }
     served as f64 / f64::from(COUNTED_CYCLES)
-}
-
-/// Marsaglia's xorshift64: a fixed stream, the same on every platform.
-struct XorShift(u64);
-
-impl XorShift {
-    /// A number in `0..n`.
-    fn below(&mut self, n: u32) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (((self.0 >> 32) * u64::from(n)) >> 32) as usize
-    }
 }
 
 #[cfg(test)]

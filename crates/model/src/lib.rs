@@ -35,6 +35,7 @@ mod cache_pass;
 pub mod contention;
 mod core_model;
 mod crossbar;
+pub mod dram_rate;
 mod interval;
 pub mod kmeans;
 mod limits;
@@ -44,6 +45,7 @@ pub mod machine;
 pub mod overlap;
 mod predict;
 mod profile;
+mod random;
 mod walk;
 
 pub use interval::MAX_PROFILE_INTERVALS;

@@ -37,7 +37,7 @@ use crate::machine::Machine;
 use crate::profile::{Interval, KernelProfile};
 
 /// What all of one kernel's warps ask of the throughput-limited parts.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KernelWork {
     /// Cycles the memory instructions hold their SM's LD/ST unit.
     pub ldst_cycles: u64,
@@ -56,6 +56,30 @@ pub struct KernelWork {
     /// The paths that could be the slowest warp's ([`slowest_paths`]).
     #[serde(default)]
     pub slowest_paths: Vec<PathTime>,
+    /// The share of DRAM's nominal rate its channels keep under this
+    /// kernel's requests with full queues (`dram_rate.rs`); 1 without
+    /// requests, and in profiles written before it existed.
+    #[serde(default = "full_share")]
+    pub dram_share: f64,
+}
+
+impl Default for KernelWork {
+    fn default() -> Self {
+        Self {
+            ldst_cycles: 0,
+            unit_cycles: Vec::new(),
+            pipe_insts: Vec::new(),
+            busiest_slice_accesses: 0,
+            barriers: 0,
+            slowest_paths: Vec::new(),
+            dram_share: full_share(),
+        }
+    }
+}
+
+/// DRAM at its nominal rate.
+fn full_share() -> f64 {
+    1.0
 }
 
 /// The most paths [`slowest_paths`] keeps per kernel (a documented limit).

@@ -15,6 +15,8 @@ use warplab_config::GpuConfig;
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES};
 
+use crate::dram_rate::{DRAM_SAMPLE_REQUESTS, DramAccess};
+
 /// What one LLC saw of the requests past the L1s.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LlcCounts {
@@ -57,6 +59,9 @@ pub(crate) struct SlicedLlc {
     pub counts: LlcCounts,
     /// Accesses per slice since the counts were last reset.
     slice_accesses: Vec<u64>,
+    /// The first requests to DRAM since the counts were last reset, at most
+    /// [`DRAM_SAMPLE_REQUESTS`] (`dram_rate.rs` measures their rate).
+    pub dram_sample: Vec<DramAccess>,
 }
 
 impl SlicedLlc {
@@ -73,6 +78,7 @@ impl SlicedLlc {
             fetch_sectors: u64::from(l2.fetch_bytes() / SECTOR_BYTES).max(1),
             now: 0,
             counts: LlcCounts::default(),
+            dram_sample: Vec::new(),
         }
     }
 
@@ -96,8 +102,7 @@ impl SlicedLlc {
         if !effect.fetch {
             return false;
         }
-        self.counts.fetches += 1;
-        self.counts.dram_sectors += self.fetch_sectors;
+        self.fetch(addr);
         self.write_back(effect.eviction);
         self.write_back(filled);
         true
@@ -112,17 +117,20 @@ impl SlicedLlc {
         self.count(slice, effect.outcome);
         self.write_back(effect.eviction);
         if effect.fetch {
-            self.counts.fetches += 1;
-            self.counts.dram_sectors += self.fetch_sectors;
+            self.fetch(addr);
             self.write_back(filled);
         }
-        self.counts.dram_sectors += u64::from(effect.write_down);
+        if effect.write_down {
+            self.counts.dram_sectors += 1;
+            self.sample(addr, 1, true);
+        }
     }
 
     /// Starts the counts again from zero (a new kernel).
     pub fn reset_counts(&mut self) {
         self.counts = LlcCounts::default();
         self.slice_accesses.fill(0);
+        self.dram_sample.clear();
     }
 
     /// Accesses at the slice that has taken the most since the last reset.
@@ -145,10 +153,31 @@ impl SlicedLlc {
         (self.address_map.sub_partition(addr) as usize, self.address_map.partition_address(addr))
     }
 
+    /// A miss's read from DRAM.
+    fn fetch(&mut self, addr: u64) {
+        self.counts.fetches += 1;
+        self.counts.dram_sectors += self.fetch_sectors;
+        self.sample(addr, self.fetch_sectors, false);
+    }
+
     fn write_back(&mut self, eviction: Option<Eviction>) {
         if let Some(eviction) = eviction {
             // A non-sectored line's one dirty bit stands for the whole line.
             self.counts.dram_sectors += u64::from(eviction.dirty_sectors.count_ones()) * self.fetch_sectors;
+            if self.fetch_sectors > 1 {
+                self.sample(eviction.line_addr, self.fetch_sectors, true);
+            } else {
+                eviction.dirty_sector_addrs().for_each(|addr| self.sample(addr, 1, true));
+            }
+        }
+    }
+
+    /// Keeps a request of `sectors` sectors at `addr` in the DRAM sample
+    /// while it has room.
+    fn sample(&mut self, addr: u64, sectors: u64, is_write: bool) {
+        if self.dram_sample.len() < DRAM_SAMPLE_REQUESTS {
+            let bytes = u32::try_from(sectors * u64::from(SECTOR_BYTES)).unwrap_or(u32::MAX);
+            self.dram_sample.push(DramAccess { addr, bytes, is_write });
         }
     }
 }

@@ -157,6 +157,12 @@ impl Machine {
         Self { noc_bytes_per_s: self.noc_bytes_per_s * self.noc_saturation, noc_saturation: 1.0, ..self.clone() }
     }
 
+    /// This machine with DRAM at `share` of its nominal rate (a kernel's
+    /// `KernelWork::dram_share`).
+    pub(crate) fn with_dram_share(self, share: f64) -> Self {
+        Self { dram_bytes_per_s: self.dram_bytes_per_s * share.clamp(f64::MIN_POSITIVE, 1.0), ..self }
+    }
+
     /// Eq. 7, `L_NoC_service = f · block / B_NoC`: core cycles one request
     /// holds the NoC at full bandwidth.
     pub fn noc_service(&self) -> f64 {

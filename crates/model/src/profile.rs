@@ -16,6 +16,7 @@ use warplab_uarch::ops::{N_UNIT_CLASSES, OpKind};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use crate::cache_pass::{PcStats, Sent, Traffic};
+use crate::dram_rate::saturated_share;
 use crate::interval::{KernelContext, Paths, StoredPath, Timeline, memory_space};
 use crate::kmeans::{Point, representative};
 use crate::limits::{KernelWork, MEMORY_PIPE, N_PIPES, PathTime, slowest_paths};
@@ -191,10 +192,13 @@ pub fn profile_on_threads(
             }
             let llc = stage.llcs.first();
             let busiest_slice = llc.map_or(0, SlicedLlc::busiest_slice_accesses);
+            let window = config.n_sms() as usize * machine.l1_mshrs as usize;
+            let dram_share = llc.map_or(1.0, |llc| saturated_share(config, &llc.dram_sample, window));
             let llc = llc.map(|llc| llc.counts).unwrap_or_default();
             let l2_read_waits = stage.read_waits;
             let traffic = &walker.cache.traffic;
-            let memory = MemoryCounts { traffic, llc: &llc, busiest_slice_accesses: busiest_slice, l2_read_waits };
+            let memory =
+                MemoryCounts { traffic, llc: &llc, busiest_slice_accesses: busiest_slice, l2_read_waits, dram_share };
             result.kernels.push(finish(launched, sink.tally, &memory, &machine));
         }
         Ok(())
@@ -297,13 +301,15 @@ struct MemoryCounts<'a> {
     busiest_slice_accesses: u64,
     /// Reads that hit an L2 block in flight from DRAM.
     l2_read_waits: u64,
+    /// The first LLC's DRAM requests' saturated share (`dram_rate.rs`).
+    dram_share: f64,
 }
 
 /// The kernel's profile: the representative path's intervals, with each
 /// span of memory instructions' expected requests charged to the load stall
 /// that ends it.
 fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, machine: &Machine) -> KernelProfile {
-    let MemoryCounts { traffic, llc, busiest_slice_accesses, l2_read_waits } = *memory;
+    let MemoryCounts { traffic, llc, busiest_slice_accesses, l2_read_waits, dram_share } = *memory;
     let points: Vec<Point> = tally
         .paths
         .paths
@@ -352,6 +358,7 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
                     .map(|p| PathTime::of(&with_memory(&tally.paths.stored(p), &tally.pc_stats))),
                 machine,
             ),
+            dram_share,
         },
     }
 }

@@ -32,8 +32,8 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod bitset;
-pub mod dram;
+pub use warplab_uarch::bitset;
+pub use warplab_uarch::dram;
 pub mod events;
 pub mod fifo;
 mod gpu;

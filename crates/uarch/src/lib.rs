@@ -7,7 +7,8 @@
 //! takes), [`cache`] (a functional sectored tag array with the cache string's
 //! replacement, allocation and write policies) with [`set_index`] (GPGPU-Sim's
 //! set-index functions, IPOLY among them), [`address_map`] (an address's DRAM
-//! channel, L2 slice, bank, row and column), [`coalescer`] (a warp's accesses
+//! channel, L2 slice, bank, row and column), [`dram`] (one DRAM channel,
+//! command by command, with [`bitset`] its sets of banks), [`coalescer`] (a warp's accesses
 //! as 32-B sector requests per subwarp) and [`shared_memory`] (the cycles a
 //! shared-memory access takes with bank conflicts).
 //!
@@ -29,9 +30,11 @@
 #![deny(missing_docs)]
 
 pub mod address_map;
+pub mod bitset;
 pub mod cache;
 pub mod coalescer;
 pub mod dispatch;
+pub mod dram;
 pub mod latency;
 pub mod occupancy;
 pub mod ops;

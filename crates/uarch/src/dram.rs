@@ -61,9 +61,9 @@
 use std::collections::VecDeque;
 use std::ops::AddAssign;
 
+use crate::set_index::ipoly_hash;
 use serde::{Deserialize, Serialize};
 use warplab_config::{BankIndexing, DramConfig, DramScheduler};
-use warplab_uarch::set_index::ipoly_hash;
 
 use crate::bitset::BitSet;
 
