@@ -5,15 +5,17 @@
 use warplab_config::GpuConfig;
 
 /// The options only the timing model and the analytical models read, never
-/// the profile: the issue width, the front end, the DRAM
-/// scheduler and queues, the interconnect's arbitration and output
-/// buffers, launch latencies and concurrent kernels. The profile walks each
-/// warp's instructions through the caches in program order (`warplab_model`:
-/// `walk.rs`, `cache_pass.rs`, `llc.rs`) and ranks its paths by the idle
-/// latencies (`warplab_uarch::IdleLatencies`), so whatever those read, the
-/// clock domains, DRAM timing and latencies, flit size, stays in the key; so
-/// does the warp scheduler, whose policy decides the order in which the
-/// pass's warps take their turns (oldest first, or round robin).
+/// the profile: the issue width, the front end, the memory partition's
+/// queues, the interconnect's arbitration and output buffers, launch
+/// latencies and concurrent kernels. The profile walks each warp's
+/// instructions through the caches in program order (`warplab_model`:
+/// `walk.rs`, `cache_pass.rs`, `llc.rs`), ranks its paths by the idle
+/// latencies (`warplab_uarch::IdleLatencies`) and serves each kernel's
+/// sampled DRAM requests on a DRAM channel (`dram_rate.rs`), so whatever
+/// those read, the clock domains, DRAM timing, scheduler and queues,
+/// latencies, flit size, stays in the key; so does the warp scheduler,
+/// whose policy decides the order in which the pass's warps take their
+/// turns (oldest first, or round robin).
 /// A test profiles workloads with each of these changed.
 pub const NOT_PROFILED: &[&str] = &[
     "-gpgpu_num_sched_per_core",
@@ -24,9 +26,6 @@ pub const NOT_PROFILED: &[&str] = &[
     "-gpgpu_cache:il1",
     "-gpgpu_n_cluster_ejection_buffer_size",
     "-gpgpu_n_ldst_response_buffer_size",
-    "-gpgpu_dram_scheduler",
-    "-gpgpu_frfcfs_dram_sched_queue_size",
-    "-gpgpu_dram_return_queue_size",
     "-gpgpu_dram_partition_queues",
     "-icnt_out_buffer_limit",
     "-icnt_subnets",
@@ -87,9 +86,6 @@ mod tests {
         ("-gpgpu_cache:il1", "N:32:128:16,L:R:f:N:L,S:2:48,4:0,128"),
         ("-gpgpu_n_cluster_ejection_buffer_size", "8"),
         ("-gpgpu_n_ldst_response_buffer_size", "1"),
-        ("-gpgpu_dram_scheduler", "0"),
-        ("-gpgpu_frfcfs_dram_sched_queue_size", "16"),
-        ("-gpgpu_dram_return_queue_size", "16"),
         ("-gpgpu_dram_partition_queues", "4:4:4:4"),
         ("-icnt_out_buffer_limit", "8"),
         ("-icnt_subnets", "1"),
@@ -133,6 +129,8 @@ mod tests {
             ("-gpgpu_l1_latency", "60"),
             ("-gpgpu_clock_domains", "1000.0:1000.0:1000.0:500.0"),
             ("-gpgpu_scheduler", "gto"),
+            ("-gpgpu_frfcfs_dram_sched_queue_size", "16"),
+            ("-gpgpu_dram_scheduler", "0"),
         ] {
             assert_ne!(ProfileKey::of(&edited(&base, name, value)), ProfileKey::of(&base), "{name}");
         }
