@@ -1,10 +1,6 @@
 //! A fixed-size set of small ids (warp slots, crossbar inputs) in 64-bit
 //! words, with the round-robin search both the fetch stage and the crossbar's
 //! iSLIP arbiter need: the first member at or after a pointer, wrapping.
-//!
-//! Its methods are `#[inline]`: the timing model (`warplab-sim`) calls them
-//! on its hottest paths from another crate, where a debug or wasm test build
-//! without link-time optimisation would not inline them otherwise.
 
 /// A set of the ids `0..len`. The first word is kept inline: most sets hold
 /// at most 64 ids, and the hot paths that test them then read no other memory.
@@ -19,13 +15,11 @@ pub struct BitSet {
 
 impl BitSet {
     /// An empty set of the ids `0..len`.
-    #[inline]
     pub fn new(len: usize) -> Self {
         Self { first: 0, rest: vec![0; len.div_ceil(64).saturating_sub(1)], len, count: 0 }
     }
 
     /// Members.
-    #[inline]
     pub fn count(&self) -> usize {
         self.count
     }
@@ -35,7 +29,6 @@ impl BitSet {
     }
 
     /// Adds `id` (below `len`).
-    #[inline]
     pub fn insert(&mut self, id: usize) {
         let bit = 1u64 << (id % 64);
         let word = self.word_mut(id / 64);
@@ -46,7 +39,6 @@ impl BitSet {
     }
 
     /// Removes `id`.
-    #[inline]
     pub fn remove(&mut self, id: usize) {
         let bit = 1u64 << (id % 64);
         let word = self.word_mut(id / 64);
@@ -57,13 +49,11 @@ impl BitSet {
     }
 
     /// Whether `id` is a member.
-    #[inline]
     pub fn contains(&self, id: usize) -> bool {
         self.word(id / 64) & (1 << (id % 64)) != 0
     }
 
     /// Adds `id` when `member`, else removes it.
-    #[inline]
     pub fn set(&mut self, id: usize, member: bool) {
         if member {
             self.insert(id);
@@ -73,7 +63,6 @@ impl BitSet {
     }
 
     /// Removes every member.
-    #[inline]
     pub fn clear(&mut self) {
         if self.count > 0 {
             self.first = 0;
@@ -83,13 +72,11 @@ impl BitSet {
     }
 
     /// The members `64 * word .. 64 * word + 64`, as the bits of one word.
-    #[inline]
     pub fn word(&self, word: usize) -> u64 {
         if word == 0 { self.first } else { self.rest[word - 1] }
     }
 
     /// Words of 64 ids.
-    #[inline]
     pub fn n_words(&self) -> usize {
         self.len.div_ceil(64)
     }
@@ -103,7 +90,6 @@ impl BitSet {
 
     /// The first member at or after `start`, wrapping around past `len - 1`
     /// to 0 (a `start` at or beyond `len` starts at 0).
-    #[inline]
     pub fn next_from(&self, start: usize) -> Option<usize> {
         if self.count == 0 {
             return None;
@@ -133,7 +119,6 @@ impl BitSet {
     /// scan visits at step `step` or later, with its step. A scan that
     /// visits only members this way reads a word per member, not one id
     /// per step.
-    #[inline]
     pub fn next_in_scan(&self, start: usize, step: usize) -> Option<(usize, usize)> {
         let len = self.len;
         if step >= len {

@@ -378,19 +378,16 @@ impl DramChannel {
     }
 
     /// Whether the request queue has room for one more request (GPGPU-Sim's `dram_t::full`).
-    #[inline]
     pub fn can_accept(&self) -> bool {
         self.queued_len < self.queue_capacity
     }
 
     /// Requests queued and not yet handed to a bank.
-    #[inline]
     pub fn queue_len(&self) -> usize {
         self.queued_len
     }
 
     /// The bound on [`Self::queue_len`] that [`Self::can_accept`] checks.
-    #[inline]
     pub fn queue_capacity(&self) -> usize {
         self.queue_capacity
     }
@@ -439,19 +436,16 @@ impl DramChannel {
     }
 
     /// The oldest finished request in the return queue, removed.
-    #[inline]
     pub fn pop_completed(&mut self) -> Option<DramCompletion> {
         self.returned.pop_front()
     }
 
     /// The oldest finished request in the return queue.
-    #[inline]
     pub fn peek_completed(&self) -> Option<DramCompletion> {
         self.returned.front().copied()
     }
 
     /// Whether the return queue holds a finished request.
-    #[inline]
     pub fn has_completed(&self) -> bool {
         !self.returned.is_empty()
     }
@@ -485,13 +479,11 @@ impl DramChannel {
     }
 
     /// Nothing queued, held by a bank, in flight, or waiting to be taken.
-    #[inline]
     pub fn is_idle(&self) -> bool {
         self.queued_len == 0 && self.in_flight.is_empty() && self.returned.is_empty() && self.held_banks.count() == 0
     }
 
     /// The channel's counters so far.
-    #[inline]
     pub fn stats(&self) -> &DramStats {
         &self.stats
     }
