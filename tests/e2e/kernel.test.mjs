@@ -170,7 +170,8 @@ test("a fault and a budget run out stop at their source line, as the CLI prints 
   });
   const spin = "__global__ void spin(int* a) {\n    int x = 0;\n    while (x >= 0) {\n        x = x + 1 - 1;\n    }\n    a[0] = x;\n}\nvoid host() {\n    int* a = device_array<int>(1);\n    spin<<<1, 32>>>(a);\n}\n";
   assert.deepEqual(await errorOf("spin.cu", spin), {
-    message: "spin.cu:3:12: error: kernel 'spin' ran past its budget of 20000000 warp instructions in one launch (set with --max-warp-insts)",
+    message:
+      "spin.cu:3:12: error: kernel 'spin' ran past its budget of 20000000 warp instructions in one launch (the page's limit per launch; natively `warplab run --kernel spin.cu` allows 100000000, and `warplab kernel check spin.cu --max-warp-insts N` any N)",
     line: "3",
   });
 });

@@ -61,6 +61,15 @@ fn errors_go_to_stderr_located_with_exit_code_2() {
         fault.display()
     );
     assert_eq!(stderr, expect);
+    // A budget run out names the flag that sets it, located at the
+    // instruction where the budget ran out.
+    let (code, _, stderr) = warplab(&["kernel", "check", HISTOGRAM, "--max-warp-insts", "1000"]);
+    assert_eq!(code, 2);
+    let expect = format!(
+        "{HISTOGRAM}:11:9: error: kernel 'histogram' ran past its budget of 1000 warp instructions in one launch \
+         (set with --max-warp-insts)\n    if (threadIdx.x < BINS) local[threadIdx.x] = 0;\n        ^\n"
+    );
+    assert_eq!(stderr, expect);
     let (code, _, stderr) = warplab(&["kernel", "check", HISTOGRAM, "--dump", "nothing"]);
     assert_eq!(code, 2);
     assert_eq!(stderr, "error: --dump nothing: no host array of that name (the arrays are: data, bins)\n");

@@ -25,6 +25,7 @@ const VOLTA: CheckOptions = CheckOptions { shared_bytes_per_block: 48 * 1024 };
 fn options(record: bool) -> RunOptions {
     RunOptions {
         max_warp_insts: warplab_cuda::DEFAULT_MAX_WARP_INSTS,
+        budget_hint: "set with --max-warp-insts".to_owned(),
         record,
         shared_bytes_per_block: 48 * 1024,
         registers_per_block: 65_536,
@@ -328,6 +329,18 @@ fn a_kernel_past_its_budget_stops_where_the_budget_ran_out() {
         failure(source, &limited),
         "k.cu:2:12: error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch (set with \
          --max-warp-insts)\n    while (a[0] == 0) {\n           ^"
+    );
+    // The hint is the caller's: the page names its own limit, not the flag.
+    let page = RunOptions { budget_hint: "the page's limit per launch".to_owned(), ..limited.clone() };
+    assert_eq!(
+        failure(source, &page).lines().next().unwrap(),
+        "k.cu:2:12: error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch (the page's \
+         limit per launch)"
+    );
+    let silent = RunOptions { budget_hint: String::new(), ..limited };
+    assert_eq!(
+        failure(source, &silent).lines().next().unwrap(),
+        "k.cu:2:12: error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch"
     );
 }
 
