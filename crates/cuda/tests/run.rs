@@ -361,6 +361,33 @@ fn launches_the_gpu_cannot_hold_stop_at_the_launch() {
 }
 
 #[test]
+fn a_register_demand_the_gpu_cannot_hold_stops_at_the_launch() {
+    // Eighty loads before the first add keep eighty values live at once, so
+    // the kernel needs more than 64 registers per thread: a block of 1,024
+    // threads asks for more than the GPU's 65,536, a block of 512 fits.
+    let loads: String = (0..80).map(|i| format!("    float v{i} = a[{i}];\n")).collect();
+    let sum: String = (1..80).map(|i| format!(" s += v{i};")).collect();
+    let kernel = format!("__global__ void wide(float* a) {{\n{loads}    float s = v0;{sum} a[threadIdx.x] = s;\n}}\n");
+    let launch = |threads: u32| {
+        format!(
+            "{kernel}void host() {{\n    float* a = device_array<float>(1024);\n    wide<<<1, {threads}>>>(a);\n}}\n"
+        )
+    };
+    let registers = compile("k.cu", &launch(1024), &VOLTA).unwrap().kernels[0].registers;
+    assert_eq!(registers, 82);
+    // Registers are allocated four at a time (84 x 1,024); the launch is line
+    // 86, after the kernel's 83 lines and the host's first two.
+    assert_eq!(
+        failure(&launch(1024), &options(false)),
+        "k.cu:86:5: error: too many resources requested for launch: 'wide' needs 86016 registers per block (82 per \
+         thread), more than the GPU's 65536\n    wide<<<1, 1024>>>(a);\n    ^"
+    );
+    let fits = launch(512);
+    let compiled = compile("k.cu", &fits, &VOLTA).unwrap();
+    assert!(run("k.cu", &fits, &compiled, &options(false)).is_ok(), "84 x 512 registers fit in 65,536");
+}
+
+#[test]
 fn host_limits_stop_at_the_statement() {
     let arrays = "void host() {\n    float* a = device_array<float>(1 << 26);\n    float* b = device_array<float>(1 << 26);\n    float* c = device_array<float>(1);\n}\n";
     assert_eq!(
