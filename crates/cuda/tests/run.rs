@@ -511,6 +511,73 @@ fn every_construct_computes_what_c_says() {
     assert_eq!(counters[2], 200);
 }
 
+const MATH: &str = r#"
+__global__ void math(const float* x, const float* y, const float* filled, const int* counts, float* out, int* ints, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float a = x[i];
+    float b = y[i];
+    out[8 * i] = expf(a);
+    out[8 * i + 1] = sinf(a);
+    out[8 * i + 2] = sqrtf(b);
+    out[8 * i + 3] = __fdividef(a, b);
+    out[8 * i + 4] = fabsf(a);
+    out[8 * i + 5] = min(a, b);
+    out[8 * i + 6] = max(a, b);
+    out[8 * i + 7] = filled[i] * a;
+    ints[2 * i] = min(counts[i], i - 100);
+    ints[2 * i + 1] = max(counts[i], i - 100);
+}
+
+void host() {
+    int n = 256;
+    float* x = device_array<float>(n, uniform(-10.0f, 10.0f));
+    float* y = device_array<float>(n, uniform(0.5f, 100.0f));
+    float* filled = device_array<float>(n, fill(2.5f));
+    int* counts = device_array<int>(n, fill(-7));
+    float* out = device_array<float>(8 * n);
+    int* ints = device_array<int>(2 * n);
+    math<<<n / 64, 64>>>(x, y, filled, counts, out, ints, n);
+}
+"#;
+
+/// The builtins' values against Rust's `f32` functions. The functional run
+/// evaluates each `MUFU` with Rust's `f32` function of its operand
+/// (`exp2`, `sin`, `sqrt`, `1.0 / x`), so what separates `expf`, `sinf` and
+/// `__fdividef` from Rust's `exp`, `sin` and `/` is only the rounding of the
+/// SASS sequence nvcc's fast forms use, in units of `f32::EPSILON` (2^-23):
+/// `expf(x)` is `MUFU.EX2` of `x * log2(e)`, the constant and the product
+/// each rounded to `f32`, an argument off by 2^-23 relative and so a result
+/// off by |x| * 2^-23 relative; `sinf(x)` is `MUFU.SIN` of `x * (1 / 2pi)`
+/// in turns, scaled back by 2pi, four roundings that put the argument, and
+/// so the result, off by up to |x| * 2^-22 absolute; `__fdividef(a, b)` is
+/// `a * MUFU.RCP(b)`, two roundings where `/` has one. Each bound adds two
+/// epsilons for the rounding of the two results. The hardware's `MUFU` is
+/// an approximation itself (CUDA's programming guide bounds `__expf` by a
+/// few ulp growing with |x|, and `__sinf` by 2^-21.41 absolute on
+/// [-pi, pi]), which the functional run does not model. `sqrtf` (one `MUFU.SQRT`), `fabsf`, `min`,
+/// `max` and `fill(v)` are exact.
+#[test]
+fn builtins_and_fill_compute_what_rust_computes() {
+    let run = execute("math.cu", MATH);
+    let (x, y, out, int_out) = (floats(&run, "x"), floats(&run, "y"), floats(&run, "out"), ints(&run, "ints"));
+    assert_eq!(floats(&run, "filled"), vec![2.5; 256], "fill(2.5f)");
+    assert_eq!(ints(&run, "counts"), vec![-7; 256], "fill(-7)");
+    let ulp = f32::EPSILON;
+    for i in 0..256 {
+        let (a, b, got) = (x[i], y[i], &out[8 * i..8 * i + 8]);
+        let relative = |got: f32, expect: f32| ((got - expect) / expect).abs();
+        assert!(relative(got[0], a.exp()) <= (a.abs() + 2.0) * ulp, "expf({a}) = {} against {}", got[0], a.exp());
+        assert!((got[1] - a.sin()).abs() <= (2.0 * a.abs() + 2.0) * ulp, "sinf({a}) = {} against {}", got[1], a.sin());
+        assert_eq!(got[2], b.sqrt(), "sqrtf({b})");
+        assert!(relative(got[3], a / b) <= 2.0 * ulp, "__fdividef({a}, {b}) = {} against {}", got[3], a / b);
+        assert_eq!(got[4..8], [a.abs(), a.min(b), a.max(b), 2.5 * a], "fabsf, min, max, fill at x = {a}, y = {b}");
+        let k = i as i32 - 100;
+        assert_eq!(int_out[2 * i..2 * i + 2], [(-7).min(k), (-7).max(k)], "min and max of ints at {i}");
+    }
+    assert!(x.iter().any(|&a| a < -9.0) && x.iter().any(|&a| a > 9.0), "the inputs span [-10, 10)");
+}
+
 /// The examples with every integer literal replaced by one of a few values
 /// that provoke faults (empty grids, indices past the end, divisions by
 /// zero, blocks too large) without asking for much memory.
