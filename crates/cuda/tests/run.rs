@@ -94,6 +94,37 @@ fn vecadd_compiles_to_the_listing_nvcc_would_write_unoptimised() {
     assert_eq!(kernel.registers, 6);
 }
 
+/// Issue 41: "No optimisation. Nothing the source says is removed: no loop,
+/// however empty, and no dead store."
+#[test]
+fn an_empty_loop_and_dead_stores_stay_in_the_listing_and_run() {
+    let source = "__global__ void k(int* a, int n) {\n    for (int i = 0; i < n; i++) {\n    }\n    int unused = n * 3;\n    a[0] = 1;\n    a[0] = 2;\n}\nvoid host() {\n    int* a = device_array<int>(1);\n    k<<<1, 32>>>(a, 10);\n}\n";
+    let compiled = compile("k.cu", source, &VOLTA).unwrap();
+    let rows: Vec<(String, u32)> = warplab_cuda::listing_rows(&compiled.kernels[0], source)
+        .into_iter()
+        .map(|row| (format!("/*{:04x}*/  {}", row.pc, row.sass), row.line))
+        .collect();
+    let expect = [
+        ("/*0000*/  MOV R0, 0x0 ;", 2),
+        ("/*0010*/  ISETP.LT.AND P0, PT, R0, c[0x0][0x168], PT ;", 2),
+        ("/*0020*/  @!P0 BRA 0x0050 ;", 2),
+        ("/*0030*/  IADD3 R0, R0, 0x1, RZ ;", 2),
+        ("/*0040*/  BRA 0x0010 ;", 2),
+        ("/*0050*/  IMAD R0, c[0x0][0x168], 0x3, RZ ;", 4),
+        ("/*0060*/  IMAD.WIDE R0.64, 0x0, 0x4, c[0x0][0x160] ;", 5),
+        ("/*0070*/  STG.E [R0.64], 0x1 ;", 5),
+        ("/*0080*/  IMAD.WIDE R0.64, 0x0, 0x4, c[0x0][0x160] ;", 6),
+        ("/*0090*/  STG.E [R0.64], 0x2 ;", 6),
+        ("/*00a0*/  EXIT ;", 7),
+    ];
+    assert_eq!(rows, expect.map(|(sass, line)| (sass.to_owned(), line)));
+    // The one warp runs the loop's test 11 times and its increment 10 times:
+    // 1 + 11 * 2 + 10 * 2 + 1 + 2 * 2 + 1 warp instructions.
+    let run = run("k.cu", source, &compiled, &options(false)).unwrap();
+    assert_eq!(run.warp_insts, 49);
+    assert_eq!(ints(&run, "a"), [2], "the second store wins");
+}
+
 #[test]
 fn every_transpose_transposes() {
     let run = execute("transpose.cu", TRANSPOSE);
