@@ -4,13 +4,17 @@
 // IPCs come, each source line and SASS instruction shows what issued and
 // stalled there, hovering links the two; the copied link opens the same
 // source and results in a new page, where the animation shows and sampling
-// runs it again. The other error classes (a fault, a
-// budget run out) come back located exactly as the CLI prints them.
+// runs it again. The other error classes (a missing `;`, a type mismatch, an
+// unsupported construct, a shared array too large, faults, a launch the GPU
+// cannot hold, a budget run out) come back located exactly as the CLI prints
+// them.
 // Screenshots of the editor with its listing and figures at 1280 and 390 px.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import { dataValue, experimentIn, linkOf, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CLI, dataValue, experimentIn, linkOf, runCli, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
 
 const shared = serverAndBrowser();
 
@@ -170,9 +174,66 @@ test("a fault and a budget run out stop at their source line, as the CLI prints 
   });
   const spin = "__global__ void spin(int* a) {\n    int x = 0;\n    while (x >= 0) {\n        x = x + 1 - 1;\n    }\n    a[0] = x;\n}\nvoid host() {\n    int* a = device_array<int>(1);\n    spin<<<1, 32>>>(a);\n}\n";
   assert.deepEqual(await errorOf("spin.cu", spin), {
-    message: "spin.cu:3:12: error: kernel 'spin' ran past its budget of 20000000 warp instructions in one launch (set with --max-warp-insts)",
+    message:
+      "spin.cu:3:12: error: kernel 'spin' ran past its budget of 20000000 warp instructions in one launch (the page's limit per launch; natively `warplab run --kernel spin.cu` allows 100000000, and `warplab kernel check spin.cu --max-warp-insts N` any N)",
     line: "3",
   });
+});
+
+// The first line `warplab kernel check` prints for the file `name` holding
+// `source` on SM7_QV100, the page's GPU in `errorOf`'s links.
+async function cliError(name, source) {
+  const dir = await mkdtemp(join(tmpdir(), "warplab-e2e-"));
+  await writeFile(join(dir, name), source);
+  const failed = await runCli(CLI, ["kernel", "check", name], { cwd: dir }).then(
+    () => assert.fail(`${name} ran`),
+    (error) => error,
+  );
+  await rm(dir, { recursive: true });
+  assert.equal(failed.code, 2, failed.stderr);
+  return failed.stderr.split("\n")[0];
+}
+
+// A kernel `k(float* a, int n)` with `body` from line 2, launched by a host
+// whose launch is `launch`.
+const kernelWith = (body, launch = "k<<<2, 32>>>(a, 64);") =>
+  `__global__ void k(float* a, int n) {\n${body}\n}\nvoid host() {\n    float* a = device_array<float>(64);\n    ${launch}\n}\n`;
+
+test("every other error class is marked at its line with the CLI's message", async () => {
+  const index = "    int i = blockIdx.x * blockDim.x + threadIdx.x;";
+  const cases = [
+    // clang's place for a missing `;`: just after the statement's last token, not at the next line's.
+    ["semi.cu", kernelWith(`${index}\n    if (i < n) a[i] = 2.0f * a[i]`), "semi.cu:3:34: error: expected ';' after expression", "3"],
+    [
+      "type.cu",
+      kernelWith(`${index}\n    int* p = a;\n    p[i] = n;`),
+      "type.cu:3:14: error: cannot initialize a variable of type 'int *' with an lvalue of type 'float *'",
+      "3",
+    ],
+    ["switch.cu", kernelWith(`${index}\n    switch (i) {\n    }\n    a[i] = n;`), "switch.cu:3:5: error: 'switch' is not supported; use 'if' and 'else'", "3"],
+    [
+      "shared.cu",
+      kernelWith(`    __shared__ float tile[256][128];\n${index}\n    tile[0][threadIdx.x] = a[i];\n    a[i] = tile[0][threadIdx.x];`),
+      "shared.cu:2:22: error: the '__shared__' arrays of kernel 'k' need 131072 bytes, more than the 65536 bytes of shared memory per block",
+      "2",
+    ],
+    [
+      "div.cu",
+      "__global__ void k(int* a, int d) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    a[i] = 100 / (d - i);\n}\nvoid host() {\n    int* a = device_array<int>(64);\n    k<<<2, 32>>>(a, 40);\n}\n",
+      "div.cu:3:12: error: integer division by zero by thread (8,0,0) in block (1,0,0)",
+      "3",
+    ],
+    [
+      "launch.cu",
+      kernelWith(`${index}\n    a[i] = n;`, "k<<<2, 32, 131072>>>(a, 64);"),
+      "launch.cu:7:5: error: too many resources requested for launch: 'k' needs 131072 bytes of shared memory per block, more than the GPU's 65536",
+      "7",
+    ],
+  ];
+  for (const [name, source, message, line] of cases) {
+    assert.equal(await cliError(name, source), message, `the CLI on ${name}`);
+    assert.deepEqual(await errorOf(name, source), { message, line }, `the page on ${name}`);
+  }
 });
 
 test("an example opens from the toolbar's workload menu with its listing", async () => {

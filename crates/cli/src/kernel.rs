@@ -84,7 +84,8 @@ impl KernelFile {
 
     /// Compiles and runs the file for `config`.
     fn run(&self, config: &GpuConfig, record: bool, max_warp_insts: u64) -> Result<(Compiled, Run), String> {
-        run_kernel(&self.name, &self.source, config, record, max_warp_insts).map_err(|error| error.to_string())
+        run_kernel(&self.name, &self.source, config, record, max_warp_insts, "set with --max-warp-insts")
+            .map_err(|error| error.to_string())
     }
 
     /// The file's workload as the models read it.

@@ -1,6 +1,6 @@
-//! `warplab kernel check`, `--kernel` and `gen-trace --kernel` end to end
-//! (issue 41): an authored kernel's results, listing and trace, and its
-//! errors on stderr with exit code 2.
+//! `warplab kernel check`, `--kernel` (`scale run` among the commands) and
+//! `gen-trace --kernel` end to end (issue 41): an authored kernel's results,
+//! listing, trace and predictions, and its errors on stderr with exit code 2.
 
 mod common;
 
@@ -61,6 +61,15 @@ fn errors_go_to_stderr_located_with_exit_code_2() {
         fault.display()
     );
     assert_eq!(stderr, expect);
+    // A budget run out names the flag that sets it, located at the
+    // instruction where the budget ran out.
+    let (code, _, stderr) = warplab(&["kernel", "check", HISTOGRAM, "--max-warp-insts", "1000"]);
+    assert_eq!(code, 2);
+    let expect = format!(
+        "{HISTOGRAM}:11:9: error: kernel 'histogram' ran past its budget of 1000 warp instructions in one launch \
+         (set with --max-warp-insts)\n    if (threadIdx.x < BINS) local[threadIdx.x] = 0;\n        ^\n"
+    );
+    assert_eq!(stderr, expect);
     let (code, _, stderr) = warplab(&["kernel", "check", HISTOGRAM, "--dump", "nothing"]);
     assert_eq!(code, 2);
     assert_eq!(stderr, "error: --dump nothing: no host array of that name (the arrays are: data, bins)\n");
@@ -96,4 +105,35 @@ fn sweep_takes_authored_kernels_beside_generated_ones() {
     assert_eq!(rows[0], "workload,n_sms,mdm_ipc");
     assert!(rows[1].starts_with(&format!("{HISTOGRAM},40,")), "{text}");
     assert!(rows[2].starts_with(&format!("{HISTOGRAM},80,")), "{text}");
+}
+
+#[test]
+fn scale_run_predicts_an_authored_kernel_from_its_scale_models() {
+    let args = ["scale", "run", "--config", "scalemodel", "--kernel", HISTOGRAM, "--scale-models", "8,16"];
+    let out = json(&[&args[..], &["--targets", "32", "--validate", "--json"]].concat());
+    assert_eq!((out["workload"].as_str(), &out["sizes"]), (Some(HISTOGRAM), &json!([8, 16, 32])));
+    // The kernel has a fixed size: every GPU runs the 62,080 warp instructions `kernel check` counts.
+    let runs = [&out["scale_models"][0], &out["scale_models"][1], &out["validation"][0]];
+    let sizes: Vec<(u64, u64)> =
+        runs.iter().map(|run| (run["sms"].as_u64().unwrap(), run["warp_insts"].as_u64().unwrap())).collect();
+    assert_eq!(sizes, [(8, 62080), (16, 62080), (32, 62080)]);
+    let simulated = out["validation"][0]["ipc"].as_f64().expect("the 32-SM run");
+    let error = &out["by_rule"][0]["errors"][0];
+    assert_eq!((error["model"].as_str(), error["actual_ipc"].as_f64()), (Some("Scale-Model"), Some(simulated)));
+    let (code, _, stderr) = warplab(&[&args[..], &["--weak"]].concat());
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: --weak grows a generator's size with the system; a trace or an authored kernel has a fixed size (use \
+         --gen)\n"
+    );
+    // A compile error stops it as it stops `kernel check`, located.
+    let typo = scratch("scale-typo", "__global__ void k(int* a) {\n    a[0] = q;\n}\nvoid host() {\n}\n");
+    let broken = [&args[..4], &["--kernel", typo.to_str().unwrap()], &args[6..]].concat();
+    let (code, stdout, stderr) = warplab(&broken);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        format!("{}:2:12: error: use of undeclared identifier 'q'\n    a[0] = q;\n           ^\n", typo.display())
+    );
 }

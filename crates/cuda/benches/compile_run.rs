@@ -12,6 +12,7 @@ fn compile_and_run(c: &mut Criterion) {
     let check = CheckOptions { shared_bytes_per_block: 48 * 1024 };
     let options = RunOptions {
         max_warp_insts: warplab_cuda::DEFAULT_MAX_WARP_INSTS,
+        budget_hint: String::new(),
         record: true,
         shared_bytes_per_block: 48 * 1024,
         registers_per_block: 65_536,

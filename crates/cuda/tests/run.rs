@@ -25,6 +25,7 @@ const VOLTA: CheckOptions = CheckOptions { shared_bytes_per_block: 48 * 1024 };
 fn options(record: bool) -> RunOptions {
     RunOptions {
         max_warp_insts: warplab_cuda::DEFAULT_MAX_WARP_INSTS,
+        budget_hint: "set with --max-warp-insts".to_owned(),
         record,
         shared_bytes_per_block: 48 * 1024,
         registers_per_block: 65_536,
@@ -91,6 +92,37 @@ fn vecadd_compiles_to_the_listing_nvcc_would_write_unoptimised() {
 /*00d0*/  EXIT ;";
     assert_eq!(listing.join("\n"), expect);
     assert_eq!(kernel.registers, 6);
+}
+
+/// Issue 41: "No optimisation. Nothing the source says is removed: no loop,
+/// however empty, and no dead store."
+#[test]
+fn an_empty_loop_and_dead_stores_stay_in_the_listing_and_run() {
+    let source = "__global__ void k(int* a, int n) {\n    for (int i = 0; i < n; i++) {\n    }\n    int unused = n * 3;\n    a[0] = 1;\n    a[0] = 2;\n}\nvoid host() {\n    int* a = device_array<int>(1);\n    k<<<1, 32>>>(a, 10);\n}\n";
+    let compiled = compile("k.cu", source, &VOLTA).unwrap();
+    let rows: Vec<(String, u32)> = warplab_cuda::listing_rows(&compiled.kernels[0], source)
+        .into_iter()
+        .map(|row| (format!("/*{:04x}*/  {}", row.pc, row.sass), row.line))
+        .collect();
+    let expect = [
+        ("/*0000*/  MOV R0, 0x0 ;", 2),
+        ("/*0010*/  ISETP.LT.AND P0, PT, R0, c[0x0][0x168], PT ;", 2),
+        ("/*0020*/  @!P0 BRA 0x0050 ;", 2),
+        ("/*0030*/  IADD3 R0, R0, 0x1, RZ ;", 2),
+        ("/*0040*/  BRA 0x0010 ;", 2),
+        ("/*0050*/  IMAD R0, c[0x0][0x168], 0x3, RZ ;", 4),
+        ("/*0060*/  IMAD.WIDE R0.64, 0x0, 0x4, c[0x0][0x160] ;", 5),
+        ("/*0070*/  STG.E [R0.64], 0x1 ;", 5),
+        ("/*0080*/  IMAD.WIDE R0.64, 0x0, 0x4, c[0x0][0x160] ;", 6),
+        ("/*0090*/  STG.E [R0.64], 0x2 ;", 6),
+        ("/*00a0*/  EXIT ;", 7),
+    ];
+    assert_eq!(rows, expect.map(|(sass, line)| (sass.to_owned(), line)));
+    // The one warp runs the loop's test 11 times and its increment 10 times:
+    // 1 + 11 * 2 + 10 * 2 + 1 + 2 * 2 + 1 warp instructions.
+    let run = run("k.cu", source, &compiled, &options(false)).unwrap();
+    assert_eq!(run.warp_insts, 49);
+    assert_eq!(ints(&run, "a"), [2], "the second store wins");
 }
 
 #[test]
@@ -329,6 +361,18 @@ fn a_kernel_past_its_budget_stops_where_the_budget_ran_out() {
         "k.cu:2:12: error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch (set with \
          --max-warp-insts)\n    while (a[0] == 0) {\n           ^"
     );
+    // The hint is the caller's: the page names its own limit, not the flag.
+    let page = RunOptions { budget_hint: "the page's limit per launch".to_owned(), ..limited.clone() };
+    assert_eq!(
+        failure(source, &page).lines().next().unwrap(),
+        "k.cu:2:12: error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch (the page's \
+         limit per launch)"
+    );
+    let silent = RunOptions { budget_hint: String::new(), ..limited };
+    assert_eq!(
+        failure(source, &silent).lines().next().unwrap(),
+        "k.cu:2:12: error: kernel 'spin' ran past its budget of 1000 warp instructions in one launch"
+    );
 }
 
 #[test]
@@ -345,6 +389,33 @@ fn launches_the_gpu_cannot_hold_stop_at_the_launch() {
         "k.cu:6:5: error: invalid configuration argument: a block of 2048x1x1 threads for 'k' (at most 1024 \
          threads, 1024x1024x64)"
     );
+}
+
+#[test]
+fn a_register_demand_the_gpu_cannot_hold_stops_at_the_launch() {
+    // Eighty loads before the first add keep eighty values live at once, so
+    // the kernel needs more than 64 registers per thread: a block of 1,024
+    // threads asks for more than the GPU's 65,536, a block of 512 fits.
+    let loads: String = (0..80).map(|i| format!("    float v{i} = a[{i}];\n")).collect();
+    let sum: String = (1..80).map(|i| format!(" s += v{i};")).collect();
+    let kernel = format!("__global__ void wide(float* a) {{\n{loads}    float s = v0;{sum} a[threadIdx.x] = s;\n}}\n");
+    let launch = |threads: u32| {
+        format!(
+            "{kernel}void host() {{\n    float* a = device_array<float>(1024);\n    wide<<<1, {threads}>>>(a);\n}}\n"
+        )
+    };
+    let registers = compile("k.cu", &launch(1024), &VOLTA).unwrap().kernels[0].registers;
+    assert_eq!(registers, 82);
+    // Registers are allocated four at a time (84 x 1,024); the launch is line
+    // 86, after the kernel's 83 lines and the host's first two.
+    assert_eq!(
+        failure(&launch(1024), &options(false)),
+        "k.cu:86:5: error: too many resources requested for launch: 'wide' needs 86016 registers per block (82 per \
+         thread), more than the GPU's 65536\n    wide<<<1, 1024>>>(a);\n    ^"
+    );
+    let fits = launch(512);
+    let compiled = compile("k.cu", &fits, &VOLTA).unwrap();
+    assert!(run("k.cu", &fits, &compiled, &options(false)).is_ok(), "84 x 512 registers fit in 65,536");
 }
 
 #[test]
@@ -469,6 +540,73 @@ fn every_construct_computes_what_c_says() {
     assert_eq!(counters[0], input.iter().map(|x| x + 2).max().unwrap().max(0));
     assert_eq!(counters[1], 1, "thread 0's CAS runs first and wins");
     assert_eq!(counters[2], 200);
+}
+
+const MATH: &str = r#"
+__global__ void math(const float* x, const float* y, const float* filled, const int* counts, float* out, int* ints, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float a = x[i];
+    float b = y[i];
+    out[8 * i] = expf(a);
+    out[8 * i + 1] = sinf(a);
+    out[8 * i + 2] = sqrtf(b);
+    out[8 * i + 3] = __fdividef(a, b);
+    out[8 * i + 4] = fabsf(a);
+    out[8 * i + 5] = min(a, b);
+    out[8 * i + 6] = max(a, b);
+    out[8 * i + 7] = filled[i] * a;
+    ints[2 * i] = min(counts[i], i - 100);
+    ints[2 * i + 1] = max(counts[i], i - 100);
+}
+
+void host() {
+    int n = 256;
+    float* x = device_array<float>(n, uniform(-10.0f, 10.0f));
+    float* y = device_array<float>(n, uniform(0.5f, 100.0f));
+    float* filled = device_array<float>(n, fill(2.5f));
+    int* counts = device_array<int>(n, fill(-7));
+    float* out = device_array<float>(8 * n);
+    int* ints = device_array<int>(2 * n);
+    math<<<n / 64, 64>>>(x, y, filled, counts, out, ints, n);
+}
+"#;
+
+/// The builtins' values against Rust's `f32` functions. The functional run
+/// evaluates each `MUFU` with Rust's `f32` function of its operand
+/// (`exp2`, `sin`, `sqrt`, `1.0 / x`), so what separates `expf`, `sinf` and
+/// `__fdividef` from Rust's `exp`, `sin` and `/` is only the rounding of the
+/// SASS sequence nvcc's fast forms use, in units of `f32::EPSILON` (2^-23):
+/// `expf(x)` is `MUFU.EX2` of `x * log2(e)`, the constant and the product
+/// each rounded to `f32`, an argument off by 2^-23 relative and so a result
+/// off by |x| * 2^-23 relative; `sinf(x)` is `MUFU.SIN` of `x * (1 / 2pi)`
+/// in turns, scaled back by 2pi, four roundings that put the argument, and
+/// so the result, off by up to |x| * 2^-22 absolute; `__fdividef(a, b)` is
+/// `a * MUFU.RCP(b)`, two roundings where `/` has one. Each bound adds two
+/// epsilons for the rounding of the two results. The hardware's `MUFU` is
+/// an approximation itself (CUDA's programming guide bounds `__expf` by a
+/// few ulp growing with |x|, and `__sinf` by 2^-21.41 absolute on
+/// [-pi, pi]), which the functional run does not model. `sqrtf` (one `MUFU.SQRT`), `fabsf`, `min`,
+/// `max` and `fill(v)` are exact.
+#[test]
+fn builtins_and_fill_compute_what_rust_computes() {
+    let run = execute("math.cu", MATH);
+    let (x, y, out, int_out) = (floats(&run, "x"), floats(&run, "y"), floats(&run, "out"), ints(&run, "ints"));
+    assert_eq!(floats(&run, "filled"), vec![2.5; 256], "fill(2.5f)");
+    assert_eq!(ints(&run, "counts"), vec![-7; 256], "fill(-7)");
+    let ulp = f32::EPSILON;
+    for i in 0..256 {
+        let (a, b, got) = (x[i], y[i], &out[8 * i..8 * i + 8]);
+        let relative = |got: f32, expect: f32| ((got - expect) / expect).abs();
+        assert!(relative(got[0], a.exp()) <= (a.abs() + 2.0) * ulp, "expf({a}) = {} against {}", got[0], a.exp());
+        assert!((got[1] - a.sin()).abs() <= (2.0 * a.abs() + 2.0) * ulp, "sinf({a}) = {} against {}", got[1], a.sin());
+        assert_eq!(got[2], b.sqrt(), "sqrtf({b})");
+        assert!(relative(got[3], a / b) <= 2.0 * ulp, "__fdividef({a}, {b}) = {} against {}", got[3], a / b);
+        assert_eq!(got[4..8], [a.abs(), a.min(b), a.max(b), 2.5 * a], "fabsf, min, max, fill at x = {a}, y = {b}");
+        let k = i as i32 - 100;
+        assert_eq!(int_out[2 * i..2 * i + 2], [(-7).min(k), (-7).max(k)], "min and max of ints at {i}");
+    }
+    assert!(x.iter().any(|&a| a < -9.0) && x.iter().any(|&a| a > 9.0), "the inputs span [-10, 10)");
 }
 
 /// The examples with every integer literal replaced by one of a few values

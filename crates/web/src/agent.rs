@@ -913,8 +913,9 @@ fn authored_workload(
     // Counted first, keeping nothing: a kernel that never ends stops at its
     // budget before anything is recorded, and one that runs long in many
     // launches is refused before its streams fill the worker's memory.
-    let (_, counted) =
-        run_kernel(file, source, gpu, false, MAX_GENERATED_WARP_INSTS).map_err(|error| KernelError::new(&error))?;
+    let hint = page_budget_hint(file);
+    let (_, counted) = run_kernel(file, source, gpu, false, MAX_GENERATED_WARP_INSTS, &hint)
+        .map_err(|error| KernelError::new(&error))?;
     if counted.warp_insts > MAX_GENERATED_WARP_INSTS {
         let message = format!(
             "{} warp instructions, more than the {MAX_GENERATED_WARP_INSTS} the browser simulates; \
@@ -923,13 +924,23 @@ fn authored_workload(
         );
         return Err(KernelError::unlocated(file, message));
     }
-    let (compiled, run) =
-        run_kernel(file, source, gpu, true, MAX_GENERATED_WARP_INSTS).map_err(|error| KernelError::new(&error))?;
+    let (compiled, run) = run_kernel(file, source, gpu, true, MAX_GENERATED_WARP_INSTS, &hint)
+        .map_err(|error| KernelError::new(&error))?;
     let authored = Authored::new(file, source, &compiled, &run);
     let workload =
         run.workload.ok_or_else(|| KernelError::unlocated(file, "the run recorded no workload".to_owned()))?;
     let summary = summarize_workload(file, &workload);
     Ok((authored, summary, workload))
+}
+
+/// What a launch past the page's budget can do: the page has no setting
+/// for it, the command line runs the file with a larger one.
+fn page_budget_hint(file: &str) -> String {
+    format!(
+        "the page's limit per launch; natively `warplab run --kernel {file}` allows {}, and \
+         `warplab kernel check {file} --max-warp-insts N` any N",
+        warplab_lab::cuda::DEFAULT_MAX_WARP_INSTS
+    )
 }
 
 /// Profiles the loaded workload on `gpu`.

@@ -203,7 +203,7 @@ mod tests {
 
     fn compiled(source: &str) -> Authored {
         let (_, config) = preset_config("QV100").expect("a preset");
-        let (compiled, run) = run_kernel("r.cu", source, &config, false, 1 << 32).expect("runs");
+        let (compiled, run) = run_kernel("r.cu", source, &config, false, 1 << 32, "").expect("runs");
         Authored::new("r.cu", source, &compiled, &run)
     }
 

@@ -30,7 +30,7 @@ async fn a_kernel_compiles_runs_and_counts_per_pc_in_the_worker() {
     bridge.send_input(WorkerInput::Compile { file: "v.cu".into(), source: source() });
     let WorkerOutput::Compiled(authored, summary) = next(&mut bridge, "compiled").await else { panic!("not compiled") };
     let config = preset_config("QV100").expect("a preset").1;
-    let (compiled, run) = run_kernel("v.cu", &source(), &config, true, 1 << 30).expect("compiles natively");
+    let (compiled, run) = run_kernel("v.cu", &source(), &config, true, 1 << 30, "").expect("compiles natively");
     assert_eq!(*authored, Authored::new("v.cu", &source(), &compiled, &run), "the native listing");
     let workload = run.workload.expect("recorded");
     assert_eq!(summary, summarize_workload("v.cu", &workload));

@@ -32,6 +32,10 @@ pub const DEFAULT_MAX_WARP_INSTS: u64 = 100_000_000;
 pub struct RunOptions {
     /// The most warp instructions one launch may execute.
     pub max_warp_insts: u64,
+    /// What the user can do about a launch past `max_warp_insts`, said in
+    /// parentheses after the error (the command line names its flag, the
+    /// page its own limit); empty says nothing.
+    pub budget_hint: String,
     /// Keep every warp's instructions to build a workload (a check that
     /// only counts them keeps nothing).
     pub record: bool,

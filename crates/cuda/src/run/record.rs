@@ -55,10 +55,13 @@ pub(crate) fn run_launch(
         if let Err(fault) = runner.run(launch, block_index, memory, &mut budget) {
             let span = launch.kernel.insts.get(fault.inst).map_or(Span::point(0), |inst| inst.span);
             let (kind, message) = if fault.message.is_empty() {
-                let message = format!(
-                    "kernel '{}' ran past its budget of {} warp instructions in one launch (set with --max-warp-insts)",
+                let mut message = format!(
+                    "kernel '{}' ran past its budget of {} warp instructions in one launch",
                     launch.kernel.name, options.max_warp_insts
                 );
+                if !options.budget_hint.is_empty() {
+                    message = format!("{message} ({})", options.budget_hint);
+                }
                 (ErrorKind::Limit, message)
             } else {
                 (ErrorKind::Fault, fault.message)
