@@ -282,6 +282,12 @@ async fn hovering_a_warp_explains_its_state_and_clicking_selects_its_sm() {
     assert_eq!(*selected.borrow(), Some(1));
     pointer("mouseleave");
     assert!(wait_for("[data-testid=animation-tooltip][hidden]").await.is_some(), "the tooltip goes with the pointer");
+    // A touch screen has no hover: a press (a tap's pointerdown) explains the
+    // warp too (issue 42, every hover explanation reached by a tap).
+    pointer("pointerdown");
+    let tooltip = wait_for("[data-testid=animation-tooltip]:not([hidden])").await.expect("a tap's tooltip");
+    let tapped = tooltip.text_content().unwrap_or_default();
+    assert!(tapped.starts_with("SM 1, warp 3 (CTA 101): at a barrier — "), "{tapped}");
 
     // Showing the tooltip kept the canvas (a new one would be blank), and the
     // component drew the cell in its state's colour.

@@ -31,7 +31,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let title = format!("Events of SM {} (newest first)", props.watch);
     html! {
         <details class="event-log" open=true>
-            <summary title="What the watched SM did, cycle by cycle, and its requests in the memory system. Recorded while playing at a chosen speed or stepping; click an SM to watch it.">
+            <summary data-tap-explains="" title="What the watched SM did, cycle by cycle, and its requests in the memory system. Recorded while playing at a chosen speed or stepping; click an SM to watch it.">
                 { title }
                 if props.dropped > 0 {
                     <span class="hint">{ format!(" · {} more not listed", props.dropped) }</span>

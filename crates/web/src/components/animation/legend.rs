@@ -55,10 +55,10 @@ pub fn Legend() -> Html {
 }
 
 /// One entry: focusable, so its explanation shows as a tooltip on hover and
-/// is read out on focus.
+/// is read out on focus, and on a tap (`data-tap-explains`).
 fn swatch(colour: &str, concept: Option<Concept>, name: &str, explanation: &str) -> Html {
     html! {
-        <li title={format!("{name}: {explanation}")} tabindex="0">
+        <li title={format!("{name}: {explanation}")} tabindex="0" data-tap-explains="">
             <span class="swatch" style={format!("background: {colour}")} data-concept={concept.map(Concept::id)}></span>
             { name }
         </li>
