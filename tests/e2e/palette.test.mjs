@@ -90,6 +90,16 @@ test("every chart and the animation's legend draw each concept in its one colour
     return [...marks].filter((mark) => !mark.dataset.concept).map((mark) => mark.closest("li")?.textContent ?? mark.outerHTML);
   });
   assert.deepEqual(bare, ["CTA band"], "only the CTA bands' furniture grey has no concept");
+
+  // Colour is never the only encoding: the legend's swatches carry the marks
+  // the canvas draws over the states close in colour, and over a full queue.
+  const glyphs = await page.getByTestId("animation-legend").evaluate((legend) =>
+    Object.fromEntries([...legend.querySelectorAll(".swatch[data-concept]")].map((s) => [s.dataset.concept, s.querySelectorAll("svg rect").length])));
+  assert.deepEqual(
+    [glyphs["waiting-on-memory"], glyphs["waiting-on-result"], glyphs["at-barrier"], glyphs["unit-busy"], glyphs.issuing],
+    [1, 1, 1, 2, 0],
+    "a dash, a dot, a wall, a cross; ready is plain");
+  assert.ok(glyphs["queue-full"] >= 2, "a full queue is hatched");
   assert.deepEqual(errors, []);
   await page.close();
 });
