@@ -3,7 +3,8 @@
 // sampled on every DOM change (and every 25 ms) while a new experiment
 // profiles, simulates and runs its scale models, and every sample is held to
 // the final figures; progress, status and figures agree in every sample; the
-// event list says where it stops; a long run shows its time left; a config
+// event list says where it stops; a long run shows its time left (a sampled
+// one says why it shows none); a config
 // that fails to load stops the run it would have started and says so at the
 // top. Screenshots at 1280 and 390 px.
 import { test } from "node:test";
@@ -157,6 +158,28 @@ test("a long run shows its expected time left from its progress", async () => {
   await page.getByTestId("toolbar").screenshot({ path: `${SCREENSHOTS}fresh-time-left-phone.png` });
   await page.getByTestId("cancel").click();
   await page.getByTestId("run-time-left").waitFor({ state: "detached" });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a long sampled run says why it shows no time left", async () => {
+  // Photon sampling predicts part of the work as it goes, so the pace of the
+  // instructions simulated in detail says nothing of the time left: once the
+  // run has gone as long as one that shows an estimate, it says so instead.
+  const link = await linkOf({
+    config: { preset: "mdm-pascal-28sm" },
+    workload: { generated: { kernel: "strided", knobs: [["gs", 32]] } },
+    sampling: "photon",
+  });
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/" + link);
+  await page.getByTestId("run-time-unknown").waitFor({ timeout: 60_000 });
+  assert.match(await textOf(page, "run-time-unknown"), /^· no time estimate: a sampled run predicts part of its work as it goes$/);
+  assert.match(await page.getByTestId("run-time-unknown").getAttribute("title"), /predicts the rest/);
+  assert.match(await textOf(page, "run-status"), /^running/);
+  assert.equal(await page.getByTestId("run-time-left").count(), 0, "no estimate from a pace that does not tell");
+  await page.getByTestId("toolbar").screenshot({ path: `${SCREENSHOTS}fresh-time-unknown.png` });
+  await page.getByTestId("cancel").click();
+  await page.getByTestId("run-time-unknown").waitFor({ state: "detached" });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -82,8 +82,11 @@ export function launchChromium() {
 
 // Opens `url` in a fresh page and collects everything the page reports as an
 // error; `before(page)`, if given, runs before the page loads (init scripts).
-export async function openPage(browser, url, { before } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+export async function openPage(browser, url, { before, inContext = false } = {}) {
+  const viewport = { width: 1200, height: 700 };
+  // A page of its own context (closed with `page.context().close()`), for
+  // tools that open pages beside it, as AxeBuilder does.
+  const page = inContext ? await (await browser.newContext({ viewport })).newPage() : await browser.newPage({ viewport });
   if (before) await before(page);
   const errors = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));

@@ -235,6 +235,52 @@ test("a phone leads with the strip and the animation, folds to three screens, an
     const box = await bubble.boundingBox();
     assert.ok(box.x >= 0 && box.x + box.width <= screen.width, "the bubble fits the screen");
   }
+  // Whatever a mouse learns by hovering a finger learns by a tap (issue 42):
+  // a legend entry (focusable for the keyboard too), a scale-panel label
+  // (whose tap still ticks its box), a chart band's and a marker's SVG
+  // <title>, and a warp on the animation's canvas.
+  const bubble = page.getByTestId("tap-explanation");
+  const tapShows = async (target, expected, what, position) => {
+    await target.scrollIntoViewIfNeeded();
+    await target.tap(position ? { position } : {});
+    await bubble.waitFor({ state: "visible", timeout: 5_000 });
+    assert.equal(await bubble.textContent(), expected, what);
+    const box = await bubble.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= screen.width, `${what}: the bubble fits the screen`);
+  };
+  const entry = page.getByTestId("animation-legend").locator("li").nth(1);
+  await tapShows(entry, await entry.getAttribute("title"), "a legend entry");
+  assert.match(await bubble.textContent(), /^waiting on memory: /);
+  await page.screenshot({ path: `${SCREENSHOTS}layout-phone-tap-legend.png` });
+
+  const validate = page.getByTestId("scale-validate");
+  const label = validate.locator("xpath=..");
+  const ticked = await validate.isChecked();
+  await tapShows(label, await label.getAttribute("title"), "a scale-panel label");
+  assert.notEqual(await validate.isChecked(), ticked, "the label's tap still ticks its box");
+  await label.tap();
+  await bubble.waitFor({ state: "hidden", timeout: 5_000 });
+  assert.equal(await validate.isChecked(), ticked, "a second tap unticks it and hides the explanation");
+
+  await page.getByTestId("load-published").tap();
+  await page.getByTestId("published-benchmark").selectOption({ label: "dct" });
+  const band = page.getByTestId("published-miss-curve").getByTestId("chart-band");
+  await band.waitFor();
+  const bandTitle = await band.locator("title").textContent();
+  assert.match(bandTitle, /^cliff 64→128 SMs: /);
+  await tapShows(band.locator("rect"), bandTitle, "a chart's band", { x: 2, y: 4 });
+  const point = page.getByTestId("published-miss-curve").locator(".point").first();
+  await tapShows(point, await point.locator("title").textContent(), "a chart's marker");
+
+  const canvas = page.getByTestId("animation-canvas");
+  await canvas.scrollIntoViewIfNeeded();
+  // SM 0's first warp cell starts 2 px in from the canvas's corner.
+  await canvas.tap({ position: { x: 3, y: 3 } });
+  const tooltip = page.getByTestId("animation-tooltip");
+  await tooltip.waitFor({ state: "visible", timeout: 5_000 });
+  assert.match(await tooltip.textContent(), /^SM 0, warp 0\b/, "a tap on the canvas explains the warp under it");
+  const tip = await tooltip.boundingBox();
+  assert.ok(tip.x >= 0 && tip.x + tip.width <= screen.width, "the canvas's tooltip fits the screen");
   await page.screenshot({ path: `${SCREENSHOTS}layout-phone-tap.png` });
 
   // Every section folded: the page is at most three screens tall.

@@ -1,7 +1,8 @@
 // One colour vocabulary (issue 42): every coloured mark of every chart and
 // of the animation's legend is drawn in the colour of the concept it names
 // (`data-concept`, the stylesheet's `--concept-<id>`, which crate::palette
-// writes), no colour stands for two concepts, every coloured part names
+// writes), and so is every warp cell the animation's canvas draws (its
+// pixels read back), no colour stands for two concepts, every coloured part names
 // itself in words (a legend entry, or on a tap or focus), and chart text
 // stays 11 px or more on a 390-px phone. Opened from a handout's link, so the
 // screenshots show the step banner with the charts.
@@ -51,7 +52,7 @@ function coloured(page) {
     }));
 }
 
-test("every chart and the animation's legend draw each concept in its one colour", async () => {
+test("every chart, the animation's legend and its canvas draw each concept in its one colour", async () => {
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/" + STEP);
   await page.setViewportSize({ width: 1280, height: 900 });
   for (const chart of CHARTS) await page.locator(`[data-testid=${chart}] svg`).waitFor({ timeout: 90_000 });
@@ -90,6 +91,71 @@ test("every chart and the animation's legend draw each concept in its one colour
     return [...marks].filter((mark) => !mark.dataset.concept).map((mark) => mark.closest("li")?.textContent ?? mark.outerHTML);
   });
   assert.deepEqual(bare, ["CTA band"], "only the CTA bands' furniture grey has no concept");
+
+  // Colour is never the only encoding: the legend's swatches carry the marks
+  // the canvas draws over the states close in colour, and over a full queue.
+  const glyphs = await page.getByTestId("animation-legend").evaluate((legend) =>
+    Object.fromEntries([...legend.querySelectorAll(".swatch[data-concept]")].map((s) => [s.dataset.concept, s.querySelectorAll("svg rect").length])));
+  assert.deepEqual(
+    [glyphs["waiting-on-memory"], glyphs["waiting-on-result"], glyphs["at-barrier"], glyphs["unit-busy"], glyphs.issuing],
+    [1, 1, 1, 2, 0],
+    "a dash, a dot, a wall, a cross; ready is plain");
+  assert.ok(glyphs["queue-full"] >= 2, "a full queue is hatched");
+
+  // The canvas draws in the same colours: each warp cell's top-left pixel
+  // (which no state's mark covers) is its state's `--concept-*` colour, the
+  // state read from the hit map through the tooltip at that pixel and named
+  // by the legend.
+  const named = await page.getByTestId("animation-legend").evaluate((legend) =>
+    Object.fromEntries([...legend.querySelectorAll("li")].map((li) =>
+      [li.title.slice(0, li.title.indexOf(":")), li.querySelector(".swatch").dataset.concept])));
+  const canvas = page.getByTestId("animation-canvas");
+  // In the middle of the window, clear of the sticky dock at the top.
+  await canvas.evaluate((element) => element.scrollIntoView({ block: "center" }));
+  const warpColours = Object.fromEntries(
+    ["issuing", "waiting-on-memory", "waiting-on-result", "at-barrier", "waiting-for-fetch", "unit-busy", "done", "no-warp"]
+      .map((id) => [colours[id], id]));
+  // Top-left corners of runs of warp colours, in reading order, where the
+  // canvas is not under the sticky dock.
+  const corners = await canvas.evaluate((element, known) => {
+    const { width, height } = element;
+    const data = element.getContext("2d").getImageData(0, 0, width, height).data;
+    const at = (x, y) => (x < 0 || y < 0 ? "" : `rgb(${data[4 * (y * width + x)]}, ${data[4 * (y * width + x) + 1]}, ${data[4 * (y * width + x) + 2]})`);
+    const bounds = element.getBoundingClientRect();
+    const ratio = width / bounds.width;
+    const shown = (x, y) => document.elementFromPoint(bounds.left + x + 0.5, bounds.top + y + 0.5) === element;
+    const found = [];
+    for (let y = 0; y < height && found.length < 400; y++) {
+      for (let x = 0; x < width && found.length < 400; x++) {
+        const colour = at(x, y);
+        const corner = colour in known && at(x - 1, y) !== colour && at(x, y - 1) !== colour;
+        if (corner && shown(x / ratio, y / ratio)) found.push({ x: x / ratio, y: y / ratio, colour });
+      }
+    }
+    return found;
+  }, warpColours);
+  assert.ok(corners.length > 0, "the canvas draws warp cells");
+  const box = await canvas.boundingBox();
+  const checked = new Map();
+  for (const { x, y, colour } of corners) {
+    if (checked.has(colour)) continue;
+    // Off the canvas first, so the tooltip read is the new point's.
+    const tooltip = page.getByTestId("animation-tooltip");
+    await page.mouse.move(box.x + box.width / 2, box.y - 20);
+    await tooltip.waitFor({ state: "hidden", timeout: 5_000 });
+    // A mouse event's coordinates are whole pixels and the canvas may sit
+    // at a fraction of one: a pixel and a half into the cell (3 px or more)
+    // lands inside it either way.
+    await page.mouse.move(box.x + x + 1.5, box.y + y + 1.5);
+    await tooltip.waitFor({ state: "visible", timeout: 5_000 });
+    const text = await tooltip.textContent();
+    const state = text.match(/^SM \d+, warp \d+(?: \(CTA \d+\))?: (.+?) — /)?.[1];
+    if (!state) continue; // an issue bar's green, not a warp
+    assert.equal(colour, colours[named[state]], `the canvas draws "${state}" (${text.slice(0, 40)}) in --concept-${named[state]}`);
+    checked.set(colour, state);
+    if (checked.size >= 3) break;
+  }
+  assert.ok(checked.size >= 2, `warp cells of two states or more read back (${[...checked.values()]})`);
   assert.deepEqual(errors, []);
   await page.close();
 });

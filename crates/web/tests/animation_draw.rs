@@ -14,8 +14,8 @@ use warplab_lab::{
     WarpState,
 };
 use warplab_web::animation::{
-    Animation, AnimationControls, AnimationControlsProps, AnimationProps, Frame, Layout, LayoutInput, Speed,
-    context_2d, draw, warp_colour,
+    Animation, AnimationControls, AnimationControlsProps, AnimationProps, Frame, Glyph, Layout, LayoutInput, Rect,
+    Speed, context_2d, draw, warp_colour,
 };
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -203,17 +203,27 @@ fn eighty_sms_are_drawn_and_the_draw_time_is_reported() {
     const FRAMES: usize = 60;
     let (layout, context) = draw_frames("80 SMs × 64 warps, 64 slices, 32 channels", (80, 64, 4, 64, 32), 1);
 
-    // The last frame's cells have the colours of their states: one warp of each state.
+    // The last frame's cells have the colours of their states (read at a
+    // cell's top-left pixel, which no mark covers), and the states that
+    // colour alone would not tell apart carry their mark, in black or white
+    // (issue 42: colour is never the only encoding).
+    let read = |x: f64, y: f64| context.get_image_data(x, y, 1.0, 1.0).expect("the pixel reads back").data();
     for state in WarpState::ALL {
         let (sm, warp) = (0..80 * 64)
             .map(|index| (index / 64, index % 64))
             .find(|&(sm, warp)| state_at(sm, warp, FRAMES) == state)
             .expect("every state is drawn");
         let cell = layout.tile(sm).and_then(|tile| tile.warp_cell(warp)).expect("the warp has a cell");
-        let (x, y) = cell.centre();
-        let pixel = context.get_image_data(x.floor(), y.floor(), 1.0, 1.0).expect("the pixel reads back").data();
+        let pixel = read(cell.x, cell.y);
         assert_eq!(pixel[..3], rgb(warp_colour(state)), "SM {sm} warp {warp} ({state:?}) at {cell:?}");
         assert_eq!(pixel[3], 255, "opaque");
+        let marks: Vec<Rect> = Glyph::of_warp(state).rects(cell).collect();
+        let named = [WarpState::Memory, WarpState::Dependence, WarpState::Barrier, WarpState::Structural];
+        assert_eq!(marks.is_empty(), !named.contains(&state) && state != WarpState::Fetch, "{state:?}'s mark");
+        for mark in marks {
+            let ink = read(mark.x, mark.y);
+            assert!(ink[..3] == [0, 0, 0] || ink[..3] == [255, 255, 255], "{state:?}'s mark in ink: {ink:?}");
+        }
     }
 }
 
@@ -261,6 +271,8 @@ async fn hovering_a_warp_explains_its_state_and_clicking_selects_its_sm() {
     let (sm, warp) = (1, 3);
     let cell = layout.tile(sm).and_then(|tile| tile.warp_cell(warp)).expect("the warp has a cell");
     let (x, y) = cell.centre();
+    // The cell's colour is read at its top-left pixel, clear of its mark.
+    let (colour_x, colour_y) = (cell.x, cell.y);
     let pointer = |kind: &str| {
         let init = web_sys::MouseEventInit::new();
         init.set_bubbles(true);
@@ -282,6 +294,12 @@ async fn hovering_a_warp_explains_its_state_and_clicking_selects_its_sm() {
     assert_eq!(*selected.borrow(), Some(1));
     pointer("mouseleave");
     assert!(wait_for("[data-testid=animation-tooltip][hidden]").await.is_some(), "the tooltip goes with the pointer");
+    // A touch screen has no hover: a press (a tap's pointerdown) explains the
+    // warp too (issue 42, every hover explanation reached by a tap).
+    pointer("pointerdown");
+    let tooltip = wait_for("[data-testid=animation-tooltip]:not([hidden])").await.expect("a tap's tooltip");
+    let tapped = tooltip.text_content().unwrap_or_default();
+    assert!(tapped.starts_with("SM 1, warp 3 (CTA 101): at a barrier — "), "{tapped}");
 
     // Showing the tooltip kept the canvas (a new one would be blank), and the
     // component drew the cell in its state's colour.
@@ -292,7 +310,7 @@ async fn hovering_a_warp_explains_its_state_and_clicking_selects_its_sm() {
     let mut pixel = Vec::new();
     for _ in 0..40 {
         pixel = context
-            .get_image_data((x * scale).floor(), (y * scale).floor(), 1.0, 1.0)
+            .get_image_data((colour_x * scale).floor(), (colour_y * scale).floor(), 1.0, 1.0)
             .expect("a pixel")
             .data()
             .to_vec();

@@ -119,7 +119,7 @@ fn paper_models_only(props: &AnalyticalPanelProps) -> Html {
         }
     });
     html! {
-        <label class="check" title={glossary::PAPER_MODELS_ONLY}>
+        <label class="check" data-tap-explains="" title={glossary::PAPER_MODELS_ONLY}>
             <input type="checkbox" data-testid="paper-models-only" checked={props.state.paper_models_only} {onchange} />
             { " The MDM paper's models only" }
         </label>

@@ -31,8 +31,8 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     let title = format!("Events of SM {} (newest first)", props.watch);
     html! {
         <details class="event-log" open=true>
-            <summary title="What the watched SM did, cycle by cycle, and its requests in the memory system. Recorded while playing at a chosen speed or stepping; click an SM to watch it.">
-                { title }
+            <summary data-tap-explains="" title="What the watched SM did, cycle by cycle, and its requests in the memory system. Recorded while playing at a chosen speed or stepping; click an SM to watch it.">
+                { title.clone() }
                 if props.dropped > 0 {
                     <span class="hint">{ format!(" · {} more not listed", props.dropped) }</span>
                 }
@@ -41,7 +41,8 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             if props.events.is_empty() && !gap_shown(props) {
                 <p class="hint" data-testid="no-events">{ "No events yet: step, or play at a chosen speed." }</p>
             } else {
-                <ol class="events" data-testid="events" reversed=true>
+                // It scrolls, so the keyboard can reach it to scroll it.
+                <ol class="events" data-testid="events" reversed=true tabindex="0" aria-label={title}>
                     { for props.events.iter().rev().map(|event| html! { <li>{ describe(event) }</li> }) }
                 </ol>
             }

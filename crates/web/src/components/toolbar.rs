@@ -290,12 +290,21 @@ fn progress(run: &RunState) -> Html {
     }
 }
 
-/// A long run's expected time left at its pace so far (a sampled run
-/// predicts part of its work as it goes, so its pace says nothing of it).
+/// A long run's expected time left at its pace so far. A sampled run
+/// predicts part of its work as it goes, so its pace says nothing of what is
+/// left: once it has run as long as a run that shows an estimate, it says
+/// why it shows none instead.
 fn time_left(run: &RunState, remaining: u64) -> Html {
-    let sampled = run.sampling != SampleMode::Off;
-    let pace = run.pace.filter(|_| run.phase == RunPhase::Running && !sampled);
+    let pace = run.pace.filter(|_| run.phase == RunPhase::Running);
     let Some(seconds) = pace.and_then(|pace| pace.seconds_left(remaining)) else { return html! {} };
+    if run.sampling != SampleMode::Off {
+        return html! {
+            <span class="hint" data-testid="run-time-unknown"
+                title="A sampled run simulates some of its work in detail and predicts the rest as it goes, so how fast it has gone so far does not tell how long it has left">
+                { " · no time estimate: a sampled run predicts part of its work as it goes" }
+            </span>
+        };
+    }
     html! {
         <span class="hint" data-testid="run-time-left" data-value={seconds.to_string()}
             title="At the pace of the run since it last started playing">

@@ -1,8 +1,11 @@
 //! Hover explanations by tap (issue 42's phone page): the page explains its
-//! figures, headings and rows in `title` attributes, which a touch screen
-//! never shows. A tap (a click) on such an element shows its explanation in
-//! a bubble under it, until the next tap; buttons, links and fields keep
-//! their own meaning for a tap.
+//! figures, headings and rows in `title` attributes, and its charts' marks in
+//! SVG `<title>` children, which a touch screen never shows. A tap (a click)
+//! on such an element shows its explanation in a bubble under it, until the
+//! next tap. Buttons, links and fields keep their own meaning for a tap; one
+//! that is also an explanation (a legend entry focusable for the keyboard, a
+//! checkbox's label, a folding summary) says so with [`TAP_EXPLAINS`], and a
+//! tap then does both.
 //!
 //! One click listener on the document, owned by the hook, and one bubble
 //! element, made at the first tap and kept, serve the whole page.
@@ -12,8 +15,15 @@ use wasm_bindgen::JsCast;
 use web_sys::{Document, Element};
 use yew::prelude::*;
 
+/// SVG's namespace.
+const SVG: &str = "http://www.w3.org/2000/svg";
+
 /// The bubble's element id.
 const BUBBLE_ID: &str = "tap-explanation";
+
+/// The attribute an interactive element carries when a tap on it should
+/// also show its `title`.
+pub const TAP_EXPLAINS: &str = "data-tap-explains";
 
 /// Elements whose tap does something of its own (a table's scrolling box is
 /// focusable only so the keyboard can scroll it).
@@ -45,14 +55,27 @@ fn explain(document: &Document, target: Option<&Element>) {
         let _ = bubble.remove_attribute("data-for");
     }
     let Some(target) = target else { return };
-    if target.closest(INTERACTIVE).ok().flatten().is_some()
-        || target.closest(".tap-explanation").ok().flatten().is_some()
-    {
+    if target.closest(".tap-explanation").ok().flatten().is_some() {
         return;
     }
-    let Some(explained) = target.closest("[title]").ok().flatten() else { return };
-    let Some(text) = explained.get_attribute("title").filter(|text| !text.trim().is_empty()) else { return };
-    let key = format!("{text}@{}", explained.tag_name());
+    let interactive = target.closest(INTERACTIVE).ok().flatten();
+    if let Some(interactive) = &interactive
+        && !interactive.has_attribute(TAP_EXPLAINS)
+    {
+        // A label's tap clicks its field too: that second click leaves the
+        // label's explanation up.
+        let label = interactive.parent_element().and_then(|parent| parent.closest("label").ok().flatten());
+        if let (Some(bubble), Some(label)) = (&bubble, label)
+            && shown_for.is_some()
+            && shown_for == explanation(&label).map(|(text, explained)| key(&text, &explained))
+        {
+            let _ = bubble.set_attribute("data-for", shown_for.as_deref().unwrap_or_default());
+            let _ = bubble.remove_attribute("hidden");
+        }
+        return;
+    }
+    let Some((text, explained)) = explanation(target) else { return };
+    let key = key(&text, &explained);
     // A second tap on the same element hides its explanation.
     if shown_for.as_deref() == Some(key.as_str()) {
         return;
@@ -62,6 +85,32 @@ fn explain(document: &Document, target: Option<&Element>) {
     let _ = bubble.set_attribute("data-for", &key);
     let _ = bubble.remove_attribute("hidden");
     place(&bubble, &explained);
+}
+
+/// The explanation nearest `target`: its own or an ancestor's `title`
+/// attribute, or an SVG element's `<title>` child, with the element it
+/// explains.
+fn explanation(target: &Element) -> Option<(String, Element)> {
+    let mut element = Some(target.clone());
+    while let Some(current) = element {
+        let text = if current.namespace_uri().as_deref() == Some(SVG) {
+            std::iter::successors(current.first_element_child(), Element::next_element_sibling)
+                .find(|child| child.local_name() == "title")
+                .and_then(|title| title.text_content())
+        } else {
+            current.get_attribute("title")
+        };
+        if let Some(text) = text.filter(|text| !text.trim().is_empty()) {
+            return Some((text, current));
+        }
+        element = current.parent_element();
+    }
+    None
+}
+
+/// What the bubble remembers of the element it explains.
+fn key(text: &str, explained: &Element) -> String {
+    format!("{text}@{}", explained.tag_name())
 }
 
 /// The bubble, added to the page's body.

@@ -4,17 +4,20 @@
 //! and each colour is filled as one path: setting the fill style and filling
 //! a dozen times instead of 6,000 times is what keeps a frame within a few
 //! milliseconds. Bars are split into a filled and an empty part that do not
-//! overlap, so the order of the colours never matters.
+//! overlap, so the order of the colours never matters. The marks that go
+//! with the colours ([`Glyph`]s in warp cells, a full queue's hatch) are
+//! batched the same way, by ink colour, and filled after every colour.
 
 use warplab_lab::{NO_CTA, SmSnapshot, Snapshot};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use super::explain::strip_title;
+use super::glyph::{Glyph, hatch};
 use super::layout::{Layout, Rect, Strip, Tile};
 use super::measure::{self, FULL_ISSUE_RATE};
 use crate::fetch::js_message;
-use crate::palette::{Concept, neutral, warp_colour};
+use crate::palette::{Concept, neutral};
 
 /// What one frame shows.
 #[derive(Debug, Clone, Copy)]
@@ -74,10 +77,11 @@ pub fn context_2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d
 }
 
 /// Rectangles waiting to be filled, grouped by colour in the order each
-/// colour first appeared.
+/// colour first appeared; the marks drawn over them likewise.
 #[derive(Debug, Default)]
 struct Batches {
     batches: Vec<(&'static str, Vec<Rect>)>,
+    marks: Vec<(&'static str, Vec<Rect>)>,
 }
 
 /// What a bar counts, and whether it is at capacity.
@@ -96,13 +100,12 @@ enum Direction {
 
 impl Batches {
     fn add(&mut self, colour: &'static str, rect: Rect) {
-        if rect.width <= 0.0 || rect.height <= 0.0 {
-            return;
-        }
-        match self.batches.iter_mut().find(|(batch_colour, _)| *batch_colour == colour) {
-            Some((_, rects)) => rects.push(rect),
-            None => self.batches.push((colour, vec![rect])),
-        }
+        add_to(&mut self.batches, colour, rect);
+    }
+
+    /// A mark over whatever the colours fill there.
+    fn add_mark(&mut self, ink: &'static str, rect: Rect) {
+        add_to(&mut self.marks, ink, rect);
     }
 
     /// A bar `fraction` full in the colour of what it counts; a queue at
@@ -112,10 +115,15 @@ impl Batches {
         let shows = if bar.full { Concept::QueueFull } else { bar.counts };
         self.add(shows.swatch().fill, filled);
         self.add(neutral::TRACK, empty);
+        if bar.full {
+            for mark in hatch(filled) {
+                self.add_mark(shows.swatch().ink, mark);
+            }
+        }
     }
 
     fn fill(&self, context: &CanvasRenderingContext2d) {
-        for (colour, rects) in &self.batches {
+        for (colour, rects) in self.batches.iter().chain(&self.marks) {
             context.set_fill_style_str(colour);
             context.begin_path();
             for rect in rects {
@@ -123,6 +131,17 @@ impl Batches {
             }
             context.fill();
         }
+    }
+}
+
+/// Adds `rect` to `colour`'s batch; an empty rectangle is skipped.
+fn add_to(batches: &mut Vec<(&'static str, Vec<Rect>)>, colour: &'static str, rect: Rect) {
+    if rect.width <= 0.0 || rect.height <= 0.0 {
+        return;
+    }
+    match batches.iter_mut().find(|(batch_colour, _)| *batch_colour == colour) {
+        Some((_, rects)) => rects.push(rect),
+        None => batches.push((colour, vec![rect])),
     }
 }
 
@@ -144,7 +163,11 @@ fn split(rect: Rect, fraction: f64, direction: Direction) -> (Rect, Rect) {
 
 fn add_sm(batches: &mut Batches, tile: &Tile<'_>, sm: &SmSnapshot, frame: &Frame<'_>, sm_index: usize) {
     for (cell, warp) in tile.warp_cells().zip(&sm.warps) {
-        batches.add(warp_colour(warp.state), cell);
+        let swatch = Concept::of_warp(warp.state).swatch();
+        batches.add(swatch.fill, cell);
+        for mark in Glyph::of_warp(warp.state).rects(cell) {
+            batches.add_mark(swatch.ink, mark);
+        }
     }
     for mark in tile.cta_marks() {
         let occupied = sm.warps.get(mark.warps.clone()).and_then(|warps| warps.iter().find(|w| w.cta_slot != NO_CTA));

@@ -15,7 +15,8 @@
 //! outgoing inter-chiplet links.
 //!
 //! Every coordinate is a whole number of CSS pixels, so cells are drawn crisp
-//! and a pixel read back at a cell's centre has exactly the cell's colour.
+//! and a pixel read back at a cell's top-left corner has exactly the cell's
+//! colour (its state's mark, `glyph.rs`, stays clear of that pixel).
 
 use std::ops::Range;
 

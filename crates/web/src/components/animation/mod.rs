@@ -13,6 +13,7 @@
 mod controls;
 mod draw;
 mod explain;
+mod glyph;
 mod layout;
 mod legend;
 pub mod measure;
@@ -24,6 +25,7 @@ pub use crate::palette::warp_colour;
 pub use controls::{AnimationControls, AnimationControlsProps, Speed};
 pub use draw::{Frame, context_2d, draw};
 pub use explain::{Term, describe};
+pub use glyph::Glyph;
 pub use layout::{CtaMark, Hit, Layout, LayoutInput, Rect, Strip, Tile};
 #[cfg(test)]
 pub(crate) use legend::legend_concepts;

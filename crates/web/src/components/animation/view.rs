@@ -109,7 +109,8 @@ pub fn Animation(props: &AnimationProps) -> Html {
                 <canvas ref={canvas} class="animation-canvas" data-testid="animation-canvas" role="img" aria-label={label}
                     width={(css_width * device_pixel_ratio).round().to_string()} height={(css_height * device_pixel_ratio).round().to_string()}
                     style={format!("width: {css_width}px")}
-                    onmousemove={handlers.on_move} onmouseleave={handlers.on_leave} onclick={handlers.on_click} />
+                    onmousemove={handlers.on_move} onpointerdown={handlers.on_press} onmouseleave={handlers.on_leave}
+                    onclick={handlers.on_click} />
                 <div class="animation-tooltip" role="tooltip" data-testid="animation-tooltip" hidden={tooltip_text.is_empty()}
                     style={format!("left: {left}px; top: {top}px")}>
                     { tooltip_text }
@@ -130,10 +131,12 @@ struct Pointer {
     y: f64,
 }
 
-/// The canvas's pointer handlers: hovering sets the tooltip's pointer,
+/// The canvas's pointer handlers: hovering sets the tooltip's pointer, and so
+/// does pressing (a touch screen has no hover: a tap explains what it hit),
 /// leaving clears it, clicking an SM's tile selects the SM.
 struct PointerHandlers {
     on_move: Callback<MouseEvent>,
+    on_press: Callback<PointerEvent>,
     on_leave: Callback<MouseEvent>,
     on_click: Callback<MouseEvent>,
 }
@@ -149,6 +152,10 @@ impl PointerHandlers {
             let (hover, canvas, layout) = (hover.clone(), canvas.clone(), layout.clone());
             Callback::from(move |event: MouseEvent| hover.set(pointer_at(&canvas, &layout, &event)))
         };
+        let on_press = {
+            let (hover, canvas, layout) = (hover.clone(), canvas.clone(), layout.clone());
+            Callback::from(move |event: PointerEvent| hover.set(pointer_at(&canvas, &layout, &event)))
+        };
         let on_leave = {
             let hover = hover.clone();
             Callback::from(move |_: MouseEvent| hover.set(None))
@@ -162,7 +169,7 @@ impl PointerHandlers {
                 }
             })
         };
-        PointerHandlers { on_move, on_leave, on_click }
+        PointerHandlers { on_move, on_press, on_leave, on_click }
     }
 }
 

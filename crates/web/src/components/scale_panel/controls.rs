@@ -39,14 +39,14 @@ pub fn controls(
             <div class="controls scale-controls">
                 { pair_select(setup, running, callbacks.on_pair) }
                 { target_select(state, setup, running, callbacks.on_change) }
-                <label class="check" title="Simulate the target too, to measure each method's error (as long again as the target takes)">
+                <label class="check" data-tap-explains="" title="Simulate the target too, to measure each method's error (as long again as the target takes)">
                     <input type="checkbox" data-testid="scale-validate" checked={state.validate} disabled={running}
                         onchange={callbacks.on_change.reform(|e: Event| {
                             ScaleAction::ValidateSet(e.target_unchecked_into::<HtmlInputElement>().checked())
                         })} />
                     { "Validate (simulate the target too)" }
                 </label>
-                <label class="check" title={if generated { glossary::WEAK_SCALING } else { "Weak scaling grows a generated workload with the GPU; a trace has one size" }}>
+                <label class="check" data-tap-explains="" title={if generated { glossary::WEAK_SCALING } else { "Weak scaling grows a generated workload with the GPU; a trace has one size" }}>
                     <input type="checkbox" data-testid="scale-weak" checked={weak} disabled={running || !generated}
                         onchange={callbacks.on_change.reform(|e: Event| {
                             ScaleAction::WeakSet(e.target_unchecked_into::<HtmlInputElement>().checked())
@@ -68,7 +68,7 @@ fn pair_select(setup: &ScaleSetup, running: bool, on_pair: &Callback<[u32; 2]>) 
     let on_change = on_pair.reform(|e: Event| parse_pair(&e.target_unchecked_into::<HtmlSelectElement>().value()));
     let disabled = running || setup.workable.is_empty();
     html! {
-        <label class="field" title={glossary::SCALE_MODEL}>
+        <label class="field" data-tap-explains="" title={glossary::SCALE_MODEL}>
             { "Scale models" }
             <select data-testid="scale-pair" onchange={on_change} {disabled}>
                 if setup.workable.is_empty() {
@@ -103,7 +103,7 @@ fn target_select(state: &ScaleState, setup: &ScaleSetup, running: bool, on_chang
     });
     let sizes = targets(setup);
     html! {
-        <label class="field" title={glossary::SCALE_TARGET}>
+        <label class="field" data-tap-explains="" title={glossary::SCALE_TARGET}>
             { "Target" }
             <select data-testid="scale-target" onchange={on_select} disabled={running || sizes.is_empty()}>
                 { for sizes.into_iter().map(|sms| html! {
@@ -132,7 +132,7 @@ fn rule_switch(rule: Rule, on_change: &Callback<ScaleAction>) -> Html {
     let option = |value: Rule, label: &'static str, explain: &'static str| {
         let onchange = on_change.reform(move |_: Event| ScaleAction::RuleChosen(value));
         html! {
-            <label class="radio" title={explain}>
+            <label class="radio" data-tap-explains="" title={explain}>
                 <input type="radio" name="scale-rule" data-testid={format!("scale-rule-{}", value.name())}
                     checked={rule == value} {onchange} />
                 { label }
