@@ -97,9 +97,9 @@ test("every chart, the animation's legend and its canvas draw each concept in it
   const glyphs = await page.getByTestId("animation-legend").evaluate((legend) =>
     Object.fromEntries([...legend.querySelectorAll(".swatch[data-concept]")].map((s) => [s.dataset.concept, s.querySelectorAll("svg rect").length])));
   assert.deepEqual(
-    [glyphs["waiting-on-memory"], glyphs["waiting-on-result"], glyphs["at-barrier"], glyphs["unit-busy"], glyphs.issuing],
-    [1, 1, 1, 2, 0],
-    "a dash, a dot, a wall, a cross; ready is plain");
+    [glyphs["waiting-on-memory"], glyphs["waiting-on-result"], glyphs["at-barrier"], glyphs["unit-busy"], glyphs.done, glyphs["no-warp"], glyphs.issuing],
+    [1, 1, 1, 2, 1, 1, 0],
+    "a dash, a dot, a wall, a cross, a floor, a flag; ready is plain");
   assert.ok(glyphs["queue-full"] >= 2, "a full queue is hatched");
 
   // The canvas draws in the same colours: each warp cell's top-left pixel

@@ -1,7 +1,9 @@
 //! The marks drawn inside a warp cell and along a full queue's bar, so that
 //! colour is never the only thing telling states apart (issue 42: waiting on
 //! memory, waiting on a result and a full queue were three close warm
-//! colours). The canvas and the legend's swatches draw the same rectangles.
+//! colours). Every warp state but ready has a mark of its own, so a ready
+//! warp is the plain cell. The canvas and the legend's swatches draw the
+//! same rectangles.
 //!
 //! Every mark is made of whole-pixel rectangles in the state's ink colour
 //! (black or white, whichever reads on its fill), and none covers a cell's
@@ -14,7 +16,7 @@ use super::layout::Rect;
 /// A mark inside a warp cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Glyph {
-    /// Nothing: ready, done and empty slots.
+    /// Nothing: a ready warp.
     Plain,
     /// A line across the middle: waiting on memory.
     Dash,
@@ -26,6 +28,10 @@ pub enum Glyph {
     Cross,
     /// A square in the bottom right corner: waiting for fetch.
     Corner,
+    /// A line along the bottom: a warp that is done.
+    Floor,
+    /// A square in the top right corner: a slot with no warp.
+    Flag,
 }
 
 /// Pixels between a full queue's hatch marks.
@@ -40,7 +46,9 @@ impl Glyph {
             WarpState::Barrier => Glyph::Wall,
             WarpState::Structural => Glyph::Cross,
             WarpState::Fetch => Glyph::Corner,
-            WarpState::Ready | WarpState::Done | WarpState::Empty => Glyph::Plain,
+            WarpState::Done => Glyph::Floor,
+            WarpState::Empty => Glyph::Flag,
+            WarpState::Ready => Glyph::Plain,
         }
     }
 
@@ -59,6 +67,9 @@ impl Glyph {
         let dot = Rect::new(cell.x + dot_at, cell.y + dot_at, dot_size, dot_size);
         let corner_at = size - dot_size - if size >= 7.0 { 1.0 } else { 0.0 };
         let corner = Rect::new(cell.x + corner_at, cell.y + corner_at, dot_size, dot_size);
+        let edge = if size >= 7.0 { 1.0 } else { 0.0 };
+        let floor = Rect::new(cell.x + inset, cell.y + size - thickness - edge, size - 2.0 * inset, thickness);
+        let flag = Rect::new(cell.x + corner_at, cell.y + edge, dot_size, dot_size);
         let rects = match self {
             Glyph::Plain => [None, None],
             Glyph::Dash => [Some(dash), None],
@@ -66,6 +77,8 @@ impl Glyph {
             Glyph::Wall => [Some(wall), None],
             Glyph::Cross => [Some(dash), Some(wall)],
             Glyph::Corner => [Some(corner), None],
+            Glyph::Floor => [Some(floor), None],
+            Glyph::Flag => [Some(flag), None],
         };
         rects.into_iter().flatten()
     }
@@ -106,9 +119,8 @@ mod tests {
     }
 
     #[test]
-    fn the_hard_to_tell_states_have_distinct_marks_at_every_cell_size() {
-        let states =
-            [WarpState::Memory, WarpState::Dependence, WarpState::Barrier, WarpState::Structural, WarpState::Fetch];
+    fn every_state_but_ready_has_a_distinct_mark_at_every_cell_size() {
+        let states: Vec<WarpState> = WarpState::ALL.into_iter().filter(|&s| s != WarpState::Ready).collect();
         for size in 3..=11 {
             let size = f64::from(size);
             let marks: Vec<_> = states.iter().map(|&state| pixels(Glyph::of_warp(state), size)).collect();
@@ -123,7 +135,7 @@ mod tests {
 
     #[test]
     fn marks_stay_inside_the_cell_and_off_its_top_left_pixel() {
-        let glyphs = [Glyph::Dash, Glyph::Dot, Glyph::Wall, Glyph::Cross, Glyph::Corner];
+        let glyphs = [Glyph::Dash, Glyph::Dot, Glyph::Wall, Glyph::Cross, Glyph::Corner, Glyph::Floor, Glyph::Flag];
         for size in 3..=11 {
             for glyph in glyphs {
                 let pixels = pixels(glyph, f64::from(size));
