@@ -185,8 +185,9 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let active = f64::from(wave.active_sms);
     // The first batch is MDM's queue: every active SM's `M` requests reach
     // the link at once and drain through it, the last wholly when the
-    // interval is memory-divergent and the link saturated. Requests that skip the L1 (atomics) take no MSHR: they are in flight
-    // beside the MSHRs' batch, never batched behind it.
+    // interval is memory-divergent and the link saturated. Requests that
+    // skip the L1 (atomics) take no MSHR: they are in flight beside the
+    // MSHRs' batch, never batched behind it.
     let mshr_reads = (i.m_read - i.m_bypass).max(0.0) * warps;
     // Writes and bypassing requests go out once per interval, spread over
     // its MSHR batches: each batch drains its own share, not all of them.
@@ -194,20 +195,24 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps / (extra_batches + 1.0);
     let divergent = mshr_reads > mshrs;
     let limit = machine.latencies.llc + machine.latencies.dram;
-    let noc = mdm_queue_delay(active, requests, machine.noc_service(), limit, divergent);
-    let dram = mdm_queue_delay(active, requests, machine.dram_service(i.llc_miss), limit, divergent);
+    let services = [machine.noc_service(), machine.dram_service(i.llc_miss)];
+    let [noc, dram] = services.map(|service| mdm_queue_delay(active, requests, service, limit, divergent));
     // The batches behind the first flow: each request leaves its MSHR as
     // its data comes back and the next takes it, so the SMs' requests cycle
     // through the latency, the NoC and DRAM as a closed network, and a
     // batch takes that network's cycle time: the latency while the links
     // keep up, the busier link's drain once they do not.
-    let services = [machine.noc_service(), machine.dram_service(i.llc_miss)];
-    let [noc_flowing, dram_flowing] = closed_queue_waits(active * requests, idle_with_l2_fills, services);
+    let mshr = if extra_batches > 0.0 {
+        let [noc_flowing, dram_flowing] = closed_queue_waits(active * requests, idle_with_l2_fills, services);
+        extra_batches * (idle_with_l2_fills + noc_flowing + dram_flowing)
+    } else {
+        0.0
+    };
     let beyond_hit = |latency: f64| (latency - machine.latencies.l1_hit).max(0.0);
     MemoryCost {
         miss: i.miss * beyond_hit(idle),
         pending: wait * beyond_hit(idle_with_l2_fills) - i.miss * beyond_hit(idle),
-        mshr: extra_batches * (idle_with_l2_fills + noc_flowing + dram_flowing),
+        mshr,
         noc: wait * noc,
         dram: wait * dram,
     }

@@ -33,7 +33,7 @@ use warplab_uarch::dispatch::{CollectorPort, Pipe, collector_ports};
 use warplab_uarch::latency::in_core_cycles;
 use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class, unit_index};
 
-use crate::machine::Machine;
+use crate::machine::{Machine, full_rate};
 use crate::profile::{Interval, KernelProfile};
 
 /// What all of one kernel's warps ask of the throughput-limited parts.
@@ -59,7 +59,7 @@ pub struct KernelWork {
     /// The share of DRAM's nominal rate its channels keep under this
     /// kernel's requests with full queues (`dram_rate.rs`); 1 without
     /// requests, and in profiles written before it existed.
-    #[serde(default = "full_share")]
+    #[serde(default = "full_rate")]
     pub dram_share: f64,
 }
 
@@ -72,14 +72,9 @@ impl Default for KernelWork {
             busiest_slice_accesses: 0,
             barriers: 0,
             slowest_paths: Vec::new(),
-            dram_share: full_share(),
+            dram_share: full_rate(),
         }
     }
-}
-
-/// DRAM at its nominal rate.
-fn full_share() -> f64 {
-    1.0
 }
 
 /// The most paths [`slowest_paths`] keeps per kernel (a documented limit).

@@ -185,8 +185,10 @@ impl Machine {
     }
 }
 
-/// What a machine read before `noc_saturation` existed had: the full rate.
-fn full_rate() -> f64 {
+/// A part at its full nominal rate: what a machine read before
+/// `noc_saturation` existed had, and a profile read before
+/// `KernelWork::dram_share` existed.
+pub(crate) fn full_rate() -> f64 {
     1.0
 }
 
