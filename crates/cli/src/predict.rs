@@ -86,8 +86,8 @@ fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) 
 /// Column heads of the CPI stack's terms, in `CpiStack::terms` order (the
 /// six after `dram` are "MDM + limits"' floors).
 const CPI_TERM_NAMES: [&str; warplab_lab::CPI_TERMS] = [
-    "base", "issue", "pending", "barrier", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw", "dram-bw",
-    "slowest", "launch",
+    "base", "issue", "pending", "barrier", "exit", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw",
+    "dram-bw", "slowest", "launch",
 ];
 
 fn row(label: &str, p: &Prediction) -> String {

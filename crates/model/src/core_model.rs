@@ -58,7 +58,8 @@ pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
     let waves = waves(k, machine.n_sms);
     let sms = f64::from(waves.first().map_or(0, |w| w.active_sms));
     for wave in &waves {
-        let terms = wave_terms(k, machine, *wave, scale);
+        let mut terms = wave_terms(k, machine, *wave, scale);
+        terms.exit = exit_wait(k, machine, *wave);
         cycles += wave.count * terms.total();
         stack = stack.plus_scaled(&terms, wave.count * f64::from(wave.active_sms));
     }
@@ -80,6 +81,36 @@ fn wave_terms(k: &KernelProfile, machine: &Machine, wave: Wave, scale: f64) -> C
         [terms.ldst, terms.units, terms.l2_slice, terms.noc_bandwidth, terms.dram_bandwidth] = limits;
     }
     terms
+}
+
+/// How long the wave's warps wait at their exit for the acknowledgements
+/// of the writes they sent after their last load stall: a warp is done, and
+/// its CTA's slot free for the next wave, only once its stores are
+/// acknowledged (GPGPU-Sim's `shd_warp_t::stores_done`). The SM's warps
+/// reach their exit together, so the last one's writes leave behind all
+/// theirs, one a cycle from the LD/ST unit (`limits.rs`' accesses past the
+/// L1), then take a write's round trip: to the L2, and on to DRAM for the
+/// writes the L2 does not keep. What the warp still runs after its last
+/// write comes off.
+pub(crate) fn exit_wait(k: &KernelProfile, machine: &Machine, wave: Wave) -> f64 {
+    let writes = k.work.exit_writes;
+    if writes <= 0.0 {
+        return 0.0;
+    }
+    let drain = f64::from(wave.warps_per_sm) * writes;
+    let round_trip = machine.latencies.llc + k.work.writes_to_dram * machine.latencies.dram;
+    (drain + round_trip - k.work.after_last_write).max(0.0)
+}
+
+/// The representative warp's intervals with the writes it sends after its
+/// last stall on a missing load taken off its first such stall, where the
+/// profile charges them for the paper's models: here the warp waits for
+/// them at its exit ([`exit_wait`]).
+fn writes_at_exit(k: &KernelProfile) -> impl Iterator<Item = Interval> + '_ {
+    let first = k.intervals.iter().position(|i| i.miss > 0.0);
+    k.intervals.iter().enumerate().map(move |(n, &i)| {
+        if Some(n) == first { Interval { m_write: (i.m_write - k.work.exit_writes).max(0.0), ..i } } else { i }
+    })
 }
 
 /// The per-wave floors (`limits::floors`), the execution units' taken on
@@ -125,7 +156,7 @@ fn latency_terms(k: &KernelProfile, machine: &Machine, wave: Wave, scale: f64) -
     let rounds = rounds_per_wave(per_scheduler, overlapped) * scale;
     let total_insts: f64 = k.intervals.iter().map(|i| f64::from(i.insts)).sum();
     let base = f64::from(overlapped) * total_insts / rate;
-    let costs: Vec<MemoryCost> = k.intervals.iter().map(|i| memory_cost(i, machine, wave)).collect();
+    let costs: Vec<MemoryCost> = writes_at_exit(k).map(|i| memory_cost(&i, machine, wave)).collect();
     let in_step = if k.work.barriers > 0 { lockstep_warps(k.warps_per_cta, schedulers, overlapped) } else { 1.0 };
     // The overlapped cycles with `group` warps in step, with or without
     // the waits for in-flight fills.

@@ -61,6 +61,22 @@ pub struct KernelWork {
     /// requests, and in profiles written before it existed.
     #[serde(default = "full_rate")]
     pub dram_share: f64,
+    /// The representative warp's write requests still in flight when it
+    /// reaches its exit: those sent after its last stall on a load that can
+    /// miss. A warp is done only once its stores are acknowledged
+    /// (GPGPU-Sim's `shd_warp_t::stores_done`), and its CTA's slot is free
+    /// only once all its warps are; 0 in profiles written before it existed.
+    #[serde(default)]
+    pub exit_writes: f64,
+    /// The cycles the representative warp runs alone after the interval of
+    /// its last write: time its writes have to come back before its exit.
+    #[serde(default)]
+    pub after_last_write: f64,
+    /// The share of the kernel's write requests the L2 sends on to DRAM
+    /// (write-through, or a naive write-allocate miss): DRAM, not the L2,
+    /// acknowledges them; 0 in profiles written before it existed.
+    #[serde(default)]
+    pub writes_to_dram: f64,
 }
 
 impl Default for KernelWork {
@@ -73,6 +89,9 @@ impl Default for KernelWork {
             barriers: 0,
             slowest_paths: Vec::new(),
             dram_share: full_rate(),
+            exit_writes: 0.0,
+            after_last_write: 0.0,
+            writes_to_dram: 0.0,
         }
     }
 }

@@ -35,6 +35,13 @@ pub struct LlcCounts {
     /// Sectors read from or written to DRAM (fetches, write-throughs, dirty
     /// write-backs; a non-sectored line counts all its sectors).
     pub dram_sectors: u64,
+    /// Write requests DRAM acknowledges: those the LLC sent on to it
+    /// (write-through, or a naive write-allocate miss), and under such
+    /// policies those that found their block's fill in flight, which
+    /// GPGPU-Sim sends on too (the pass, which fills at once, does not
+    /// write them to DRAM, so `dram_sectors` leaves them out).
+    #[serde(default)]
+    pub writes_to_dram: u64,
 }
 
 impl AddAssign for LlcCounts {
@@ -43,6 +50,7 @@ impl AddAssign for LlcCounts {
         self.misses += other.misses;
         self.fetches += other.fetches;
         self.dram_sectors += other.dram_sectors;
+        self.writes_to_dram += other.writes_to_dram;
     }
 }
 
@@ -108,8 +116,12 @@ impl SlicedLlc {
         true
     }
 
-    /// A write request of the bytes `byte_mask` of `addr`'s sector.
-    pub fn write(&mut self, addr: u64, byte_mask: u32, local: bool) {
+    /// A write request of the bytes `byte_mask` of `addr`'s sector. The
+    /// pass fills at once, so whether the write found its block's fill
+    /// still in flight is the caller's to say (`to_fill`): under a policy
+    /// that sends such writes on (`Cache::sends_down_writes_to_fills`), DRAM
+    /// acknowledges it. True when the write fetches the block from DRAM.
+    pub fn write(&mut self, addr: u64, byte_mask: u32, local: bool, to_fill: bool) -> bool {
         let now = self.tick();
         let (slice, index) = self.slice_of(addr);
         let access = Access { addr, kind: AccessKind::Write, byte_mask, local };
@@ -124,6 +136,9 @@ impl SlicedLlc {
             self.counts.dram_sectors += 1;
             self.sample(addr, 1, true);
         }
+        let on_to_fill = to_fill && !effect.write_down && self.slices[slice].sends_down_writes_to_fills(&access);
+        self.counts.writes_to_dram += u64::from(effect.write_down || on_to_fill);
+        effect.fetch
     }
 
     /// Starts the counts again from zero (a new kernel).

@@ -83,16 +83,25 @@ impl LlcStage {
     pub fn apply(&mut self, op: LlcOp) {
         match op {
             LlcOp::Read { addr, site } => self.read(addr, site),
-            LlcOp::Write { addr, byte_mask, local } => {
-                for llc in &mut self.llcs {
-                    llc.write(addr, byte_mask, local);
-                }
-            }
+            LlcOp::Write { addr, byte_mask, local } => self.write(addr, byte_mask, local),
             LlcOp::NewRound => {
                 if !self.in_flight.is_empty() {
                     self.in_flight.clear();
                 }
             }
+        }
+    }
+
+    /// A write: a block it fetches is in flight for the rest of the round,
+    /// for reads and writes alike.
+    fn write(&mut self, addr: u64, byte_mask: u32, local: bool) {
+        let Some((first, others)) = self.llcs.split_first_mut() else { return };
+        let block = addr & self.block_mask;
+        if first.write(addr, byte_mask, local, self.in_flight.contains(&block)) {
+            self.in_flight.insert(block);
+        }
+        for llc in others {
+            llc.write(addr, byte_mask, local, false);
         }
     }
 
@@ -244,6 +253,26 @@ mod tests {
     fn qv100_stage() -> LlcStage {
         let config = warplab_config::preset("SM7_QV100").expect("a bundled preset").config().expect("valid");
         LlcStage::new(vec![SlicedLlc::new(&config)], u64::from(config.memory.l2.fetch_bytes()))
+    }
+
+    #[test]
+    fn writes_to_a_fill_in_flight_go_on_to_dram_under_naive_write_allocate() {
+        // mdm-pascal-28sm's L2 (`L:B:m:W:L`, 128-B lines): a write that
+        // misses goes on to DRAM and fetches its line; the line's other
+        // sectors, written in the same round, find that fill in flight and
+        // go on too; a round later the line is here and a write stays.
+        let config = warplab_config::preset("mdm-pascal-28sm").expect("a bundled preset").config().expect("valid");
+        let mut stage = LlcStage::new(vec![SlicedLlc::new(&config)], u64::from(config.memory.l2.fetch_bytes()));
+        let write = |addr| LlcOp::Write { addr, byte_mask: u32::MAX, local: false };
+        [0x1000, 0x1020, 0x1040].into_iter().for_each(|addr| stage.apply(write(addr)));
+        assert_eq!((stage.llcs[0].counts.writes_to_dram, stage.llcs[0].counts.fetches), (3, 1));
+        stage.apply(LlcOp::NewRound);
+        stage.apply(write(0x1060));
+        assert_eq!(stage.llcs[0].counts.writes_to_dram, 3);
+        // QV100's write-back L2 with lazy fetch on read keeps every write.
+        let mut qv100 = qv100_stage();
+        [0x1000, 0x1000].into_iter().for_each(|addr| qv100.apply(write(addr)));
+        assert_eq!(qv100.llcs[0].counts.writes_to_dram, 0);
     }
 
     #[test]

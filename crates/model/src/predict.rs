@@ -189,6 +189,10 @@ pub struct CpiStack {
     /// in step, so that they stall together.
     #[serde(default)]
     pub barrier: f64,
+    /// warplab's core model only: the warps waiting at their exit for their
+    /// last stores' acknowledgements, which hold their CTA's slot.
+    #[serde(default)]
+    pub exit: f64,
     /// Waiting for an L1 MSHR.
     pub mshr: f64,
     /// Queueing on the NoC.
@@ -220,10 +224,10 @@ pub struct CpiStack {
 }
 
 /// The CPI stack's terms.
-pub const CPI_TERMS: usize = 14;
+pub const CPI_TERMS: usize = 15;
 
 impl CpiStack {
-    /// The terms: base, issue, pending, barrier, mshr, noc, dram, then the limits
+    /// The terms: base, issue, pending, barrier, exit, mshr, noc, dram, then the limits
     /// (ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp),
     /// then launch.
     pub fn terms(&self) -> [f64; CPI_TERMS] {
@@ -232,6 +236,7 @@ impl CpiStack {
             self.issue,
             self.pending,
             self.barrier,
+            self.exit,
             self.mshr,
             self.noc,
             self.dram,
@@ -251,6 +256,7 @@ impl CpiStack {
             issue,
             pending,
             barrier,
+            exit,
             mshr,
             noc,
             dram,
@@ -268,6 +274,7 @@ impl CpiStack {
             issue,
             pending,
             barrier,
+            exit,
             mshr,
             noc,
             dram,
@@ -528,6 +535,7 @@ impl Terms {
             issue: self.issue,
             pending: 0.0,
             barrier: 0.0,
+            exit: 0.0,
             mshr: self.mshr,
             noc: self.noc,
             dram: self.dram,

@@ -316,8 +316,8 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
         .iter()
         .map(|p| Point { cycles: p.cycles as f64, insts: p.insts as f64, weight: p.warps as f64 })
         .collect();
-    let intervals =
-        representative(&points).map_or_else(Vec::new, |rep| with_memory(&tally.paths.stored(rep), &tally.pc_stats));
+    let Charged { intervals, exit_writes, after_last_write } = representative(&points)
+        .map_or_else(Charged::default, |rep| with_memory(&tally.paths.stored(rep), &tally.pc_stats));
     let read_requests = tally.pc_stats.iter().map(|s| s.read_requests).sum::<u64>();
     let write_requests = tally.pc_stats.iter().map(|s| s.write_requests).sum::<u64>();
     let requests = (read_requests + write_requests).max(1) as f64;
@@ -355,12 +355,28 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
             barriers: tally.barriers,
             slowest_paths: slowest_paths(
                 (0..tally.paths.paths.len())
-                    .map(|p| PathTime::of(&with_memory(&tally.paths.stored(p), &tally.pc_stats))),
+                    .map(|p| PathTime::of(&with_memory(&tally.paths.stored(p), &tally.pc_stats).intervals)),
                 machine,
             ),
             dram_share,
+            exit_writes,
+            after_last_write,
+            writes_to_dram: (llc.writes_to_dram as f64 / write_requests.max(1) as f64).min(1.0),
         },
     }
+}
+
+/// A path's intervals with their memory figures ([`with_memory`]).
+#[derive(Debug, Default)]
+struct Charged {
+    intervals: Vec<Interval>,
+    /// Write requests the warp sends after its last stall on a load that
+    /// can miss: still in flight when it reaches its exit.
+    exit_writes: f64,
+    /// Cycles the warp runs alone after the interval of its last write
+    /// (that interval's stall and the later intervals, an instruction a
+    /// cycle): the time its last writes have to come back before its exit.
+    after_last_write: f64,
 }
 
 /// Gives each raw interval its awaited loads' miss figures and the expected
@@ -372,13 +388,18 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
 /// the next one. What the warp sends after its last such stall (vecadd's
 /// stores) is still in flight when the warp that takes its slot next reaches
 /// its first, so it is charged there.
-fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
+fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Charged {
     let mut out = Vec::with_capacity(path.intervals.len());
     let (mut m_read, mut m_write, mut m_bypass) = (0.0, 0.0, 0.0);
     let (mut first_memop, mut first_awaited) = (0, 0);
+    let mut after_last_write = 0.0;
     for r in path.intervals {
+        after_last_write += f64::from(r.insts) + f64::from(r.stall);
         for &site in &path.memops[first_memop..r.memops_end as usize] {
             let s = pcs[site as usize];
+            if s.write_requests > 0 {
+                after_last_write = f64::from(r.stall);
+            }
             let execs = s.execs.max(1) as f64;
             m_read += s.read_requests as f64 / execs;
             m_write += s.write_requests as f64 / execs;
@@ -411,8 +432,7 @@ fn with_memory(path: &StoredPath<'_>, pcs: &[PcStats]) -> Vec<Interval> {
         first.m_write += m_write;
         first.m_bypass += m_bypass;
     }
-
-    out
+    Charged { intervals: out, exit_writes: m_write, after_last_write }
 }
 
 /// What a stall waiting for the loads of `sites` waits for.
@@ -481,12 +501,12 @@ mod tests {
         // last, but the miss is what the warp waits for.
         let pcs = [site(4, 0, 1.0, 0.5), site(0, 0, 0.0, 0.0)];
         let path = StoredPath { intervals: &[raw(2, 2)], memops: &[0, 1], awaited: &[0, 1] };
-        let intervals = with_memory(&path, &pcs);
+        let intervals = with_memory(&path, &pcs).intervals;
         assert_eq!((intervals[0].miss, intervals[0].llc_miss, intervals[0].m_read), (1.0, 0.5, 4.0));
         // Two loads that each miss half the time: the stall waits for a miss
         // three times in four.
         let pcs = [site(4, 0, 0.5, 0.0), site(4, 0, 0.5, 1.0)];
-        let intervals = with_memory(&path, &pcs);
+        let intervals = with_memory(&path, &pcs).intervals;
         assert_eq!((intervals[0].miss, intervals[0].llc_miss), (0.75, 0.5));
     }
 
@@ -496,13 +516,18 @@ mod tests {
         // loads a site that always hits and a store (site 2), and stalls on
         // the hit; interval 2 stores again (site 3) and ends the warp. The
         // stores after the last missing stall are charged to the first one,
-        // where the next warp on the slot will be; nothing is dropped.
+        // where the next warp on the slot will be; nothing is dropped. They
+        // are also the writes the warp still waits for at its exit.
         let pcs = [site(8, 0, 1.0, 0.0), site(0, 0, 0.0, 0.0), site(0, 2, 0.0, 0.0), site(0, 3, 0.0, 0.0)];
         let path =
             StoredPath { intervals: &[raw(1, 1), raw(3, 2), raw(4, 2)], memops: &[0, 1, 2, 3], awaited: &[0, 1] };
-        let intervals = with_memory(&path, &pcs);
+        let Charged { intervals, exit_writes, after_last_write } = with_memory(&path, &pcs);
         let charged: Vec<(f64, f64)> = intervals.iter().map(|i| (i.m_read, i.m_write)).collect();
         assert_eq!(charged, [(8.0, 5.0), (0.0, 0.0), (0.0, 0.0)]);
+        assert_eq!(exit_writes, 5.0);
+        // The last store is in the last interval, whose stall (20 cycles)
+        // is all the warp runs after it.
+        assert_eq!(after_last_write, 20.0);
         assert!(intervals[1].awaits_load && intervals[1].miss == 0.0 && !intervals[2].awaits_load);
     }
 
@@ -514,7 +539,7 @@ mod tests {
         let atomic = PcStats { bypass_requests: 32 * 100, ..site(32, 0, 1.0, 0.0) };
         let pcs = [atomic, site(4, 0, 1.0, 0.0)];
         let path = StoredPath { intervals: &[raw(2, 2)], memops: &[0, 1], awaited: &[0, 1] };
-        let intervals = with_memory(&path, &pcs);
+        let intervals = with_memory(&path, &pcs).intervals;
         assert_eq!((intervals[0].m_read, intervals[0].m_bypass), (36.0, 32.0));
     }
 }

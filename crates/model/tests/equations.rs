@@ -524,3 +524,45 @@ fn the_noc_floor_counts_packets_on_gpgpu_sims_crossbar_and_flits_under_booksim()
     booksim.rates.port_flit_bytes = Some(40);
     assert!(close(limited(&booksim).cycles, 60.0));
 }
+
+#[test]
+fn the_warps_wait_at_their_exit_for_their_last_stores() {
+    // One CTA of W = 4 warps, each 10 ALU instructions, then 2 write
+    // requests it is still waiting for at its exit, half of which the L2
+    // sends on to DRAM. The warps issue in 4 · 10 = 40 cycles; the last
+    // one's writes leave the LD/ST unit behind the others' 4 · 2 = 8, one a
+    // cycle, then take the round trip, L_minLLC plus half of L_minDRAM:
+    // 8 + 100 + 50 = 158 cycles at the exit. MDM does not wait: 40.
+    let mut profile = kernel(vec![alu(10, 0)], 1, 4, 1);
+    profile.kernels[0].work = KernelWork { exit_writes: 2.0, writes_to_dram: 0.5, ..KernelWork::default() };
+    let core = predict_model(&profile, &machine(), ModelKind::Warplab);
+    assert!(close(core.cycles, 40.0 + 158.0), "{}", core.cycles);
+    assert!(close(core.cpi_stack.exit * 40.0, 158.0), "{:?}", core.cpi_stack);
+    assert!(close(predict_model(&profile, &machine(), ModelKind::Mdm).cycles, 40.0));
+    // Had the warp run 100 more cycles after its last write, only 58
+    // would be left to wait; after 200, nothing.
+    for (after, exit) in [(100.0, 58.0), (200.0, 0.0)] {
+        profile.kernels[0].work.after_last_write = after;
+        let core = predict_model(&profile, &machine(), ModelKind::Warplab);
+        assert!(close(core.cycles, 40.0 + exit), "{after}: {}", core.cycles);
+    }
+}
+
+#[test]
+fn the_core_model_charges_the_writes_after_the_last_load_at_the_exit_not_the_first_stall() {
+    // a_saturated_noc's interval, whose warps also send 8 writes after it,
+    // which the profile charges to that stall for the paper's models (MDM's
+    // drain grows to 10 SMs · (32 + 32) · 10 = 6,400). The core model takes
+    // them off it, so its NoC queue is the write-free interval's, and waits
+    // for them at the exit instead: 4 · 8 + 100 = 132 cycles.
+    let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, ..machine() };
+    let mut with_writes = kernel(vec![Interval { m_write: 8.0, ..divergent(24.0) }], 10, 4, 1);
+    with_writes.kernels[0].work.exit_writes = 8.0;
+    let without = kernel(vec![divergent(24.0)], 10, 4, 1);
+    let (core, free) =
+        (predict_model(&with_writes, &m, ModelKind::Warplab), predict_model(&without, &m, ModelKind::Warplab));
+    assert!(close(core.cpi_stack.noc, free.cpi_stack.noc), "{:?} {:?}", core.cpi_stack, free.cpi_stack);
+    assert!(close(core.cycles - free.cycles, 132.0), "{} {}", core.cycles, free.cycles);
+    let mdm = predict_model(&with_writes, &m, ModelKind::MdmQueue);
+    assert!(close(mdm.cpi_stack.noc * 4.0, 6400.0), "{:?}", mdm.cpi_stack);
+}

@@ -38,6 +38,22 @@ fn every_request_of_a_uniform_kernel_is_in_m() {
     }
 }
 
+#[test]
+fn the_writes_after_the_last_load_are_the_ones_a_warp_waits_for_at_its_exit() {
+    // vecadd stores once, after its loads: all its writes are still in
+    // flight at the exit (a warp's 128 B, four sector writes). QV100's
+    // write-back L2 keeps them (lazy fetch on read). mdm-pascal-28sm's
+    // naive write-allocate L2 sends a write that misses on to DRAM and
+    // fetches the line, and the three writes behind it find that fill in
+    // flight and go on to DRAM too: DRAM acknowledges all of them.
+    // strided stores to shared memory only: nothing to wait for.
+    for (preset, writes, to_dram) in [("SM7_QV100", 4.0, 0.0), ("mdm-pascal-28sm", 4.0, 1.0)] {
+        let k = &kernels(preset, "vecadd:size=64")[0];
+        assert_eq!((k.work.exit_writes, k.work.writes_to_dram), (writes, to_dram), "{preset}");
+        assert_eq!(kernels(preset, "strided:gs=32,size=56")[0].work.exit_writes, 0.0, "{preset}");
+    }
+}
+
 /// The representative warp's expected stalls that wait for a miss, and for
 /// memory at all (a miss or a fill in flight).
 fn misses_and_waits(k: &KernelProfile) -> (f64, f64) {

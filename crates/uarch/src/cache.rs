@@ -846,6 +846,15 @@ impl Cache {
         }
     }
 
+    /// Whether a write to a sector whose fill is still in flight goes on
+    /// below this cache, as GPGPU-Sim's write-miss handler sends it (the
+    /// `HitReserved` arm of a write): under write-through or write-evict,
+    /// and under no or naive write-allocate.
+    pub fn sends_down_writes_to_fills(&self, access: &Access) -> bool {
+        self.write_mode(access) != WriteMode::Back
+            || matches!(self.write_miss_mode(), WriteMissMode::NoAllocate | WriteMissMode::Naive)
+    }
+
     fn write_miss_mode(&self) -> WriteMissMode {
         // Write-evict never allocates on a write. Fetch-on-write and
         // write-validate need allocation on miss (validation enforces it);
@@ -971,10 +980,9 @@ impl Cache {
                 // GPGPU-Sim handles a write to a reserved sector as a write
                 // miss: without write-allocate, or under the naive one, the
                 // write goes down and the line is left alone.
-                let goes_down = matches!(self.write_miss_mode(), WriteMissMode::NoAllocate | WriteMissMode::Naive);
                 let slot = self.slot(set, way);
                 self.touch(slot, now);
-                if mode == WriteMode::Back && !goes_down {
+                if !self.sends_down_writes_to_fills(access) {
                     self.bytes[slot].modified_on_fill |= 1 << unit;
                 } else {
                     effect.write_down = true;

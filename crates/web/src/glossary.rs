@@ -128,6 +128,8 @@ pub const CPI_ISSUE: &str = "Issue and dependence stalls the other warps do not 
 pub const CPI_PENDING: &str = "warplab core model only: loads that hit a sector another warp's miss is still fetching (a hit on a pending fill, GPGPU-Sim's HIT_RESERVED) send nothing, but wait for that fill.";
 /// The barrier CPI term.
 pub const CPI_BARRIER: &str = "warplab core model only: what barriers add: a CTA's warps leave each barrier together, so they stall together, and the scheduler overlaps its CTAs rather than its warps.";
+/// The exit CPI term.
+pub const CPI_EXIT: &str = "warplab core model only: a warp is done only once the stores it sent last are acknowledged, so the SM's warps, which reach their exit together, wait there while their stores leave the LD/ST unit one a cycle and make the round trip to the L2 (or DRAM); their CTA's slot stays taken until then.";
 /// The MSHR CPI term.
 pub const CPI_MSHR: &str = "Waiting for an L1 MSHR: misses beyond the MSHRs wait for earlier ones to return.";
 /// The NoC CPI term.
@@ -342,6 +344,7 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("CPI: issue", "cpi-issue", CPI_ISSUE),
     ("CPI: in-flight fill", "cpi-pending", CPI_PENDING),
     ("CPI: barrier", "cpi-barrier", CPI_BARRIER),
+    ("CPI: stores at exit", "cpi-exit", CPI_EXIT),
     ("CPI: MSHR", "cpi-mshr", CPI_MSHR),
     ("CPI: NoC", "cpi-noc", CPI_NOC),
     ("CPI: DRAM", "cpi-dram", CPI_DRAM),

@@ -53,7 +53,8 @@ pub enum Concept {
     UnitBusy,
     /// The CPI stack's LD/ST-unit floor: the unit memory instructions need.
     LdstUnit,
-    /// A warp that ran its last instruction and drains.
+    /// A warp that ran its last instruction and drains (waits for its
+    /// stores); the CPI stack's stores-at-exit term.
     Done,
     /// A warp slot or scheduler with no warp.
     NoWarp,

@@ -11,7 +11,7 @@ use crate::glossary;
 use crate::palette::Concept;
 
 /// The CPI stack's terms, in the order of [`terms`].
-/// `pending` and `barrier` are the warplab core model's only; the six after
+/// `pending`, `barrier` and `exit` are the warplab core model's only; the six after
 /// `dram` are the floors of "MDM + limits" and the core model, zero for the
 /// others.
 pub const CPI_SERIES: [Series; CPI_TERMS] = [
@@ -19,6 +19,7 @@ pub const CPI_SERIES: [Series; CPI_TERMS] = [
     Series { name: "issue", concept: Concept::WaitingOnResult, explain: glossary::CPI_ISSUE },
     Series { name: "in-flight fill", concept: Concept::PendingFill, explain: glossary::CPI_PENDING },
     Series { name: "barrier", concept: Concept::AtBarrier, explain: glossary::CPI_BARRIER },
+    Series { name: "stores at exit", concept: Concept::Done, explain: glossary::CPI_EXIT },
     Series { name: "mshr", concept: Concept::Mshr, explain: glossary::CPI_MSHR },
     Series { name: "noc", concept: Concept::Crossbar, explain: glossary::CPI_NOC },
     Series { name: "dram", concept: Concept::DramQueue, explain: glossary::CPI_DRAM },
