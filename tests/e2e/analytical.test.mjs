@@ -18,7 +18,7 @@ const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-
 const HEADLINE = { name: "warplab", label: "warplab core model" };
 // The CPI stack's terms as the chart's legend names them, in order.
 const CPI_TERMS = [
-  "base", "issue", "in-flight fill", "barrier", "mshr", "noc", "dram", "LD/ST unit", "units", "L2 slice",
+  "base", "issue", "in-flight fill", "barrier", "stores at exit", "mshr", "noc", "dram", "LD/ST unit", "units", "L2 slice",
   "NoC bandwidth", "DRAM bandwidth", "slowest warp", "launch",
 ];
 

@@ -141,13 +141,18 @@ mod tests {
             profile_generated(&slower, &spec, options).unwrap(),
             profile_generated(&base, &spec, options).unwrap()
         );
-        // Oldest first, a divergent kernel's first warps keep their lines
-        // that round robin's turns evict.
-        let divergent: GenSpec = "strided:gs=32,size=80".parse().unwrap();
-        let gto = edited(&base, "-gpgpu_scheduler", "gto");
-        assert_ne!(
-            profile_generated(&gto, &divergent, options).unwrap(),
-            profile_generated(&base, &divergent, options).unwrap()
-        );
+        // Oldest first, a divergent kernel's warps in turn are the few in
+        // the memory pipeline, which keep lines that round robin's turns
+        // through every warp evict; and how many there are is the
+        // pipeline's registers'.
+        let pascal = warplab_config::preset("mdm-pascal-28sm").unwrap().config().unwrap();
+        let divergent: GenSpec = "strided:gs=32,size=14".parse().unwrap();
+        let lrr = edited(&pascal, "-gpgpu_scheduler", "lrr");
+        let wide = edited(&pascal, "-gpgpu_pipeline_widths", "4,0,0,1,4,4,0,0,1,4,6");
+        assert_ne!(ProfileKey::of(&wide), ProfileKey::of(&pascal));
+        let gto = profile_generated(&pascal, &divergent, options).unwrap();
+        for other in [&lrr, &wide] {
+            assert_ne!(profile_generated(other, &divergent, options).unwrap(), gto);
+        }
     }
 }

@@ -40,20 +40,21 @@ const WITHIN_TEN_PERCENT: Range = (0.9, 1.1);
 /// (measured, not goals; docs/validation.md, "The cache pass against the
 /// run", has the investigation). Between one load of a warp and its next,
 /// the run lets as many other warps' lines into the L1 as its latencies
-/// allow: on mdm-pascal-28sm (greedy-then-oldest) about two memory
-/// latencies (the warp's own miss, then the missing loads queued ahead of it
-/// in the in-order LD/ST unit), eight other loads, where the pass's rounds
-/// let the MSHRs through to the same oldest warps (too few misses). On
-/// SM7_QV100 (loose round robin) the pass's warps take turns, so a warp
-/// comes back to its lines after every other warp's: at `size=80` the 32
-/// warps' 1,024 lines just overflow the 960-line L1 and the strict turns
-/// evict each line before its reuse, where the run's warps return in a
+/// allow. On mdm-pascal-28sm (greedy-then-oldest) the warps in turn are the
+/// ones in the SM's memory pipeline and those that got in while they waited,
+/// which the pass follows (`walk.rs`), a little more strictly than the run:
+/// 1.11 of its L1 misses at `size=56`, 1.04 at `size=80`, where the
+/// pass's DRAM fetches fall short (0.84: the L2 keeps lines the run's
+/// evicts). On SM7_QV100 (loose round robin) the pass's warps take turns, so
+/// a warp comes back to its lines after every other warp's: at `size=80`
+/// the 32 warps' 1,024 lines just overflow the 960-line L1 and the strict
+/// turns evict each line before its reuse, where the run's warps return in a
 /// looser order and most lines survive (too many misses; at the default
 /// size, 64 warps per SM, pass and run agree within 13%). At `size=56` on
 /// SM7_QV100 every line fits and both count the compulsory misses only.
 const TIMING_DEPENDENT: [(&str, &str, Range, Range); 3] = [
-    ("mdm-pascal-28sm", "strided:gs=32,size=56", (0.55, 0.75), WITHIN_TEN_PERCENT),
-    ("mdm-pascal-28sm", "strided:gs=32,size=80", (0.5, 0.7), (0.75, 0.95)),
+    ("mdm-pascal-28sm", "strided:gs=32,size=56", (1.0, 1.2), WITHIN_TEN_PERCENT),
+    ("mdm-pascal-28sm", "strided:gs=32,size=80", WITHIN_TEN_PERCENT, (0.75, 0.95)),
     ("SM7_QV100", "strided:gs=32,size=80", (3.3, 3.7), (4.4, 4.9)),
 ];
 
