@@ -59,9 +59,12 @@ mod tests {
             let profile = profile_generated(&knobbed, &spec, ProfileOptions::default()).expect("profiles");
             predict(&profile, &knobbed).models[&warplab_lab::ModelKind::Mdm].ipc
         };
-        // Not monotonic: more MSHRs also put more requests in the NoC's queue.
-        assert!((mdm(32.0) - mdm(256.0)).abs() > 0.01 * mdm(256.0), "{} vs {}", mdm(32.0), mdm(256.0));
         assert!(mdm(8.0) < 0.8 * mdm(128.0), "starved of MSHRs: {} vs {}", mdm(8.0), mdm(128.0));
+        assert!(mdm(16.0) < 0.9 * mdm(128.0), "{} vs {}", mdm(16.0), mdm(128.0));
+        // Not monotonic: more MSHRs also put more requests in the NoC's
+        // queue and more warps' lines through the L1 (the simulator, too, is
+        // faster with 32 than with 64).
+        assert!(mdm(32.0) > mdm(64.0), "{} vs {}", mdm(32.0), mdm(64.0));
     }
 
     #[test]

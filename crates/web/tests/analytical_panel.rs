@@ -114,7 +114,7 @@ async fn the_panel_draws_each_models_ipc_error_and_cpi_stack() {
     assert_eq!(headline.iter().filter_map(|th| th.text_content()).collect::<Vec<_>>(), [HEADLINE.label()]);
     let gaps: Vec<String> = all(&host, "[data-testid=mdm-gaps] li").iter().filter_map(|li| li.text_content()).collect();
     assert_eq!(gaps.len(), 4, "{gaps:?}");
-    for (gap, term) in gaps.iter().zip(["in-flight fill", "barrier", "LD/ST unit", "slowest warp"]) {
+    for (gap, term) in gaps.iter().zip(["in-flight fill", "barrier", "LD/ST unit", "stores at exit"]) {
         assert!(gap.contains(&format!("(CPI: {term}")), "{gap} names its CPI term {term}");
     }
 

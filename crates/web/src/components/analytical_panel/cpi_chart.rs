@@ -88,7 +88,7 @@ mod tests {
         let chart = cpi_chart(&report, false);
         assert_eq!(chart.rows.len(), ModelKind::ALL.len());
         assert_eq!(cpi_chart(&report, true).rows.len(), 5, "the MDM paper's five");
-        assert_eq!(chart.rows[0].values, [0.25, 1.0, 0.75, 0.0, 2.0, 0.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0]);
+        assert_eq!(chart.rows[0].values, [0.25, 1.0, 0.75, 0.0, 0.0, 2.0, 0.5, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0]);
         assert_eq!(chart.rows[0].label, "GPUMech: CPI –", "a NaN total reads as no number");
         assert!(chart.rows[4].label.starts_with("MDM: "));
         assert!(chart.rows[7].label.starts_with("warplab core model: "));
