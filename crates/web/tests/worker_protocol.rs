@@ -168,11 +168,12 @@ async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
     assert_eq!(analysis.base.l1_mshrs, Some(128));
 
     let few = predicted(&mut bridge, &[("l1_mshrs", 32.0)]).await.expect("32 MSHRs");
-    let many = predicted(&mut bridge, &[("l1_mshrs", 256.0)]).await.expect("256 MSHRs");
+    let many = predicted(&mut bridge, &[("l1_mshrs", 64.0)]).await.expect("64 MSHRs");
     // MDM moves both ways with the MSHRs (more of them also queue more requests
-    // in the NoC); here 32 give about 80 and 256 about 64.
+    // in the NoC and put more warps' lines through the L1); here 32 give
+    // about 52 and 64 about 49, as the simulator is faster with 32 than 64.
     let (ipc_few, ipc_many) = (mdm_ipc(&few), mdm_ipc(&many));
-    assert!((ipc_few - ipc_many).abs() > 0.01 * ipc_many, "the MSHRs move MDM: {ipc_few} vs {ipc_many}");
+    assert!(ipc_few > 1.03 * ipc_many, "the MSHRs move MDM: {ipc_few} vs {ipc_many}");
     assert_ne!(few.models[&ModelKind::GpuMech], many.models[&ModelKind::GpuMech]);
     assert_eq!(predicted(&mut bridge, &[]).await.as_ref(), Ok(&analysis.report), "no knobs: the analysis itself");
 
