@@ -119,7 +119,7 @@ impl SlicedLlc {
     /// A write request of the bytes `byte_mask` of `addr`'s sector. The
     /// pass fills at once, so whether the write found its block's fill
     /// still in flight is the caller's to say (`to_fill`): under a policy
-    /// that sends such writes on (`Cache::sends_down_writes_to_fills`), DRAM
+    /// that sends such writes on (`Cache::sends_write_misses_down`), DRAM
     /// acknowledges it. True when the write fetches the block from DRAM.
     pub fn write(&mut self, addr: u64, byte_mask: u32, local: bool, to_fill: bool) -> bool {
         let now = self.tick();
@@ -136,7 +136,7 @@ impl SlicedLlc {
             self.counts.dram_sectors += 1;
             self.sample(addr, 1, true);
         }
-        let on_to_fill = to_fill && !effect.write_down && self.slices[slice].sends_down_writes_to_fills(&access);
+        let on_to_fill = to_fill && self.slices[slice].sends_write_misses_down(&access);
         self.counts.writes_to_dram += u64::from(effect.write_down || on_to_fill);
         effect.fetch
     }

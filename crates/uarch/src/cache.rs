@@ -846,11 +846,12 @@ impl Cache {
         }
     }
 
-    /// Whether a write to a sector whose fill is still in flight goes on
-    /// below this cache, as GPGPU-Sim's write-miss handler sends it (the
-    /// `HitReserved` arm of a write): under write-through or write-evict,
-    /// and under no or naive write-allocate.
-    pub fn sends_down_writes_to_fills(&self, access: &Access) -> bool {
+    /// Whether a write that misses goes on below this cache, as GPGPU-Sim's
+    /// write-miss handler sends it: under write-through or write-evict, and
+    /// under no or naive write-allocate. A write to a sector whose fill is
+    /// still in flight is handled as a miss (the `HitReserved` arm of a
+    /// write), so the same rule sends it on.
+    pub fn sends_write_misses_down(&self, access: &Access) -> bool {
         self.write_mode(access) != WriteMode::Back
             || matches!(self.write_miss_mode(), WriteMissMode::NoAllocate | WriteMissMode::Naive)
     }
@@ -982,7 +983,7 @@ impl Cache {
                 // write goes down and the line is left alone.
                 let slot = self.slot(set, way);
                 self.touch(slot, now);
-                if !self.sends_down_writes_to_fills(access) {
+                if !self.sends_write_misses_down(access) {
                     self.bytes[slot].modified_on_fill |= 1 << unit;
                 } else {
                     effect.write_down = true;
@@ -1016,8 +1017,7 @@ impl Cache {
         // write-through (or write-evict) write it is clean, since the write
         // also goes down.
         let kept = if mode == WriteMode::Back { SectorState::Modified } else { SectorState::Valid };
-        effect.write_down =
-            mode != WriteMode::Back || matches!(miss_mode, WriteMissMode::NoAllocate | WriteMissMode::Naive);
+        effect.write_down = self.sends_write_misses_down(access);
         // A sector miss under allocation on fill leaves the line alone too.
         let way = way.filter(|_| self.allocates_at_commit(access));
         let Some(way) = way else {
