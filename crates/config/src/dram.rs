@@ -208,6 +208,27 @@ impl DramConfig {
         w.option("-dram_bnkgrp_indexing_policy", self.bank_group_indexing as u32);
     }
 
+    /// The credits a channel's L2 slices share for sending requests to it
+    /// (GPGPU-Sim's `arbitration_metadata`): a request borrows one when it
+    /// leaves its slice's L2-to-DRAM queue and gives it back when its data
+    /// leaves the return queue, so the scheduler's and the return queue's
+    /// entries bound what a channel holds. Each of the channel's
+    /// `slices_per_channel` slices also has one credit of its own, beyond
+    /// these. `None`: unlimited (either queue unlimited).
+    pub fn shared_credits(&self, slices_per_channel: u32) -> Option<u32> {
+        let (queue, returns) = (self.scheduler_queue_entries, self.return_queue_entries);
+        if queue == 0 || returns == 0 {
+            return None;
+        }
+        Some((queue + returns).saturating_sub(slices_per_channel.saturating_sub(1)).max(1))
+    }
+
+    /// Every request a channel can hold between its slices and its return:
+    /// the shared credits and one per slice.
+    pub fn channel_credits(&self, slices_per_channel: u32) -> Option<u32> {
+        self.shared_credits(slices_per_channel).map(|shared| shared + slices_per_channel)
+    }
+
     /// Bytes one access moves: burst length × bus width × chips.
     pub fn access_bytes(&self) -> u32 {
         self.burst_length * self.bus_width_bytes * self.chips_per_channel
@@ -378,5 +399,17 @@ mod tests {
     fn the_named_form_round_trips() {
         let timing = DramTiming::from_array([16, 1, 3, 12, 28, 12, 40, 12, 2, 3, 10, 4, 2, 3]);
         check(&timing.to_named_string(), Ok(timing.to_array()));
+    }
+
+    #[test]
+    fn a_channels_credits_are_its_scheduler_and_return_queues_and_one_per_slice() {
+        // SM80_A100: 64 + 192 entries, four slices a channel: 64 + 192 − 3
+        // shared and one own credit each, 257 in all.
+        let mut dram = crate::preset("SM80_A100").unwrap().config().unwrap().dram;
+        assert_eq!((dram.shared_credits(4), dram.channel_credits(4)), (Some(253), Some(257)));
+        assert_eq!(dram.channel_credits(1), Some(257));
+        // An unlimited queue lifts the bound.
+        dram.return_queue_entries = 0;
+        assert_eq!(dram.channel_credits(4), None);
     }
 }

@@ -109,6 +109,16 @@ pub struct Machine {
     pub l1_block_bytes: f64,
     /// `B_DRAM`: DRAM bandwidth in bytes per second.
     pub dram_bytes_per_s: f64,
+    /// The most a channel's credits let DRAM move, in bytes per second over
+    /// all channels (`None`: unlimited queues). A request holds a credit
+    /// from leaving its L2 slice until its data leaves the return queue
+    /// (`DramConfig::channel_credits`), at least `-dram_latency` and one
+    /// access: with every credit in use, a channel returns `credits /
+    /// hold` requests a cycle whatever its banks could do (Little's law).
+    /// warplab's core model drains DRAM at the lower of this and its banks'
+    /// rate; MDM's models read the bus's rate, as the paper does.
+    #[serde(default)]
+    pub dram_credit_bytes_per_s: Option<f64>,
     /// What an LLC miss reads from DRAM (Eq. 8's block size): a sector for a
     /// sectored L2, the whole line otherwise, as the simulator fetches.
     pub llc_block_bytes: f64,
@@ -145,6 +155,7 @@ impl Machine {
             noc_saturation: noc_saturation(config),
             l1_block_bytes: f64::from(config.l1_block_bytes()),
             dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
+            dram_credit_bytes_per_s: dram_credit_rate(config, idle.dram_row_miss - idle.l2_hit),
             llc_block_bytes: f64::from(config.memory.l2.fetch_bytes()),
             launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
             rates: Rates::of(config),
@@ -158,9 +169,12 @@ impl Machine {
     }
 
     /// This machine with DRAM at `share` of its nominal rate (a kernel's
-    /// `KernelWork::dram_share`).
+    /// `KernelWork::dram_share`: what its banks keep), or at what the
+    /// channels' credits let through if that is less.
     pub(crate) fn with_dram_share(self, share: f64) -> Self {
-        Self { dram_bytes_per_s: self.dram_bytes_per_s * share.clamp(f64::MIN_POSITIVE, 1.0), ..self }
+        let banks = self.dram_bytes_per_s * share.clamp(f64::MIN_POSITIVE, 1.0);
+        let credits = self.dram_credit_bytes_per_s.unwrap_or(f64::INFINITY);
+        Self { dram_bytes_per_s: banks.min(credits), ..self }
     }
 
     /// Eq. 7, `L_NoC_service = f · block / B_NoC`: core cycles one request
@@ -183,6 +197,17 @@ impl Machine {
     pub(crate) fn dram_cycles(&self, bytes: f64) -> f64 {
         self.core_hz * bytes / self.dram_bytes_per_s.max(1.0)
     }
+}
+
+/// What every channel's credits let through at once, each held for `hold`
+/// core cycles (DRAM's share of an idle miss: `-dram_latency` and a row
+/// miss's access), in bytes per second of the L2's fetches.
+fn dram_credit_rate(config: &GpuConfig, hold: f64) -> Option<f64> {
+    let credits = config.dram.channel_credits(config.memory.sub_partitions_per_channel)?;
+    let in_flight = f64::from(config.memory.n_channels) * f64::from(credits);
+    let fetch = f64::from(config.memory.l2.fetch_bytes());
+    let core_hz = config.clocks.core.khz() as f64 * 1000.0;
+    Some(in_flight * fetch * core_hz / hold.max(1.0))
 }
 
 /// A part at its full nominal rate: what a machine read before
@@ -224,6 +249,30 @@ mod tests {
         assert!(Machine::of(&config).noc_saturation < share, "round robin recovers nothing");
         config.interconnect.mode = NetworkMode::BookSim;
         assert_eq!(Machine::of(&config).noc_saturation, 1.0);
+    }
+
+    #[test]
+    fn a100s_channels_return_fewer_requests_than_its_bus_moves() {
+        // SM80_A100: 40 channels of 64 scheduler and 192 return entries,
+        // four slices each: 253 shared credits and 4 own, 257 a channel. A
+        // credit is held for DRAM's share of an idle miss: 2 L2 cycles at
+        // 1,512 MHz, -dram_latency 190, and a row miss's 2 + tRP 22 + tRCD 22
+        // + CL 22 = 68 DRAM cycles at 6,048 MHz, 207.7 core cycles at 1,410.
+        // So 40 · 257 / 207.7 = 49.5 sectors a core cycle, under a third of
+        // the bus's 172: the run of strided:gs=8 returns 48 to 54 a cycle
+        // with every credit held (docs/validation.md).
+        let a100 = Machine::of(&warplab_config::preset("A100").unwrap().config().unwrap());
+        let hold = 2.0 * 1410.0 / 1512.0 + 190.0 + 68.0 * 1410.0 / 6048.0;
+        assert!((a100.latencies.dram - hold).abs() < 1e-6, "{}", a100.latencies.dram);
+        let per_cycle = |bytes_per_s: f64| bytes_per_s / 32.0 / a100.core_hz;
+        let credits = per_cycle(a100.dram_credit_bytes_per_s.unwrap());
+        assert!((credits - 40.0 * 257.0 / hold).abs() < 1e-6, "{credits}");
+        assert!((per_cycle(a100.dram_bytes_per_s) - 171.6).abs() < 0.1, "{}", per_cycle(a100.dram_bytes_per_s));
+        // The core model drains at the lower of the two; a kernel whose banks
+        // keep less than the credits allow keeps its banks' rate.
+        assert!((per_cycle(a100.clone().with_dram_share(0.8).dram_bytes_per_s) - credits).abs() < 1e-6);
+        let banks = per_cycle(a100.clone().with_dram_share(0.2).dram_bytes_per_s);
+        assert!((banks - 0.2 * per_cycle(a100.dram_bytes_per_s)).abs() < 1e-6, "{banks}");
     }
 
     #[test]

@@ -25,6 +25,7 @@ fn machine() -> Machine {
         noc_saturation: 1.0,
         l1_block_bytes: 32.0,
         dram_bytes_per_s: 1e18,
+        dram_credit_bytes_per_s: None,
         llc_block_bytes: 32.0,
         launch_cycles: 0.0,
         rates: Rates {
@@ -565,4 +566,28 @@ fn the_core_model_charges_the_writes_after_the_last_load_at_the_exit_not_the_fir
     assert!(close(core.cycles - free.cycles, 132.0), "{} {}", core.cycles, free.cycles);
     let mdm = predict_model(&with_writes, &m, ModelKind::MdmQueue);
     assert!(close(mdm.cpi_stack.noc * 4.0, 6400.0), "{:?}", mdm.cpi_stack);
+}
+
+#[test]
+fn the_core_model_drains_dram_no_faster_than_its_channels_credits_return() {
+    // a_saturated_noc's divergent interval, every request missing the L2,
+    // on a DRAM bus as fast as the rest (1e18 B/s) but with channels whose
+    // credits return only 3.2 GB/s of 32-B fetches: 10 cycles a request, as
+    // if the bus itself were that slow. The core model drains DRAM at the
+    // lower rate; MDM reads the bus, as the paper does, and sees no DRAM.
+    let profile = kernel(vec![Interval { llc_miss: 1.0, ..divergent(24.0) }], 10, 4, 1);
+    let credit_bound = Machine { n_sms: 10, dram_credit_bytes_per_s: Some(3.2e9), ..machine() };
+    let slow_bus = Machine { n_sms: 10, dram_bytes_per_s: 3.2e9, ..machine() };
+    // Its first batch waits for the whole drain, 10 SMs × 32 × 10 = 3,200
+    // cycles, and the two batches behind it a closed network's cycle each,
+    // 3,200 + 100 (the_batches_behind_the_first_take_a_closed_network_s_cycle).
+    let core = predict_model(&profile, &credit_bound, ModelKind::Warplab);
+    let bus_bound = predict_model(&profile, &slow_bus, ModelKind::Warplab);
+    assert_eq!(core.cpi_stack, bus_bound.cpi_stack);
+    assert!(core.cycles > 101.0 + 3200.0 + 2.0 * 3200.0, "{}", core.cycles);
+    let mdm = predict_model(&profile, &credit_bound, ModelKind::Mdm);
+    assert!(mdm.cpi_stack.dram < 1e-3, "{:?}", mdm.cpi_stack);
+    // Credits faster than the bus change nothing.
+    let loose = Machine { dram_credit_bytes_per_s: Some(1e19), ..slow_bus };
+    assert!(close(predict_model(&profile, &loose, ModelKind::Warplab).cycles, bus_bound.cycles));
 }

@@ -224,9 +224,7 @@ impl SlicePolicy {
 impl Credits {
     fn new(config: &GpuConfig) -> Self {
         let per_channel = config.memory.sub_partitions_per_channel;
-        let (queue, returns) = (config.dram.scheduler_queue_entries, config.dram.return_queue_entries);
-        let shared_limit =
-            if queue == 0 || returns == 0 { 0 } else { (queue + returns).saturating_sub(per_channel - 1).max(1) };
+        let shared_limit = config.dram.shared_credits(per_channel).unwrap_or(0);
         Self { private: vec![0; per_channel as usize], shared: 0, shared_limit }
     }
 
