@@ -7,7 +7,10 @@
 mod common;
 
 use warplab_config::{GpuConfig, Topology};
-use warplab_lab::{GenSpec, SimOptions, SimReport, preset_config, simulate_generated};
+use warplab_lab::{
+    GenSpec, ModelKind, ProfileOptions, SimOptions, SimReport, predict, preset_config, profile_generated,
+    simulate_generated,
+};
 use warplab_uarch::latency::{IdleLatencies, link_round_trip_cycles};
 
 /// Addresses below this are on chiplet 0, from it to twice it on chiplet 1
@@ -34,6 +37,21 @@ fn chiplet_qv100(chiplets: u32, extra: &str) -> GpuConfig {
 /// A grid of hand-written warps, traced for Volta.
 fn run_grid(config: &GpuConfig, ctas: u32, warps: u32, body: impl Fn(u32, u32) -> Vec<String>) -> SimReport {
     common::run_grid(config, 70, ctas, warps, body)
+}
+
+#[test]
+fn the_core_model_times_a_pointer_chase_across_the_chiplets_as_the_run_does() {
+    // SM90_H100: two chiplets, all_to_all, 8-KB stretches: half the chase's
+    // L2 hits are on the other chiplet, each a link round trip (two 100-cycle
+    // latencies) more, which warplab's core model adds to L_minLLC on
+    // average (`mean_link_round_trip_cycles`). MDM's models know no chiplets.
+    let config = preset_config("H100").unwrap().1;
+    let spec: GenSpec = "pchase-l2:size=8".parse().unwrap();
+    let run = simulate_generated(&config, SimOptions::default(), &spec).unwrap();
+    let report = predict(&profile_generated(&config, &spec, ProfileOptions::default()).unwrap(), &config);
+    let ipc = |model| report.models[&model].ipc;
+    assert_within(ipc(ModelKind::Warplab), run.ipc, 0.05, "the core model on H100's L2 pointer chase");
+    assert!(ipc(ModelKind::Mdm) > 1.1 * run.ipc, "MDM {} against the run's {}", ipc(ModelKind::Mdm), run.ipc);
 }
 
 /// One lane chasing `loads` pointers round a ring of `lines` lines from

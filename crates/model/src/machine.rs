@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use warplab_config::sm::SchedulerPolicy;
 use warplab_config::{GpuConfig, NetworkMode};
-use warplab_uarch::latency::IdleLatencies;
+use warplab_uarch::latency::{IdleLatencies, mean_link_round_trip_cycles};
 
 use crate::crossbar::saturated_packets_per_cycle;
 use crate::limits::Rates;
@@ -93,6 +93,13 @@ pub struct Machine {
     pub streaming_l1: bool,
     /// No-contention latencies.
     pub latencies: Latencies,
+    /// What the links between chiplets add to a round trip to the L2, on
+    /// average over the slices with the requests spread evenly over the
+    /// chiplets (`uarch::latency::mean_link_round_trip_cycles`); 0 on a
+    /// monolithic GPU. warplab's core model adds it to `L_minLLC`; MDM's
+    /// models know no chiplets.
+    #[serde(default)]
+    pub link_round_trip: f64,
     /// `f`: the core clock in Hz.
     pub core_hz: f64,
     /// `B_NoC`: the interconnect's bandwidth in bytes of L1 blocks per
@@ -150,6 +157,7 @@ impl Machine {
             l1_mshrs: l1_mshrs.max(1),
             streaming_l1: streaming,
             latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram: idle.dram_row_miss - idle.l2_hit },
+            link_round_trip: mean_link_round_trip_cycles(config),
             core_hz: config.clocks.core.khz() as f64 * 1000.0,
             noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
             noc_saturation: noc_saturation(config),
@@ -166,6 +174,13 @@ impl Machine {
     /// what warplab's core model reads.
     pub(crate) fn with_saturated_noc(&self) -> Self {
         Self { noc_bytes_per_s: self.noc_bytes_per_s * self.noc_saturation, noc_saturation: 1.0, ..self.clone() }
+    }
+
+    /// This machine with the chiplet links' round trip in `L_minLLC`: what
+    /// warplab's core model reads.
+    pub(crate) fn with_links(self) -> Self {
+        let latencies = Latencies { llc: self.latencies.llc + self.link_round_trip, ..self.latencies };
+        Self { latencies, link_round_trip: 0.0, ..self }
     }
 
     /// This machine with DRAM at `share` of its nominal rate (a kernel's
@@ -218,15 +233,14 @@ pub(crate) fn full_rate() -> f64 {
 }
 
 /// The share of the NoC's nominal rate (`GpuConfig::noc_bottleneck`: the
-/// slower direction's ports) its built-in crossbar keeps when saturated, the
-/// slower direction again; BookSim's networks (`-network_mode 1`) are taken
-/// at their nominal rate.
+/// slower direction's ports) its crossbar keeps when saturated, the slower
+/// direction again. BookSim's network (`-network_mode 1`) is the timing
+/// model's flit crossbar (`sim::interconnect`), whose inputs offer their
+/// heads round robin, one grant each a cycle: GPGPU-Sim's crossbar under
+/// round robin for packets of one flit, and taken as that for longer ones.
 fn noc_saturation(config: &GpuConfig) -> f64 {
     let ic = &config.interconnect;
-    if ic.mode != NetworkMode::LocalCrossbar {
-        return 1.0;
-    }
-    let islip = ic.arbiter_algo != 0;
+    let islip = ic.mode == NetworkMode::LocalCrossbar && ic.arbiter_algo != 0;
     let (sms, slices) = (config.n_sms(), config.memory.n_sub_partitions());
     let reached = saturated_packets_per_cycle(sms, slices, islip).min(saturated_packets_per_cycle(slices, sms, islip));
     let nominal = ic.ports(sms, slices).min(ic.ports(slices, sms));
@@ -238,7 +252,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_saturated_crossbar_keeps_under_its_ports_and_booksim_keeps_them_all() {
+    fn a_saturated_crossbar_keeps_under_its_ports_under_either_arbiter_and_network() {
         let mut config = warplab_config::preset("QV100").unwrap().config().unwrap();
         let share = Machine::of(&config).noc_saturation;
         // 80 SMs into 64 slices under iSLIP: above Karol's 58.6%, under all.
@@ -246,9 +260,15 @@ mod tests {
         let saturated = Machine::of(&config).with_saturated_noc();
         assert!((saturated.noc_service() * share - Machine::of(&config).noc_service()).abs() < 1e-12);
         config.interconnect.arbiter_algo = 0;
-        assert!(Machine::of(&config).noc_saturation < share, "round robin recovers nothing");
+        let round_robin = Machine::of(&config).noc_saturation;
+        assert!(round_robin < share, "round robin recovers nothing");
+        // The timing model's BookSim crossbar grants round robin whatever
+        // the arbiter option says.
         config.interconnect.mode = NetworkMode::BookSim;
-        assert_eq!(Machine::of(&config).noc_saturation, 1.0);
+        for arbiter in [0, 1] {
+            config.interconnect.arbiter_algo = arbiter;
+            assert_eq!(Machine::of(&config).noc_saturation, round_robin);
+        }
     }
 
     #[test]

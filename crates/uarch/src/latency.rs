@@ -116,6 +116,24 @@ pub fn link_round_trip_cycles(config: &GpuConfig, hops: u32) -> f64 {
     in_core_cycles(config, icnt_cycles, icnt)
 }
 
+/// What a round trip to the L2 adds on average over a chiplet GPU's
+/// slices, from any SM, with the requests spread evenly over the chiplets
+/// (the address interleave deals each chiplet equal stretches): each of the
+/// `n` chiplets is the home of `1/n` of them, the SM's own at no cost, the
+/// others at [`link_round_trip_cycles`] for their hops (all_to_all: one;
+/// ring: the shorter way round). 0 on a monolithic GPU.
+pub fn mean_link_round_trip_cycles(config: &GpuConfig) -> f64 {
+    let n = config.chiplets.count;
+    if !config.chiplets.enabled() || n < 2 {
+        return 0.0;
+    }
+    let hops = |k: u32| match config.chiplets.topology {
+        Topology::AllToAll => 1,
+        Topology::Ring => k.min(n - k),
+    };
+    (1..n).map(|k| link_round_trip_cycles(config, hops(k))).sum::<f64>() / f64::from(n)
+}
+
 /// Mean core cycles from an edge of the clock at `from_khz` to the next edge
 /// of the clock at `to_khz` strictly after it: how long a packet handed over
 /// between two clock domains waits. A consumer never takes a packet at the
@@ -144,4 +162,29 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// Core cycles of `n` cycles of a clock at `khz`.
 pub fn in_core_cycles(config: &GpuConfig, n: f64, khz: u64) -> f64 {
     n * config.clocks.core.khz() as f64 / khz.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preset(name: &str) -> GpuConfig {
+        warplab_config::preset(name).unwrap().config().unwrap()
+    }
+
+    #[test]
+    fn the_mean_link_round_trip_weighs_each_chiplet_equally() {
+        // SM90_H100's two chiplets: half the slices a link round trip away.
+        let h100 = preset("H100");
+        assert_eq!(h100.chiplets.count, 2);
+        assert_eq!(mean_link_round_trip_cycles(&h100), link_round_trip_cycles(&h100, 1) / 2.0);
+        assert!(link_round_trip_cycles(&h100, 1) > 200.0, "two 100-cycle link latencies");
+        // Four chiplets on a ring: one, two and one hops away.
+        let mut ring = h100.clone();
+        ring.chiplets.count = 4;
+        ring.chiplets.topology = Topology::Ring;
+        let (one, two) = (link_round_trip_cycles(&ring, 1), link_round_trip_cycles(&ring, 2));
+        assert!((mean_link_round_trip_cycles(&ring) - (2.0 * one + two) / 4.0).abs() < 1e-9);
+        assert_eq!(mean_link_round_trip_cycles(&preset("QV100")), 0.0);
+    }
 }
