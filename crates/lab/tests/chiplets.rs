@@ -41,10 +41,11 @@ fn run_grid(config: &GpuConfig, ctas: u32, warps: u32, body: impl Fn(u32, u32) -
 
 #[test]
 fn the_core_model_times_a_pointer_chase_across_the_chiplets_as_the_run_does() {
-    // SM90_H100: two chiplets, all_to_all, 8-KB stretches: half the chase's
-    // L2 hits are on the other chiplet, each a link round trip (two 100-cycle
-    // latencies) more, which warplab's core model adds to L_minLLC on
-    // average (`mean_link_round_trip_cycles`). MDM's models know no chiplets.
+    // SM90_H100: two chiplets, all_to_all, 8-KB stretches: about half the
+    // chase's L2 hits are homed on the other chiplet, each a link round trip
+    // (two 100-cycle latencies) more, which warplab's core model adds to
+    // L_minLLC as the profile averages it over the requests
+    // (`KernelWork::link_round_trip`). MDM's models know no chiplets.
     let config = preset_config("H100").unwrap().1;
     let spec: GenSpec = "pchase-l2:size=8".parse().unwrap();
     let run = simulate_generated(&config, SimOptions::default(), &spec).unwrap();
@@ -52,6 +53,24 @@ fn the_core_model_times_a_pointer_chase_across_the_chiplets_as_the_run_does() {
     let ipc = |model| report.models[&model].ipc;
     assert_within(ipc(ModelKind::Warplab), run.ipc, 0.05, "the core model on H100's L2 pointer chase");
     assert!(ipc(ModelKind::Mdm) > 1.1 * run.ipc, "MDM {} against the run's {}", ipc(ModelKind::Mdm), run.ipc);
+}
+
+#[test]
+fn the_profile_charges_each_request_the_trip_to_its_home_chiplet() {
+    // Lab 3's steps 3e and 3f: vecadd's 40 CTAs of 1,024 threads, one on
+    // each SM of chiplet 0 of a two-chiplet QV100; its arrays are homed on
+    // chiplet 0 with 1-GiB stretches and on chiplet 1 with 64-GiB ones. The
+    // core model adds nothing in the first and a whole link round trip to
+    // every request in the second.
+    let spec: GenSpec = "vecadd:size=40,block=1024".parse().unwrap();
+    let trip = |stretch: u64| {
+        let config = chiplet_qv100(2, &format!("-warplab_chiplet_interleave_bytes {stretch}"));
+        let profile = profile_generated(&config, &spec, ProfileOptions::default()).unwrap();
+        (profile.kernels[0].work.link_round_trip, link_round_trip_cycles(&config, 1))
+    };
+    assert_eq!(trip(1 << 30).0, 0.0);
+    let (remote, one_hop) = trip(1 << 36);
+    assert!((remote - one_hop).abs() < 1e-9, "{remote} against a link round trip of {one_hop}");
 }
 
 /// One lane chasing `loads` pointers round a ring of `lines` lines from

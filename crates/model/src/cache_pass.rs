@@ -17,8 +17,10 @@ use rustc_hash::FxHashSet;
 use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
 use warplab_trace::{Cta, Instruction, MemSpace};
+use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, SECTOR_BYTES};
 use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce, coalesce_atomic, lines_touched};
+use warplab_uarch::latency::{chiplet_hops, link_round_trip_cycles};
 use warplab_uarch::ops::{OpInfo, OpKind};
 
 use crate::limits::bank_cycles;
@@ -86,6 +88,11 @@ pub(crate) struct Traffic {
     pub request_bytes: u64,
     /// Cycles the global and local accesses hold the LD/ST unit.
     pub ldst_cycles: u64,
+    /// The requests past the L1s from an SM (reads, atomics, writes), and
+    /// the round trips over the chiplet links they add, summed: each
+    /// request's home chiplet (its address's) against its SM's.
+    pub requests_from_sms: u64,
+    pub link_cycles: f64,
 }
 
 /// The caches of the whole GPU: one L1 per SM, and every LLC the requests
@@ -105,6 +112,8 @@ pub(crate) struct CachePass {
     /// Per SM, the sectors its L1 fetched in the current round: a round
     /// stands for one memory latency, so they are still in flight.
     in_flight: Vec<FxHashSet<u64>>,
+    /// On a chiplet GPU, what a request adds crossing the links.
+    links: Option<Links>,
 
     /// The L1s' clock for LRU and FIFO order: one tick per L1 access.
     now: u64,
@@ -158,6 +167,7 @@ impl CachePass {
             )),
             accesses: Vec::with_capacity(64),
             in_flight: (0..config.n_sms()).map(|_| FxHashSet::default()).collect(),
+            links: Links::of(config),
 
             now: 0,
             traffic: Traffic::default(),
@@ -227,7 +237,7 @@ impl CachePass {
                 for i in 0..self.accesses.len() {
                     let addr = self.accesses[i].sector_addr;
                     if past_l1 {
-                        self.request_read(addr, site, &mut sent);
+                        self.request_read(sm, addr, site, &mut sent);
                     } else {
                         self.read_through_l1(sm, (addr, site), local, &mut sent);
                     }
@@ -242,7 +252,7 @@ impl CachePass {
             _ => {
                 // Atomics are done at the L2: each sector is a request that needs a reply.
                 for i in 0..self.accesses.len() {
-                    self.request_read(self.accesses[i].sector_addr, site, &mut sent);
+                    self.request_read(sm, self.accesses[i].sector_addr, site, &mut sent);
                 }
             }
         }
@@ -260,7 +270,7 @@ impl CachePass {
     fn read_through_l1(&mut self, sm: usize, (addr, site): (u64, u32), local: bool, sent: &mut Sent) {
         let now = self.tick();
         let Some(l1) = self.l1s.get_mut(sm).and_then(Option::as_mut) else {
-            self.request_read(addr, site, sent);
+            self.request_read(sm, addr, site, sent);
             return;
         };
         self.traffic.l1_reads += 1;
@@ -281,7 +291,7 @@ impl CachePass {
         }
         self.in_flight[sm].insert(fetch);
         self.traffic.l1_read_misses += 1;
-        self.request_read(fetch, site, sent);
+        self.request_read(sm, fetch, site, sent);
         if let Some(eviction) = effect.eviction {
             self.write_back_l1(eviction);
         }
@@ -302,6 +312,7 @@ impl CachePass {
         };
         if write_down {
             sent.write_requests += 1;
+            self.cross_links(sm, addr);
             self.traffic.request_bytes += HEADER_BYTES + u64::from(byte_mask.count_ones());
             self.traffic.reply_bytes += HEADER_BYTES;
             self.llc_write(addr, byte_mask, local);
@@ -313,12 +324,22 @@ impl CachePass {
 
     /// A read request past the L1 for memory site `site`: header out, the
     /// data back.
-    fn request_read(&mut self, addr: u64, site: u32, sent: &mut Sent) {
+    fn request_read(&mut self, sm: usize, addr: u64, site: u32, sent: &mut Sent) {
         sent.read_requests += 1;
+        self.cross_links(sm, addr);
         let bytes = if self.l1_sectored { u64::from(SECTOR_BYTES) } else { self.l1_line_bytes };
         self.traffic.request_bytes += HEADER_BYTES;
         self.traffic.reply_bytes += HEADER_BYTES + bytes;
         self.llc.push(LlcOp::Read { addr, site });
+    }
+
+    /// Counts a request from SM `sm` for `addr` past the L1, and the links'
+    /// round trip it takes to its home chiplet.
+    fn cross_links(&mut self, sm: usize, addr: u64) {
+        self.traffic.requests_from_sms += 1;
+        if let Some(links) = &self.links {
+            self.traffic.link_cycles += links.round_trip(sm, addr);
+        }
     }
 
     fn write_back_l1(&mut self, eviction: Eviction) {
@@ -333,6 +354,46 @@ impl CachePass {
 
     fn llc_write(&mut self, addr: u64, byte_mask: u32, local: bool) {
         self.llc.push(LlcOp::Write { addr, byte_mask, local });
+    }
+}
+
+/// A chiplet GPU's links as the requests past the L1 meet them: the
+/// chiplet of each SM and of each address's home (the timing model's
+/// address map), and the round trip over the links between each pair
+/// (`uarch::latency::link_round_trip_cycles`, for the hops between them).
+struct Links {
+    sm_chiplet: Vec<u32>,
+    map: AddressMap,
+    chiplets: usize,
+    /// Indexed `from × chiplets + to`; 0 on the diagonal.
+    round_trips: Vec<f64>,
+}
+
+impl Links {
+    /// `config`'s links; `None` on a monolithic GPU.
+    fn of(config: &GpuConfig) -> Option<Self> {
+        let n = config.chiplets.count;
+        if !config.chiplets.enabled() || n < 2 {
+            return None;
+        }
+        let round_trips = (0..n * n)
+            .map(|i| match chiplet_hops(config, i / n, i % n) {
+                0 => 0.0,
+                hops => link_round_trip_cycles(config, hops),
+            })
+            .collect();
+        Some(Self {
+            sm_chiplet: (0..config.n_sms()).map(|sm| config.chiplet_of_sm(sm)).collect(),
+            map: AddressMap::for_gpu(config),
+            chiplets: n as usize,
+            round_trips,
+        })
+    }
+
+    fn round_trip(&self, sm: usize, addr: u64) -> f64 {
+        let from = self.sm_chiplet.get(sm).map_or(0, |&c| c as usize);
+        let to = self.map.chiplet(addr) as usize;
+        self.round_trips.get(from * self.chiplets + to).copied().unwrap_or(0.0)
     }
 }
 

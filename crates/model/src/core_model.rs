@@ -49,11 +49,11 @@ use crate::profile::{Interval, KernelProfile};
 pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
     // A saturated crossbar moves fewer packets than it has ports
     // (`crossbar.rs`): the queues and the NoC floor drain at that rate; a
-    // round trip to the L2 crosses the chiplet links for the slices on
-    // other chiplets; and DRAM drains at the share of its nominal rate its
+    // round trip to the L2 crosses the chiplet links for the requests homed
+    // on other chiplets; and DRAM drains at the share of its nominal rate its
     // channels keep under this kernel's requests (`dram_rate.rs`), or what
     // their credits let through.
-    let machine = &machine.with_saturated_noc().with_links().with_dram_share(k.work.dram_share);
+    let machine = &machine.with_saturated_noc().with_links(k.work.link_round_trip).with_dram_share(k.work.dram_share);
     let scale = representative_scale(k);
     let mut cycles = machine.launch_cycles;
     let mut stack = CpiStack::default();

@@ -56,6 +56,12 @@ pub struct KernelWork {
     /// The paths that could be the slowest warp's ([`slowest_paths`]).
     #[serde(default)]
     pub slowest_paths: Vec<PathTime>,
+    /// What the chiplet links add to a request's round trip to the L2, on
+    /// average over the kernel's requests past the L1: each crosses from
+    /// its SM's chiplet to its address's home and back (`cache_pass.rs`'
+    /// `Links`); 0 on a monolithic GPU.
+    #[serde(default)]
+    pub link_round_trip: f64,
     /// The share of DRAM's nominal rate its channels keep under this
     /// kernel's requests with full queues (`dram_rate.rs`); 1 without
     /// requests, and in profiles written before it existed.
@@ -92,6 +98,7 @@ impl Default for KernelWork {
             exit_writes: 0.0,
             after_last_write: 0.0,
             writes_to_dram: 0.0,
+            link_round_trip: 0.0,
         }
     }
 }

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use warplab_config::sm::SchedulerPolicy;
 use warplab_config::{GpuConfig, NetworkMode};
-use warplab_uarch::latency::{IdleLatencies, mean_link_round_trip_cycles};
+use warplab_uarch::latency::IdleLatencies;
 
 use crate::crossbar::saturated_packets_per_cycle;
 use crate::limits::Rates;
@@ -93,13 +93,6 @@ pub struct Machine {
     pub streaming_l1: bool,
     /// No-contention latencies.
     pub latencies: Latencies,
-    /// What the links between chiplets add to a round trip to the L2, on
-    /// average over the slices with the requests spread evenly over the
-    /// chiplets (`uarch::latency::mean_link_round_trip_cycles`); 0 on a
-    /// monolithic GPU. warplab's core model adds it to `L_minLLC`; MDM's
-    /// models know no chiplets.
-    #[serde(default)]
-    pub link_round_trip: f64,
     /// `f`: the core clock in Hz.
     pub core_hz: f64,
     /// `B_NoC`: the interconnect's bandwidth in bytes of L1 blocks per
@@ -157,7 +150,6 @@ impl Machine {
             l1_mshrs: l1_mshrs.max(1),
             streaming_l1: streaming,
             latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram: idle.dram_row_miss - idle.l2_hit },
-            link_round_trip: mean_link_round_trip_cycles(config),
             core_hz: config.clocks.core.khz() as f64 * 1000.0,
             noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
             noc_saturation: noc_saturation(config),
@@ -176,11 +168,11 @@ impl Machine {
         Self { noc_bytes_per_s: self.noc_bytes_per_s * self.noc_saturation, noc_saturation: 1.0, ..self.clone() }
     }
 
-    /// This machine with the chiplet links' round trip in `L_minLLC`: what
-    /// warplab's core model reads.
-    pub(crate) fn with_links(self) -> Self {
-        let latencies = Latencies { llc: self.latencies.llc + self.link_round_trip, ..self.latencies };
-        Self { latencies, link_round_trip: 0.0, ..self }
+    /// This machine with `round_trip` core cycles of chiplet links in
+    /// `L_minLLC` (a kernel's `KernelWork::link_round_trip`): what warplab's
+    /// core model reads; MDM's models know no chiplets.
+    pub(crate) fn with_links(self, round_trip: f64) -> Self {
+        Self { latencies: Latencies { llc: self.latencies.llc + round_trip, ..self.latencies }, ..self }
     }
 
     /// This machine with DRAM at `share` of its nominal rate (a kernel's

@@ -362,6 +362,7 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
             exit_writes,
             after_last_write,
             writes_to_dram: (llc.writes_to_dram as f64 / write_requests.max(1) as f64).min(1.0),
+            link_round_trip: traffic.link_cycles / traffic.requests_from_sms.max(1) as f64,
         },
     }
 }

@@ -26,7 +26,6 @@ fn machine() -> Machine {
         l1_block_bytes: 32.0,
         dram_bytes_per_s: 1e18,
         dram_credit_bytes_per_s: None,
-        link_round_trip: 0.0,
         llc_block_bytes: 32.0,
         launch_cycles: 0.0,
         rates: Rates {
@@ -596,11 +595,11 @@ fn the_core_model_drains_dram_no_faster_than_its_channels_credits_return() {
 #[test]
 fn the_core_model_crosses_the_chiplet_links_on_its_way_to_the_l2() {
     // One warp, one load that misses the L1 and hits the L2: 1 + 20 + (100 −
-    // 20) = 101 cycles on a monolithic GPU. With the links adding 60 cycles
-    // to a round trip on average, L_minLLC is 160 and the load 161 in the
-    // core model; MDM's models read the monolithic latency.
-    let hit = kernel(vec![divergent(1.0)], 1, 1, 1);
-    let linked = Machine { link_round_trip: 60.0, ..machine() };
-    assert!(close(predict_model(&hit, &linked, ModelKind::Warplab).cycles, 161.0));
-    assert!(close(predict_model(&hit, &linked, ModelKind::Mdm).cycles, 101.0));
+    // 20) = 101 cycles on a monolithic GPU. With the kernel's requests
+    // crossing links worth 60 cycles a round trip on average, L_minLLC is
+    // 160 and the load 161 in the core model; MDM's models know no links.
+    let mut linked = kernel(vec![divergent(1.0)], 1, 1, 1);
+    linked.kernels[0].work.link_round_trip = 60.0;
+    assert!(close(predict_model(&linked, &machine(), ModelKind::Warplab).cycles, 161.0));
+    assert!(close(predict_model(&linked, &machine(), ModelKind::Mdm).cycles, 101.0));
 }

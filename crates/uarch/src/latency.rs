@@ -116,22 +116,24 @@ pub fn link_round_trip_cycles(config: &GpuConfig, hops: u32) -> f64 {
     in_core_cycles(config, icnt_cycles, icnt)
 }
 
-/// What a round trip to the L2 adds on average over a chiplet GPU's
-/// slices, from any SM, with the requests spread evenly over the chiplets
-/// (the address interleave deals each chiplet equal stretches): each of the
-/// `n` chiplets is the home of `1/n` of them, the SM's own at no cost, the
-/// others at [`link_round_trip_cycles`] for their hops (all_to_all: one;
-/// ring: the shorter way round). 0 on a monolithic GPU.
-pub fn mean_link_round_trip_cycles(config: &GpuConfig) -> f64 {
-    let n = config.chiplets.count;
-    if !config.chiplets.enabled() || n < 2 {
-        return 0.0;
+/// The links a packet from chiplet `from` to chiplet `to` crosses, as the
+/// timing model routes it (`sim::network`): none within a chiplet; one
+/// under `all_to_all` (its source's outgoing link, then the destination's
+/// incoming one, which [`link_round_trip_cycles`] counts as one hop); on a
+/// `ring`, the shorter way round.
+pub fn chiplet_hops(config: &GpuConfig, from: u32, to: u32) -> u32 {
+    let n = config.chiplets.count.max(1);
+    let (from, to) = (from % n, to % n);
+    if from == to {
+        return 0;
     }
-    let hops = |k: u32| match config.chiplets.topology {
+    match config.chiplets.topology {
         Topology::AllToAll => 1,
-        Topology::Ring => k.min(n - k),
-    };
-    (1..n).map(|k| link_round_trip_cycles(config, hops(k))).sum::<f64>() / f64::from(n)
+        Topology::Ring => {
+            let clockwise = (to + n - from) % n;
+            clockwise.min(n - clockwise)
+        }
+    }
 }
 
 /// Mean core cycles from an edge of the clock at `from_khz` to the next edge
@@ -173,18 +175,14 @@ mod tests {
     }
 
     #[test]
-    fn the_mean_link_round_trip_weighs_each_chiplet_equally() {
-        // SM90_H100's two chiplets: half the slices a link round trip away.
-        let h100 = preset("H100");
-        assert_eq!(h100.chiplets.count, 2);
-        assert_eq!(mean_link_round_trip_cycles(&h100), link_round_trip_cycles(&h100, 1) / 2.0);
-        assert!(link_round_trip_cycles(&h100, 1) > 200.0, "two 100-cycle link latencies");
-        // Four chiplets on a ring: one, two and one hops away.
-        let mut ring = h100.clone();
-        ring.chiplets.count = 4;
-        ring.chiplets.topology = Topology::Ring;
-        let (one, two) = (link_round_trip_cycles(&ring, 1), link_round_trip_cycles(&ring, 2));
-        assert!((mean_link_round_trip_cycles(&ring) - (2.0 * one + two) / 4.0).abs() < 1e-9);
-        assert_eq!(mean_link_round_trip_cycles(&preset("QV100")), 0.0);
+    fn a_packet_takes_the_shorter_way_round_a_ring_and_one_hop_all_to_all() {
+        let mut config = preset("H100");
+        assert_eq!(config.chiplets.count, 2);
+        assert_eq!((chiplet_hops(&config, 0, 0), chiplet_hops(&config, 0, 1)), (0, 1));
+        config.chiplets.count = 5;
+        assert_eq!(chiplet_hops(&config, 0, 4), 1);
+        config.chiplets.topology = Topology::Ring;
+        let hops: Vec<u32> = (0..5).map(|to| chiplet_hops(&config, 1, to)).collect();
+        assert_eq!(hops, [1, 0, 1, 2, 2]);
     }
 }
