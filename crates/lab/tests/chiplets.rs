@@ -73,6 +73,20 @@ fn the_profile_charges_each_request_the_trip_to_its_home_chiplet() {
     assert!((remote - one_hop).abs() < 1e-9, "{remote} against a link round trip of {one_hop}");
 }
 
+#[test]
+fn the_core_model_holds_a_kernel_whose_data_is_all_remote_to_the_links_bandwidth() {
+    // Lab 3's step 3f: every request and reply crosses a 64-GB/s link, which
+    // sets the run's pace; the core model's network floor takes the busiest
+    // link's bytes at its bandwidth (measured: 42.5 against the run's 41.6).
+    let spec: GenSpec = "vecadd:size=40,block=1024".parse().unwrap();
+    let config = chiplet_qv100(2, "-warplab_chiplet_interleave_bytes 68719476736");
+    let run = simulate_generated(&config, SimOptions::default(), &spec).unwrap();
+    let report = predict(&profile_generated(&config, &spec, ProfileOptions::default()).unwrap(), &config);
+    assert_within(report.models[&ModelKind::Warplab].ipc, run.ipc, 0.05, "the core model on Lab 3's step 3f");
+    let ipc = |model| report.models[&model].ipc;
+    assert!(ipc(ModelKind::Mdm) > 2.0 * run.ipc, "MDM, knowing no links: {}", ipc(ModelKind::Mdm));
+}
+
 /// One lane chasing `loads` pointers round a ring of `lines` lines from
 /// `base`: each load's address is the one before it plus a line, so the
 /// loads depend on each other through R2.

@@ -14,8 +14,8 @@
 //! miss the first LLC, and whether it is a divergent load.
 
 use rustc_hash::FxHashSet;
-use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
+use warplab_config::{GpuConfig, Topology};
 use warplab_trace::{Cta, Instruction, MemSpace};
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, SECTOR_BYTES};
@@ -184,7 +184,16 @@ impl CachePass {
             }
         }
         self.traffic = Traffic::default();
+        if let Some(links) = &mut self.links {
+            links.pair_bytes.fill(0);
+        }
         self.llc.stage().start_kernel();
+    }
+
+    /// The bytes this kernel's requests and replies put on the busiest
+    /// chiplet link (0 on a monolithic GPU).
+    pub fn busiest_link_bytes(&self) -> u64 {
+        self.links.as_ref().map_or(0, Links::busiest_link_bytes)
     }
 
     /// A new round of the walk: what the L1s fetched before has arrived.
@@ -312,7 +321,7 @@ impl CachePass {
         };
         if write_down {
             sent.write_requests += 1;
-            self.cross_links(sm, addr);
+            self.cross_links(sm, addr, HEADER_BYTES + u64::from(byte_mask.count_ones()), HEADER_BYTES);
             self.traffic.request_bytes += HEADER_BYTES + u64::from(byte_mask.count_ones());
             self.traffic.reply_bytes += HEADER_BYTES;
             self.llc_write(addr, byte_mask, local);
@@ -326,19 +335,20 @@ impl CachePass {
     /// data back.
     fn request_read(&mut self, sm: usize, addr: u64, site: u32, sent: &mut Sent) {
         sent.read_requests += 1;
-        self.cross_links(sm, addr);
         let bytes = if self.l1_sectored { u64::from(SECTOR_BYTES) } else { self.l1_line_bytes };
+        self.cross_links(sm, addr, HEADER_BYTES, HEADER_BYTES + bytes);
         self.traffic.request_bytes += HEADER_BYTES;
         self.traffic.reply_bytes += HEADER_BYTES + bytes;
         self.llc.push(LlcOp::Read { addr, site });
     }
 
-    /// Counts a request from SM `sm` for `addr` past the L1, and the links'
-    /// round trip it takes to its home chiplet.
-    fn cross_links(&mut self, sm: usize, addr: u64) {
+    /// Counts a request from SM `sm` for `addr` past the L1, of `out` bytes
+    /// with a reply of `back`, and the links' round trip it takes to its
+    /// home chiplet.
+    fn cross_links(&mut self, sm: usize, addr: u64, out: u64, back: u64) {
         self.traffic.requests_from_sms += 1;
-        if let Some(links) = &self.links {
-            self.traffic.link_cycles += links.round_trip(sm, addr);
+        if let Some(links) = &mut self.links {
+            self.traffic.link_cycles += links.cross(sm, addr, out, back);
         }
     }
 
@@ -365,8 +375,11 @@ struct Links {
     sm_chiplet: Vec<u32>,
     map: AddressMap,
     chiplets: usize,
+    ring: bool,
     /// Indexed `from × chiplets + to`; 0 on the diagonal.
     round_trips: Vec<f64>,
+    /// This kernel's bytes from one chiplet to another, indexed the same way.
+    pair_bytes: Vec<u64>,
 }
 
 impl Links {
@@ -386,14 +399,51 @@ impl Links {
             sm_chiplet: (0..config.n_sms()).map(|sm| config.chiplet_of_sm(sm)).collect(),
             map: AddressMap::for_gpu(config),
             chiplets: n as usize,
+            ring: config.chiplets.topology == Topology::Ring,
             round_trips,
+            pair_bytes: vec![0; (n * n) as usize],
         })
     }
 
-    fn round_trip(&self, sm: usize, addr: u64) -> f64 {
-        let from = self.sm_chiplet.get(sm).map_or(0, |&c| c as usize);
-        let to = self.map.chiplet(addr) as usize;
-        self.round_trips.get(from * self.chiplets + to).copied().unwrap_or(0.0)
+    /// A request of `out` bytes from SM `sm` to `addr`'s home and its reply
+    /// of `back`: their bytes on the links, and the round trip it adds.
+    fn cross(&mut self, sm: usize, addr: u64, out: u64, back: u64) -> f64 {
+        let n = self.chiplets;
+        let from = self.sm_chiplet.get(sm).map_or(0, |&c| c as usize) % n;
+        let to = self.map.chiplet(addr) as usize % n;
+        if from == to {
+            return 0.0;
+        }
+        self.pair_bytes[from * n + to] += out;
+        self.pair_bytes[to * n + from] += back;
+        self.round_trips[from * n + to]
+    }
+
+    /// The bytes on the busiest link, routed as the timing model routes them
+    /// (`sim::network`): all_to_all through the source's outgoing and the
+    /// destination's incoming link; a ring link by link the shorter way
+    /// round, clockwise on a tie.
+    fn busiest_link_bytes(&self) -> u64 {
+        let n = self.chiplets;
+        // all_to_all: `2c` is chiplet c's outgoing link, `2c + 1` its
+        // incoming one; ring: `2c` goes from c to c + 1, `2c + 1` to c − 1.
+        let mut links = vec![0u64; 2 * n];
+        for (pair, &bytes) in self.pair_bytes.iter().enumerate().filter(|(_, b)| **b > 0) {
+            let (from, to) = (pair / n, pair % n);
+            if !self.ring {
+                links[2 * from] += bytes;
+                links[2 * to + 1] += bytes;
+                continue;
+            }
+            let clockwise = (to + n - from) % n;
+            let (step, hops) = if clockwise <= n - clockwise { (1, clockwise) } else { (n - 1, n - clockwise) };
+            let mut at = from;
+            for _ in 0..hops {
+                links[2 * at + usize::from(step != 1)] += bytes;
+                at = (at + step) % n;
+            }
+        }
+        links.into_iter().max().unwrap_or(0)
     }
 }
 
@@ -404,4 +454,29 @@ impl Links {
 fn is_divergent(accesses: &[SectorAccess], instruction: &Instruction, access_bytes: u32) -> bool {
     let packed = (u64::from(instruction.active_lanes()) * u64::from(access_bytes.max(1))).div_ceil(LINE_BYTES);
     u64::from(lines_touched(accesses)) > packed.max(1) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_busiest_link_is_found_along_the_timing_models_routes() {
+        // Four chiplets: 100 bytes from 0 to 2, 50 from 1 to 2, 80 from 0 to 3.
+        // all_to_all: chiplet 0's outgoing link carries 180. ring: 0 → 2 goes
+        // clockwise on the tie (0→1, 1→2), 1 → 2 one hop, 0 → 3 the other way
+        // (0→3): the link 1→2 carries 150.
+        let mut config = warplab_config::preset("H100").unwrap().config().unwrap();
+        config.chiplets.count = 4;
+        for (topology, busiest) in [(Topology::AllToAll, 180), (Topology::Ring, 150)] {
+            config.chiplets.topology = topology;
+            let mut links = Links::of(&config).expect("a chiplet GPU");
+            for (from, to, bytes) in [(0, 2, 100), (1, 2, 50), (0, 3, 80)] {
+                links.pair_bytes[from * 4 + to] = bytes;
+            }
+            assert_eq!(links.busiest_link_bytes(), busiest, "{topology:?}");
+        }
+        config.chiplets.count = 1;
+        assert!(Links::of(&config).is_none());
+    }
 }

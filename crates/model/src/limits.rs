@@ -62,6 +62,10 @@ pub struct KernelWork {
     /// `Links`); 0 on a monolithic GPU.
     #[serde(default)]
     pub link_round_trip: f64,
+    /// The bytes the kernel's requests and replies put on the busiest
+    /// chiplet link (`cache_pass.rs`' `Links`); 0 on a monolithic GPU.
+    #[serde(default)]
+    pub busiest_link_bytes: u64,
     /// The share of DRAM's nominal rate its channels keep under this
     /// kernel's requests with full queues (`dram_rate.rs`); 1 without
     /// requests, and in profiles written before it existed.
@@ -99,6 +103,7 @@ impl Default for KernelWork {
             after_last_write: 0.0,
             writes_to_dram: 0.0,
             link_round_trip: 0.0,
+            busiest_link_bytes: 0,
         }
     }
 }
@@ -230,6 +235,10 @@ pub struct Rates {
     /// each, `-gpgpu_operand_collector_num_out_ports_<set>`).
     #[serde(default)]
     pub collector_sets: Vec<(u32, u32)>,
+    /// Core cycles a chiplet link takes per byte (`-warplab_chiplet_link_gbps`,
+    /// each way); 0 on a monolithic GPU.
+    #[serde(default)]
+    pub link_cycles_per_byte: f64,
 }
 
 impl Rates {
@@ -264,6 +273,12 @@ impl Rates {
             },
             collector_ports: port_groups,
             collector_sets,
+            link_cycles_per_byte: if config.chiplets.enabled() && config.chiplets.count > 1 {
+                let link = config.chiplets.link_bytes_per_second(&config.memory, &config.clocks).max(1);
+                config.clocks.core.khz() as f64 * 1000.0 / link as f64
+            } else {
+                0.0
+            },
         }
     }
 
@@ -398,7 +413,13 @@ pub(crate) fn floors(k: &KernelProfile, machine: &Machine, warps_per_sm: f64, ac
                 machine.rates.slice_access_cycles(caches.request_bytes_per_request, caches.reply_bytes_per_request);
             work.busiest_slice_accesses as f64 * per_gpu * access
         }
-        Limit::Noc => noc_packets * per_gpu * machine.noc_service(),
+        // A chiplet GPU's requests also cross its links, each a part of the
+        // network with its own bandwidth: the busiest bounds it too.
+        Limit::Noc => {
+            (noc_packets * machine.noc_service())
+                .max(work.busiest_link_bytes as f64 * machine.rates.link_cycles_per_byte)
+                * per_gpu
+        }
         Limit::Dram => sectors * per_gpu * machine.dram_cycles(f64::from(SECTOR_BYTES)),
     })
 }

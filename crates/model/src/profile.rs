@@ -197,8 +197,15 @@ pub fn profile_on_threads(
             let llc = llc.map(|llc| llc.counts).unwrap_or_default();
             let l2_read_waits = stage.read_waits;
             let traffic = &walker.cache.traffic;
-            let memory =
-                MemoryCounts { traffic, llc: &llc, busiest_slice_accesses: busiest_slice, l2_read_waits, dram_share };
+            let busiest_link_bytes = walker.cache.busiest_link_bytes();
+            let memory = MemoryCounts {
+                traffic,
+                llc: &llc,
+                busiest_slice_accesses: busiest_slice,
+                busiest_link_bytes,
+                l2_read_waits,
+                dram_share,
+            };
             result.kernels.push(finish(launched, sink.tally, &memory, &machine));
         }
         Ok(())
@@ -299,6 +306,8 @@ struct MemoryCounts<'a> {
     /// The first LLC's.
     llc: &'a LlcCounts,
     busiest_slice_accesses: u64,
+    /// The L1 stage's bytes on the busiest chiplet link.
+    busiest_link_bytes: u64,
     /// Reads that hit an L2 block in flight from DRAM.
     l2_read_waits: u64,
     /// The first LLC's DRAM requests' saturated share (`dram_rate.rs`).
@@ -309,7 +318,7 @@ struct MemoryCounts<'a> {
 /// span of memory instructions' expected requests charged to the load stall
 /// that ends it.
 fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, machine: &Machine) -> KernelProfile {
-    let MemoryCounts { traffic, llc, busiest_slice_accesses, l2_read_waits, dram_share } = *memory;
+    let MemoryCounts { traffic, llc, busiest_slice_accesses, busiest_link_bytes, l2_read_waits, dram_share } = *memory;
     let points: Vec<Point> = tally
         .paths
         .paths
@@ -363,6 +372,7 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
             after_last_write,
             writes_to_dram: (llc.writes_to_dram as f64 / write_requests.max(1) as f64).min(1.0),
             link_round_trip: traffic.link_cycles / traffic.requests_from_sms.max(1) as f64,
+            busiest_link_bytes,
         },
     }
 }

@@ -35,6 +35,7 @@ fn machine() -> Machine {
             port_flit_bytes: None,
             collector_ports: Vec::new(),
             collector_sets: Vec::new(),
+            link_cycles_per_byte: 0.0,
         },
     }
 }
@@ -602,4 +603,23 @@ fn the_core_model_crosses_the_chiplet_links_on_its_way_to_the_l2() {
     linked.kernels[0].work.link_round_trip = 60.0;
     assert!(close(predict_model(&linked, &machine(), ModelKind::Warplab).cycles, 161.0));
     assert!(close(predict_model(&linked, &machine(), ModelKind::Mdm).cycles, 101.0));
+}
+
+#[test]
+fn a_narrow_chiplet_link_bounds_the_network_as_its_crossbar_does() {
+    // the_noc_floor_counts_packets_on_gpgpu_sims_crossbar_and_flits_under_booksim's
+    // warp, its crossbar taking 100 cycles, now with 4,000 bytes on its
+    // busiest chiplet link at 0.05 core cycles a byte: 200 cycles, which
+    // bind. Links ten times wider (20 cycles) leave the crossbar's 100.
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    profile.kernels[0].caches.read_requests = 60;
+    profile.kernels[0].caches.write_requests = 40;
+    profile.kernels[0].work.busiest_link_bytes = 4_000;
+    let mut m = Machine { noc_bytes_per_s: 32e9, ..machine() };
+    m.rates.link_cycles_per_byte = 0.05;
+    for model in [ModelKind::MdmLimits, ModelKind::Warplab] {
+        assert!(close(predict(&profile, &m).models[&model].cycles, 200.0), "{model}");
+    }
+    m.rates.link_cycles_per_byte = 0.005;
+    assert!(close(predict(&profile, &m).models[&ModelKind::MdmLimits].cycles, 100.0));
 }
