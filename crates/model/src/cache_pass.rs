@@ -20,7 +20,7 @@ use warplab_trace::{Cta, Instruction, MemSpace};
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, SECTOR_BYTES};
 use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce, coalesce_atomic, lines_touched};
-use warplab_uarch::latency::{chiplet_hops, link_round_trip_cycles};
+use warplab_uarch::latency::{chiplet_hops, link_round_trip_cycles, ring_way};
 use warplab_uarch::ops::{OpInfo, OpKind};
 
 use crate::limits::bank_cycles;
@@ -321,9 +321,7 @@ impl CachePass {
         };
         if write_down {
             sent.write_requests += 1;
-            self.cross_links(sm, addr, HEADER_BYTES + u64::from(byte_mask.count_ones()), HEADER_BYTES);
-            self.traffic.request_bytes += HEADER_BYTES + u64::from(byte_mask.count_ones());
-            self.traffic.reply_bytes += HEADER_BYTES;
+            self.past_l1(sm, addr, HEADER_BYTES + u64::from(byte_mask.count_ones()), HEADER_BYTES);
             self.llc_write(addr, byte_mask, local);
         }
         if let Some(eviction) = eviction {
@@ -336,17 +334,17 @@ impl CachePass {
     fn request_read(&mut self, sm: usize, addr: u64, site: u32, sent: &mut Sent) {
         sent.read_requests += 1;
         let bytes = if self.l1_sectored { u64::from(SECTOR_BYTES) } else { self.l1_line_bytes };
-        self.cross_links(sm, addr, HEADER_BYTES, HEADER_BYTES + bytes);
-        self.traffic.request_bytes += HEADER_BYTES;
-        self.traffic.reply_bytes += HEADER_BYTES + bytes;
+        self.past_l1(sm, addr, HEADER_BYTES, HEADER_BYTES + bytes);
         self.llc.push(LlcOp::Read { addr, site });
     }
 
     /// Counts a request from SM `sm` for `addr` past the L1, of `out` bytes
-    /// with a reply of `back`, and the links' round trip it takes to its
-    /// home chiplet.
-    fn cross_links(&mut self, sm: usize, addr: u64, out: u64, back: u64) {
+    /// with a reply of `back`, on the networks and, on a chiplet GPU, on
+    /// the links to its home chiplet, with the round trip it takes there.
+    fn past_l1(&mut self, sm: usize, addr: u64, out: u64, back: u64) {
         self.traffic.requests_from_sms += 1;
+        self.traffic.request_bytes += out;
+        self.traffic.reply_bytes += back;
         if let Some(links) = &mut self.links {
             self.traffic.link_cycles += links.cross(sm, addr, out, back);
         }
@@ -385,10 +383,10 @@ struct Links {
 impl Links {
     /// `config`'s links; `None` on a monolithic GPU.
     fn of(config: &GpuConfig) -> Option<Self> {
-        let n = config.chiplets.count;
-        if !config.chiplets.enabled() || n < 2 {
+        if !config.chiplets.enabled() {
             return None;
         }
+        let n = config.chiplets.count;
         let round_trips = (0..n * n)
             .map(|i| match chiplet_hops(config, i / n, i % n) {
                 0 => 0.0,
@@ -435,11 +433,11 @@ impl Links {
                 links[2 * to + 1] += bytes;
                 continue;
             }
-            let clockwise = (to + n - from) % n;
-            let (step, hops) = if clockwise <= n - clockwise { (1, clockwise) } else { (n - 1, n - clockwise) };
+            let (clockwise, hops) = ring_way(n as u32, from as u32, to as u32);
+            let step = if clockwise { 1 } else { n - 1 };
             let mut at = from;
             for _ in 0..hops {
-                links[2 * at + usize::from(step != 1)] += bytes;
+                links[2 * at + usize::from(!clockwise)] += bytes;
                 at = (at + step) % n;
             }
         }

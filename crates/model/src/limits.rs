@@ -273,7 +273,7 @@ impl Rates {
             },
             collector_ports: port_groups,
             collector_sets,
-            link_cycles_per_byte: if config.chiplets.enabled() && config.chiplets.count > 1 {
+            link_cycles_per_byte: if config.chiplets.enabled() {
                 let link = config.chiplets.link_bytes_per_second(&config.memory, &config.clocks).max(1);
                 config.clocks.core.khz() as f64 * 1000.0 / link as f64
             } else {

@@ -133,6 +133,8 @@ impl Machine {
     /// The machine `config` describes.
     pub fn of(config: &GpuConfig) -> Self {
         let idle = IdleLatencies::of(config);
+        // `L_minDRAM`, what an L2 miss adds: also how long a DRAM credit is held.
+        let dram = idle.dram_row_miss - idle.l2_hit;
         let dl1 = config.l1.dl1.as_ref();
         let streaming = dl1.is_some_and(warplab_config::CacheConfig::is_streaming);
         let l1_mshrs = match dl1 {
@@ -149,13 +151,13 @@ impl Machine {
             scheduler: SchedulerModel::of(&config.scheduling.policy),
             l1_mshrs: l1_mshrs.max(1),
             streaming_l1: streaming,
-            latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram: idle.dram_row_miss - idle.l2_hit },
+            latencies: Latencies { l1_hit: idle.l1_hit, llc: idle.l2_hit, dram },
             core_hz: config.clocks.core.khz() as f64 * 1000.0,
             noc_bytes_per_s: config.noc_bandwidth_bytes_per_second() as f64,
             noc_saturation: noc_saturation(config),
             l1_block_bytes: f64::from(config.l1_block_bytes()),
             dram_bytes_per_s: config.dram_bandwidth_bytes_per_second() as f64,
-            dram_credit_bytes_per_s: dram_credit_rate(config, idle.dram_row_miss - idle.l2_hit),
+            dram_credit_bytes_per_s: dram_credit_rate(config, dram),
             llc_block_bytes: f64::from(config.memory.l2.fetch_bytes()),
             launch_cycles: f64::from(config.kernels.kernel_launch_latency_cycles),
             rates: Rates::of(config),

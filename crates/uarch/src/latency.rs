@@ -129,11 +129,17 @@ pub fn chiplet_hops(config: &GpuConfig, from: u32, to: u32) -> u32 {
     }
     match config.chiplets.topology {
         Topology::AllToAll => 1,
-        Topology::Ring => {
-            let clockwise = (to + n - from) % n;
-            clockwise.min(n - clockwise)
-        }
+        Topology::Ring => ring_way(n, from, to).1,
     }
+}
+
+/// The way round a ring of `n` chiplets from `from` to `to` that the timing
+/// model takes (`sim::network`): clockwise (`from` + 1, + 2, ...) unless the
+/// other way is shorter, so clockwise on a tie; and the hops it takes.
+pub fn ring_way(n: u32, from: u32, to: u32) -> (bool, u32) {
+    let n = n.max(1);
+    let clockwise = (to % n + n - from % n) % n;
+    if clockwise <= n - clockwise { (true, clockwise) } else { (false, n - clockwise) }
 }
 
 /// Mean core cycles from an edge of the clock at `from_khz` to the next edge
@@ -184,5 +190,7 @@ mod tests {
         config.chiplets.topology = Topology::Ring;
         let hops: Vec<u32> = (0..5).map(|to| chiplet_hops(&config, 1, to)).collect();
         assert_eq!(hops, [1, 0, 1, 2, 2]);
+        // On an even ring the tie goes clockwise.
+        assert_eq!((ring_way(4, 0, 2), ring_way(4, 0, 3), ring_way(4, 3, 0)), ((true, 2), (false, 1), (true, 1)));
     }
 }
