@@ -87,7 +87,7 @@ fn text(config: &str, workload: &str, report: &AnalyticalReport, profiled: f64) 
 /// six after `dram` are "MDM + limits"' floors).
 const CPI_TERM_NAMES: [&str; warplab_lab::CPI_TERMS] = [
     "base", "issue", "pending", "barrier", "exit", "mshr", "noc", "dram", "ldst", "units", "l2slice", "noc-bw",
-    "dram-bw", "slowest", "launch",
+    "dram-bw", "slowest", "fetch", "launch",
 ];
 
 fn row(label: &str, p: &Prediction) -> String {

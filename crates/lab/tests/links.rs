@@ -2,6 +2,8 @@
 //! the pinned link of every version still opens, and every way a link can
 //! be wrong is refused with a message, natively and in the browser.
 
+mod gtx1080;
+
 use warplab_lab::sampling::SampleMode;
 use warplab_lab::scale::Rule;
 use warplab_lab::{
@@ -342,13 +344,7 @@ fn a_config_near_a_preset_travels_as_the_preset_and_its_edits() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn a_config_far_from_every_preset_does_not_travel() {
-    let file = |name: &str, text: &str| (name.to_owned(), text.to_owned());
-    let gtx1080 = warplab_lab::read_config_dir(&[
-        file("gpgpusim.config", include_str!("../../config/test_data/gtx1080/gpgpusim.config")),
-        file("gpgpusim.trace.config", include_str!("../../config/test_data/gtx1080/gpgpusim.trace.config")),
-        file("config_fermi_islip.icnt", include_str!("../../config/test_data/gtx1080/config_fermi_islip.icnt")),
-    ])
-    .unwrap();
+    let gtx1080 = gtx1080::config();
     match warplab_lab::config_delta(&gtx1080) {
         None => {}
         // Should a preset come near enough, its edits must give this GPU back.

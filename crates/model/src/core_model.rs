@@ -30,8 +30,12 @@
 //!   its work (`limits.rs`), per sub-core where each scheduler has its own
 //!   units.
 //! - **Idle stalls** (`slowest_warp`, and the last wave's shape): the
-//!   kernel cannot end before its slowest warp; a partial last wave takes
-//!   its busiest SM's time.
+//!   kernel cannot end before its slowest warp (with its cold code and its
+//!   wait at the exit for its last writes); a partial last wave takes its
+//!   busiest SM's time.
+//! - **Front-end stalls at the kernel's start** (`fetch`): the lines of its
+//!   code the L1 instruction cache does not hold (`code_fetch.rs`), each a
+//!   round trip the wave's warps wait for together.
 //!
 //! Every input is the profile's (the functional pass over the trace) or the
 //! config's; nothing comes from a run.
@@ -55,7 +59,8 @@ pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
     // their credits let through.
     let machine = &machine.with_saturated_noc().with_links(k.work.link_round_trip).with_dram_share(k.work.dram_share);
     let scale = representative_scale(k);
-    let mut cycles = machine.launch_cycles;
+    let fetch = cold_code_wait(k, machine);
+    let mut cycles = machine.launch_cycles + fetch;
     let mut stack = CpiStack::default();
     let waves = waves(k, machine.n_sms);
     let sms = f64::from(waves.first().map_or(0, |w| w.active_sms));
@@ -66,6 +71,7 @@ pub(crate) fn predict_core(k: &KernelProfile, machine: &Machine) -> Prediction {
         stack = stack.plus_scaled(&terms, wave.count * f64::from(wave.active_sms));
     }
     raise_to_slowest_warp(k, machine, sms, &mut cycles, &mut stack);
+    stack.fetch = fetch * sms;
     stack.launch = machine.launch_cycles * sms;
     prediction(k, cycles, &stack)
 }
@@ -83,6 +89,15 @@ fn wave_terms(k: &KernelProfile, machine: &Machine, wave: Wave, scale: f64) -> C
         [terms.ldst, terms.units, terms.l2_slice, terms.noc_bandwidth, terms.dram_bandwidth] = limits;
     }
     terms
+}
+
+/// How long a kernel's warps wait for the lines of their code that are not
+/// in the L1 instruction cache when it starts (`code_fetch.rs`): they start
+/// in step, so each line stops them all while the warp at the front fetches
+/// it, a round trip to the L2 (and on to DRAM for code no earlier kernel
+/// fetched). Once per kernel: later waves find the lines in place.
+pub(crate) fn cold_code_wait(k: &KernelProfile, machine: &Machine) -> f64 {
+    k.work.fetch_misses * machine.latencies.llc + k.work.fetch_llc_misses * machine.latencies.dram
 }
 
 /// How long the wave's warps wait at their exit for the acknowledgements

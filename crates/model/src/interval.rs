@@ -13,8 +13,11 @@
 //! regular kernel stores a handful of paths however many warps it has.
 
 use rustc_hash::FxHashMap;
+use warplab_config::GpuConfig;
 use warplab_trace::{Cta, Instruction, MemSpace, Reg, WarpTrace};
 use warplab_uarch::ops::{OpInfo, OpKind, resolve_generic};
+
+use crate::code_fetch::{CodeFetch, ColdLines};
 
 /// Interval records a kernel's profile may hold (about 16 B each): a bound on
 /// the memory of a kernel whose warps all take different paths.
@@ -104,11 +107,17 @@ pub(crate) struct Timeline {
     pub awaited: Vec<u32>,
     /// Cycles from the first issue to one past the last.
     pub cycles: u64,
+    /// The L1 instruction cache across the workload's kernels, and the
+    /// lines of its code this warp found missing from it.
+    pub code: CodeFetch,
+    pub cold_lines: ColdLines,
 }
 
 impl Timeline {
-    pub fn new() -> Self {
+    pub fn new(config: &GpuConfig) -> Self {
         Self {
+            code: CodeFetch::new(config),
+            cold_lines: ColdLines::default(),
             regs: vec![RegState::default(); N_REGS],
             stamp: 0,
             intervals: Vec::new(),
@@ -137,10 +146,12 @@ impl Timeline {
         self.intervals.clear();
         self.memops.clear();
         self.awaited.clear();
+        self.code.start_warp(self.stamp);
         let empty = RawInterval { insts: 0, stall: 0, memops_end: 0, awaited_end: 0 };
         let mut current = empty;
         let mut next_free = 0u64;
-        for instruction in cta.warp_instructions(warp) {
+        for (index, instruction) in cta.warp_instructions(warp).iter().enumerate() {
+            self.code.instruction(index, instruction.pc);
             let Some(&op) = k.ops.get(instruction.opcode.0 as usize) else { continue };
             let ready = self.sources_ready(instruction);
             let issue = next_free.max(ready);
@@ -181,6 +192,7 @@ impl Timeline {
             self.intervals.push(current);
         }
         self.cycles = next_free;
+        self.cold_lines = self.code.warp_cold_lines();
     }
 
     /// The register state of `src` in this warp, if it was written.
@@ -227,6 +239,8 @@ pub(crate) struct Path {
     /// Single-warp cycles and warp instructions.
     pub cycles: u64,
     pub insts: u64,
+    /// Lines of its code the path found missing from the L1I.
+    pub cold_lines: ColdLines,
     /// Warps that took this path.
     pub warps: u64,
 }
@@ -253,6 +267,7 @@ impl Paths {
             stored.intervals == timeline.intervals.as_slice()
                 && stored.memops == timeline.memops.as_slice()
                 && stored.awaited == timeline.awaited.as_slice()
+                && self.paths[id as usize].cold_lines == timeline.cold_lines
         });
         if let Some(id) = known {
             self.paths[id as usize].warps += 1;
@@ -273,6 +288,7 @@ impl Paths {
             n_awaited: timeline.awaited.len() as u32,
             cycles: timeline.cycles,
             insts: timeline.intervals.iter().map(|i| u64::from(i.insts)).sum(),
+            cold_lines: timeline.cold_lines,
             warps: 1,
         });
         self.intervals.extend_from_slice(&timeline.intervals);
@@ -316,5 +332,7 @@ fn path_hash(timeline: &Timeline) -> u64 {
         eat(interval.awaited_end);
     }
     timeline.memops.iter().chain(&timeline.awaited).for_each(|&site| eat(site));
+    eat(timeline.cold_lines.misses);
+    eat(timeline.cold_lines.llc_misses);
     hash
 }

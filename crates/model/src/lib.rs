@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 mod cache_pass;
+mod code_fetch;
 pub mod contention;
 mod core_model;
 mod crossbar;

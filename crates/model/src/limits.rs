@@ -87,6 +87,15 @@ pub struct KernelWork {
     /// acknowledges them; 0 in profiles written before it existed.
     #[serde(default)]
     pub writes_to_dram: f64,
+    /// The lines of the representative warp's code that were not in the L1
+    /// instruction cache when the kernel started (`code_fetch.rs`): the
+    /// warps wait a round trip to the L2 for each; 0 in profiles written
+    /// before it existed.
+    #[serde(default)]
+    pub fetch_misses: f64,
+    /// Of those, the lines no earlier kernel fetched: not in the L2 either.
+    #[serde(default)]
+    pub fetch_llc_misses: f64,
 }
 
 impl Default for KernelWork {
@@ -104,6 +113,8 @@ impl Default for KernelWork {
             writes_to_dram: 0.0,
             link_round_trip: 0.0,
             busiest_link_bytes: 0,
+            fetch_misses: 0.0,
+            fetch_llc_misses: 0.0,
         }
     }
 }
@@ -124,10 +135,29 @@ pub struct PathTime {
     pub misses: f64,
     /// Of those, the ones whose request also misses the L2.
     pub llc_misses: f64,
+    /// Lines of its code not in the L1 instruction cache at the kernel's
+    /// start, each a round trip to the L2 (`code_fetch.rs`).
+    #[serde(default)]
+    pub fetch_misses: f64,
+    /// Of those, the lines not in the L2 either.
+    #[serde(default)]
+    pub fetch_llc_misses: f64,
+    /// Whether it waits at its exit for writes it sent after its last stall
+    /// on a missing load (GPGPU-Sim's `stores_done`; `core_model::exit_wait`).
+    #[serde(default)]
+    pub exit_writes: bool,
+    /// The share of its writes DRAM acknowledges ([`KernelWork::writes_to_dram`]).
+    #[serde(default)]
+    pub writes_to_dram: f64,
+    /// The cycles it runs after its last write, which the writes' round
+    /// trip overlaps.
+    #[serde(default)]
+    pub after_last_write: f64,
 }
 
 impl PathTime {
-    /// The path whose intervals (with the cache pass's miss figures) are `intervals`.
+    /// The path whose intervals (with the cache pass's miss figures) are
+    /// `intervals`, its other fields zero.
     pub(crate) fn of(intervals: &[Interval]) -> Self {
         intervals.iter().fold(Self::default(), |t, i| {
             let miss = if i.awaits_load { i.miss } else { 0.0 };
@@ -136,19 +166,31 @@ impl PathTime {
                 stall: t.stall + f64::from(i.stall_cycles),
                 misses: t.misses + miss,
                 llc_misses: t.llc_misses + miss * i.llc_miss,
+                ..t
             }
         })
     }
 
-    /// Cycles a warp on this path takes alone: its instructions issued, its
-    /// stalls, and each miss's no-contention latency beyond the L1 hit's
-    /// (MDM's single-warp time, `predict.rs`).
+    /// Cycles a warp on this path takes alone: a round trip for each line of
+    /// its code not in the L1I, its instructions issued, its stalls, each
+    /// miss's no-contention latency beyond the L1 hit's (MDM's single-warp
+    /// time, `predict.rs`), and the wait at its exit for its last writes.
     pub(crate) fn cycles(&self, machine: &Machine) -> f64 {
         let l = &machine.latencies;
-        self.insts / machine.issue_rate.max(f64::MIN_POSITIVE)
+        self.fetch_misses * l.llc
+            + self.fetch_llc_misses * l.dram
+            + self.insts / machine.issue_rate.max(f64::MIN_POSITIVE)
             + self.stall
             + self.misses * (l.llc - l.l1_hit).max(0.0)
             + self.llc_misses * l.dram
+            + self.exit_wait(machine)
+    }
+
+    /// What its last writes' round trip adds at its exit.
+    fn exit_wait(&self, machine: &Machine) -> f64 {
+        let l = &machine.latencies;
+        let round_trip = l.llc + self.writes_to_dram * l.dram;
+        if self.exit_writes { (round_trip - self.after_last_write).max(0.0) } else { 0.0 }
     }
 
     /// At least as slow as `other` whatever the latencies.
@@ -157,6 +199,11 @@ impl PathTime {
             && self.stall >= other.stall
             && self.misses >= other.misses
             && self.llc_misses >= other.llc_misses
+            && self.fetch_misses >= other.fetch_misses
+            && self.fetch_llc_misses >= other.fetch_llc_misses
+            && (self.exit_writes >= other.exit_writes)
+            && (!other.exit_writes
+                || (self.writes_to_dram >= other.writes_to_dram && self.after_last_write <= other.after_last_write))
     }
 }
 

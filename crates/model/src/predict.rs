@@ -219,17 +219,21 @@ pub struct CpiStack {
     /// idle GPU, adds beyond the rest (a kernel-wide floor).
     #[serde(default)]
     pub slowest_warp: f64,
+    /// warplab's core model only: waiting at the kernel's start for the
+    /// lines of its code the L1 instruction cache does not hold.
+    #[serde(default)]
+    pub fetch: f64,
     /// The kernel launch latency the config charges to every kernel.
     pub launch: f64,
 }
 
 /// The CPI stack's terms.
-pub const CPI_TERMS: usize = 15;
+pub const CPI_TERMS: usize = 16;
 
 impl CpiStack {
     /// The terms: base, issue, pending, barrier, exit, mshr, noc, dram, then the limits
     /// (ldst, units, l2_slice, noc_bandwidth, dram_bandwidth, slowest_warp),
-    /// then launch.
+    /// then fetch and launch.
     pub fn terms(&self) -> [f64; CPI_TERMS] {
         [
             self.base,
@@ -246,6 +250,7 @@ impl CpiStack {
             self.noc_bandwidth,
             self.dram_bandwidth,
             self.slowest_warp,
+            self.fetch,
             self.launch,
         ]
     }
@@ -266,6 +271,7 @@ impl CpiStack {
             noc_bandwidth,
             dram_bandwidth,
             slowest_warp,
+            fetch,
             launch,
         ]: [f64; CPI_TERMS],
     ) -> Self {
@@ -284,6 +290,7 @@ impl CpiStack {
             noc_bandwidth,
             dram_bandwidth,
             slowest_warp,
+            fetch,
             launch,
         }
     }
@@ -533,9 +540,6 @@ impl Terms {
         CpiStack {
             base: self.base,
             issue: self.issue,
-            pending: 0.0,
-            barrier: 0.0,
-            exit: 0.0,
             mshr: self.mshr,
             noc: self.noc,
             dram: self.dram,
@@ -544,8 +548,7 @@ impl Terms {
             l2_slice,
             noc_bandwidth,
             dram_bandwidth,
-            slowest_warp: 0.0,
-            launch: 0.0,
+            ..CpiStack::default()
         }
     }
 

@@ -16,6 +16,7 @@ use warplab_uarch::ops::{N_UNIT_CLASSES, OpKind};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use crate::cache_pass::{PcStats, Sent, Traffic};
+use crate::code_fetch::ColdLines;
 use crate::dram_rate::saturated_share;
 use crate::interval::{KernelContext, Paths, StoredPath, Timeline, memory_space};
 use crate::kmeans::{Point, representative};
@@ -181,7 +182,7 @@ pub fn profile_on_threads(
     let mut walker = Walker::new(config, &[config]).with_threads(threads);
     // The config's own latencies, to rank the slowest paths.
     let machine = Machine::of(config);
-    let mut timeline = Timeline::new();
+    let mut timeline = Timeline::new(config);
     let mut result = Profile { profiled_sms: config.n_sms(), ..Profile::default() };
     walker.for_each_kernel(workload, options, |walker, source| {
         let mut sink = ProfileSink { timeline: &mut timeline, tally: Tally::default() };
@@ -208,6 +209,8 @@ pub fn profile_on_threads(
             };
             result.kernels.push(finish(launched, sink.tally, &memory, &machine));
         }
+        // What this kernel fetched is in the L1I and the L2 for the next.
+        timeline.code.end_kernel();
         Ok(())
     })?;
     Ok(result)
@@ -325,10 +328,13 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
         .iter()
         .map(|p| Point { cycles: p.cycles as f64, insts: p.insts as f64, weight: p.warps as f64 })
         .collect();
-    let Charged { intervals, exit_writes, after_last_write } = representative(&points)
-        .map_or_else(Charged::default, |rep| with_memory(&tally.paths.stored(rep), &tally.pc_stats));
+    let representative = representative(&points);
+    let Charged { intervals, exit_writes, after_last_write } =
+        representative.map_or_else(Charged::default, |rep| with_memory(&tally.paths.stored(rep), &tally.pc_stats));
+    let cold_lines = representative.map_or_else(ColdLines::default, |rep| tally.paths.paths[rep].cold_lines);
     let read_requests = tally.pc_stats.iter().map(|s| s.read_requests).sum::<u64>();
     let write_requests = tally.pc_stats.iter().map(|s| s.write_requests).sum::<u64>();
+    let writes_to_dram = (llc.writes_to_dram as f64 / write_requests.max(1) as f64).min(1.0);
     let requests = (read_requests + write_requests).max(1) as f64;
     let LaunchedKernel { name, id, ctas, warps_per_cta, ctas_per_sm } = launched;
     KernelProfile {
@@ -363,17 +369,34 @@ fn finish(launched: LaunchedKernel, tally: Tally, memory: &MemoryCounts<'_>, mac
             busiest_slice_accesses,
             barriers: tally.barriers,
             slowest_paths: slowest_paths(
-                (0..tally.paths.paths.len())
-                    .map(|p| PathTime::of(&with_memory(&tally.paths.stored(p), &tally.pc_stats).intervals)),
+                (0..tally.paths.paths.len()).map(|p| path_time(&tally, p, writes_to_dram)),
                 machine,
             ),
             dram_share,
             exit_writes,
             after_last_write,
-            writes_to_dram: (llc.writes_to_dram as f64 / write_requests.max(1) as f64).min(1.0),
+            writes_to_dram,
+            fetch_misses: f64::from(cold_lines.misses),
+            fetch_llc_misses: f64::from(cold_lines.llc_misses),
             link_round_trip: traffic.link_cycles / traffic.requests_from_sms.max(1) as f64,
             busiest_link_bytes,
         },
+    }
+}
+
+/// Path `p` reduced to what its time alone depends on: its intervals with
+/// their memory figures, the lines of its code it waits for, and the wait
+/// at its exit for writes still in flight.
+fn path_time(tally: &Tally, p: usize, writes_to_dram: f64) -> PathTime {
+    let charged = with_memory(&tally.paths.stored(p), &tally.pc_stats);
+    let cold = tally.paths.paths[p].cold_lines;
+    PathTime {
+        fetch_misses: f64::from(cold.misses),
+        fetch_llc_misses: f64::from(cold.llc_misses),
+        exit_writes: charged.exit_writes > 0.0,
+        writes_to_dram,
+        after_last_write: charged.after_last_write,
+        ..PathTime::of(&charged.intervals)
     }
 }
 

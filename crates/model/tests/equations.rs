@@ -286,7 +286,7 @@ fn no_kernel_ends_before_its_slowest_warp_alone() {
     // of its stalls missing the L1 (80 cycles more each to the L2) and one
     // of those the L2 (100 more): 370 cycles alone, against MDM's 36 for the
     // representative warp.
-    let slow = PathTime { insts: 10.0, stall: 100.0, misses: 2.0, llc_misses: 1.0 };
+    let slow = PathTime { insts: 10.0, stall: 100.0, misses: 2.0, llc_misses: 1.0, ..PathTime::default() };
     profile.kernels[0].work.slowest_paths = vec![slow, PathTime { insts: 40.0, ..PathTime::default() }];
     let p = limited(&profile, &machine());
     assert!(close(p.cycles, 370.0), "{p:?}");
@@ -622,4 +622,52 @@ fn a_narrow_chiplet_link_bounds_the_network_as_its_crossbar_does() {
     }
     m.rates.link_cycles_per_byte = 0.005;
     assert!(close(predict(&profile, &m).models[&ModelKind::MdmLimits].cycles, 100.0));
+}
+
+#[test]
+fn a_kernel_waits_once_for_each_line_of_its_code_the_l1i_does_not_hold() {
+    // The two-interval warp (36 cycles alone) in a kernel whose code has
+    // three lines the L1 instruction cache does not hold at its start, two
+    // of which no earlier kernel fetched: the warps wait a round trip to the
+    // L2 for each, and on to DRAM for the two, 3 · 100 + 2 · 100 = 500
+    // cycles, in a term of their own. MDM does not see them: 36.
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    profile.kernels[0].work = KernelWork { fetch_misses: 3.0, fetch_llc_misses: 2.0, ..KernelWork::default() };
+    let core = predict_model(&profile, &machine(), ModelKind::Warplab);
+    assert!(close(core.cycles, 536.0), "{}", core.cycles);
+    assert!(close(core.cpi_stack.fetch, 500.0 / 6.0), "{:?}", core.cpi_stack);
+    assert!(close(predict_model(&profile, &machine(), ModelKind::Mdm).cycles, 36.0));
+    // Four CTAs, one at a time on the one SM: four waves of 36 cycles, and
+    // the later waves find the lines in place, so still 500 once.
+    let mut waves = kernel(vec![alu(4, 20), alu(2, 10)], 4, 1, 1);
+    waves.kernels[0].work = profile.kernels[0].work.clone();
+    let core = predict_model(&waves, &machine(), ModelKind::Warplab);
+    assert!(close(core.cycles, 4.0 * 36.0 + 500.0), "{}", core.cycles);
+}
+
+#[test]
+fn the_slowest_warp_alone_fetches_its_code_and_waits_at_its_exit_for_its_last_writes() {
+    // A path of 10 instructions and no stalls, two lines of its code cold,
+    // one of them in no cache: 2 · 100 + 100 = 300 cycles of fetch. It sent
+    // writes after its last load, half of which DRAM acknowledges, and runs
+    // 30 cycles after the last: it waits 100 + 50 − 30 = 120 at its exit.
+    // 10 + 300 + 120 = 430 cycles alone, above the representative warp's 36.
+    let mut profile = kernel(vec![alu(4, 20), alu(2, 10)], 1, 1, 1);
+    let slow = PathTime {
+        insts: 10.0,
+        fetch_misses: 2.0,
+        fetch_llc_misses: 1.0,
+        exit_writes: true,
+        writes_to_dram: 0.5,
+        after_last_write: 30.0,
+        ..PathTime::default()
+    };
+    profile.kernels[0].work.slowest_paths = vec![slow];
+    for model in [ModelKind::MdmLimits, ModelKind::Warplab] {
+        let p = predict_model(&profile, &machine(), model);
+        assert!(close(p.cycles, 430.0), "{model}: {}", p.cycles);
+    }
+    // A warp that runs 150 cycles after its last write does not wait: 310.
+    profile.kernels[0].work.slowest_paths[0].after_last_write = 150.0;
+    assert!(close(predict_model(&profile, &machine(), ModelKind::MdmLimits).cycles, 310.0));
 }

@@ -8,7 +8,8 @@
 //! replacement, allocation and write policies) with [`set_index`] (GPGPU-Sim's
 //! set-index functions, IPOLY among them), [`address_map`] (an address's DRAM
 //! channel, L2 slice, bank, row and column), [`dram`] (one DRAM channel,
-//! command by command, with [`bitset`] its sets of banks), [`coalescer`] (a warp's accesses
+//! command by command, with [`bitset`] its sets of banks), [`fetch`] (where code
+//! lives and how much one instruction fetch brings), [`coalescer`] (a warp's accesses
 //! as 32-B sector requests per subwarp) and [`shared_memory`] (the cycles a
 //! shared-memory access takes with bank conflicts).
 //!
@@ -35,6 +36,7 @@ pub mod cache;
 pub mod coalescer;
 pub mod dispatch;
 pub mod dram;
+pub mod fetch;
 pub mod latency;
 pub mod occupancy;
 pub mod ops;

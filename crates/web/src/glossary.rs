@@ -148,9 +148,9 @@ pub const CPI_SLOWEST_WARP: &str = "MDM + limits and the warplab core model only
 pub const CPI_NOC_BANDWIDTH: &str = "MDM + limits and the warplab core model only: what moving every request's block over the NoC at its full bandwidth adds beyond the other terms.";
 /// The DRAM-bandwidth floor.
 pub const CPI_DRAM_BANDWIDTH: &str = "MDM + limits and the warplab core model only: what moving every DRAM sector at DRAM's full bandwidth adds beyond the other terms.";
-/// The launch CPI term.
-pub const CPI_LAUNCH: &str =
-    "The kernel launch latency the config charges to every kernel, spread over its instructions.";
+/// The kernel-start CPI term: the launch latency, and the core model's
+/// cold code (`fetch` in the JSON).
+pub const CPI_LAUNCH: &str = "The kernel's start, spread over its instructions: the launch latency the config charges to every kernel and, in the warplab core model (the JSON's fetch term), the wait for each line of its code the L1 instruction cache does not hold, which stops a wave's warps while the first to reach it fetches it from the L2 (or DRAM, for code no earlier kernel fetched); none with a perfect instruction cache.";
 
 /// What MDM leaves out, the warplab core model adds: waits for fills in flight.
 pub const MDM_MISSES_PENDING: &str = "Memory data stalls from fills in flight (CPI: in-flight fill): a load that hits a sector another warp's miss is still fetching waits for that fill, which MDM counts as a hit.";
@@ -354,7 +354,7 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("CPI: slowest warp", "cpi-slowest-warp", CPI_SLOWEST_WARP),
     ("CPI: NoC bandwidth", "cpi-noc-bandwidth", CPI_NOC_BANDWIDTH),
     ("CPI: DRAM bandwidth", "cpi-dram-bandwidth", CPI_DRAM_BANDWIDTH),
-    ("CPI: launch", "cpi-launch", CPI_LAUNCH),
+    ("CPI: kernel start", "cpi-launch", CPI_LAUNCH),
     ("MD / NMD", "md", MD),
     ("DPKI", "dpki", DPKI),
     ("Warps per SM", "warps-per-sm", WARPS_PER_SM),

@@ -42,13 +42,7 @@ use crate::mshr::MshrTable;
 use crate::report::OutcomeCounts;
 use crate::request::{Request, RequestId, RequestKind, Stamps, Waiter};
 
-/// Where GPGPU-Sim places code in the address space: an instruction at PC
-/// `pc` is fetched from this address plus `pc`.
-pub(crate) const PROGRAM_MEM_START: u64 = 0xF000_0000;
-
-/// Instructions one fetch brings into a warp's instruction buffer (GPGPU-Sim's
-/// `IBUFFER_SIZE`).
-pub(crate) const INSTRUCTIONS_PER_FETCH: u32 = 2;
+pub(crate) use warplab_uarch::fetch::{INSTRUCTIONS_PER_FETCH, PROGRAM_MEM_START};
 
 /// The fetch stage's state. Which instructions a warp has decoded is
 /// [`super::Warp::decoded`].

@@ -10,11 +10,16 @@ use crate::format;
 use crate::glossary;
 use crate::palette::Concept;
 
+/// The bars' series: the CPI stack's terms, in the order of [`terms`], but
+/// the kernel's start as one (the launch latency, and the core model's wait
+/// for its cold code: both once per kernel, before any warp issues).
+const CHART_SERIES: usize = CPI_TERMS - 1;
+
 /// The CPI stack's terms, in the order of [`terms`].
-/// `pending`, `barrier` and `exit` are the warplab core model's only; the six after
-/// `dram` are the floors of "MDM + limits" and the core model, zero for the
-/// others.
-pub const CPI_SERIES: [Series; CPI_TERMS] = [
+/// `pending`, `barrier` and `exit` are the warplab core model's only; the
+/// six after `dram` are the floors of "MDM + limits" and the core model, zero
+/// for the others.
+pub const CPI_SERIES: [Series; CHART_SERIES] = [
     Series { name: "base", concept: Concept::Issuing, explain: glossary::CPI_BASE },
     Series { name: "issue", concept: Concept::WaitingOnResult, explain: glossary::CPI_ISSUE },
     Series { name: "in-flight fill", concept: Concept::PendingFill, explain: glossary::CPI_PENDING },
@@ -29,7 +34,7 @@ pub const CPI_SERIES: [Series; CPI_TERMS] = [
     Series { name: "NoC bandwidth", concept: Concept::NocBandwidth, explain: glossary::CPI_NOC_BANDWIDTH },
     Series { name: "DRAM bandwidth", concept: Concept::DramBandwidth, explain: glossary::CPI_DRAM_BANDWIDTH },
     Series { name: "slowest warp", concept: Concept::SlowestWarp, explain: glossary::CPI_SLOWEST_WARP },
-    Series { name: "launch", concept: Concept::Launch, explain: glossary::CPI_LAUNCH },
+    Series { name: "kernel start", concept: Concept::Launch, explain: glossary::CPI_LAUNCH },
 ];
 
 /// One bar per model shown (the paper's only when `paper_only`), simplest first.
@@ -53,11 +58,16 @@ pub fn cpi_chart(report: &AnalyticalReport, paper_only: bool) -> BarChart<'stati
     }
 }
 
-/// The stack's terms in the order of [`CPI_SERIES`] (`CpiStack::terms`'); a
-/// negative or NaN term (which no model should give) is drawn as nothing
-/// rather than bending the bar.
-fn terms(stack: &CpiStack) -> [f64; CPI_TERMS] {
-    stack.terms().map(|t| if t > 0.0 { t } else { 0.0 })
+/// The stack's terms in the order of [`CPI_SERIES`] (`CpiStack::terms`',
+/// its last two, the cold code and the launch, as one); a negative or NaN
+/// term (which no model should give) is drawn as nothing rather than
+/// bending the bar.
+fn terms(stack: &CpiStack) -> [f64; CHART_SERIES] {
+    let shown = |t: f64| if t > 0.0 { t } else { 0.0 };
+    let all = stack.terms();
+    let mut out: [f64; CHART_SERIES] = std::array::from_fn(|i| shown(all[i]));
+    out[CHART_SERIES - 1] = shown(stack.fetch) + shown(stack.launch);
+    out
 }
 
 #[cfg(test)]
