@@ -15,15 +15,14 @@ use warplab_config::GpuConfig;
 /// those read, the clock domains, DRAM timing, scheduler and queues,
 /// latencies, flit size, stays in the key; so does the warp scheduler,
 /// whose policy decides the order in which the pass's warps take their
-/// turns (oldest first, or round robin).
+/// turns (oldest first, or round robin), and the instruction cache, through
+/// which it counts each warp's cold lines of code (`code_fetch.rs`).
 /// A test profiles workloads with each of these changed.
 pub const NOT_PROFILED: &[&str] = &[
     "-gpgpu_num_sched_per_core",
     "-gpgpu_max_insn_issue_per_warp",
     "-gpgpu_dual_issue_diff_exec_units",
     "-gpgpu_inst_fetch_throughput",
-    "-gpgpu_perfect_inst_const_cache",
-    "-gpgpu_cache:il1",
     "-gpgpu_n_cluster_ejection_buffer_size",
     "-gpgpu_n_ldst_response_buffer_size",
     "-gpgpu_dram_partition_queues",
@@ -82,8 +81,6 @@ mod tests {
         ("-gpgpu_max_insn_issue_per_warp", "2"),
         ("-gpgpu_dual_issue_diff_exec_units", "0"),
         ("-gpgpu_inst_fetch_throughput", "1"),
-        ("-gpgpu_perfect_inst_const_cache", "0"),
-        ("-gpgpu_cache:il1", "N:32:128:16,L:R:f:N:L,S:2:48,4:0,128"),
         ("-gpgpu_n_cluster_ejection_buffer_size", "8"),
         ("-gpgpu_n_ldst_response_buffer_size", "1"),
         ("-gpgpu_dram_partition_queues", "4:4:4:4"),
@@ -131,6 +128,8 @@ mod tests {
             ("-gpgpu_scheduler", "gto"),
             ("-gpgpu_frfcfs_dram_sched_queue_size", "16"),
             ("-gpgpu_dram_scheduler", "0"),
+            ("-gpgpu_perfect_inst_const_cache", "0"),
+            ("-gpgpu_cache:il1", "N:32:128:16,L:R:f:N:L,S:2:48,4:0,128"),
         ] {
             assert_ne!(ProfileKey::of(&edited(&base, name, value)), ProfileKey::of(&base), "{name}");
         }
@@ -141,6 +140,10 @@ mod tests {
             profile_generated(&slower, &spec, options).unwrap(),
             profile_generated(&base, &spec, options).unwrap()
         );
+        // A real instruction cache: the warps' first lines of code are cold.
+        let fetching = edited(&base, "-gpgpu_perfect_inst_const_cache", "0");
+        let cold = profile_generated(&fetching, &spec, options).unwrap();
+        assert!(cold.kernels[0].work.fetch_misses > 0.0 && cold != profile_generated(&base, &spec, options).unwrap());
         // Oldest first, a divergent kernel's warps in turn are the few in
         // the memory pipeline, which keep lines that round robin's turns
         // through every warp evict; and how many there are is the
