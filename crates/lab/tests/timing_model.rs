@@ -4,6 +4,7 @@
 //! sleeping and ticking (determinism across runs and wasm: `determinism.rs`).
 
 mod common;
+mod gtx1080;
 
 use std::fs::File;
 use std::io::Read;
@@ -353,4 +354,22 @@ fn a_shared_atomic_waits_for_the_shared_memory_pipeline() {
     // Issue 41: the cycles GPGPU-Sim counts as `gpgpu_n_shmem_bkconflict`, 31 a 32-way access.
     assert_eq!(report.shmem_bank_conflict_cycles, 0, "32 words in 32 banks");
     assert_eq!(atomics(16, 128).shmem_bank_conflict_cycles, 16 * 31, "32 words in one bank");
+}
+
+#[test]
+fn a_run_that_can_never_issue_again_stops_as_gpgpu_sims_deadlock_check_stops_it() {
+    // The GTX 1080 `accelsim-config` enables specialized unit 1 for Volta
+    // SASS's `BRA` and gives the generic operand collectors, the only ones
+    // that feed specialized units, no units: a generated loop's `BRA` can
+    // never leave its `ID_OC` register, and the warps retry it every cycle.
+    // GPGPU-Sim stops such a run at its next 50,000-cycle progress check
+    // with no instruction since the last; so does the timing model, saying
+    // why, where it used to run forever.
+    let config = gtx1080::config();
+    let report = simulate_generated(&config, SimOptions::default(), &"maxflops:size=1".parse().unwrap()).unwrap();
+    assert!(report.cycles >= 50_000 && report.cycles <= 100_000, "{} cycles", report.cycles);
+    assert!(report.diagnostics.iter().any(|d| d.contains("deadlock")), "{:?}", report.diagnostics);
+    // A loop-free kernel on the same config runs to its end.
+    let vecadd = simulate_generated(&config, SimOptions::default(), &"vecadd:size=16".parse().unwrap()).unwrap();
+    assert!(vecadd.diagnostics.iter().all(|d| !d.contains("deadlock")), "{:?}", vecadd.diagnostics);
 }

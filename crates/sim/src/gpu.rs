@@ -40,6 +40,10 @@ use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
 use crate::time::{Clocks, Cycle, Domain};
 
+/// How often GPGPU-Sim checks a run for progress (`gpu_sim_cycle % 50000`
+/// in GPGPU-Sim 4's `gpgpu_sim::cycle`).
+pub(crate) const DEADLOCK_CHECK_CYCLES: u64 = 50_000;
+
 /// One kernel launch in the scheduler.
 pub(crate) struct KernelRun {
     pub source: Option<Box<dyn KernelSource>>,
@@ -101,6 +105,10 @@ pub struct Gpu {
     /// "no warp" issue slots).
     any_running: bool,
     deadlocked: bool,
+    /// GPGPU-Sim's deadlock check: the next multiple of
+    /// [`DEADLOCK_CHECK_CYCLES`] to check at, and the warp instructions
+    /// issued at the last check.
+    liveness: (u64, u64),
     /// The event stream's window and what it has recorded.
     pub(crate) log: EventLog,
 }
@@ -138,6 +146,7 @@ impl Gpu {
             last_cycle: 0,
             any_running: false,
             deadlocked: false,
+            liveness: (DEADLOCK_CHECK_CYCLES, 0),
             log: EventLog::default(),
         }
     }
@@ -160,6 +169,36 @@ impl Gpu {
         ));
         self.deadlocked = true;
         self.last_cycle = now;
+    }
+
+    /// GPGPU-Sim's deadlock check (`gpgpu_sim::cycle`, `-gpgpu_deadlock_detect`,
+    /// on by default): every [`DEADLOCK_CHECK_CYCLES`] core cycles, a run in
+    /// which no warp instruction issued since the last check has stopped
+    /// for good. It catches what the quiet check cannot: warps that retry an
+    /// instruction every cycle that no unit will ever take (a specialized
+    /// unit's instructions on a config with no generic operand collector
+    /// units, which only they feed). Predicted CTAs and reused kernels of a
+    /// sampled run issue nothing while they wait for their predicted end, so
+    /// they hold it off.
+    pub(crate) fn check_liveness(&mut self, now: u64) {
+        let (next, issued_then) = self.liveness;
+        if now < next {
+            return;
+        }
+        let issued: u64 = self.sms.iter().map(|sm| sm.counters.warp_insts).sum();
+        let waiting_on_predictions = !self.predicted_ctas.is_empty();
+        // A reused kernel of a sampled run runs no CTAs until its end.
+        let simulating = self.runs.iter().any(|run| run.running() && run.ends_at.is_none());
+        if issued == issued_then && !waiting_on_predictions && simulating {
+            self.diagnostics.push(format!(
+                "the simulation stopped at cycle {now}: no warp instruction issued in the last \
+                 {DEADLOCK_CHECK_CYCLES} cycles (deadlock, as GPGPU-Sim's check finds it)"
+            ));
+            self.deadlocked = true;
+            self.last_cycle = now;
+            return;
+        }
+        self.liveness = ((now / DEADLOCK_CHECK_CYCLES + 1) * DEADLOCK_CHECK_CYCLES, issued);
     }
 
     /// Advances to the next clock edge of any domain; returns whether the

@@ -150,6 +150,10 @@ impl<'w> Simulation<'w> {
             if !self.gpu.step(self.workload.as_mut()) || self.gpu.finished() {
                 continue;
             }
+            self.gpu.check_liveness(self.gpu.cycle().0);
+            if self.gpu.finished() {
+                break;
+            }
             if wanted.is_some_and(|n| self.gpu.log.recorded() >= n) {
                 break;
             }
