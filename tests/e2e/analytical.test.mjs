@@ -16,10 +16,11 @@ const shared = serverAndBrowser();
 const MODELS = ["gpumech", "gpumech+", "mdm-queue", "mdm-mshr", "mdm", "gpumech-md1", "mdm-limits", "warplab"];
 // The model the strip leads with (`warplab_lab::HEADLINE`), by name and label.
 const HEADLINE = { name: "warplab", label: "warplab core model" };
-// The CPI stack's terms as the chart's legend names them, in order.
+// The CPI stack's terms as the chart's legend names them, in order (the
+// launch and the core model's cold code as one: the kernel's start).
 const CPI_TERMS = [
   "base", "issue", "in-flight fill", "barrier", "stores at exit", "mshr", "noc", "dram", "LD/ST unit", "units", "L2 slice",
-  "NoC bandwidth", "DRAM bandwidth", "slowest warp", "launch",
+  "NoC bandwidth", "DRAM bandwidth", "slowest warp", "kernel start",
 ];
 
 const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);

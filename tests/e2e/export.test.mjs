@@ -40,7 +40,7 @@ test("the config and the CPI chart can be saved", async () => {
   const csv = await download(page, chart.getByTestId("export-csv"));
   assert.equal(csv.name, "cpi-chart.csv");
   const lines = csv.bytes.toString().trim().split("\n");
-  const terms = ["base", "issue", "in-flight fill", "barrier", "stores at exit", "mshr", "noc", "dram", "LD/ST unit", "units", "L2 slice", "NoC bandwidth", "DRAM bandwidth", "slowest warp", "launch"];
+  const terms = ["base", "issue", "in-flight fill", "barrier", "stores at exit", "mshr", "noc", "dram", "LD/ST unit", "units", "L2 slice", "NoC bandwidth", "DRAM bandwidth", "slowest warp", "kernel start"];
   assert.equal(lines[0], ["bar", ...terms.map((t) => `${t} (SM cycles per warp instruction)`)].join(","));
   assert.equal(lines.length, 9, "a header and one line per model (eight)");
   assert.deepEqual(errors, []);

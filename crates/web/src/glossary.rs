@@ -159,7 +159,7 @@ pub const MDM_MISSES_BARRIER: &str = "Synchronisation stalls at barriers (CPI: b
 /// What MDM leaves out: structural stalls.
 pub const MDM_MISSES_STRUCTURAL: &str = "Structural stalls (CPI: LD/ST unit, units, L2 slice, NoC bandwidth, DRAM bandwidth): a wave cannot end before its busiest part (the LD/ST unit and L1 banks, the execution units and operand collector of each sub-core, the busiest L2 slice, the NoC and DRAM at full bandwidth) has done its work.";
 /// What MDM leaves out: idle stalls.
-pub const MDM_MISSES_IDLE: &str = "Idle stalls (CPI: stores at exit, slowest warp): a wave's CTAs hold their slots until their warps' last stores are acknowledged, a kernel cannot end before its slowest warp, and a last, partial wave takes as long as its busiest SM.";
+pub const MDM_MISSES_IDLE: &str = "Idle stalls (CPI: stores at exit, slowest warp, kernel start): a wave's CTAs hold their slots until their warps' last stores are acknowledged, a kernel cannot end before its slowest warp, a last, partial wave takes as long as its busiest SM, and where the instruction cache is not perfect a kernel's warps first wait for the lines of its code it does not hold.";
 
 /// Memory divergence.
 pub const MD: &str = "Memory-divergent (MD): some interval has more read misses in flight per SM than the L1 has MSHRs (or, with a streaming L1, saturates the NoC); the share is of the representative warp's instructions in such intervals. NMD: none.";
