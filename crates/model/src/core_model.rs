@@ -97,7 +97,7 @@ fn wave_terms(k: &KernelProfile, machine: &Machine, wave: Wave, scale: f64) -> C
 /// it, a round trip to the L2 (and on to DRAM for code no earlier kernel
 /// fetched). Once per kernel: later waves find the lines in place.
 pub(crate) fn cold_code_wait(k: &KernelProfile, machine: &Machine) -> f64 {
-    k.work.fetch_misses * machine.latencies.llc + k.work.fetch_llc_misses * machine.latencies.dram
+    machine.latencies.round_trips(k.work.fetch_misses, k.work.fetch_llc_misses)
 }
 
 /// How long the wave's warps wait at their exit for the acknowledgements
@@ -115,7 +115,7 @@ pub(crate) fn exit_wait(k: &KernelProfile, machine: &Machine, wave: Wave) -> f64
         return 0.0;
     }
     let drain = f64::from(wave.warps_per_sm) * writes;
-    let round_trip = machine.latencies.llc + k.work.writes_to_dram * machine.latencies.dram;
+    let round_trip = no_contention(machine, k.work.writes_to_dram);
     (drain + round_trip - k.work.after_last_write).max(0.0)
 }
 

@@ -108,16 +108,14 @@ pub(crate) struct Timeline {
     /// Cycles from the first issue to one past the last.
     pub cycles: u64,
     /// The L1 instruction cache across the workload's kernels, and the
-    /// lines of its code this warp found missing from it.
+    /// lines of its code the warp being profiled found missing from it.
     pub code: CodeFetch,
-    pub cold_lines: ColdLines,
 }
 
 impl Timeline {
     pub fn new(config: &GpuConfig) -> Self {
         Self {
             code: CodeFetch::new(config),
-            cold_lines: ColdLines::default(),
             regs: vec![RegState::default(); N_REGS],
             stamp: 0,
             intervals: Vec::new(),
@@ -192,7 +190,6 @@ impl Timeline {
             self.intervals.push(current);
         }
         self.cycles = next_free;
-        self.cold_lines = self.code.warp_cold_lines();
     }
 
     /// The register state of `src` in this warp, if it was written.
@@ -267,7 +264,7 @@ impl Paths {
             stored.intervals == timeline.intervals.as_slice()
                 && stored.memops == timeline.memops.as_slice()
                 && stored.awaited == timeline.awaited.as_slice()
-                && self.paths[id as usize].cold_lines == timeline.cold_lines
+                && self.paths[id as usize].cold_lines == timeline.code.warp_cold_lines()
         });
         if let Some(id) = known {
             self.paths[id as usize].warps += 1;
@@ -288,7 +285,7 @@ impl Paths {
             n_awaited: timeline.awaited.len() as u32,
             cycles: timeline.cycles,
             insts: timeline.intervals.iter().map(|i| u64::from(i.insts)).sum(),
-            cold_lines: timeline.cold_lines,
+            cold_lines: timeline.code.warp_cold_lines(),
             warps: 1,
         });
         self.intervals.extend_from_slice(&timeline.intervals);
@@ -332,7 +329,8 @@ fn path_hash(timeline: &Timeline) -> u64 {
         eat(interval.awaited_end);
     }
     timeline.memops.iter().chain(&timeline.awaited).for_each(|&site| eat(site));
-    eat(timeline.cold_lines.misses);
-    eat(timeline.cold_lines.llc_misses);
+    let cold = timeline.code.warp_cold_lines();
+    eat(cold.misses);
+    eat(cold.llc_misses);
     hash
 }

@@ -34,6 +34,7 @@ use warplab_uarch::latency::in_core_cycles;
 use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class, unit_index};
 
 use crate::machine::{Machine, full_rate};
+use crate::predict::no_contention;
 use crate::profile::{Interval, KernelProfile};
 
 /// What all of one kernel's warps ask of the throughput-limited parts.
@@ -177,8 +178,7 @@ impl PathTime {
     /// time, `predict.rs`), and the wait at its exit for its last writes.
     pub(crate) fn cycles(&self, machine: &Machine) -> f64 {
         let l = &machine.latencies;
-        self.fetch_misses * l.llc
-            + self.fetch_llc_misses * l.dram
+        l.round_trips(self.fetch_misses, self.fetch_llc_misses)
             + self.insts / machine.issue_rate.max(f64::MIN_POSITIVE)
             + self.stall
             + self.misses * (l.llc - l.l1_hit).max(0.0)
@@ -188,8 +188,7 @@ impl PathTime {
 
     /// What its last writes' round trip adds at its exit.
     fn exit_wait(&self, machine: &Machine) -> f64 {
-        let l = &machine.latencies;
-        let round_trip = l.llc + self.writes_to_dram * l.dram;
+        let round_trip = no_contention(machine, self.writes_to_dram);
         if self.exit_writes { (round_trip - self.after_last_write).max(0.0) } else { 0.0 }
     }
 

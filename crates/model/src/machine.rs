@@ -68,6 +68,14 @@ pub struct Latencies {
     pub dram: f64,
 }
 
+impl Latencies {
+    /// `to_l2` round trips past the L1 (`L_minLLC` each), `on_to_dram` of
+    /// which go on to DRAM (`L_minDRAM` more each).
+    pub fn round_trips(&self, to_l2: f64, on_to_dram: f64) -> f64 {
+        to_l2 * self.llc + on_to_dram * self.dram
+    }
+}
+
 /// The parameters of one GPU the models evaluate a profile on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Machine {

@@ -602,7 +602,7 @@ fn memory(interval: &Interval) -> Option<(f64, f64)> {
 
 /// `L_nocont` of an interval's awaited load.
 pub(crate) fn no_contention(machine: &Machine, llc_miss: f64) -> f64 {
-    machine.latencies.llc + llc_miss * machine.latencies.dram
+    machine.latencies.round_trips(1.0, llc_miss)
 }
 
 /// Eq. 3, `M = min(M_read · W, #MSHR) + M_write · W`: the requests an SM has

@@ -162,13 +162,17 @@ impl Gpu {
     }
 
     /// Ends a run in which nothing can ever happen again (e.g. an
-    /// instruction for a unit class the config gives no units), saying so.
-    pub(crate) fn deadlocked(&mut self, now: u64) {
-        self.diagnostics.push(format!(
-            "the simulation stopped at cycle {now}: every warp waits for an event that cannot come (deadlock)"
-        ));
+    /// instruction for a unit class the config gives no units), saying
+    /// `why`.
+    pub(crate) fn deadlocked(&mut self, now: u64, why: &str) {
+        self.diagnostics.push(format!("the simulation stopped at cycle {now}: {why}"));
         self.deadlocked = true;
         self.last_cycle = now;
+    }
+
+    /// Warp instructions the SMs have issued so far.
+    pub(crate) fn warp_insts(&self) -> u64 {
+        self.sms.iter().map(|sm| sm.counters.warp_insts).sum()
     }
 
     /// GPGPU-Sim's deadlock check (`gpgpu_sim::cycle`, `-gpgpu_deadlock_detect`,
@@ -185,17 +189,16 @@ impl Gpu {
         if now < next {
             return;
         }
-        let issued: u64 = self.sms.iter().map(|sm| sm.counters.warp_insts).sum();
+        let issued = self.warp_insts();
         let waiting_on_predictions = !self.predicted_ctas.is_empty();
         // A reused kernel of a sampled run runs no CTAs until its end.
         let simulating = self.runs.iter().any(|run| run.running() && run.ends_at.is_none());
         if issued == issued_then && !waiting_on_predictions && simulating {
-            self.diagnostics.push(format!(
-                "the simulation stopped at cycle {now}: no warp instruction issued in the last \
-                 {DEADLOCK_CHECK_CYCLES} cycles (deadlock, as GPGPU-Sim's check finds it)"
-            ));
-            self.deadlocked = true;
-            self.last_cycle = now;
+            let why = format!(
+                "no warp instruction issued in the last {DEADLOCK_CHECK_CYCLES} cycles (deadlock, as GPGPU-Sim's \
+                 check finds it)"
+            );
+            self.deadlocked(now, &why);
             return;
         }
         self.liveness = ((now / DEADLOCK_CHECK_CYCLES + 1) * DEADLOCK_CHECK_CYCLES, issued);

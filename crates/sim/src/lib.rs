@@ -164,7 +164,7 @@ impl<'w> Simulation<'w> {
             let now = self.gpu.cycle().0;
             match self.gpu.quiet_until(now) {
                 Some(u64::MAX) => {
-                    self.gpu.deadlocked(now);
+                    self.gpu.deadlocked(now, "every warp waits for an event that cannot come (deadlock)");
                     break;
                 }
                 Some(next) => self.gpu.skip_to(next.min(end).min(self.gpu.log.jump_limit(now))),
@@ -177,7 +177,7 @@ impl<'w> Simulation<'w> {
 
     /// Where the run is.
     pub fn progress(&self) -> Progress {
-        let warp_insts = self.gpu.sms.iter().map(|sm| sm.counters.warp_insts).sum();
+        let warp_insts = self.gpu.warp_insts();
         let limit = self.gpu.options.max_cycles;
         let stopped = limit != 0 && self.gpu.cycle().0 >= limit;
         Progress { cycle: self.gpu.cycle(), warp_insts, finished: self.gpu.finished() || stopped }
