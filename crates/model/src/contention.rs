@@ -33,6 +33,15 @@ pub fn mshr_batches_beyond_first(requests: f64, mshrs: f64) -> f64 {
     ((requests / mshrs - 1e-9).ceil() - 1.0).max(0.0)
 }
 
+/// The MSHR batches beyond the first of `requests` flowing through `mshrs`
+/// MSHRs that are never idle: `max(0, requests / #MSHR − 1)`. Unlike MDM's
+/// whole batches ([`mshr_batches_beyond_first`]), a partial batch takes its
+/// share of a batch's time, because the MSHRs it leaves free are taken by
+/// the next requests in flight rather than left empty until it is done.
+pub fn mshr_batches_flowing(requests: f64, mshrs: f64) -> f64 {
+    (requests / mshrs.max(1.0) - 1.0).max(0.0)
+}
+
 /// Waiting time of an M/D/1 queue (Poisson arrivals, deterministic service
 /// `service` cycles) at utilization `rho` < 1: `ρ · s / (2 (1 − ρ))`.
 pub fn md1_wait(rho: f64, service: f64) -> f64 {
@@ -115,6 +124,17 @@ mod tests {
         assert_eq!(mshr_batches_beyond_first(3.0 * 128.0, 128.0), 2.0);
         assert_eq!(mshr_batches_beyond_first(3.0 * 128.0 + 1.0, 128.0), 3.0);
         assert_eq!(mshr_batches_beyond_first(100.0, 128.0), 0.0);
+    }
+
+    #[test]
+    fn flowing_batches_by_hand() {
+        // 3 · #MSHR requests: two batches beyond the first, as MDM's.
+        assert_eq!(mshr_batches_flowing(3.0 * 128.0, 128.0), 2.0);
+        // Half a batch more is half a batch, where MDM's whole batches round up.
+        assert_eq!(mshr_batches_flowing(3.5 * 128.0, 128.0), 2.5);
+        assert_eq!(mshr_batches_beyond_first(3.5 * 128.0, 128.0), 3.0);
+        // What the MSHRs hold at once has no batch behind it.
+        assert_eq!(mshr_batches_flowing(100.0, 128.0), 0.0);
     }
 
     #[test]

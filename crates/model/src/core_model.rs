@@ -18,11 +18,14 @@
 //!   memory is `wait ≥ miss`, and its requests' share that waits for DRAM
 //!   `llc_wait ≥ llc_miss`.
 //! - **MDM's memory-divergence terms** (`mshr`, `noc`, `dram`): MSHR
-//!   batching and MDM's NoC and DRAM queues (a queue that charges only what
-//!   a link's load implies was built and measured worse, docs/analytical.md
-//!   says why), with two changes: the NoC drains at the rate a saturated
-//!   crossbar keeps (`crossbar.rs`), and an interval's writes are drained
-//!   once, a share in each MSHR batch, not once per batch.
+//!   batching and the NoC and DRAM queues. A burst the MSHRs hold at once
+//!   waits in MDM's queue; a memory-divergent interval keeps its MSHRs full,
+//!   so its requests cycle through the latency and the links as a closed
+//!   network, which charges only what the links' load implies, and every
+//!   batch, the first and a partial last one too, takes that network's
+//!   round. The NoC drains at the rate a saturated crossbar keeps
+//!   (`crossbar.rs`), and an interval's writes are drained once, a share in
+//!   each MSHR batch, not once per batch.
 //! - **Barriers** (`barrier`): a CTA's warps leave each barrier together, so
 //!   they stall together; the scheduler overlaps its CTAs, not its warps.
 //! - **Structural stalls** (`ldst`, `units`, `l2_slice`, `noc_bandwidth`,
@@ -40,7 +43,7 @@
 //! Every input is the profile's (the functional pass over the trace) or the
 //! config's; nothing comes from a run.
 
-use crate::contention::{closed_queue_waits, mdm_queue_delay, mshr_batches_beyond_first};
+use crate::contention::{closed_queue_waits, mdm_queue_delay, mshr_batches_flowing};
 use crate::limits::{N_LIMITS, floors};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
@@ -231,30 +234,30 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
     let warps = f64::from(wave.warps_per_sm);
     let mshrs = f64::from(machine.l1_mshrs);
     let active = f64::from(wave.active_sms);
-    // The first batch is MDM's queue: every active SM's `M` requests reach
-    // the link at once and drain through it, the last wholly when the
-    // interval is memory-divergent and the link saturated. Requests that
-    // skip the L1 (atomics) take no MSHR: they are in flight beside the
-    // MSHRs' batch, never batched behind it.
+    // Requests that skip the L1 (atomics) take no MSHR: they are in flight
+    // beside the MSHRs' batch, never batched behind it.
     let mshr_reads = (i.m_read - i.m_bypass).max(0.0) * warps;
     // Writes and bypassing requests go out once per interval, spread over
     // its MSHR batches: each batch drains its own share, not all of them.
-    let extra_batches = mshr_batches_beyond_first(mshr_reads, mshrs);
+    let extra_batches = mshr_batches_flowing(mshr_reads, mshrs);
     let requests = mshr_reads.min(mshrs) + (i.m_bypass + i.m_write) * warps / (extra_batches + 1.0);
-    let divergent = mshr_reads > mshrs;
-    let limit = machine.latencies.llc + machine.latencies.dram;
     let services = [machine.noc_service(), machine.dram_service(i.llc_miss)];
-    let [noc, dram] = services.map(|service| mdm_queue_delay(active, requests, service, limit, divergent));
-    // The batches behind the first flow: each request leaves its MSHR as
-    // its data comes back and the next takes it, so the SMs' requests cycle
-    // through the latency, the NoC and DRAM as a closed network, and a
-    // batch takes that network's cycle time: the latency while the links
-    // keep up, the busier link's drain once they do not.
-    let mshr = if extra_batches > 0.0 {
-        let [noc_flowing, dram_flowing] = closed_queue_waits(active * requests, idle_with_l2_fills, services);
-        extra_batches * (idle_with_l2_fills + noc_flowing + dram_flowing)
+    let (noc, dram, mshr) = if mshr_reads > mshrs {
+        // A memory-divergent interval keeps its SM's MSHRs full: each
+        // request leaves its MSHR as its data comes back and the next takes
+        // it, so the SMs' requests cycle through the latency, the NoC and
+        // DRAM as a closed network, the first batch as every other, and
+        // each batch takes that network's cycle time: the latency while the
+        // links keep up, the busier link's drain once they do not.
+        let [noc, dram] = closed_queue_waits(active * requests, idle_with_l2_fills, services);
+        (noc, dram, extra_batches * (idle_with_l2_fills + noc + dram))
     } else {
-        0.0
+        // A burst the MSHRs hold at once is MDM's queue: every active SM's
+        // `M` requests reach the link together and drain through it, a
+        // request waiting for half the drain on average.
+        let limit = machine.latencies.llc + machine.latencies.dram;
+        let [noc, dram] = services.map(|service| mdm_queue_delay(active, requests, service, limit, false));
+        (noc, dram, 0.0)
     };
     let beyond_hit = |latency: f64| (latency - machine.latencies.l1_hit).max(0.0);
     MemoryCost {
