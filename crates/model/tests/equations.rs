@@ -401,9 +401,10 @@ fn more_mshrs_never_make_a_memory_divergent_interval_slower() {
     // the closed network's round, whose population grows with the MSHRs
     // while the batches fall, so the interval never costs more with more
     // MSHRs. With MDM's whole drain for the first batch and the closed
-    // network's cycle behind it, 64 MSHRs (one burst of 640 requests, 6,400
-    // cycles, and half a batch) had cost more than 32 (three rounds of
-    // 3,200).
+    // network's round behind it, 64 MSHRs (a burst of 640 requests drained
+    // whole after the latency, 6,400 cycles, then a round of 6,400 for the
+    // half batch left, rounded up to a whole one) had cost 12,901 cycles
+    // where 32 cost 9,702.
     let profile = kernel(vec![divergent(24.0)], 10, 4, 1);
     let cycles = |mshrs| {
         let m = Machine { n_sms: 10, noc_bytes_per_s: 3.2e9, l1_mshrs: mshrs, ..machine() };
