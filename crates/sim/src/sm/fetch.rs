@@ -10,7 +10,7 @@
 //! (one per step, oldest first; its MSHR entry stays busy until the last one).
 //! Otherwise the first warp after the one fetched last, in warp-slot order,
 //! whose buffer is empty and that has instructions left looks up the line
-//! holding its next instruction (at [`PROGRAM_MEM_START`] + PC) in the
+//! holding its next instruction (at [`code_address`] of its PC) in the
 //! instruction cache. A hit is decoded at the next step. A miss merges into
 //! the MSHR entry of its line, or takes a free entry and sends a read of the
 //! whole line through the SM's crossbar port to the L2, like a data miss; the
@@ -42,7 +42,7 @@ use crate::mshr::MshrTable;
 use crate::report::OutcomeCounts;
 use crate::request::{Request, RequestId, RequestKind, Stamps, Waiter};
 
-pub(crate) use warplab_uarch::fetch::{INSTRUCTIONS_PER_FETCH, PROGRAM_MEM_START};
+use warplab_uarch::fetch::{INSTRUCTIONS_PER_FETCH, code_address};
 
 /// The fetch stage's state. Which instructions a warp has decoded is
 /// [`super::Warp::decoded`].
@@ -233,7 +233,7 @@ impl Sm {
         self.fetch.last_fetched = w;
         let warp = &self.warps[w];
         let pc = self.ctas[usize::from(warp.cta_slot)].cta.instructions[warp.next as usize].pc;
-        match self.fetch.look_up(PROGRAM_MEM_START + u64::from(pc), w, now) {
+        match self.fetch.look_up(code_address(pc), w, now) {
             Lookup::Hit => {
                 self.fetch.clear_fetchable(w);
                 self.fetch.buffer = Some(w as u16);
@@ -293,6 +293,7 @@ impl Sm {
 #[cfg(test)]
 mod tests {
     use warplab_config::CacheConfig;
+    use warplab_uarch::fetch::PROGRAM_MEM_START;
 
     use super::*;
 
