@@ -48,7 +48,8 @@ use crate::limits::{N_LIMITS, floors};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
 use crate::predict::{
-    CpiStack, Prediction, Wave, no_contention, prediction, raise_to_slowest_warp, representative_scale, waves,
+    CpiStack, Prediction, Wave, no_contention, prediction, raise_to_slowest_warp, representative_scale,
+    wait_for_last_write, waves,
 };
 use crate::profile::{Interval, KernelProfile};
 
@@ -118,8 +119,7 @@ pub(crate) fn exit_wait(k: &KernelProfile, machine: &Machine, wave: Wave) -> f64
         return 0.0;
     }
     let drain = f64::from(wave.warps_per_sm) * writes;
-    let round_trip = no_contention(machine, k.work.writes_to_dram);
-    (drain + round_trip - k.work.after_last_write).max(0.0)
+    wait_for_last_write(machine, drain, k.work.writes_to_dram, k.work.after_last_write)
 }
 
 /// The representative warp's intervals with the writes it sends after its

@@ -34,7 +34,7 @@ use warplab_uarch::latency::in_core_cycles;
 use warplab_uarch::ops::{N_UNIT_CLASSES, unit_class, unit_index};
 
 use crate::machine::{Machine, full_rate};
-use crate::predict::no_contention;
+use crate::predict::wait_for_last_write;
 use crate::profile::{Interval, KernelProfile};
 
 /// What all of one kernel's warps ask of the throughput-limited parts.
@@ -186,10 +186,14 @@ impl PathTime {
             + self.exit_wait(machine)
     }
 
-    /// What its last writes' round trip adds at its exit.
+    /// What its last writes' round trip adds at its exit (no other warp's
+    /// writes ahead of them: it runs alone).
     fn exit_wait(&self, machine: &Machine) -> f64 {
-        let round_trip = no_contention(machine, self.writes_to_dram);
-        if self.exit_writes { (round_trip - self.after_last_write).max(0.0) } else { 0.0 }
+        if self.exit_writes {
+            wait_for_last_write(machine, 0.0, self.writes_to_dram, self.after_last_write)
+        } else {
+            0.0
+        }
     }
 
     /// At least as slow as `other` whatever the latencies.

@@ -605,6 +605,15 @@ pub(crate) fn no_contention(machine: &Machine, llc_miss: f64) -> f64 {
     machine.latencies.round_trips(1.0, llc_miss)
 }
 
+/// How long a warp waits at its exit for the acknowledgement of its last
+/// write (GPGPU-Sim's `stores_done`): the `drain` writes that leave the
+/// LD/ST unit ahead of it, one a cycle, then its round trip, on to DRAM for
+/// the share `to_dram` DRAM acknowledges, less the `after_last_write`
+/// cycles the warp still runs meanwhile.
+pub(crate) fn wait_for_last_write(machine: &Machine, drain: f64, to_dram: f64, after_last_write: f64) -> f64 {
+    (drain + no_contention(machine, to_dram) - after_last_write).max(0.0)
+}
+
 /// Eq. 3, `M = min(M_read · W, #MSHR) + M_write · W`: the requests an SM has
 /// in flight during the interval.
 fn in_flight(interval: &Interval, machine: &Machine, warps_per_sm: f64) -> f64 {
