@@ -54,8 +54,18 @@ pub fn md1_wait(rho: f64, service: f64) -> f64 {
 /// (`saturated`), the warp waits for the whole drain; otherwise, on average,
 /// for half of it.
 pub fn mdm_queue_delay(active_sms: f64, requests: f64, service: f64, no_contention: f64, divergent: bool) -> f64 {
-    let drain = active_sms * requests * service;
-    if divergent && saturated(active_sms, requests, service, no_contention) { drain } else { drain / 2.0 }
+    if divergent && saturated(active_sms, requests, service, no_contention) {
+        active_sms * requests * service
+    } else {
+        mdm_burst_delay(active_sms, requests, service)
+    }
+}
+
+/// MDM's queueing delay for a burst the MSHRs hold at once: all active SMs'
+/// `M` requests drain through the link at `service` cycles each, and a
+/// request waits for half of the drain on average.
+pub fn mdm_burst_delay(active_sms: f64, requests: f64, service: f64) -> f64 {
+    active_sms * requests * service / 2.0
 }
 
 /// The waits at each queueing station of a closed network: `population`

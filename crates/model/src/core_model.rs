@@ -43,7 +43,7 @@
 //! Every input is the profile's (the functional pass over the trace) or the
 //! config's; nothing comes from a run.
 
-use crate::contention::{closed_queue_waits, mdm_queue_delay, mshr_batches_flowing};
+use crate::contention::{closed_queue_waits, mdm_burst_delay, mshr_batches_flowing};
 use crate::limits::{N_LIMITS, floors};
 use crate::machine::Machine;
 use crate::overlap::{Span, overlapped_cycles};
@@ -255,8 +255,7 @@ pub(crate) fn memory_cost(i: &Interval, machine: &Machine, wave: Wave) -> Memory
         // A burst the MSHRs hold at once is MDM's queue: every active SM's
         // `M` requests reach the link together and drain through it, a
         // request waiting for half the drain on average.
-        let limit = machine.latencies.llc + machine.latencies.dram;
-        let [noc, dram] = services.map(|service| mdm_queue_delay(active, requests, service, limit, false));
+        let [noc, dram] = services.map(|service| mdm_burst_delay(active, requests, service));
         (noc, dram, 0.0)
     };
     let beyond_hit = |latency: f64| (latency - machine.latencies.l1_hit).max(0.0);
