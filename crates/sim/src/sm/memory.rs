@@ -267,6 +267,16 @@ impl MemoryPipeline {
         self.l1_used = false;
     }
 
+    /// Whether `op`'s accesses (global or local: shared ones never reach
+    /// here) skip the L1: atomics (Accel-Sim gives them `CACHE_GLOBAL`),
+    /// every access without an L1, and global accesses with
+    /// `-gpgpu_gmem_skip_L1D`.
+    fn bypasses_l1(&self, op: MemOp) -> bool {
+        matches!(op.kind, OpKind::Atomic(_))
+            || self.l1.is_none()
+            || (self.skip_l1_for_global && op.space != MemSpace::Local)
+    }
+
     /// Whether nothing is in the pipeline or outstanding.
     pub(crate) fn is_idle(&self) -> bool {
         self.current.is_none()
@@ -283,15 +293,27 @@ impl MemoryPipeline {
 
     /// The first cycle after `now` at which the pipeline has work of its own
     /// (`u64::MAX`: none until a reply arrives). While accesses enter or leave
-    /// the banks, or the miss queue drains, that is every cycle; when every
+    /// the banks, go past the L1 or the miss queue drains, that is every
+    /// cycle (a full crossbar port frees in the crossbars' cycle, which wakes
+    /// no SM); when every
     /// ready bank head failed and the LD/ST unit's next access finds its bank
     /// full, nothing changes before a reply, a head reaching the end of its
     /// bank's pipeline or a result falling due.
     pub(crate) fn next_event(&self, now: u64) -> u64 {
+        // The LD/ST unit sends an access past the L1 as soon as its crossbar
+        // port has room, which the crossbars' cycle gives, not this SM's.
+        let sending_past = self.current.is_some_and(|op| op.space != MemSpace::Shared && self.bypasses_l1(op))
+            && self.cursor < self.accesses.len();
         let shared = self.current.is_some_and(|op| op.space == MemSpace::Shared);
         let writing_back = self.next_writeback.is_some() || !self.l1_filled.is_empty() || !self.bypassed.is_empty();
         let receiving = !self.ejection.is_empty() || !self.responses.is_empty();
-        if !self.miss_queue.is_empty() || self.last_cycle.progressed || shared || writing_back || receiving {
+        if !self.miss_queue.is_empty()
+            || self.last_cycle.progressed
+            || shared
+            || sending_past
+            || writing_back
+            || receiving
+        {
             return now + 1;
         }
         let returns = self.returns.front().map_or(u64::MAX, |&(ready, _)| ready);
@@ -606,7 +628,7 @@ impl Sm {
             self.finish_current(op);
             return;
         }
-        if self.bypasses_l1(op) {
+        if self.memory.bypasses_l1(op) {
             self.send_one_past_l1(op, now, ctx);
             return;
         }
@@ -810,16 +832,6 @@ impl Sm {
             self.write_back(eviction, now, ctx);
         }
         Ok(())
-    }
-
-    /// Whether `op`'s accesses (global or local: shared ones never reach
-    /// here) skip the L1: atomics (Accel-Sim gives them `CACHE_GLOBAL`),
-    /// every access without an L1, and global accesses with
-    /// `-gpgpu_gmem_skip_L1D`.
-    fn bypasses_l1(&self, op: MemOp) -> bool {
-        matches!(op.kind, OpKind::Atomic(_))
-            || self.memory.l1.is_none()
-            || (self.memory.skip_l1_for_global && op.space != MemSpace::Local)
     }
 
     /// Sends `op`'s next access that skips the L1 straight into the crossbar,
