@@ -277,6 +277,12 @@ impl MemoryPipeline {
             || (self.skip_l1_for_global && op.space != MemSpace::Local)
     }
 
+    /// Whether the LD/ST unit holds an instruction (it takes the next one
+    /// only once it is done with it).
+    pub(crate) fn is_busy(&self) -> bool {
+        self.current.is_some()
+    }
+
     /// Whether nothing is in the pipeline or outstanding.
     pub(crate) fn is_idle(&self) -> bool {
         self.current.is_none()

@@ -471,7 +471,7 @@ impl Sm {
         if memory == next {
             return next;
         }
-        let pipeline = self.pipeline.next_event(now);
+        let pipeline = self.pipeline.next_event(now, self.memory.is_busy());
         if pipeline == next {
             return next;
         }

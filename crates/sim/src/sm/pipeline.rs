@@ -592,19 +592,15 @@ impl Pipeline {
     }
 
     /// The first cycle after `now` at which the pipeline has work: the next
-    /// cycle while anything waits in a register, a collector, a dispatch
-    /// register or `EX_WB`, else the first instruction reaching the end of a
-    /// unit's pipeline (`u64::MAX`: nothing in flight).
-    pub(crate) fn next_event(&self, now: u64) -> u64 {
+    /// cycle while something may move ([`Pipeline::moves_next_cycle`]), else
+    /// the first instruction reaching the end of a unit's pipeline
+    /// (`u64::MAX`: nothing in flight). `ldst_busy`: the LD/ST unit holds an
+    /// instruction, and takes none from `OC_EX` before it is done with it.
+    pub(crate) fn next_event(&self, now: u64, ldst_busy: bool) -> u64 {
         if self.in_flight == 0 {
             return u64::MAX;
         }
-        let waiting = !self.ex_wb.is_empty()
-            || self.busy_collectors > 0
-            || self.dispatching > 0
-            || !self.id_oc.is_empty()
-            || !self.oc_ex.is_empty();
-        if waiting {
+        if self.moves_next_cycle(ldst_busy) {
             return now + 1;
         }
         let mut exit = u64::MAX;
@@ -614,6 +610,28 @@ impl Pipeline {
             }
         });
         exit.max(now + 1)
+    }
+
+    /// Whether a cycle from now could change anything but the units'
+    /// pipelines, whose ends [`Pipeline::next_event`] times. It could not when
+    /// `EX_WB` and the dispatch registers are empty, each collector step would
+    /// move nothing (no read queued on a bank, dispatch and allocation stuck
+    /// as their flags record, allocation behind busy collectors) and `OC_EX`
+    /// holds only instructions for a busy LD/ST unit. Then only the LD/ST unit taking its next instruction, which
+    /// the memory pipeline's own wake covers, or an issue, which wakes the
+    /// SM, ends the wait. Memory-divergent runs spend most cycles there:
+    /// collectors full of loads behind one the L1 cannot take yet.
+    fn moves_next_cycle(&self, ldst_busy: bool) -> bool {
+        let memory_pipe = 1 << MEMORY_PIPE;
+        let collecting = self.busy_collectors > 0 && !(self.dispatch_stuck && self.queued_banks.count() == 0);
+        // Allocation waits for a busy collector to free; with none busy, an
+        // instruction that finds no collector never will (a config whose
+        // port has none), and the SM keeps retrying it every cycle, as
+        // GPGPU-Sim does until its deadlock check stops the run.
+        let behind_busy_collectors = self.allocate_stuck && self.busy_collectors > 0;
+        let allocating = !(self.id_oc.is_empty() || behind_busy_collectors);
+        let feeding = self.oc_ex.held & !memory_pipe != 0 || (self.oc_ex.held & memory_pipe != 0 && !ldst_busy);
+        !self.ex_wb.is_empty() || self.dispatching > 0 || collecting || allocating || feeding
     }
 
     /// GPGPU-Sim's `register_bank`: the register's number (SASS's plus one)
