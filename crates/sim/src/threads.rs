@@ -8,10 +8,11 @@
 //!
 //! Natively the threads are a rayon pool that the simulating thread joins
 //! (`use_current_thread`): the per-cycle split is then a `join` among workers
-//! that are already running, a few microseconds, where handing each cycle to
-//! a pool from outside it would put the simulating thread to sleep and wake it
-//! again every cycle. A thread can belong to one such pool, so each thread
-//! keeps the last pool it built and reuses it for its next run of that size.
+//! that are already running, where handing each cycle to a pool from outside
+//! it would put the simulating thread to sleep and wake it again every cycle;
+//! between phases a worker spins for the next (`pool`). A thread can belong
+//! to one such pool, so each thread keeps the last pool it built and reuses
+//! it for its next run of that size.
 //!
 //! In WebAssembly there are threads only in the threaded build (atomics and
 //! shared memory, a nightly standard library; ARCHITECTURE.md): there rayon's
@@ -147,23 +148,44 @@ fn tick_split<F: SmTick>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut 
 pub use pool::enable_web_pool;
 
 /// The native pool: one the simulating thread belongs to.
+///
+/// Between two cycles' SMs' phases the simulating thread runs the rest of the
+/// GPU alone, for some tens of microseconds. A worker left idle then waits
+/// in rayon's idle loop (`sched_yield`), and noticing the next cycle's share
+/// cost it more than the share saved: on QV100 `vecadd` a cycle's SMs' phase
+/// took a median 60 µs on two threads against 46 µs on one
+/// (docs/performance.md). So after each pooled phase a spinning job keeps
+/// one worker busy-waiting, for at most [`SPIN_LIMIT`], for the next phase
+/// to begin; the next phase releases it as soon as its second half is
+/// queued, and it takes that half at once. The spinner reads nothing of the
+/// simulation: the results do not depend on it.
 #[cfg(not(target_arch = "wasm32"))]
 mod pool {
     use std::cell::RefCell;
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Arc, OnceLock};
-    use std::time::Instant;
+    use std::time::{Duration, Instant};
 
     use rayon::ThreadPool;
 
-    use super::{RequestPool, Sm, SmPort, SmTick, tick_split};
+    use super::{RequestPool, Sm, SmPort, SmTick, tick_alone, tick_split};
+
+    /// The longest a worker spins for the next SMs' phase before it goes
+    /// back to rayon's idle loop: longer than the serial part of a busy
+    /// cycle (about 26 µs on QV100 `vecadd`), short enough that a run which
+    /// stops splitting (an epoch on one thread, a clock jump) or shares the
+    /// cores with another keeps a core busy for little. 200 µs measured no
+    /// faster, and a spin that yielded the core between checks slower.
+    const SPIN_LIMIT: Duration = Duration::from_micros(50);
 
     thread_local! {
         /// The pool this thread joined, kept for its next run.
         static JOINED: RefCell<Option<Arc<ThreadPool>>> = const { RefCell::new(None) };
     }
 
-    /// A rayon pool of the SMs' phase.
-    pub(super) struct Pool(Arc<ThreadPool>);
+    /// A rayon pool of the SMs' phase, and the count of its phases so far,
+    /// which a spinning worker watches.
+    pub(super) struct Pool(Arc<ThreadPool>, Arc<AtomicU64>);
 
     impl Pool {
         /// A pool of `threads` threads that this thread belongs to, or, if
@@ -174,7 +196,7 @@ mod pool {
             JOINED.with(|joined| {
                 let mut joined = joined.borrow_mut();
                 if let Some(pool) = joined.as_ref().filter(|pool| pool.current_num_threads() == threads) {
-                    return Some(Pool(Arc::clone(pool)));
+                    return Some(Pool::of(Arc::clone(pool)));
                 }
                 // This thread leaves its old pool once no run uses it.
                 if joined.as_ref().is_some_and(|pool| Arc::strong_count(pool) == 1) {
@@ -184,16 +206,62 @@ mod pool {
                     let built = rayon::ThreadPoolBuilder::new().num_threads(threads).use_current_thread().build();
                     if let Ok(pool) = built {
                         *joined = Some(Arc::new(pool));
-                        return joined.clone().map(Pool);
+                        return joined.clone().map(Pool::of);
                     }
                 }
-                rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok().map(|pool| Pool(Arc::new(pool)))
+                rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok().map(|pool| Pool::of(Arc::new(pool)))
             })
         }
 
-        /// Runs `tick` on every SM on this pool.
+        fn of(pool: Arc<ThreadPool>) -> Pool {
+            Pool(pool, Arc::new(AtomicU64::new(0)))
+        }
+
+        /// Runs `tick` on every SM on this pool: the first half here, the
+        /// second on whichever worker takes it (the spinning one, released
+        /// once that half is queued), each half split further on a larger
+        /// pool. Then leaves a worker spinning for the next phase.
         pub(super) fn run<F: SmTick>(&self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
-            self.0.install(|| tick_split(sms, pools, ports, tick));
+            let half = sms.len().div_ceil(2);
+            let (sms_a, sms_b) = sms.split_at_mut(half);
+            let (pools_a, pools_b) = pools.split_at_mut(half);
+            let (ports_a, ports_b) = ports.split_at_mut(half);
+            let share = |sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort]| {
+                if self.0.current_num_threads() > 2 {
+                    tick_split(sms, pools, ports, tick);
+                } else {
+                    tick_alone(sms, pools, ports, tick);
+                }
+            };
+            self.0.install(|| {
+                rayon::join(
+                    || {
+                        self.1.fetch_add(1, Ordering::Release);
+                        share(sms_a, pools_a, ports_a);
+                    },
+                    || share(sms_b, pools_b, ports_b),
+                )
+            });
+            let phases = Arc::clone(&self.1);
+            let seen = phases.load(Ordering::Acquire);
+            self.0.spawn(move || spin_until_next_phase(&phases, seen));
+        }
+    }
+
+    /// Busy-waits until the phase count moves on from `seen`, or for
+    /// [`SPIN_LIMIT`].
+    fn spin_until_next_phase(phases: &AtomicU64, seen: u64) {
+        let start = Instant::now();
+        loop {
+            for _ in 0..64 {
+                if phases.load(Ordering::Acquire) != seen {
+                    return;
+                }
+                std::hint::spin_loop();
+            }
+            if start.elapsed() >= SPIN_LIMIT {
+                return;
+            }
         }
     }
 
