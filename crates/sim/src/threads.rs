@@ -213,6 +213,7 @@ mod pool {
             })
         }
 
+        /// `pool` with a phase count of its own for this run's spinners.
         fn of(pool: Arc<ThreadPool>) -> Pool {
             Pool(pool, Arc::new(AtomicU64::new(0)))
         }
