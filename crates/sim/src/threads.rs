@@ -183,9 +183,12 @@ mod pool {
         static JOINED: RefCell<Option<Arc<ThreadPool>>> = const { RefCell::new(None) };
     }
 
-    /// A rayon pool of the SMs' phase, and the count of its phases so far,
-    /// which a spinning worker watches.
-    pub(super) struct Pool(Arc<ThreadPool>, Arc<AtomicU64>);
+    /// A rayon pool of the SMs' phase.
+    pub(super) struct Pool {
+        pool: Arc<ThreadPool>,
+        /// Phases run so far, which a spinning worker watches.
+        phases: Arc<AtomicU64>,
+    }
 
     impl Pool {
         /// A pool of `threads` threads that this thread belongs to, or, if
@@ -215,7 +218,7 @@ mod pool {
 
         /// `pool` with a phase count of its own for this run's spinners.
         fn of(pool: Arc<ThreadPool>) -> Pool {
-            Pool(pool, Arc::new(AtomicU64::new(0)))
+            Pool { pool, phases: Arc::new(AtomicU64::new(0)) }
         }
 
         /// Runs `tick` on every SM on this pool: the first half here, the
@@ -228,24 +231,24 @@ mod pool {
             let (pools_a, pools_b) = pools.split_at_mut(half);
             let (ports_a, ports_b) = ports.split_at_mut(half);
             let share = |sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort]| {
-                if self.0.current_num_threads() > 2 {
+                if self.pool.current_num_threads() > 2 {
                     tick_split(sms, pools, ports, tick);
                 } else {
                     tick_alone(sms, pools, ports, tick);
                 }
             };
-            self.0.install(|| {
+            self.pool.install(|| {
                 rayon::join(
                     || {
-                        self.1.fetch_add(1, Ordering::Release);
+                        self.phases.fetch_add(1, Ordering::Release);
                         share(sms_a, pools_a, ports_a);
                     },
                     || share(sms_b, pools_b, ports_b),
                 )
             });
-            let phases = Arc::clone(&self.1);
+            let phases = Arc::clone(&self.phases);
             let seen = phases.load(Ordering::Acquire);
-            self.0.spawn(move || spin_until_next_phase(&phases, seen));
+            self.pool.spawn(move || spin_until_next_phase(&phases, seen));
         }
     }
 

@@ -617,9 +617,9 @@ impl Pipeline {
     /// `EX_WB` and the dispatch registers are empty, each collector step would
     /// move nothing (no read queued on a bank, dispatch and allocation stuck
     /// as their flags record, allocation behind busy collectors) and `OC_EX`
-    /// holds only instructions for a busy LD/ST unit. Then only the LD/ST unit taking its next instruction, which
-    /// the memory pipeline's own wake covers, or an issue, which wakes the
-    /// SM, ends the wait. Memory-divergent runs spend most cycles there:
+    /// holds only instructions for a busy LD/ST unit. Then only the LD/ST
+    /// unit taking its next instruction, which the memory pipeline's own wake
+    /// covers, or an issue, which wakes the SM, ends the wait. Memory-divergent runs spend most cycles there:
     /// collectors full of loads behind one the L1 cannot take yet.
     fn moves_next_cycle(&self, ldst_busy: bool) -> bool {
         let memory_pipe = 1 << MEMORY_PIPE;
