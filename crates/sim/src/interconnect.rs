@@ -102,6 +102,9 @@ pub struct Crossbar {
     /// Invariant: bit `i` of output `o` is set exactly when input `i`'s head
     /// packet is for `o`.
     heads_for_output: Vec<BitSet>,
+    /// Packets waiting at the inputs for a grant.
+    waiting: usize,
+    /// Packets waiting at the inputs, in transfer or delivered and not taken.
     in_flight: usize,
     /// Flits moved (packets, for GPGPU-Sim's crossbar), for utilisation.
     pub flits: u64,
@@ -131,6 +134,7 @@ impl Crossbar {
                 _ => 1,
             },
             heads_for_output: if islip { vec![BitSet::new(n_inputs as usize); n_outputs as usize] } else { Vec::new() },
+            waiting: 0,
             in_flight: 0,
             flits: 0,
             output_conflicts: 0,
@@ -178,6 +182,7 @@ impl Crossbar {
         if was_empty {
             self.mark_head(input as usize);
         }
+        self.waiting += 1;
         self.in_flight += 1;
     }
 
@@ -200,7 +205,7 @@ impl Crossbar {
         // The round-robin pointer moves only in cycles with a packet waiting
         // at some input, so a cycle in which every packet is merely in
         // transfer changes nothing (and can be skipped).
-        if self.inputs.iter().all(Fifo::is_empty) {
+        if self.waiting == 0 {
             return;
         }
         for k in 0..n {
@@ -215,6 +220,7 @@ impl Crossbar {
                 continue;
             }
             self.inputs[input].pop();
+            self.waiting -= 1;
             let done = now + u64::from(packet.flits);
             if matches!(self.switching, Switching::Flits { .. }) {
                 self.input_free_at[input] = done;
@@ -230,7 +236,7 @@ impl Crossbar {
     /// or after its pointer whose head packet wants it.
     fn islip_cycle(&mut self, now: u64, grant_cycles: u32) {
         let n_inputs = self.inputs.len();
-        let busy = self.inputs.iter().any(|input| !input.is_empty());
+        let busy = self.waiting > 0;
         for output in 0..self.outputs.len() {
             let Some(input) = self.heads_for_output[output].next_from(self.next_input_for_output[output]) else {
                 continue;
@@ -241,6 +247,7 @@ impl Crossbar {
             }
             self.clear_head(input, output);
             let Some(packet) = self.inputs[input].pop() else { continue };
+            self.waiting -= 1;
             self.outputs[output].push_back((now + 1, packet.request));
             self.flits += 1;
             if self.grant_countdown == 1 {
@@ -289,7 +296,7 @@ impl Crossbar {
     /// first one arrives (`u64::MAX`: none in flight); `None` while a packet
     /// waits at an input for a grant, which may come any cycle.
     pub fn next_arrival(&self) -> Option<u64> {
-        if self.inputs.iter().any(|input| !input.is_empty()) {
+        if self.waiting > 0 {
             return None;
         }
         Some(self.outputs.iter().filter_map(|output| output.front().map(|&(at, _)| at)).min().unwrap_or(u64::MAX))
