@@ -185,7 +185,7 @@ pub fn App(props: &AppProps) -> Html {
                                 timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
                                 on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
                             <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={can_follow}
-                                on_follow={replay_then(&page, &run, Some(RunControl::Follow))} />
+                                loads={run.loads.clone()} on_follow={replay_then(&page, &run, |pc| Some(RunControl::Follow(pc)))} />
                             <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
                                 {unrecorded} />
                         </section>
@@ -569,21 +569,25 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
 
 /// Replays the finished run, if it has finished, then sends `control`
 /// (following a request on a finished run follows its replay's first miss).
-fn replay_then(page: &Page, run: &RunState, control: Option<RunControl>) -> Callback<()> {
+fn replay_then<T: 'static>(
+    page: &Page,
+    run: &RunState,
+    control: impl Fn(T) -> Option<RunControl> + 'static,
+) -> Callback<T> {
     let finished = run.animation_phase() == RunPhase::Finished;
     let (speed, watch, sampling) = (run.replay_speed_or_default(), run.watch, run.sampling);
-    page.callback(move |page, ()| {
+    page.callback(move |page, value| {
         if finished {
             page.replay(speed, watch, sampling);
         }
-        control.into_iter().for_each(|control| page.control(control));
+        control(value).into_iter().for_each(|control| page.control(control));
     })
 }
 
 /// Play, pause, step, speed and seek, wired to the worker.
 fn controls(page: &Page, run: &RunState) -> Html {
     let send = |control: RunControl| page.callback(move |page, ()| page.control(control));
-    let on_replay = replay_then(page, run, None);
+    let on_replay = replay_then(page, run, |()| None);
     html! {
         <AnimationControls playing={run.animation_phase() == RunPhase::Running} running={run.active()}
             finished={run.animation_phase() == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.animation_speed())}
