@@ -436,6 +436,9 @@ fn scale_waiting(scale: &ScaleState, run: &RunState, state: &State) -> Option<St
             "no prediction: no scale models divide this config (see the Scale model panel)".to_owned()
         }
         Some(_) if scale.report_for == ready => return None,
+        Some(_) if scale.requested == ready && scale.cancelled => {
+            "cancelled: Predict in the Scale model panel runs it again".to_owned()
+        }
         Some(_) if scale.requested == ready => "not computed: see the Scale model panel".to_owned(),
         Some(_) if run.experiment == ready && run.phase == RunPhase::Finished || cores_to_spare() => {
             "waiting to simulate the scale models".to_owned()
@@ -557,13 +560,14 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
             page.scale(experiment, request);
         }
     });
+    let on_cancel = page.callback(|page, ()| page.cancel_scale());
     // "Use N SMs": an `n_sms` edit of the experiment's config.
     let edits = state.edits.clone();
     let on_target_sms =
         page.callback(move |page, sms: u32| page.edit_config(with_knob(&edits, "n_sms", f64::from(sms))));
     html! {
         <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict}
-            {on_target_sms} generated={state.choice.spec().is_some()} {waiting} />
+            {on_cancel} {on_target_sms} generated={state.choice.spec().is_some()} {waiting} />
     }
 }
 
@@ -906,6 +910,13 @@ impl Page {
     fn scale(&self, experiment: Experiment, request: ScaleRequest) {
         self.scale.dispatch(ScaleAction::Requested(experiment));
         self.scaler.send(WorkerInput::Scale(request));
+    }
+
+    /// Stops the scale-model run: its worker is terminated (it reads no
+    /// message until the run ends) and a new one loaded in its place.
+    fn cancel_scale(&self) {
+        self.scale.dispatch(ScaleAction::Cancelled);
+        self.scaler.restart();
     }
 
     /// A load every worker makes, so each holds the same config and workload.
