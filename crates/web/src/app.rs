@@ -147,6 +147,10 @@ pub fn App(props: &AppProps) -> Html {
     let unrecorded =
         run.replay.is_none() && run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
     let can_follow = run.active() || run.animation_phase() == RunPhase::Finished;
+    // A run of another experiment than the page's is not this one's animation
+    // (issue 42, nothing stale): its frames give way to a note until the
+    // page's own run starts.
+    let animation_stale = run.experiment != state.ready();
     let ended_at =
         run.latest.as_ref().map(|update| update.cycle).filter(|_| run.animation_phase() == RunPhase::Finished);
     html! {
@@ -175,7 +179,15 @@ pub fn App(props: &AppProps) -> Html {
                         {on_needed_file} />
                 </div>
                 <div class="column outputs">
-                    if run.snapshot.is_some() {
+                    if run.snapshot.is_some() && animation_stale {
+                        <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
+                            <h2>{ "The GPU, cycle by cycle" }<HelpLink id="animation" /></h2>
+                            <p class="status" data-testid="animation-pending">
+                                { "Waiting for this experiment's run: the animation starts with it (the frames of the \
+                                   run before were of another workload or config)." }
+                            </p>
+                        </section>
+                    } else if run.snapshot.is_some() {
                         <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
                             <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
                                 { "The GPU, cycle by cycle" }<HelpLink id="animation" />
