@@ -1,8 +1,8 @@
-//! Follow one request: an SM's next L1 read miss, hop by hop through the
-//! memory system (its MSHR, the request crossbar, its L2 slice, DRAM, the
-//! reply crossbar, back to the L1), each hop with its core cycle, read from
-//! the timing model's event stream, as Ripes follows one instruction through
-//! its pipeline.
+//! Follow one request: an SM's next L1 read miss, or a chosen load's, hop
+//! by hop through the memory system (its MSHR, the request crossbar, its L2
+//! slice, DRAM, the reply crossbar, back to the L1), each hop with its core
+//! cycle, read from the timing model's event stream, as Ripes follows one
+//! instruction through its pipeline.
 //!
 //! Central decision: a [`Follower`] only reads events. Whoever drives the
 //! simulation records them (an [`crate::EventWindow`] on the SM; the
@@ -13,6 +13,11 @@
 //! from the moment it enters the crossbar; before that the miss is known by
 //! its sector (or line) address, and an L2 miss's fill by the address the
 //! slice fetches, so those hops are matched by address.
+//!
+//! A chosen load ([`Follower::for_load`]) is followed from its issue: the
+//! `Issued` event names the warp and PC, and [`loads`] says which sectors
+//! that warp's load reads, so the miss followed is the SM's first new MSHR
+//! entry for one of them.
 //!
 //! ```
 //! use warplab_lab::follow::{Follower, Step};

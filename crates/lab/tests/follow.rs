@@ -166,3 +166,18 @@ fn the_two_loads_of_vecadd_read_different_arrays() {
     assert_ne!(first.load.map(|l| l.pc), second.load.map(|l| l.pc));
     assert_ne!(first.address, second.address, "each load's own sector");
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn booking_the_loads_changes_no_cycle() {
+    let config = config();
+    let spec: GenSpec = "vecadd:size=28".parse().expect("a valid spec");
+    let book = SharedLoadBook::default();
+    let workload = GeneratedWorkload::new(&spec, &config).expect("the spec fits the config");
+    let workload = booked(Box::new(workload), SharedLoadBook::clone(&book), config.cores.warp_size);
+    let mut simulation = Simulation::new(&config, SimOptions::default(), workload);
+    simulation.run_until(Cycle(u64::MAX));
+    let unbooked = warplab_lab::simulate_generated(&config, SimOptions::default(), &spec).expect("vecadd runs");
+    assert_eq!(simulation.progress().cycle.0, unbooked.cycles);
+    let pcs: Vec<u64> = book.borrow().loads().iter().map(|load| load.pc).collect();
+    assert_eq!(pcs.len(), 2, "vecadd loads a and b: {pcs:x?}");
+}

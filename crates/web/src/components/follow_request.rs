@@ -34,7 +34,18 @@ pub struct FollowRequestProps {
 /// The choice of load, the button and the followed request's hops.
 #[component]
 pub fn FollowRequest(props: &FollowRequestProps) -> Html {
-    let chosen = use_state_eq(|| None::<u64>);
+    let followed_pc = props.followed.as_ref().and_then(|followed| followed.pc);
+    let chosen = use_state_eq(|| followed_pc);
+    // Following on a finished run replays it, which mounts the panel afresh:
+    // the choice comes back with the follow's first update.
+    {
+        let chosen = chosen.clone();
+        use_effect_with(followed_pc, move |&pc| {
+            if pc.is_some() {
+                chosen.set(pc);
+            }
+        });
+    }
     let busy = props.followed.as_ref().is_some_and(|followed| followed.active);
     let on_choose = {
         let chosen = chosen.clone();
@@ -50,10 +61,10 @@ pub fn FollowRequest(props: &FollowRequestProps) -> Html {
     };
     html! {
         <div class="follow-request" data-testid="follow-request">
-            <label class="follow-choice">
+            <label class="follow-choice" data-tap-explains=""
+                title="The load instruction whose request to follow: its next issue on this SM whose sector misses in the L1, or any load's next miss">
                 { "Load: " }
-                <select data-testid="follow-load" onchange={on_choose}
-                    title="The load instruction whose request to follow: its next issue on this SM whose sector misses in the L1, or any load's next miss">
+                <select data-testid="follow-load" onchange={on_choose}>
                     <option value="" selected={pc.is_none()}>{ "any (the next L1 miss)" }</option>
                     { for props.loads.iter().map(|load| html! {
                         <option value={format!("{:#x}", load.pc)} selected={pc == Some(load.pc)}>
