@@ -2,11 +2,12 @@
 // the page is pending, never the previous experiment's value. The page is
 // sampled on every DOM change (and every 25 ms) while a new experiment
 // profiles, simulates and runs its scale models, and every sample is held to
-// the final figures; progress, status and figures agree in every sample; the
-// event list says where it stops; a long run shows its time left (a sampled
-// one says why it shows none); a config
-// that fails to load stops the run it would have started and says so at the
-// top. Screenshots at 1280 and 390 px.
+// the final figures, and shows no animation of the first experiment's run (a
+// note waits in its place); progress, status and figures agree in every
+// sample; the event list says where it stops; a long run shows its time left
+// (a sampled one says why it shows none); a config that fails to load stops
+// the run it would have started and says so at the top. Screenshots at 1280
+// and 390 px.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { linkOf, openPage, SCREENSHOTS, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
@@ -66,6 +67,8 @@ async function sample(page) {
           modelsPending: !!q("model-pending-mdm"),
           simulatedPending: q("ipc-simulated-pending")?.textContent ?? null,
           runWaiting: !!q("run-waiting"),
+          animation: !!q("animation"),
+          animationPending: !!q("animation-pending"),
           figures: {},
           blank: cards.filter((card) => q(`ipc-${card}-value`)?.textContent.trim() === "–"),
         };
@@ -113,6 +116,8 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
   assert.ok(after.some((s) => s.status?.startsWith("running")), "the run was sampled while running");
   assert.ok(after.some((s) => !s.figures["ipc-scale-value"]), "the scale card was sampled before its figure");
   assert.ok(after.some((s) => s.runWaiting), "the first experiment's run was not shown as the new one's");
+  assert.ok(after.some((s) => s.animationPending), "its animation gave way to a note while the new one loaded");
+  assert.ok(after.some((s) => s.animation), "the new run's animation came");
   for (const [index, s] of after.entries()) {
     for (const [id, value] of Object.entries(s.figures)) {
       assert.equal(value, final[id], `sample ${index} (${s.status}) shows ${id} = ${value}, not yet this experiment's`);
@@ -124,6 +129,10 @@ test("no stale figure while a new experiment profiles, simulates and predicts", 
     if (s.simulatedPending?.startsWith("waiting for the workload")) {
       assert.equal(s.status, null, `sample ${index}: no run's progress while the experiment loads`);
     }
+    if (s.runWaiting) {
+      assert.ok(!s.animation, `sample ${index}: no animation of the first experiment's run under the new one`);
+    }
+    if (s.animationPending) assert.ok(s.runWaiting, `sample ${index}: the animation waits only for another run`);
     if (s.figures["ipc-simulated-value"]) {
       assert.match(s.status, /^finished/, `sample ${index}: a simulated figure only beside a finished run`);
     }

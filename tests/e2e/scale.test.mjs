@@ -7,11 +7,13 @@
 // shows a predicted IPC beside the simulated one, with no main-thread script
 // over 200 ms while the worker simulates; predicting the whole GPU after a
 // run of it puts the run's IPC and the headline analytical model's beside
-// the prediction. Screenshots at 1280 × 800 and on a 390-px-wide phone.
+// the prediction; a long scale-model run is cancelled, its worker replaced.
+// Screenshots at 1280 × 800 and on a 390-px-wide phone.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  assertMainThreadFree, experimentIn, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf, waitForText, watchLongTasks,
+  assertMainThreadFree, experimentIn, linkOf, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf, waitForText,
+  watchLongTasks,
 } from "./harness.mjs";
 
 const shared = serverAndBrowser();
@@ -181,3 +183,56 @@ test("a small workload on the paper's GPU: predicted from 8 and 16 SMs, validate
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// Cancel (issue 42): a scale-model run that would take minutes stops at a
+// click. Its worker answers nothing until the run ends, so the page
+// terminates it (the browser reports the worker closed) and starts another
+// that holds the same config and workload: the next Predict starts at once.
+test("a long scale-model run is cancelled; its worker is replaced and Predict runs again", async () => {
+  const link = await linkOf({
+    config: { preset: "SM7_QV100" },
+    workload: { generated: { kernel: "strided", knobs: [["gs", 32]] } },
+    scale: { validate: true },
+  });
+  const { page, errors } = await openPage(shared.browser, shared.server.origin + "/" + link);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // The run of the whole GPU takes long too: stopped, so the scale models have the cores.
+  await page.getByTestId("cancel").click({ timeout: 60_000 });
+  const predict = page.getByTestId("scale-predict");
+  await page.waitForFunction(() => document.querySelector('[data-testid="scale-predict"]')?.disabled === false, null, {
+    timeout: 60_000,
+  });
+  const closed = [];
+  const watchClose = (worker) => worker.on("close", () => closed.push(worker.url()));
+  page.workers().forEach(watchClose);
+  page.on("worker", watchClose);
+  await predict.click();
+  await page.getByTestId("scale-step").filter({ hasText: /^step 1 of \d+: / }).waitFor({ timeout: 60_000 });
+  const workers = page.workers().length;
+  await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}scale-running.png` });
+  await page.getByTestId("scale-cancel").click();
+  await page.getByTestId("scale-cancelled").waitFor({ timeout: 2_000 });
+  assert.equal(await page.getByTestId("scale-progress").count(), 0, "no progress once cancelled");
+  assert.equal(await predict.isEnabled(), true, "Predict is free again");
+  assert.match(await textOf(page, "ipc-scale"), /cancelled: Predict in the Scale model panel runs it again/);
+  assert.equal(await page.locator('[data-testid="ipc-scale-value"][data-value]').count(), 0, "no figure");
+  assert.equal(await page.getByTestId("scale-pending").count(), 0, "said once in the panel");
+  await waitUntil(() => closed.length > 0, "the busy worker is terminated, not left running");
+  assert.ok(page.workers().length <= workers, `a new worker in its place, none left over: ${page.workers().length}`);
+  await page.getByTestId("scale-panel").screenshot({ path: `${SCREENSHOTS}scale-cancelled.png` });
+  // The new worker holds the config and workload: the next run starts at once.
+  await predict.click();
+  await page.getByTestId("scale-step").filter({ hasText: /^step 1 of \d+: / }).waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId("scale-error").count(), 0, "no 'no workload' from the new worker");
+  assert.equal(await page.getByTestId("scale-cancelled").count(), 0);
+  await page.getByTestId("scale-cancel").click();
+  await page.getByTestId("scale-cancelled").waitFor({ timeout: 2_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Polls `condition` for up to 10 s.
+async function waitUntil(condition, what) {
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(condition(), what);
+}

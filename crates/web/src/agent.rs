@@ -37,6 +37,7 @@ use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::cuda::Workload;
 use warplab_lab::follow::Journey;
+use warplab_lab::follow::loads::LoadPc;
 use warplab_lab::per_pc::PcStalls;
 use warplab_lab::run_kernel;
 use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare, sim_options};
@@ -223,9 +224,10 @@ pub enum RunControl {
     Speed(u64),
     /// Record the events of this SM.
     Watch(u32),
-    /// Follow the watched SM's next L1 read miss through the memory system:
-    /// play at full speed until its data is back in the L1, then pause.
-    Follow,
+    /// Follow the watched SM's next L1 read miss through the memory system,
+    /// or with a PC the next miss of the load at that PC there: play at full
+    /// speed until its data is back in the L1, then pause.
+    Follow(Option<u64>),
     /// Stop and forget the run.
     Cancel,
 }
@@ -266,6 +268,8 @@ pub struct RunUpdate {
     pub watch: u32,
     /// The request followed last, if the page asked to follow one.
     pub follow: Option<Followed>,
+    /// The workload's global loads met so far, which the page offers to follow.
+    pub loads: Vec<LoadPc>,
 }
 
 /// The request the page asked to follow (`RunControl::Follow`).
@@ -273,6 +277,8 @@ pub struct RunUpdate {
 pub struct Followed {
     /// The SM whose L1 miss is followed.
     pub sm: u32,
+    /// The PC of the load whose miss is followed; `None`: any load's.
+    pub pc: Option<u64>,
     /// The core cycle the page asked at.
     pub since: u64,
     /// Its way so far; `None` until the SM misses in its L1.

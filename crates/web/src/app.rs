@@ -147,6 +147,10 @@ pub fn App(props: &AppProps) -> Html {
     let unrecorded =
         run.replay.is_none() && run.speed == 0 && matches!(run.phase, RunPhase::Finished | RunPhase::Running);
     let can_follow = run.active() || run.animation_phase() == RunPhase::Finished;
+    // A run of another experiment than the page's is not this one's animation
+    // (issue 42, nothing stale): its frames give way to a note until the
+    // page's own run starts.
+    let animation_stale = run.experiment != state.ready();
     let ended_at =
         run.latest.as_ref().map(|update| update.cycle).filter(|_| run.animation_phase() == RunPhase::Finished);
     html! {
@@ -175,7 +179,15 @@ pub fn App(props: &AppProps) -> Html {
                         {on_needed_file} />
                 </div>
                 <div class="column outputs">
-                    if run.snapshot.is_some() {
+                    if run.snapshot.is_some() && animation_stale {
+                        <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
+                            <h2>{ "The GPU, cycle by cycle" }<HelpLink id="animation" /></h2>
+                            <p class="status" data-testid="animation-pending">
+                                { "Waiting for this experiment's run: the animation starts with it (the frames of the \
+                                   run before were of another workload or config)." }
+                            </p>
+                        </section>
+                    } else if run.snapshot.is_some() {
                         <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
                             <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
                                 { "The GPU, cycle by cycle" }<HelpLink id="animation" />
@@ -185,7 +197,7 @@ pub fn App(props: &AppProps) -> Html {
                                 timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
                                 on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
                             <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={can_follow}
-                                on_follow={replay_then(&page, &run, Some(RunControl::Follow))} />
+                                loads={run.loads.clone()} on_follow={replay_then(&page, &run, |pc| Some(RunControl::Follow(pc)))} />
                             <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
                                 {unrecorded} />
                         </section>
@@ -436,6 +448,9 @@ fn scale_waiting(scale: &ScaleState, run: &RunState, state: &State) -> Option<St
             "no prediction: no scale models divide this config (see the Scale model panel)".to_owned()
         }
         Some(_) if scale.report_for == ready => return None,
+        Some(_) if scale.requested == ready && scale.cancelled => {
+            "cancelled: Predict in the Scale model panel runs it again".to_owned()
+        }
         Some(_) if scale.requested == ready => "not computed: see the Scale model panel".to_owned(),
         Some(_) if run.experiment == ready && run.phase == RunPhase::Finished || cores_to_spare() => {
             "waiting to simulate the scale models".to_owned()
@@ -557,33 +572,38 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
             page.scale(experiment, request);
         }
     });
+    let on_cancel = page.callback(|page, ()| page.cancel_scale());
     // "Use N SMs": an `n_sms` edit of the experiment's config.
     let edits = state.edits.clone();
     let on_target_sms =
         page.callback(move |page, sms: u32| page.edit_config(with_knob(&edits, "n_sms", f64::from(sms))));
     html! {
         <ScalePanel state={scale.clone()} {ready} {simulated} {analytical} {on_pair} {on_change} {on_predict}
-            {on_target_sms} generated={state.choice.spec().is_some()} {waiting} />
+            {on_cancel} {on_target_sms} generated={state.choice.spec().is_some()} {waiting} />
     }
 }
 
 /// Replays the finished run, if it has finished, then sends `control`
 /// (following a request on a finished run follows its replay's first miss).
-fn replay_then(page: &Page, run: &RunState, control: Option<RunControl>) -> Callback<()> {
+fn replay_then<T: 'static>(
+    page: &Page,
+    run: &RunState,
+    control: impl Fn(T) -> Option<RunControl> + 'static,
+) -> Callback<T> {
     let finished = run.animation_phase() == RunPhase::Finished;
     let (speed, watch, sampling) = (run.replay_speed_or_default(), run.watch, run.sampling);
-    page.callback(move |page, ()| {
+    page.callback(move |page, value| {
         if finished {
             page.replay(speed, watch, sampling);
         }
-        control.into_iter().for_each(|control| page.control(control));
+        control(value).into_iter().for_each(|control| page.control(control));
     })
 }
 
 /// Play, pause, step, speed and seek, wired to the worker.
 fn controls(page: &Page, run: &RunState) -> Html {
     let send = |control: RunControl| page.callback(move |page, ()| page.control(control));
-    let on_replay = replay_then(page, run, None);
+    let on_replay = replay_then(page, run, |()| None);
     html! {
         <AnimationControls playing={run.animation_phase() == RunPhase::Running} running={run.active()}
             finished={run.animation_phase() == RunPhase::Finished} speed={Speed::from_cycles_per_second(run.animation_speed())}
@@ -902,6 +922,13 @@ impl Page {
     fn scale(&self, experiment: Experiment, request: ScaleRequest) {
         self.scale.dispatch(ScaleAction::Requested(experiment));
         self.scaler.send(WorkerInput::Scale(request));
+    }
+
+    /// Stops the scale-model run: its worker is terminated (it reads no
+    /// message until the run ends) and a new one loaded in its place.
+    fn cancel_scale(&self) {
+        self.scale.dispatch(ScaleAction::Cancelled);
+        self.scaler.restart();
     }
 
     /// A load every worker makes, so each holds the same config and workload.

@@ -10,6 +10,7 @@
 
 use std::time::Duration;
 
+use warplab_lab::follow::loads::{SharedLoadBook, booked};
 use warplab_lab::{
     Cycle, Event, EventKind, EventWindow, GpuConfig, Queue, SimOptions, Simulation, Until, WorkloadSource,
 };
@@ -58,6 +59,8 @@ pub struct WorkerRun {
     config: GpuConfig,
     /// The request followed last.
     follow: Option<FollowRun>,
+    /// The global loads of the CTAs the run took, for following a chosen one.
+    loads: SharedLoadBook,
 }
 
 impl WorkerRun {
@@ -70,6 +73,8 @@ impl WorkerRun {
         speed: u64,
         watch: u32,
     ) -> Self {
+        let loads = SharedLoadBook::default();
+        let workload = booked(workload, SharedLoadBook::clone(&loads), config.cores.warp_size);
         let mut run = Self {
             simulation: Simulation::new(config, options, workload),
             total_warp_insts,
@@ -83,6 +88,7 @@ impl WorkerRun {
             pending_events: Vec::new(),
             config: config.clone(),
             follow: None,
+            loads,
         };
         run.sync_recording();
         run
@@ -184,8 +190,8 @@ impl WorkerRun {
                 self.watch = sm;
                 self.follow = None;
             }
-            RunControl::Follow => {
-                self.follow = Some(FollowRun::new(&self.config, self.watch, self.cycle()));
+            RunControl::Follow(pc) => {
+                self.follow = Some(FollowRun::new(&self.config, self.watch, self.cycle(), pc, &self.loads));
                 self.seek_to = None;
                 self.playing = true;
             }
@@ -216,7 +222,8 @@ impl WorkerRun {
         self.dropped_events += batch.dropped;
         let cycle = self.cycle();
         if let Some(follow) = &mut self.follow {
-            follow.observe(&batch.events, cycle);
+            let snapshot = follow.wants_snapshot().then(|| self.simulation.snapshot());
+            follow.observe(&batch.events, cycle, snapshot.as_ref());
         }
         let events = &mut self.pending_events;
         events.extend(batch.events.into_iter().filter(|event| concerns(event, self.watch)));
@@ -247,6 +254,7 @@ impl WorkerRun {
             speed: self.speed,
             watch: self.watch,
             follow: self.follow.as_ref().map(FollowRun::followed),
+            loads: self.loads.borrow().loads().to_vec(),
         };
         let mut outputs = vec![WorkerOutput::RunUpdated(Box::new(update))];
         if status != RunStatus::Running {

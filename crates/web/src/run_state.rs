@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use warplab_lab::follow::loads::LoadPc;
 use warplab_lab::sampling::{SampleMode, SamplingComparison};
 use warplab_lab::{Event, SimReport, Snapshot};
 use yew::Reducible;
@@ -97,6 +98,9 @@ pub struct RunState {
     pub halfway: Option<Halfway>,
     /// The request followed last (in the run or its replay).
     pub followed: Option<Rc<Followed>>,
+    /// The workload's global loads the run has met, which the page offers
+    /// to follow (a replay keeps the finished run's until it meets them).
+    pub loads: Rc<Vec<LoadPc>>,
 }
 
 /// A frame from the middle of a run, and the frame before it (issue rates
@@ -331,6 +335,9 @@ impl RunState {
         if self.followed.as_deref() != update.follow.as_ref() {
             self.followed = update.follow.clone().map(Rc::new);
         }
+        if self.loads.len() < update.loads.len() {
+            self.loads = Rc::new(update.loads.clone());
+        }
         // A run's last frame is an empty GPU (every CTA has retired).
         if let Some(halfway) = self.halfway.as_ref().filter(|_| finished) {
             self.snapshot = Some(halfway.snapshot.clone());
@@ -386,6 +393,7 @@ mod tests {
                 speed: 0,
                 watch: 0,
                 follow: None,
+                loads: Vec::new(),
             }),
             now_ms,
         )

@@ -44,6 +44,8 @@ pub struct ScaleState {
     pub report_for: Option<Experiment>,
     /// Why the last run failed; the report before it stays.
     pub error: Option<String>,
+    /// The last run was cancelled before it finished.
+    pub cancelled: bool,
     /// The paper's benchmarks, once the user loaded them.
     pub published: Option<Rc<Published>>,
     /// Why they could not be read.
@@ -75,6 +77,8 @@ pub enum ScaleAction {
     Scaled(Box<ScaleReport>),
     /// The run failed.
     Failed(String),
+    /// The user cancelled the run (its worker is restarted).
+    Cancelled,
     /// The published benchmarks were read and evaluated, or could not be.
     PublishedLoaded(Result<Rc<Published>, String>),
     /// The user picked a published benchmark.
@@ -139,6 +143,7 @@ impl Reducible for ScaleState {
                 next.requested = Some(experiment);
                 next.progress = None;
                 next.error = None;
+                next.cancelled = false;
             }
             ScaleAction::Progress(progress) => {
                 // Progress can trail the report: it comes on another channel.
@@ -157,6 +162,12 @@ impl Reducible for ScaleState {
                 next.progress = None;
                 next.error = Some(message);
             }
+            ScaleAction::Cancelled if next.running.is_some() => {
+                next.running = None;
+                next.progress = None;
+                next.cancelled = true;
+            }
+            ScaleAction::Cancelled => {}
             ScaleAction::PublishedLoaded(Ok(published)) => {
                 next.published = Some(published);
                 next.published_error = None;
@@ -261,6 +272,23 @@ mod tests {
         assert_eq!((state.running, state.progress.clone(), state.error.as_deref()), (None, None, Some("no workload")));
         let state = state.reduce(ScaleAction::Progress(progress));
         assert_eq!(state.progress, None, "a late step of the failed run");
+    }
+
+    #[test]
+    fn a_cancelled_run_is_not_running_says_so_and_is_not_asked_for_again() {
+        let experiment = Experiment { workload: 1, config: 1 };
+        let planned = ScaleAction::Planned(Box::new(ScaleSetup { config: 1, ..setup(&[8, 16, 32]) }));
+        let progress = ScaleProgress { step: 1, steps: 3, what: "simulating".into() };
+        let state = Rc::new(ScaleState::default()).reduce(planned).reduce(ScaleAction::Requested(experiment));
+        let state = state.reduce(ScaleAction::Progress(progress.clone())).reduce(ScaleAction::Cancelled);
+        assert_eq!((state.running, state.progress.clone(), state.cancelled), (None, None, true));
+        assert_eq!(state.run_due(Some(experiment), true), None, "Predict asks again, not the page");
+        let state = state.reduce(ScaleAction::Progress(progress));
+        assert_eq!(state.progress, None, "a late step of the cancelled run");
+        let state = state.reduce(ScaleAction::Requested(experiment));
+        assert!(!state.cancelled && state.running.is_some(), "Predict runs it again");
+        let idle = Rc::new(ScaleState::default()).reduce(ScaleAction::Cancelled);
+        assert!(!idle.cancelled, "nothing ran, nothing was cancelled");
     }
 
     #[test]

@@ -41,7 +41,8 @@ fn Harness(props: &HarnessProps) -> Html {
     html! {
         <ScalePanel state={(*state).clone()} on_pair={Callback::noop()}
             on_change={Callback::from(move |action: ScaleAction| dispatcher.dispatch(action))}
-            on_predict={Callback::noop()} on_target_sms={Callback::from(move |sms| chosen_sms.set(Some(sms)))} />
+            on_predict={Callback::noop()} on_cancel={Callback::noop()}
+            on_target_sms={Callback::from(move |sms| chosen_sms.set(Some(sms)))} />
     }
 }
 

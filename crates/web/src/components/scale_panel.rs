@@ -63,6 +63,8 @@ pub struct ScalePanelProps {
     pub on_change: Callback<ScaleAction>,
     /// Predict was pressed.
     pub on_predict: Callback<()>,
+    /// Cancel was pressed while the scale models ran.
+    pub on_cancel: Callback<()>,
     /// "Use N SMs" was pressed for a config no pair divides: the page sets
     /// the config's SM count to this (an `n_sms` edit).
     pub on_target_sms: Callback<u32>,
@@ -97,6 +99,7 @@ pub fn ScalePanel(props: &ScalePanelProps) -> Html {
                 { undividable(setup, &props.on_target_sms) }
                 { controls(state, setup, props.ready.is_some(), props.generated, ControlCallbacks {
                     on_pair: &props.on_pair, on_change: &props.on_change, on_predict: &props.on_predict,
+                    on_cancel: &props.on_cancel,
                 }) }
                 { sizes_table(setup, state.target_sms().unwrap_or(setup.target_sms)) }
             } else {
@@ -104,6 +107,11 @@ pub fn ScalePanel(props: &ScalePanelProps) -> Html {
             }
             if let Some(error) = &state.error {
                 <p class="error" role="alert" data-testid="scale-error">{ error }</p>
+            }
+            if state.cancelled {
+                <p class="status" data-testid="scale-cancelled">
+                    { "Cancelled before the scale models finished: Predict runs them again." }
+                </p>
             }
             { results(props) }
             { published_section(state, &props.on_change) }
@@ -168,7 +176,9 @@ fn results(props: &ScalePanelProps) -> Html {
     let state = &props.state;
     let current = props.ready.is_some() && state.report_for == props.ready;
     let (Some(report), Some(prediction), true) = (&state.report, state.prediction(), current) else {
-        let Some(waiting) = props.waiting.clone().filter(|_| state.running.is_none()) else { return html! {} };
+        // A cancelled run says so in its own line, above.
+        let idle = state.running.is_none() && !state.cancelled;
+        let Some(waiting) = props.waiting.clone().filter(|_| idle) else { return html! {} };
         return html! { <p class="status" data-testid="scale-pending">{ "The prediction: " }{ waiting }{ "." }</p> };
     };
     let other_rule = Rule::ALL.into_iter().find(|&r| r != state.rule).unwrap_or(Rule::Paper);

@@ -7,10 +7,16 @@
 //! asked for meanwhile only the newest waits. A slider dragged across many
 //! values so costs at most two generations (or two model evaluations), and
 //! the page only ever sees the answer to the input of a lane it sent last.
+//!
+//! A worker can be restarted ([`LabWorkerHandle::restart`]): the one busy
+//! with a long input (a scale-model run answers nothing until it ends) is
+//! terminated, and a new one is told the config and workload it held.
 
 use futures::channel::mpsc;
 use futures::{StreamExt, select};
 use gloo_worker::Spawnable;
+use gloo_worker::reactor::ReactorBridge;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 use crate::agent::{LabReactor, Lane, WorkerInput, WorkerOutput};
@@ -18,7 +24,16 @@ use crate::agent::{LabReactor, Lane, WorkerInput, WorkerOutput};
 /// Sends inputs to the page's worker. Cloning it shares the same worker.
 #[derive(Debug, Clone)]
 pub struct LabWorkerHandle {
-    inputs: mpsc::UnboundedSender<WorkerInput>,
+    inputs: mpsc::UnboundedSender<ToPump>,
+}
+
+/// What the page asks of the task that owns the worker.
+#[derive(Debug)]
+enum ToPump {
+    /// An input for the worker.
+    Input(WorkerInput),
+    /// Terminate the worker and start a new one with the same loads.
+    Restart,
 }
 
 impl PartialEq for LabWorkerHandle {
@@ -31,7 +46,14 @@ impl LabWorkerHandle {
     /// Queues `input` for the worker. Once the page is unmounted the worker is
     /// gone and the input is dropped, which is what an unmounted page wants.
     pub fn send(&self, input: WorkerInput) {
-        let _ = self.inputs.unbounded_send(input);
+        let _ = self.inputs.unbounded_send(ToPump::Input(input));
+    }
+
+    /// Terminates the worker, dropping what it was doing and every input
+    /// waiting for it, and starts a new one holding the same config and
+    /// workload (and asked again for a scale-model plan not yet answered).
+    pub fn restart(&self) {
+        let _ = self.inputs.unbounded_send(ToPump::Restart);
     }
 }
 
@@ -54,29 +76,156 @@ pub fn use_lab_worker(worker_url: AttrValue, on_output: Callback<WorkerOutput>) 
 }
 
 /// Owns the worker: forwards queued inputs and delivers outputs until either
-/// side closes.
-async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<WorkerInput>, on_output: Callback<WorkerOutput>) {
-    let Some(first) = inputs.next().await else { return };
-    // `with_loader(true)`: `worker_url` is our own bootstrap module, loaded as
-    // the worker's script. Without it gloo-worker would start the worker from a
-    // blob: URL, against which the worker's relative fetches cannot resolve.
-    let mut bridge = LabReactor::spawner().as_module(true).with_loader(true).spawn(&worker_url);
-    let mut lanes = Lanes::default();
-    lanes.ask(first).into_iter().for_each(|input| bridge.send_input(input));
-    loop {
-        select! {
-            input = inputs.next() => match input {
-                Some(input) => lanes.ask(input).into_iter().for_each(|input| bridge.send_input(input)),
-                None => break,
-            },
-            output = bridge.next() => match output {
-                Some(output) => match lanes.answered(output) {
-                    Answered::Deliver(output) => on_output.emit(output),
-                    Answered::Superseded(next) => bridge.send_input(next),
-                },
-                None => break,
-            },
+/// side closes, and restarts it when asked.
+async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<ToPump>, on_output: Callback<WorkerOutput>) {
+    let mut held = Held::default();
+    // Spawned at the first input (see `use_lab_worker`); a restart before
+    // it has nothing to stop.
+    let first = loop {
+        match inputs.next().await {
+            Some(ToPump::Input(input)) => break input,
+            Some(ToPump::Restart) => {}
+            None => return,
         }
+    };
+    held.note(&first);
+    let mut running = Running::start(&worker_url, vec![first]);
+    loop {
+        let woke = select! {
+            message = inputs.next() => Woke::Page(message),
+            output = running.bridge.next() => Woke::Worker(output),
+        };
+        match woke {
+            Woke::Page(Some(ToPump::Input(input))) => {
+                held.note(&input);
+                running.ask(input);
+            }
+            // The old worker is terminated as it is dropped.
+            Woke::Page(Some(ToPump::Restart)) => running = Running::start(&worker_url, held.inputs()),
+            Woke::Worker(Some(output)) => {
+                held.answered(&output);
+                match running.lanes.answered(output) {
+                    Answered::Deliver(output) => on_output.emit(output),
+                    Answered::Superseded(next) => running.bridge.send_input(next),
+                }
+            }
+            Woke::Page(None) | Woke::Worker(None) => break,
+        }
+    }
+}
+
+/// What woke the pump.
+enum Woke {
+    Page(Option<ToPump>),
+    Worker(Option<WorkerOutput>),
+}
+
+/// A spawned worker: its bridge, the native `Worker` to terminate it by, and
+/// its lanes.
+struct Running {
+    bridge: ReactorBridge<LabReactor>,
+    native: JsValue,
+    lanes: Lanes,
+}
+
+impl Running {
+    /// Spawns the worker at `worker_url` and asks it for `inputs`.
+    fn start(worker_url: &str, inputs: Vec<WorkerInput>) -> Self {
+        capture_workers();
+        // `with_loader(true)`: `worker_url` is our own bootstrap module, loaded
+        // as the worker's script. Without it gloo-worker would start the worker
+        // from a blob: URL, against which the worker's relative fetches cannot
+        // resolve.
+        let bridge = LabReactor::spawner().as_module(true).with_loader(true).spawn(worker_url);
+        let mut running = Self { bridge, native: captured_worker(), lanes: Lanes::default() };
+        inputs.into_iter().for_each(|input| running.ask(input));
+        running
+    }
+
+    fn ask(&mut self, input: WorkerInput) {
+        if let Some(input) = self.lanes.ask(input) {
+            self.bridge.send_input(input);
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        terminate_worker(&self.native);
+    }
+}
+
+// gloo-worker keeps the native `Worker` to itself and ends a worker by a
+// message, which a worker busy in a long input reads only when it is done: a
+// cancelled scale-model run would go on taking a core for minutes. So the
+// page's `Worker` constructor is wrapped while gloo-worker spawns one (it
+// does so synchronously), and the worker it made is kept to `terminate()`.
+#[wasm_bindgen(inline_js = r#"
+let base = null;
+let made = null;
+export function capture_workers() {
+    if (base !== null) return;
+    base = globalThis.Worker;
+    made = null;
+    globalThis.Worker = class extends base {
+        constructor(...args) {
+            super(...args);
+            made = this;
+        }
+    };
+}
+export function captured_worker() {
+    if (base !== null) {
+        globalThis.Worker = base;
+        base = null;
+    }
+    return made;
+}
+export function terminate_worker(worker) {
+    if (worker) worker.terminate();
+}
+"#)]
+extern "C" {
+    fn capture_workers();
+    fn captured_worker() -> JsValue;
+    fn terminate_worker(worker: &JsValue);
+}
+
+/// What a restarted worker must be told again: the config and the workload
+/// it held, and a scale-model plan asked for and not answered yet.
+#[derive(Debug, Default)]
+struct Held {
+    config: Option<WorkerInput>,
+    workload: Option<WorkerInput>,
+    plan: Option<WorkerInput>,
+}
+
+impl Held {
+    fn note(&mut self, input: &WorkerInput) {
+        match input.lane() {
+            // Edits travel with the load they apply to, as in a lane.
+            Some(Lane::Config) => {
+                let input = input.clone();
+                self.config = Some(match self.config.take() {
+                    Some(held) => input.superseding(held),
+                    None => input,
+                });
+            }
+            Some(Lane::Workload) => self.workload = Some(input.clone()),
+            Some(Lane::ScalePlan) => self.plan = Some(input.clone()),
+            _ => {}
+        }
+    }
+
+    fn answered(&mut self, output: &WorkerOutput) {
+        if output.lane() == Some(Lane::ScalePlan) {
+            self.plan = None;
+        }
+    }
+
+    /// The inputs to send a new worker, in the order it needs them.
+    fn inputs(&self) -> Vec<WorkerInput> {
+        [&self.config, &self.workload, &self.plan].into_iter().flatten().cloned().collect()
     }
 }
 
@@ -247,5 +396,23 @@ mod tests {
         assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(16.0) }), None);
         let next = lanes.answered(WorkerOutput::ConfigFailed("y".into()));
         assert_eq!(next, Answered::Superseded(WorkerInput::EditConfig { edits: edits(16.0) }), "the newest edits");
+    }
+
+    #[test]
+    fn a_restarted_worker_is_told_its_config_with_its_edits_its_workload_and_an_unanswered_plan() {
+        let mut held = Held::default();
+        let edits = vec![warplab_lab::ConfigEdit::Knob { name: "l1_mshrs".into(), value: 8.0 }];
+        let plan = WorkerInput::PlanScale { scale_models: None, config: 2 };
+        held.note(&WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() });
+        held.note(&generate("a"));
+        held.note(&WorkerInput::EditConfig { edits: edits.clone() });
+        held.note(&generate("b"));
+        held.note(&plan);
+        held.note(&scale(false));
+        held.note(&predict(8.0));
+        let preset = WorkerInput::LoadPreset { name: "QV100".into(), edits };
+        assert_eq!(held.inputs(), [preset.clone(), generate("b"), plan], "no run, no analysis");
+        held.answered(&WorkerOutput::ScalePlanned(Box::new(ScaleSetup::unplanned("x".into()))));
+        assert_eq!(held.inputs(), [preset, generate("b")], "a plan answered is not asked again");
     }
 }

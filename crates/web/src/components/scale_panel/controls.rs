@@ -19,6 +19,8 @@ pub struct ControlCallbacks<'a> {
     pub on_change: &'a Callback<ScaleAction>,
     /// Predict was pressed.
     pub on_predict: &'a Callback<()>,
+    /// Cancel was pressed while the scale models ran.
+    pub on_cancel: &'a Callback<()>,
 }
 
 /// The controls for `setup`; `ready` says a workload and config have loaded,
@@ -58,7 +60,7 @@ pub fn controls(
                     { "Predict" }
                 </button>
             </div>
-            { progress(state) }
+            { progress(state, callbacks.on_cancel) }
         </>
     }
 }
@@ -168,7 +170,7 @@ fn rule_note(rule: Rule) -> Html {
 }
 
 /// The run's steps as a bar, and that the worker waits for it.
-fn progress(state: &ScaleState) -> Html {
+fn progress(state: &ScaleState, on_cancel: &Callback<()>) -> Html {
     if state.running.is_none() {
         return html! {};
     }
@@ -180,9 +182,13 @@ fn progress(state: &ScaleState) -> Html {
         <div class="scale-progress" data-testid="scale-progress">
             <progress max={steps.to_string()} value={done.to_string()} title="Steps finished, of the run's steps" />
             <span class="status" data-testid="scale-step">{ what }</span>
+            <button class="button" data-testid="scale-cancel" onclick={on_cancel.reform(|_: MouseEvent| ())}
+                title="Stop the scale models: their worker is stopped and a new one takes its place">
+                { "Cancel" }
+            </button>
             <p class="hint">
                 { "The scale models are simulated cycle by cycle, like a run: on a large workload this takes minutes. \
-                   The worker does one thing at a time, so runs and analyses asked meanwhile start when it is done." }
+                   They have a worker of their own, so runs and analyses go on meanwhile; Cancel stops them." }
             </p>
         </div>
     }
