@@ -358,6 +358,21 @@ test("every example opens from the menu and from its link, compiled and run as t
   }
 });
 
+test("a 10-M-instruction example compiles and runs in the workers with the main thread free", async () => {
+  const { page, errors, close } = await openKernelPage(`${shared.server.origin}/#example=matmul`);
+  await page.getByTestId("sass-listing").waitFor({ timeout: 120_000 });
+  await page.locator('[data-testid="compile-run"]:not([disabled])').waitFor({ timeout: 120_000 });
+  await watchLongTasks(page);
+  await page.getByTestId("compile-run").click();
+  // Compiling matmul.cu and running its 10.3 M warp instructions takes the workers seconds.
+  await page.locator('[data-testid="compile-run"][disabled]').waitFor({ timeout: 10_000 });
+  assert.equal(await textOf(page, "compile-run"), "Compiling…");
+  await page.locator('[data-testid="compile-run"]:not([disabled])').waitFor({ timeout: 120_000 });
+  await assertMainThreadFree(page, "while matmul.cu compiled and ran functionally");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 // `page` holds the example `name` with its `source`: the editor shows it, the
 // address carries it, and the workers compiled it to the kernels and ran it to
 // the warp instructions `warplab kernel check --json` reports (`checked`).
