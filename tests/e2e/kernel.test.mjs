@@ -379,7 +379,10 @@ test("a 10-M-instruction example compiles and runs in the workers with the main 
 async function assertOpened(page, name, source, checked) {
   assert.equal(await textOf(page, "kernel-file"), `${name}.cu`);
   assert.equal(await page.getByTestId("workload-select").inputValue(), `example:${name}`, `the menu shows ${name}`);
-  await page.getByTestId("sass-listing").waitFor({ timeout: 60_000 });
+  // The listing comes once the workers have compiled the file and run it
+  // functionally: for matmul's and reduction's 10-11 M warp instructions,
+  // seconds, or a minute and more on a busy 2-core machine.
+  await page.getByTestId("sass-listing").waitFor({ timeout: 240_000 });
   const kernels = await page.getByTestId("sass-kernel").evaluateAll((hs) => hs.map((h) => h.firstChild.textContent));
   assert.deepEqual(kernels, checked.kernels.map((kernel) => kernel.name), `${name}'s kernels`);
   await page.waitForFunction(
