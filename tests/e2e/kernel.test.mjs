@@ -1,20 +1,32 @@
 // Issue 41, the page: a CUDA C kernel written in the editor. An example opens
 // from a link; an edit with a typo is marked at its line and column with the
-// compiler's message; fixed, it compiles and runs in the worker, the three
-// IPCs come, each source line and SASS instruction shows what issued and
-// stalled there, hovering links the two; the copied link opens the same
+// compiler's message; fixed, it compiles and runs in the worker with the main
+// thread free, the three IPCs come (the scale model's too), each source line
+// and SASS instruction shows what issued and stalled there (the stalls said
+// to be sampled), hovering links the two; the copied link opens the same
 // source and results in a new page, where the animation shows and sampling
 // runs it again. The other error classes (a missing `;`, a type mismatch, an
-// unsupported construct, a shared array too large, faults, a launch the GPU
-// cannot hold, a budget run out) come back located exactly as the CLI prints
-// them.
+// unsupported construct, a shared array too large, faults, launches whose
+// shared memory or registers the GPU cannot hold, a budget run out) come back located exactly as the CLI prints
+// them. Every shipped example opens from the menu and from its link.
 // Screenshots of the editor with its listing and figures at 1280 and 390 px.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, dataValue, experimentIn, linkOf, runCli, SCREENSHOTS, serverAndBrowser, textOf } from "./harness.mjs";
+import {
+  assertMainThreadFree,
+  CLI,
+  dataValue,
+  experimentIn,
+  linkOf,
+  runCli,
+  SCREENSHOTS,
+  serverAndBrowser,
+  textOf,
+  watchLongTasks,
+} from "./harness.mjs";
 
 const shared = serverAndBrowser();
 
@@ -48,20 +60,44 @@ async function replaceText(page, text) {
   await page.keyboard.insertText(text);
 }
 
-// The editor's text, line by line as CodeMirror draws it.
-const editorText = (page) => page.locator(".cm-content").evaluate((e) => [...e.querySelectorAll(".cm-line")].map((l) => l.textContent).join("\n"));
+// The editor's text, line by line as CodeMirror draws it. It draws only the
+// lines near the window's view, so this brings the editor into the window and
+// scrolls through it, keeping each line by its place, then back to its top.
+const editorText = (page) =>
+  page.locator(".cm-scroller").evaluate(async (scroller) => {
+    const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    scroller.scrollIntoView({ block: "start" });
+    const lines = new Map();
+    for (let top = 0; ; top += scroller.clientHeight / 2) {
+      scroller.scrollTop = top;
+      await frame();
+      for (const line of scroller.querySelectorAll(".cm-line")) lines.set(line.offsetTop, line.textContent);
+      if (top >= scroller.scrollHeight - scroller.clientHeight) break;
+    }
+    scroller.scrollTop = 0;
+    await frame();
+    return [...lines].sort(([a], [b]) => a - b).map(([, text]) => text).join("\n");
+  });
 
 // Waits for the three IPCs: the simulation, the headline model, and the scale
-// model's figure or its reason for giving none.
+// model's prediction from its two scale models of the kernel.
 async function threeIpcs(page) {
   await page.locator('[data-testid="ipc-simulated-value"][data-value]').waitFor({ timeout: 240_000 });
   await page.locator('[data-testid="ipc-analytical-value"][data-value]').waitFor({ timeout: 120_000 });
   await page.locator('[data-testid="ipc-scale-value"][data-value], [data-testid="ipc-scale-none"]').first().waitFor({ timeout: 300_000 });
+  const none = page.getByTestId("ipc-scale-none");
+  assert.equal(await none.count(), 0, `no scale-model figure: ${(await none.count()) && (await none.textContent())}`);
   return {
     simulated: await dataValue(page, "ipc-simulated-value"),
     analytical: await dataValue(page, "ipc-analytical-value"),
+    scale: await dataValue(page, "ipc-scale-value"),
   };
 }
+
+// The per-PC sampling interval (`SAMPLE_INTERVAL` in crates/sim/src/per_pc.rs),
+// and what the page says of it wherever it shows stall figures.
+const SAMPLE_INTERVAL = 64;
+const SAMPLED = `Stall warp-cycles are a sampled estimate: every ${SAMPLE_INTERVAL} cycles each resident warp's state is charged as ${SAMPLE_INTERVAL} warp-cycles to the instruction it waits at (issued counts and bank-conflict cycles are exact).`;
 
 // Line 8's gutter figure: warp instructions issued and warp-cycles stalled there.
 async function lineFigure(page, line) {
@@ -91,17 +127,30 @@ test("edit a kernel, see its error marked, fix it, run it, share it", async () =
   assert.equal(await editorText(page), TYPO, "the user's text stays");
   await page.getByTestId("kernel-panel").screenshot({ path: `${SCREENSHOTS}kernel-error.png` });
 
-  // Fixed and run with the button.
+  // Fixed and run with the button: the workers compile and simulate it while
+  // the main thread stays free.
+  await watchLongTasks(page);
   await replaceText(page, FIXED);
   await page.getByTestId("compile-run").click();
   const ipcs = await threeIpcs(page);
-  assert.ok(ipcs.simulated > 0 && ipcs.analytical > 0, JSON.stringify(ipcs));
+  await assertMainThreadFree(page, "while the kernel compiled and ran");
+  assert.ok(ipcs.simulated > 0 && ipcs.analytical > 0 && ipcs.scale > 0, JSON.stringify(ipcs));
   const figure = await lineFigure(page, 8);
   assert.ok(figure.issued > 0 && figure.stalled > 0, JSON.stringify(figure));
+  // Stalls are sampled (crates/sim/src/per_pc.rs): whole samples of 64 warp-cycles, and the page says so.
+  assert.equal(figure.stalled % SAMPLE_INTERVAL, 0, "stalls come in whole samples");
   assert.match(
     figure.title,
-    /^Line 8: \d+ warp instructions issued; warps waited here \d+ warp-cycles: memory \d+, dependence \d+, barrier \d+, structural \d+; shared-memory bank conflicts held the LD\/ST unit 0 cycles$/,
+    /^Line 8: \d+ warp instructions issued; warps waited here \d+ warp-cycles: memory \d+, dependence \d+, barrier \d+, structural \d+; shared-memory bank conflicts held the LD\/ST unit 0 cycles\. /,
   );
+  assert.ok(figure.title.endsWith(`. ${SAMPLED}`), figure.title);
+  assert.ok((await textOf(page, "figures-legend")).endsWith(`. ${SAMPLED}`), "the gutter's legend says so");
+  const listingNote = page.getByTestId("sass-sampling");
+  assert.equal(
+    await listingNote.textContent(),
+    `issued and bank are exact counts; mem, dep, bar and struct are estimates from warp states sampled every ${SAMPLE_INTERVAL} cycles.`,
+  );
+  assert.equal(await listingNote.getAttribute("title"), SAMPLED, "the listing says so");
   // The listing's rows of line 8 add up to the line's figure, and waited on memory.
   const rows = page.locator('.sass-row[data-line="8"]');
   const issued = await rows.locator('[data-testid="sass-issued"]').evaluateAll((cells) => cells.reduce((sum, c) => sum + Number(c.dataset.value), 0));
@@ -128,6 +177,7 @@ test("edit a kernel, see its error marked, fix it, run it, share it", async () =
   const again = await threeIpcs(second.page);
   assert.equal(again.simulated, ipcs.simulated, "the same simulated IPC");
   assert.equal(again.analytical, ipcs.analytical, "the same analytical IPC");
+  assert.equal(again.scale, ipcs.scale, "the same scale-model IPC");
   assert.deepEqual(await lineFigure(second.page, 8), figure, "the same figures on line 8");
   // Everything else works on an authored kernel: the animation, and sampling.
   await second.page.getByTestId("animation-panel").waitFor({ timeout: 10_000 });
@@ -199,6 +249,17 @@ async function cliError(name, source) {
 const kernelWith = (body, launch = "k<<<2, 32>>>(a, 64);") =>
   `__global__ void k(float* a, int n) {\n${body}\n}\nvoid host() {\n    float* a = device_array<float>(64);\n    ${launch}\n}\n`;
 
+// A kernel `wide` that loads `n` values before adding any, so all `n` are
+// live at once and each thread needs more than `n` registers, launched as
+// one block of `threads` on line n + 6, past the editor's height: the
+// editor scrolls to the error to mark it.
+function manyLiveValues(n, threads) {
+  const loads = Array.from({ length: n }, (_, i) => `    float v${i} = a[${i}];\n`).join("");
+  const sum = Array.from({ length: n - 1 }, (_, i) => ` s += v${i + 1};`).join("");
+  const kernel = `__global__ void wide(float* a) {\n${loads}    float s = v0;${sum} a[threadIdx.x] = s;\n}\n`;
+  return `${kernel}void host() {\n    float* a = device_array<float>(${threads});\n    wide<<<1, ${threads}>>>(a);\n}\n`;
+}
+
 test("every other error class is marked at its line with the CLI's message", async () => {
   const index = "    int i = blockIdx.x * blockDim.x + threadIdx.x;";
   const cases = [
@@ -228,6 +289,12 @@ test("every other error class is marked at its line with the CLI's message", asy
       kernelWith(`${index}\n    a[i] = n;`, "k<<<2, 32, 131072>>>(a, 64);"),
       "launch.cu:7:5: error: too many resources requested for launch: 'k' needs 131072 bytes of shared memory per block, more than the GPU's 65536",
       "7",
+    ],
+    [
+      "regs.cu",
+      manyLiveValues(80, 1024),
+      "regs.cu:86:5: error: too many resources requested for launch: 'wide' needs 86016 registers per block (82 per thread), more than the GPU's 65536",
+      "86",
     ],
   ];
   for (const [name, source, message, line] of cases) {
@@ -262,10 +329,70 @@ async function openKernelPageFromMenu(name) {
   const page = await shared.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
   await page.goto(`${shared.server.origin}/`);
   await page.getByTestId("workload-select").selectOption(`example:${name}`);
   await page.locator(".cm-editor .cm-content").waitFor({ timeout: 60_000 });
   return { page, errors, close: () => page.close() };
+}
+
+// Every example shipped in crates/cuda/examples/, by its file's name.
+const EXAMPLES = new URL("../../crates/cuda/examples/", import.meta.url);
+const exampleNames = (await readdir(EXAMPLES)).filter((file) => file.endsWith(".cu")).map((file) => file.slice(0, -3));
+
+test("every example opens from the menu and from its link, compiled and run as the CLI does", async () => {
+  assert.ok(exampleNames.length >= 5, `the examples: ${exampleNames}`);
+  for (const name of exampleNames.sort()) {
+    const source = await readFile(new URL(`${name}.cu`, EXAMPLES), "utf8");
+    const { stdout } = await runCli(CLI, ["kernel", "check", `${name}.cu`, "--json"], { cwd: EXAMPLES.pathname });
+    const checked = JSON.parse(stdout);
+    const fromMenu = await openKernelPageFromMenu(name);
+    await assertOpened(fromMenu.page, name, source, checked);
+    await fromMenu.close();
+    const fromLink = await openKernelPage(`${shared.server.origin}/#example=${name}`);
+    await assertOpened(fromLink.page, name, source, checked);
+    assert.deepEqual([fromMenu.errors, fromLink.errors], [[], []], name);
+    await fromLink.close();
+  }
+});
+
+test("a 10-M-instruction example compiles and runs in the workers with the main thread free", async () => {
+  const { page, errors, close } = await openKernelPage(`${shared.server.origin}/#example=matmul`);
+  await page.getByTestId("sass-listing").waitFor({ timeout: 120_000 });
+  await page.locator('[data-testid="compile-run"]:not([disabled])').waitFor({ timeout: 120_000 });
+  await watchLongTasks(page);
+  await page.getByTestId("compile-run").click();
+  // Compiling matmul.cu and running its 10.3 M warp instructions takes the workers seconds.
+  await page.locator('[data-testid="compile-run"][disabled]').waitFor({ timeout: 10_000 });
+  assert.equal(await textOf(page, "compile-run"), "Compiling…");
+  await page.locator('[data-testid="compile-run"]:not([disabled])').waitFor({ timeout: 120_000 });
+  await assertMainThreadFree(page, "while matmul.cu compiled and ran functionally");
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+// `page` holds the example `name` with its `source`: the editor shows it, the
+// address carries it, and the workers compiled it to the kernels and ran it to
+// the warp instructions `warplab kernel check --json` reports (`checked`).
+async function assertOpened(page, name, source, checked) {
+  assert.equal(await textOf(page, "kernel-file"), `${name}.cu`);
+  assert.equal(await page.getByTestId("workload-select").inputValue(), `example:${name}`, `the menu shows ${name}`);
+  // The listing comes once the workers have compiled the file and run it
+  // functionally: for matmul's and reduction's 10-11 M warp instructions,
+  // seconds, or a minute and more on a busy 2-core machine.
+  await page.getByTestId("sass-listing").waitFor({ timeout: 240_000 });
+  const kernels = await page.getByTestId("sass-kernel").evaluateAll((hs) => hs.map((h) => h.firstChild.textContent));
+  assert.deepEqual(kernels, checked.kernels.map((kernel) => kernel.name), `${name}'s kernels`);
+  await page.waitForFunction(
+    (expected) => document.querySelector('[data-testid="warp-instructions"]')?.textContent.trim() === expected,
+    String(checked.warp_insts),
+    { timeout: 120_000 },
+  );
+  await page.waitForFunction(() => location.hash.startsWith("#x="));
+  assert.equal((await experimentIn(page.url())).workload.kernel.source, source, `the address carries ${name}`);
+  assert.equal(await editorText(page), source, `the editor holds ${name}`);
 }
 
 test("an Accel-Sim trace's run lists its instructions by PC with their stalls", async () => {

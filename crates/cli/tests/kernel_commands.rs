@@ -36,6 +36,44 @@ fn kernel_check_dumps_what_the_kernel_computed() {
     );
 }
 
+/// The arrays `names` of the example `crates/cuda/examples/NAME.cu` as
+/// `warplab kernel check --json --dump` prints them, each as `f32`s (exact
+/// for the examples' floats and for integers below 2^24).
+fn dumped<const N: usize>(example: &str, names: [&str; N]) -> [Vec<f32>; N] {
+    let file = format!("crates/cuda/examples/{example}.cu");
+    let mut args = vec!["kernel", "check", &file, "--json"];
+    args.extend(names.iter().flat_map(|name| ["--dump", name]));
+    let report = json(&args);
+    names.map(|name| {
+        let values = report["arrays"][name].as_array().unwrap_or_else(|| panic!("{example}: no array {name}"));
+        values.iter().map(|value| value.as_f64().expect("a number") as f32).collect()
+    })
+}
+
+/// Issue 41's "the example files compute the right results": what `kernel
+/// check --dump` prints of each example against a reference computed here
+/// (the histogram's in the test above).
+#[test]
+fn every_example_dumps_what_a_host_reference_computes() {
+    let [a, b, c] = dumped("vecadd", ["a", "b", "c"]);
+    assert!(a.len() == 1 << 20 && c.iter().zip(a.iter().zip(&b)).all(|(c, (a, b))| *c == a + b));
+
+    let width = 512;
+    let [input, naive, tiled, padded] = dumped("transpose", ["in", "naive", "tiled", "padded"]);
+    let transposed: Vec<f32> = (0..width * width).map(|i| input[(i % width) * width + i / width]).collect();
+    assert_eq!([naive, tiled, padded], [transposed.clone(), transposed.clone(), transposed]);
+
+    let [input, sum] = dumped("reduction", ["in", "sum"]);
+    let total = input.iter().map(|&v| v as i64).sum::<i64>() as f32;
+    assert_eq!(sum, [total, total], "both variants sum the input");
+
+    // `acc + a * b` compiles to an FMUL and an FADD: each rounded as f32.
+    let n = 256;
+    let [a, b, c] = dumped("matmul", ["A", "B", "C"]);
+    let product = |i: usize| (0..n).fold(0.0f32, |acc, k| acc + a[i / n * n + k] * b[k * n + i % n]);
+    assert!((0..n * n).step_by(97).all(|i| c[i] == product(i)), "C = A B");
+}
+
 #[test]
 fn kernel_check_prints_the_listing_with_source_lines() {
     let (code, stdout, stderr) = warplab(&["kernel", "check", HISTOGRAM]);

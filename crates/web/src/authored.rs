@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use warplab_lab::cuda::{self, Compiled, Diagnostic, Run};
-use warplab_lab::per_pc::PcStalls;
+use warplab_lab::per_pc::{PcStalls, SAMPLE_INTERVAL};
 
 /// A compiled file: each kernel's listing and which kernel each launch ran.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -181,6 +181,18 @@ impl LineFigures {
         }
         figures
     }
+}
+
+/// How the stall figures are taken, in one sentence for the page's labels
+/// and hover texts: the timing model samples warp states rather than
+/// counting every cycle (exact counts would cost far more than per-PC
+/// counting's 10% bound), so no reader should take them for counts.
+pub fn stall_sampling() -> String {
+    format!(
+        "Stall warp-cycles are a sampled estimate: every {SAMPLE_INTERVAL} cycles each resident warp's state is \
+         charged as {SAMPLE_INTERVAL} warp-cycles to the instruction it waits at (issued counts and bank-conflict \
+         cycles are exact)."
+    )
 }
 
 /// A count as the figures show it: `950`, `12.3k`, `4.5M`.

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::authored::{Figures, KernelError, LineFigures, compact};
+use crate::authored::{Figures, KernelError, LineFigures, compact, stall_sampling};
 use crate::fetch::js_message;
 
 /// What the editor tells the page.
@@ -117,14 +117,15 @@ fn figure_object(line: u32, counted: &Figures) -> JsValue {
     let text = format!("{} {}", compact(counted.issued), compact(counted.stalled()));
     let title = format!(
         "Line {line}: {} warp instructions issued; warps waited here {} warp-cycles: memory {}, dependence {}, \
-         barrier {}, structural {}; shared-memory bank conflicts held the LD/ST unit {} cycles",
+         barrier {}, structural {}; shared-memory bank conflicts held the LD/ST unit {} cycles. {}",
         counted.issued,
         counted.stalled(),
         counted.memory,
         counted.dependence,
         counted.barrier,
         counted.structural,
-        counted.bank_conflicts
+        counted.bank_conflicts,
+        stall_sampling()
     );
     object(&[
         ("line", line.into()),

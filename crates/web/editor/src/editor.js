@@ -175,7 +175,10 @@ export function create(parent, doc, callbacks) {
       const start = at.from + Math.min(from, at.length);
       const end = Math.max(start, at.from + Math.min(to, at.length));
       const diagnostic = { from: start, to: end, severity: "error", message };
-      view.dispatch(setDiagnostics(view.state, [diagnostic]), { effects: setErrorLine.of([line]) });
+      // Scrolled into view: an error past the editor's height (a long file,
+      // or a link opened on one) would otherwise be marked out of sight.
+      const scroll = EditorView.scrollIntoView(start, { y: "nearest" });
+      view.dispatch(setDiagnostics(view.state, [diagnostic]), { effects: [setErrorLine.of([line]), scroll] });
     },
     // Shows each line's figures: an array of {line, text, title, issued, stalled, memory}.
     setFigures(figures) {

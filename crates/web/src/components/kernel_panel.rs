@@ -4,6 +4,7 @@
 
 use yew::prelude::*;
 
+use crate::authored::stall_sampling;
 use crate::components::{KernelEditor, SassListing};
 use crate::kernel_state::KernelState;
 
@@ -82,8 +83,8 @@ fn legend(kernel: &KernelState) -> Html {
     }
     html! {
         <p class="hint" data-testid="figures-legend">
-            { "Beside each line: warp instructions issued, then warp-cycles warps waited there (memory, dependence, \
-               barrier and structural stalls; hover a figure for each)." }
+            { format!("Beside each line: warp instructions issued, then warp-cycles warps waited there (memory, \
+               dependence, barrier and structural stalls; hover a figure for each). {}", stall_sampling()) }
         </p>
     }
 }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use warplab_lab::per_pc::PcStalls;
 use yew::prelude::*;
 
-use crate::authored::Figures;
+use crate::authored::{Figures, stall_sampling};
 use crate::components::sass_listing::{figure_cells, figure_headers};
 
 /// The PCs listed per launch, the ones warps waited at most: a trace's
@@ -41,8 +41,8 @@ pub fn PerPcPanel(props: &PerPcPanelProps) -> Html {
             <p class="hint">
                 { format!("Each launch's {MAX_PCS} PCs warps waited at most: warp instructions issued there, and \
                    warp-cycles stalled there waiting on memory, a result (dependence), a barrier or a free unit \
-                   (structural), sampled every 64 cycles as warplab run --per-pc does, and the cycles its \
-                   shared-memory accesses held the LD/ST unit for bank conflicts (counted exactly).") }
+                   (structural), as warplab run --per-pc takes them, and the cycles its shared-memory accesses \
+                   held the LD/ST unit for bank conflicts. {}", stall_sampling()) }
             </p>
             { for by_launch.into_iter().enumerate().map(|(index, (launch, rows))| launch_table(props, index, launch, rows)) }
         </section>

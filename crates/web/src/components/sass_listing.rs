@@ -5,9 +5,10 @@
 
 use std::rc::Rc;
 
+use warplab_lab::per_pc::SAMPLE_INTERVAL;
 use yew::prelude::*;
 
-use crate::authored::{Authored, Figures, KernelListing, LineFigures, ListingRow, compact};
+use crate::authored::{Authored, Figures, KernelListing, LineFigures, ListingRow, compact, stall_sampling};
 
 /// Properties of [`SassListing`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -29,6 +30,12 @@ pub struct SassListingProps {
 pub fn SassListing(props: &SassListingProps) -> Html {
     html! {
         <div class="sass-listing" data-testid="sass-listing" onmouseleave={props.on_hover.reform(|_: MouseEvent| None)}>
+            if props.figures.is_some() {
+                <p class="hint" data-testid="sass-sampling" title={stall_sampling()}>
+                    { format!("issued and bank are exact counts; mem, dep, bar and struct are estimates from \
+                        warp states sampled every {SAMPLE_INTERVAL} cycles.") }
+                </p>
+            }
             { for props.authored.kernels.iter().map(|kernel| kernel_table(props, kernel)) }
         </div>
     }
@@ -82,15 +89,20 @@ pub(crate) fn figure_headers() -> Html {
     html! {
         <>
             <th title="Warp instructions issued">{ "issued" }</th>
-            <th title="Warp-cycles stalled here waiting on memory">{ "mem" }</th>
-            <th title="Warp-cycles stalled here waiting on an arithmetic result (dependence)">{ "dep" }</th>
-            <th title="Warp-cycles stalled here waiting at a barrier">{ "bar" }</th>
-            <th title="Warp-cycles stalled here waiting for a free unit (structural)">{ "struct" }</th>
+            <th title={stall_title("on memory")}>{ "mem" }</th>
+            <th title={stall_title("on an arithmetic result (dependence)")}>{ "dep" }</th>
+            <th title={stall_title("at a barrier")}>{ "bar" }</th>
+            <th title={stall_title("for a free unit (structural)")}>{ "struct" }</th>
             <th title="Cycles this instruction's shared-memory accesses held the LD/ST unit for bank conflicts (an n-way conflict holds it n - 1 cycles more; GPGPU-Sim's gpgpu_n_shmem_bkconflict)">
                 { "bank" }
             </th>
         </>
     }
+}
+
+/// A stall column's hover text: what it waited for, and that it is sampled.
+fn stall_title(waiting: &str) -> String {
+    format!("Warp-cycles stalled here waiting {waiting}. {}", stall_sampling())
 }
 
 /// A row's figure cells: issued, the four stall reasons, then the
