@@ -673,9 +673,7 @@ impl SmCycle<'_> {
 /// The grid index (x fastest) of the CTA in slot `slot` of `sm`.
 pub(crate) fn cta_index(runs: &[KernelRun], sm: &Sm, slot: u16) -> u64 {
     let cta = &sm.ctas[slot as usize];
-    let grid = runs[cta.kernel as usize].header.grid;
-    let id = cta.cta.id;
-    (u64::from(id.z) * u64::from(grid.y) + u64::from(id.y)) * u64::from(grid.x) + u64::from(id.x)
+    cta.cta.id.index_in(runs[cta.kernel as usize].header.grid)
 }
 
 /// Records an `Issued` event for each instruction a scheduler of `sm` issued

@@ -21,6 +21,12 @@ impl Dim3 {
     pub fn size(self) -> u64 {
         u64::from(self.x) * u64::from(self.y) * u64::from(self.z)
     }
+
+    /// This index's place in `grid`, counted with x fastest (the CTA order
+    /// of a launch).
+    pub fn index_in(self, grid: Dim3) -> u64 {
+        (u64::from(self.z) * u64::from(grid.y) + u64::from(self.y)) * u64::from(grid.x) + u64::from(self.x)
+    }
 }
 
 /// `(x,y,z)`, as trace headers write it.
@@ -140,4 +146,19 @@ pub(crate) fn parse_hex(value: &str) -> Option<u64> {
         return None;
     }
     u64::from_str_radix(digits, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dim3;
+
+    #[test]
+    fn an_index_counts_x_fastest_then_y_then_z() {
+        let grid = Dim3 { x: 4, y: 3, z: 2 };
+        assert_eq!(Dim3 { x: 0, y: 0, z: 0 }.index_in(grid), 0);
+        assert_eq!(Dim3 { x: 3, y: 0, z: 0 }.index_in(grid), 3);
+        assert_eq!(Dim3 { x: 0, y: 1, z: 0 }.index_in(grid), 4);
+        assert_eq!(Dim3 { x: 1, y: 2, z: 1 }.index_in(grid), 12 + 8 + 1);
+        assert_eq!(Dim3 { x: 3, y: 2, z: 1 }.index_in(grid), grid.size() - 1);
+    }
 }

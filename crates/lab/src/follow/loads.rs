@@ -106,9 +106,7 @@ impl LoadBook {
             load.sectors.sort_unstable();
             load.sectors.dedup();
         }
-        let grid = header.grid;
-        let index =
-            (u64::from(cta.id.z) * u64::from(grid.y) + u64::from(cta.id.y)) * u64::from(grid.x) + u64::from(cta.id.x);
+        let index = cta.id.index_in(header.grid);
         let threads = u32::try_from(header.block.size()).unwrap_or(u32::MAX);
         let warps = threads.max(1).div_ceil(warp_size.max(1));
         if self.ctas.len() == Self::MAX_CTAS {
