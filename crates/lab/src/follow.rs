@@ -279,19 +279,18 @@ impl Follower {
     /// load at the first one for a sector of one of its issues.
     fn start(&mut self, event: &Event) {
         let sm = self.sm;
-        let issue = match (&event.kind, &mut self.load) {
+        let (address, issue) = match (&event.kind, &mut self.load) {
             (EventKind::Issued { sm: at, warp, pc, .. }, Some(load)) if *at == sm && *pc == load.pc => {
                 load.note_issue(event.cycle, *warp);
                 return;
             }
             (&EventKind::MshrAllocated { sm: at, address }, Some(load)) if at == sm => {
                 let Some(issue) = load.take_issue(address) else { return };
-                Some(issue)
+                (address, Some(issue))
             }
-            (&EventKind::MshrAllocated { sm: at, .. }, None) if at == sm => None,
+            (&EventKind::MshrAllocated { sm: at, address }, None) if at == sm => (address, None),
             _ => return,
         };
-        let EventKind::MshrAllocated { address, .. } = event.kind else { return };
         let at = self.map.decode(address);
         let mut journey = Journey {
             sm,
