@@ -179,27 +179,26 @@ pub fn App(props: &AppProps) -> Html {
                         {on_needed_file} />
                 </div>
                 <div class="column outputs">
-                    if run.snapshot.is_some() && animation_stale {
-                        <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
-                            <h2>{ "The GPU, cycle by cycle" }<HelpLink id="animation" /></h2>
-                            <p class="status" data-testid="animation-pending">
-                                { "Waiting for this experiment's run: the animation starts with it (the frames of the \
-                                   run before were of another workload or config)." }
-                            </p>
-                        </section>
-                    } else if run.snapshot.is_some() {
+                    if run.snapshot.is_some() {
                         <section class="panel animation-panel" id="animation-panel" data-testid="animation-panel">
                             <h2 title="Every SM with its warps coloured by state, the memory system's queues, and IPC over time">
                                 { "The GPU, cycle by cycle" }<HelpLink id="animation" />
                             </h2>
-                            { controls(&page, &run) }
-                            <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
-                                timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
-                                on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
-                            <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={can_follow}
-                                loads={run.loads.clone()} on_follow={replay_then(&page, &run, |pc| Some(RunControl::Follow(pc)))} />
-                            <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
-                                {unrecorded} />
+                            if animation_stale {
+                                <p class="status" data-testid="animation-pending">
+                                    { "Waiting for this experiment's run: the animation starts with it (the frames of \
+                                       the run before were of another workload or config)." }
+                                </p>
+                            } else {
+                                { controls(&page, &run) }
+                                <Animation snapshot={run.snapshot.clone()} previous={run.previous.clone()}
+                                    timeline={run.timeline.clone()} selected_sm={Some(run.watch)} {ended_at}
+                                    on_select_sm={page.callback(|page, sm| page.control(RunControl::Watch(sm)))} />
+                                <FollowRequest followed={run.followed.clone()} watch={run.watch} can_follow={can_follow}
+                                    loads={run.loads.clone()} on_follow={replay_then(&page, &run, |pc| Some(RunControl::Follow(pc)))} />
+                                <EventLog events={run.events.clone()} watch={run.watch} {dropped} {run_cycle}
+                                    {unrecorded} />
+                            }
                         </section>
                     }
                     { sampling_panel(&page, &run) }
