@@ -619,8 +619,9 @@ impl Pipeline {
     /// as their flags record, allocation behind busy collectors) and `OC_EX`
     /// holds only instructions for a busy LD/ST unit. Then only the LD/ST
     /// unit taking its next instruction, which the memory pipeline's own wake
-    /// covers, or an issue, which wakes the SM, ends the wait. Memory-divergent runs spend most cycles there:
-    /// collectors full of loads behind one the L1 cannot take yet.
+    /// covers, or an issue, which wakes the SM, ends the wait.
+    /// Memory-divergent runs spend most cycles there: collectors full of
+    /// loads behind one the L1 cannot take yet.
     fn moves_next_cycle(&self, ldst_busy: bool) -> bool {
         let memory_pipe = 1 << MEMORY_PIPE;
         let collecting = self.busy_collectors > 0 && !(self.dispatch_stuck && self.queued_banks.count() == 0);
