@@ -79,9 +79,10 @@ test("the default page shows three IPCs, the CLI's for the page's own link", asy
 });
 
 // Whether the scale-model figure was being predicted while the simulated one
-// still said "simulating…", on a page that reports `cores` logical cores
-// (the page starts the scale models beside the run from three on, after it
-// below).
+// still said "simulating…" (`beside`), and while the analytical one still said
+// "profiling the workload" (`profiling`), on a page that reports `cores`
+// logical cores (the page starts the scale models beside the run from three
+// on; on two once the profile has ended, so that two workers share the cores).
 async function scaleBesideRun(cores) {
   const reportCores = (page) =>
     page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
@@ -97,23 +98,30 @@ async function scaleBesideRun(cores) {
       if (pending("simulated").startsWith("simulating") && scaling) {
         window.scaleSeen = true;
       }
-      return simulated?.hasAttribute("data-value") ? String(Boolean(window.scaleSeen)) : null;
+      if (pending("analytical").startsWith("profiling") && scaling) {
+        window.scaleWhileProfiling = true;
+      }
+      const seen = { beside: Boolean(window.scaleSeen), profiling: Boolean(window.scaleWhileProfiling) };
+      return simulated?.hasAttribute("data-value") ? JSON.stringify(seen) : null;
     },
     null,
     { polling: 50, timeout: 60_000 },
   );
-  const beside = (await seen.jsonValue()) === "true";
+  const during = JSON.parse(await seen.jsonValue());
   await figure(page, "scale", 180_000);
   const seconds = (Date.now() - start) / 1000;
   console.log(`# time to the three IPCs on a page that reports ${cores} cores: ${seconds.toFixed(2)} s`);
   assert.deepEqual(errors, []);
   await page.close();
-  return beside;
+  return during;
 }
 
-test("with a core to spare the scale models run beside the simulation, on two cores after it", async () => {
-  assert.equal(await scaleBesideRun(4), true, "four cores: the scale models start with the run");
-  assert.equal(await scaleBesideRun(2), false, "two cores: they wait for it");
+test("the scale models start beside the run when a core is free: at once on four cores, after the profile on two", async () => {
+  const four = await scaleBesideRun(4);
+  assert.equal(four.beside, true, "four cores: the scale models start with the run");
+  const two = await scaleBesideRun(2);
+  assert.equal(two.beside, true, "two cores: they take the profile's core before the run ends");
+  assert.equal(two.profiling, false, "two cores: never beside the profile and the run at once");
 });
 
 test("an MSHR edit moves the analytical IPC; a pinned baseline shows the change; the link carries both", async () => {

@@ -18,8 +18,9 @@
 //! shared memory, a nightly standard library; ARCHITECTURE.md): there rayon's
 //! global pool runs on Web Workers that the page's worker started
 //! (`enable_web_pool`), and the simulating thread, which holds the
-//! workload's JavaScript objects and cannot move, hands each split to it from
-//! outside. The single-thread build runs the SMs on one thread.
+//! workload's JavaScript objects and cannot move into the pool, runs one
+//! share of each phase itself while the workers run the others. The
+//! single-thread build runs the SMs on one thread.
 //!
 //! Splitting pays only when the SMs' phase is long enough to cover the
 //! hand-over: on a memory-bound run the pool's idle thread falls asleep
@@ -36,7 +37,7 @@ use crate::sm::port::SmPort;
 
 /// SMs a thread takes at once: fewer would cost more in hand-overs than the
 /// balance gains.
-#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+#[cfg(not(target_arch = "wasm32"))]
 const SMS_PER_TASK: usize = 4;
 
 /// Cycles between trials of the two ways of running the SMs' phase.
@@ -134,7 +135,7 @@ impl<F: Fn(&mut Sm, &mut RequestPool, &mut SmPort) + Sync> SmTick for F {}
 
 /// Runs `tick` on every SM, split across rayon's current pool in tasks of
 /// [`SMS_PER_TASK`] SMs.
-#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+#[cfg(not(target_arch = "wasm32"))]
 fn tick_split<F: SmTick>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
     use rayon::prelude::*;
     sms.par_iter_mut()
@@ -278,14 +279,32 @@ mod pool {
 
 /// The threaded WebAssembly build's pool: rayon's global one, on Web
 /// Workers, once the page's worker has started it.
+///
+/// The simulating thread holds the workload's JavaScript objects (a trace is
+/// read from a `Blob` a slice at a time), so it cannot run inside the pool
+/// the way the native simulating thread does. Handing each phase to the
+/// pool from outside put it to sleep and woke it again every cycle
+/// (`Atomics.wait` both ways), which cost what the split saved: the page's
+/// `vecadd` ran ×1.03 faster on two threads (docs/performance.md). So the
+/// simulating thread runs the first share of the SMs itself, in a scope whose
+/// other shares the pool's workers take, and waits for them by spinning on a
+/// count of finished shares, not by sleeping; after a pooled phase each worker
+/// is left spinning for the next, as natively (a pool of the host's cores
+/// less one, `warplab_web::threads`).
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 mod pool {
-    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    use std::sync::{Arc, OnceLock};
 
-    use super::{RequestPool, Sm, SmPort, SmTick, tick_split};
+    use super::{RequestPool, Sm, SmPort, SmTick, tick_alone};
 
     /// The host's clock in milliseconds (`performance.now`), given with the pool.
     static CLOCK_MS: OnceLock<fn() -> f64> = OnceLock::new();
+
+    /// The longest anyone spins: a worker for the next phase, the simulating
+    /// thread for the workers' shares before it falls back to the scope's
+    /// blocking wait (the native pool's limit and reason).
+    const SPIN_LIMIT_S: f64 = 50e-6;
 
     /// Says that rayon's global pool is running (wasm-bindgen-rayon's
     /// `initThreadPool` has resolved) and how to read the host's clock.
@@ -296,18 +315,65 @@ mod pool {
         let _ = CLOCK_MS.set(clock_ms);
     }
 
-    /// Rayon's global pool, handed each split from outside.
-    pub(super) struct Pool;
+    /// Rayon's global pool and the simulating thread, sharing each phase.
+    pub(super) struct Pool {
+        /// The pool's workers (the simulating thread is not one).
+        workers: usize,
+        /// Phases run so far, which a spinning worker watches.
+        phases: Arc<AtomicU64>,
+    }
 
     impl Pool {
-        /// The global pool if it runs and has more than one thread.
+        /// The global pool if it runs.
         pub(super) fn new(_threads: usize) -> Option<Pool> {
-            (CLOCK_MS.get().is_some() && rayon::current_num_threads() > 1).then_some(Pool)
+            CLOCK_MS.get()?;
+            Some(Pool { workers: rayon::current_num_threads(), phases: Arc::new(AtomicU64::new(0)) })
         }
 
-        /// Runs `tick` on every SM on the global pool.
+        /// Runs `tick` on every SM: the SMs cut into one share per thread,
+        /// the first run here, the others queued on the pool before the
+        /// phase count moves on (which releases the spinning workers). Then
+        /// leaves every worker spinning for the next phase.
         pub(super) fn run<F: SmTick>(&self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
-            tick_split(sms, pools, ports, tick);
+            let size = sms.len().div_ceil(self.workers + 1).max(1);
+            let mut shares = sms.chunks_mut(size).zip(pools.chunks_mut(size)).zip(ports.chunks_mut(size));
+            let Some(((own_sms, own_pools), own_ports)) = shares.next() else { return };
+            let finished = AtomicUsize::new(0);
+            rayon::in_place_scope(|scope| {
+                let mut queued = 0;
+                for ((sms, pools), ports) in shares {
+                    let finished = &finished;
+                    scope.spawn(move |_| {
+                        tick_alone(sms, pools, ports, tick);
+                        finished.fetch_add(1, Ordering::Release);
+                    });
+                    queued += 1;
+                }
+                self.phases.fetch_add(1, Ordering::Release);
+                tick_alone(own_sms, own_pools, own_ports, tick);
+                spin_until(|| finished.load(Ordering::Acquire) == queued);
+            });
+            for _ in 0..self.workers {
+                let phases = Arc::clone(&self.phases);
+                let seen = phases.load(Ordering::Acquire);
+                rayon::spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
+            }
+        }
+    }
+
+    /// Busy-waits until `done` holds, or for [`SPIN_LIMIT_S`].
+    fn spin_until(done: impl Fn() -> bool) {
+        let start = now_s();
+        loop {
+            for _ in 0..64 {
+                if done() {
+                    return;
+                }
+                std::hint::spin_loop();
+            }
+            if now_s() - start >= SPIN_LIMIT_S {
+                return;
+            }
         }
     }
 

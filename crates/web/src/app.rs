@@ -124,7 +124,7 @@ pub fn App(props: &AppProps) -> Html {
     let next = use_analysis_and_run_of_each_experiment(&page, &state, &run);
     use_scale_plan_of_each_config(&page, state.config_loads);
     use_stop_on_config_error(&page, &state, &run);
-    use_scale_run_of_each_experiment(&page, &scale, &run, &state, next);
+    use_scale_run_of_each_experiment(&page, &scale, &run, &analysis, &state, next);
     let shared = experiment_of(&state, &run, &scale, &analysis);
     // A handout's link carries its lab step: a banner until dismissed, and the
     // page scrolled to the panel it points at once the run has stopped.
@@ -339,7 +339,7 @@ fn summary(
     let pending = [
         waiting(run_waiting(run, state)),
         waiting(analysis_waiting(analysis, state)),
-        waiting(scale_waiting(scale, run, state)),
+        waiting(scale_waiting(scale, run, analysis, state)),
     ];
     let pinned = state.baseline.is_some();
     let can_pin = figures.simulated.is_some() || figures.analytical.is_some();
@@ -431,7 +431,7 @@ fn analysis_waiting(analysis: &AnalysisState, state: &State) -> Option<String> {
 /// What the scale-model figure of the experiment on the page waits for
 /// (`None` where the card has something else to say: a figure, or why the
 /// rule or the config gives none).
-fn scale_waiting(scale: &ScaleState, run: &RunState, state: &State) -> Option<String> {
+fn scale_waiting(scale: &ScaleState, run: &RunState, analysis: &AnalysisState, state: &State) -> Option<String> {
     if let Some(why) = experiment_waiting(state) {
         return Some(why);
     }
@@ -451,10 +451,8 @@ fn scale_waiting(scale: &ScaleState, run: &RunState, state: &State) -> Option<St
             "cancelled: Predict in the Scale model panel runs it again".to_owned()
         }
         Some(_) if scale.requested == ready => "not computed: see the Scale model panel".to_owned(),
-        Some(_) if run.experiment == ready && run.phase == RunPhase::Finished || cores_to_spare() => {
-            "waiting to simulate the scale models".to_owned()
-        }
-        Some(_) => "waits for the simulation to end (one core each; the scale models come next)".to_owned(),
+        Some(_) if scale_may_start(run, analysis, ready) => "waiting to simulate the scale models".to_owned(),
+        Some(_) => "waits for a core: the simulation's or the profile's (the scale models come next)".to_owned(),
     })
 }
 
@@ -555,7 +553,7 @@ fn scale_panel(page: &Page, scale: &ScaleState, analysis: &AnalysisState, run: &
     let simulated = run.experiment.zip(
         finished.map(|report| RunIpc { without_launch: ipc_without_launch(report, latency), with_launch: report.ipc }),
     );
-    let waiting = scale_waiting(scale, run, state).map(AttrValue::from);
+    let waiting = scale_waiting(scale, run, analysis, state).map(AttrValue::from);
     let headline = analysis.base_figures_for(ready).and_then(|r| r.models.get(&HEADLINE));
     let analytical = ready.zip(headline.map(|prediction| prediction.ipc));
     let config = state.config_loads;
@@ -710,11 +708,7 @@ fn use_stop_on_config_error(page: &Page, state: &State, run: &RunState) {
 }
 
 /// Predicts with the scale models of each experiment that becomes ready, in
-/// the third worker. With three cores or more it starts beside the run
-/// instead of after it: the run, the scale models and the page's own thread
-/// then each have a core, and the last of the three IPCs comes a run's time
-/// sooner. With fewer it waits for the run: on two cores the two workers
-/// would take both, and the page's clicks would wait behind them.
+/// the third worker, as soon as it has a core ([`scale_may_start`]).
 /// One scale run at a time, each experiment asked for once: the worker
 /// answers in order, so a run asked for while another is in flight would
 /// be taken for that one's answer; the next waits, and an answer for an
@@ -724,11 +718,11 @@ fn use_scale_run_of_each_experiment(
     page: &Page,
     scale: &ScaleState,
     run: &RunState,
+    analysis: &AnalysisState,
     state: &State,
     ready: Option<Experiment>,
 ) {
-    let run_finished = ready.is_some() && run.phase == RunPhase::Finished && run.experiment == ready;
-    let due = scale.run_due(ready, cores_to_spare() || run_finished);
+    let due = scale.run_due(ready, scale_may_start(run, analysis, ready));
     let page = page.clone();
     let request = scale_request(&page, scale, state);
     use_effect_with(due, move |due| {
@@ -738,10 +732,32 @@ fn use_scale_run_of_each_experiment(
     });
 }
 
-/// Whether the browser reports a core for the run, one for the scale models
-/// and one for the page.
-fn cores_to_spare() -> bool {
-    web_sys::window().is_some_and(|window| window.navigator().hardware_concurrency() >= 3.0)
+/// Whether the scale models of `ready` may be simulated now: at once if the
+/// run leaves a core for them beside the page's own thread; once the
+/// analyst's profile of the same experiment has ended if it leaves one (on
+/// two cores the profile ends long before the run, and the scale models
+/// taking its core bring the last of the three IPCs about a run's time
+/// sooner; docs/performance.md); otherwise once the run has ended. So no
+/// more workers simulate at once than there are cores, and the page's clicks
+/// never wait behind them.
+fn scale_may_start(run: &RunState, analysis: &AnalysisState, ready: Option<Experiment>) -> bool {
+    let ran = ready.is_some() && run.experiment == ready && run.phase == RunPhase::Finished;
+    let profiled = ready.is_some() && analysis.experiment == ready && analysis.analyzing.is_none();
+    let spare = cores_beside_run();
+    ran || spare >= 2 || spare >= 1 && profiled
+}
+
+/// The cores the browser reports beyond those the run takes: one in the
+/// single-thread build; in the threaded build, which `worker.js` loads where
+/// the page is cross-origin isolated, one per thread of its pool (every core,
+/// at most [`crate::MAX_RUN_THREADS`]).
+fn cores_beside_run() -> u32 {
+    let Some(window) = web_sys::window() else { return 0 };
+    let cores = window.navigator().hardware_concurrency() as u32;
+    let isolated =
+        js_sys::Reflect::get(&window, &"crossOriginIsolated".into()).is_ok_and(|v| v.as_bool() == Some(true));
+    let run_threads = if isolated { cores.min(crate::MAX_RUN_THREADS as u32) } else { 1 };
+    cores.saturating_sub(run_threads)
 }
 
 /// The scale-model run the panel's choices describe (weak scaling only for a

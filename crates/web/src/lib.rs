@@ -46,6 +46,12 @@ mod state;
 #[cfg(all(feature = "threads", target_arch = "wasm32"))]
 pub mod threads;
 
+/// The most threads a run uses in the threaded worker build, the simulating
+/// thread among them: the SMs' phase of a cycle is cut into one share per
+/// thread, so past eight the hand-overs cost more than the shares save on
+/// the presets' 28 to 132 SMs.
+pub const MAX_RUN_THREADS: usize = 8;
+
 pub use analysis_state::{AnalysisState, Shown};
 pub use app::{App, AppProps};
 pub use baseline::Figures;

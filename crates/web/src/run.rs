@@ -22,6 +22,13 @@ use crate::run_follow::{FOLLOW_CHUNK_CYCLES, FollowRun};
 /// message waits at most this long, long enough that yielding costs little.
 const SLICE_BUDGET_MS: f64 = 30.0;
 
+/// The least time between two updates of a run at full speed. Each update
+/// costs the page's thread a frame (about 18 ms of script, layout and
+/// compositing in headless Chromium on the 2-core machine, measured), which
+/// at one per slice kept a core half busy and left none to the threaded
+/// build's pool (docs/performance.md); ten a second still animate.
+const FULL_SPEED_UPDATE_MS: f64 = 100.0;
+
 /// Time between frames when playing at a chosen speed.
 const FRAME: Duration = Duration::from_millis(50);
 
@@ -61,6 +68,8 @@ pub struct WorkerRun {
     follow: Option<FollowRun>,
     /// The global loads of the CTAs the run took, for following a chosen one.
     loads: SharedLoadBook,
+    /// When the last full-speed slice sent an update, on the worker's clock.
+    updated_ms: f64,
 }
 
 impl WorkerRun {
@@ -89,6 +98,7 @@ impl WorkerRun {
             config: config.clone(),
             follow: None,
             loads,
+            updated_ms: f64::NEG_INFINITY,
         };
         run.sync_recording();
         run
@@ -135,12 +145,17 @@ impl WorkerRun {
             let target = self.seek_to.map_or(u64::MAX, |t| t.max(cycle + 1)).min(cycle + self.slice_cycles);
             let started = now_ms();
             self.simulation.run_until(Cycle(target));
-            self.adapt_slice(now_ms() - started);
+            let ended = now_ms();
+            self.adapt_slice(ended - started);
             if self.seek_to.is_some_and(|t| self.simulation.progress().cycle.0 >= t) {
                 self.seek_to = None;
                 self.playing = false;
                 self.sync_recording();
             }
+            if self.playing() && ended - self.updated_ms < FULL_SPEED_UPDATE_MS {
+                return Vec::new();
+            }
+            self.updated_ms = ended;
         } else {
             let per_frame = (self.speed * FRAME.as_millis() as u64 / 1000).max(1);
             self.simulation.run_until(Cycle(cycle + per_frame));
@@ -275,5 +290,59 @@ fn concerns(event: &Event, sm: u32) -> bool {
             queue != Queue::Dram && source == sm
         }
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use warplab_lab::{GenSpec, SimOptions, generate, preset_config};
+
+    use super::{FULL_SPEED_UPDATE_MS, WorkerRun};
+    use crate::agent::{RunStatus, WorkerOutput};
+
+    /// A full-speed run on QV100 of many cycles (204,332) and little work.
+    fn full_speed_run() -> WorkerRun {
+        let (_, gpu) = preset_config("SM7_QV100").expect("a preset");
+        let spec: GenSpec = "pchase-l1:size=2".parse().expect("a spec");
+        let workload = generate(&spec, &gpu).expect("generated");
+        WorkerRun::new(&gpu, SimOptions::default(), Box::new(workload.into_source()), 0, 0, 0)
+    }
+
+    #[test]
+    fn a_full_speed_run_updates_the_page_at_most_every_hundred_ms_and_at_its_end() {
+        let mut run = full_speed_run();
+        // Every reading of the worker's clock is 30 ms after the last: each
+        // slice takes its budget, so slices keep their size and end 60 ms apart.
+        let clock = Cell::new(0.0);
+        let now_ms = || {
+            clock.set(clock.get() + 30.0);
+            clock.get()
+        };
+        let (mut slices, mut updates, mut last_update) = (0_usize, Vec::new(), None);
+        while run.playing() {
+            let outputs = run.advance(now_ms);
+            slices += 1;
+            for output in outputs {
+                if let WorkerOutput::RunUpdated(update) = output {
+                    if let Some(last) = last_update.replace(clock.get())
+                        && update.status == RunStatus::Running
+                    {
+                        assert!(
+                            clock.get() - last >= FULL_SPEED_UPDATE_MS,
+                            "an update {} ms after the last",
+                            clock.get() - last
+                        );
+                    }
+                    updates.push(update.status);
+                }
+            }
+        }
+        assert!(slices > 20, "the run took {slices} slices");
+        // One slice in two: 60 ms after an update is too soon, 120 ms is not.
+        assert_eq!(updates.len(), slices.div_ceil(2), "{} updates of {slices} slices", updates.len());
+        assert_eq!(updates.first(), Some(&RunStatus::Running), "the first slice shows the run at once");
+        assert_eq!(updates.last(), Some(&RunStatus::Finished), "the last slice always reports");
     }
 }

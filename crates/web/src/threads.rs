@@ -2,32 +2,37 @@
 //! on Web Workers sharing the worker's wasm memory, started before the lab
 //! reactor takes its first message.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The most threads the pool gets: the SMs' phase of a cycle splits into
-/// tasks of four SMs, so past eight threads the hand-overs cost more than
-/// the split saves on the presets' 28 to 132 SMs.
-const MAX_THREADS: usize = 8;
+use crate::MAX_RUN_THREADS;
 
-/// Starts rayon's global pool with as many threads as the host has cores (at
-/// most [`MAX_THREADS`]) and tells the simulator it may use it. If the pool
-/// cannot start, the worker goes on with every run on its own thread.
+/// Starts rayon's global pool with one worker fewer than the host has cores
+/// (the simulating thread runs a share of every phase itself; at most
+/// [`MAX_RUN_THREADS`] in all) and tells the simulator it may use it. If the
+/// pool cannot start, the worker goes on with every run on its own thread.
 pub async fn start_pool() {
-    let threads = host_cores().clamp(1, MAX_THREADS);
-    if threads < 2 {
+    let workers = host_cores().clamp(1, MAX_RUN_THREADS) - 1;
+    if workers == 0 {
         return;
     }
-    match JsFuture::from(wasm_bindgen_rayon::init_thread_pool(threads)).await {
-        Ok(_) => warplab_lab::enable_web_pool(now_ms),
+    match JsFuture::from(wasm_bindgen_rayon::init_thread_pool(workers)).await {
+        Ok(_) => {
+            warplab_lab::enable_web_pool(now_ms);
+            WORKERS.store(workers, Ordering::Relaxed);
+        }
         Err(error) => gloo::console::warn!("warplab: no thread pool, simulating on one thread:", error),
     }
 }
 
-/// The threads of the running pool, which each run asks for, so it uses
-/// all of them.
+/// The pool's workers once it runs (0 before, or if it cannot start).
+static WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+/// The threads a run uses: the pool's workers and the simulating thread.
 pub fn pool_threads() -> u32 {
-    u32::try_from(rayon::current_num_threads()).unwrap_or(1)
+    u32::try_from(WORKERS.load(Ordering::Relaxed) + 1).unwrap_or(1)
 }
 
 /// The worker's global scope (this code only runs in a worker).
