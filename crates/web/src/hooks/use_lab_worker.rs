@@ -7,6 +7,9 @@
 //! asked for meanwhile only the newest waits. A slider dragged across many
 //! values so costs at most two generations (or two model evaluations), and
 //! the page only ever sees the answer to the input of a lane it sent last.
+//! While a config or a workload waits for its lane, every other input waits
+//! behind it, in the order asked: each reads what the worker has loaded, and
+//! none may reach the worker before a load the page asked for first.
 //!
 //! A worker can be restarted ([`LabWorkerHandle::restart`]): the one busy
 //! with a long input (a scale-model run answers nothing until it ends) is
@@ -106,7 +109,7 @@ async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<ToPump>, o
                 held.answered(&output);
                 match running.lanes.answered(output) {
                     Answered::Deliver(output) => on_output.emit(output),
-                    Answered::Superseded(next) => running.bridge.send_input(next),
+                    Answered::Superseded(next) => next.into_iter().for_each(|input| running.bridge.send_input(input)),
                 }
             }
             Woke::Page(None) | Woke::Worker(None) => break,
@@ -238,6 +241,11 @@ struct Lanes {
     analysis: LaneQueue,
     scale_plan: LaneQueue,
     scale: LaneQueue,
+    /// Inputs asked while a config or a workload waited for its lane, in the
+    /// order asked. Each reads what the worker has loaded, so it goes only
+    /// after that load: a scale run asked for the new workload would
+    /// otherwise overtake it and simulate the old one.
+    behind_load: Vec<WorkerInput>,
 }
 
 /// One lane's input at the worker and the one waiting.
@@ -252,8 +260,9 @@ struct LaneQueue {
 enum Answered {
     /// Hand it to the page.
     Deliver(WorkerOutput),
-    /// Drop it: the page has asked for another input of its lane since, sent now.
-    Superseded(WorkerInput),
+    /// Drop it: the page has asked for another input of its lane since, sent
+    /// now, followed by the inputs that waited behind it if it was a load.
+    Superseded(Vec<WorkerInput>),
 }
 
 impl Lanes {
@@ -267,11 +276,22 @@ impl Lanes {
         }
     }
 
-    /// The input to send now, if any: inputs of no lane at once, an input of
-    /// a lane when no other of it is at the worker (else it waits, replacing
-    /// any waiting).
+    /// Whether a config or a workload waits for its lane.
+    fn load_waiting(&self) -> bool {
+        self.config.next.is_some() || self.workload.next.is_some()
+    }
+
+    /// The input to send now, if any: while a load waits, none but loads
+    /// (the others wait behind it); else inputs of no lane at once, an input
+    /// of a lane when no other of it is at the worker (else it waits,
+    /// replacing any waiting).
     fn ask(&mut self, input: WorkerInput) -> Option<WorkerInput> {
-        let Some(lane) = input.lane() else { return Some(input) };
+        let lane = input.lane();
+        if !matches!(lane, Some(Lane::Config | Lane::Workload)) && self.load_waiting() {
+            self.behind_load.push(input);
+            return None;
+        }
+        let Some(lane) = lane else { return Some(input) };
         let queue = self.queue(lane);
         if queue.busy {
             queue.next = Some(match queue.next.take() {
@@ -288,7 +308,14 @@ impl Lanes {
         let Some(lane) = output.lane() else { return Answered::Deliver(output) };
         let queue = self.queue(lane);
         match queue.next.take() {
-            Some(next) => Answered::Superseded(next),
+            Some(next) => {
+                let mut send = vec![next];
+                if !self.load_waiting() {
+                    let behind = std::mem::take(&mut self.behind_load);
+                    send.extend(behind.into_iter().filter_map(|input| self.ask(input)));
+                }
+                Answered::Superseded(send)
+            }
             None => {
                 queue.busy = false;
                 Answered::Deliver(output)
@@ -303,7 +330,7 @@ mod tests {
     use warplab_lab::scale::Rule;
 
     use super::*;
-    use crate::agent::{ScaleRequest, ScaleSetup};
+    use crate::agent::{RunControl, ScaleRequest, ScaleSetup};
 
     fn generate(kernel: &str) -> WorkerInput {
         WorkerInput::Generate { spec: GenSpec::new(kernel) }
@@ -325,7 +352,7 @@ mod tests {
             queue.answered(WorkerOutput::ConfigFailed("x".into())),
             Answered::Deliver(WorkerOutput::ConfigFailed("x".into()))
         );
-        assert_eq!(queue.answered(failed("a")), Answered::Superseded(generate("c")));
+        assert_eq!(queue.answered(failed("a")), Answered::Superseded(vec![generate("c")]));
         assert_eq!(queue.answered(failed("c")), Answered::Deliver(failed("c")));
         assert_eq!(queue.ask(generate("d")), Some(generate("d")), "the worker is free again");
     }
@@ -347,13 +374,13 @@ mod tests {
             assert_eq!(lanes.ask(predict(mshrs)), None, "waits for the first answer");
         }
         assert_eq!(lanes.answered(failed("a")), Answered::Deliver(failed("a")));
-        assert_eq!(lanes.answered(predicted()), Answered::Superseded(predict(64.0)), "only the newest is sent");
+        assert_eq!(lanes.answered(predicted()), Answered::Superseded(vec![predict(64.0)]), "only the newest is sent");
         assert_eq!(lanes.answered(predicted()), Answered::Deliver(predicted()));
         let analyze = WorkerInput::Analyze { memcpy_warms_l2: false };
         assert_eq!(lanes.ask(analyze.clone()), Some(analyze), "the lane is free again");
         assert_eq!(lanes.ask(predict(1.0)), None);
         let failure = WorkerOutput::AnalysisFailed("no workload".into());
-        assert_eq!(lanes.answered(failure), Answered::Superseded(predict(1.0)));
+        assert_eq!(lanes.answered(failure), Answered::Superseded(vec![predict(1.0)]));
     }
 
     fn scale(validate: bool) -> WorkerInput {
@@ -379,7 +406,34 @@ mod tests {
         let planned = WorkerOutput::ScalePlanned(Box::new(ScaleSetup::unplanned("x".into())));
         assert_eq!(lanes.answered(planned.clone()), Answered::Deliver(planned));
         let failed = WorkerOutput::ScaleFailed("no workload".into());
-        assert_eq!(lanes.answered(failed), Answered::Superseded(scale(true)), "only the newest run's answer shows");
+        assert_eq!(
+            lanes.answered(failed),
+            Answered::Superseded(vec![scale(true)]),
+            "only the newest run's answer shows"
+        );
+    }
+
+    #[test]
+    fn nothing_overtakes_a_load_waiting_for_its_lane() {
+        let mut lanes = Lanes::default();
+        assert_eq!(lanes.ask(scale(false)), Some(scale(false)), "a scale run of the workload loaded");
+        assert_eq!(lanes.ask(generate("b")), Some(generate("b")), "its lane is free");
+        assert_eq!(lanes.ask(generate("c")), None, "waits for b's answer");
+        let ended = WorkerOutput::ScaleFailed("x".into());
+        assert_eq!(lanes.answered(ended.clone()), Answered::Deliver(ended));
+        // The page asks for c's scale run, analysis and a run control before c is at the worker.
+        assert_eq!(lanes.ask(scale(true)), None, "the scale run waits behind c");
+        assert_eq!(lanes.ask(predict(8.0)), None, "so does an analysis");
+        let pause = WorkerInput::Control(RunControl::Pause);
+        assert_eq!(lanes.ask(pause.clone()), None, "and an input of no lane");
+        assert_eq!(
+            lanes.answered(failed("b")),
+            Answered::Superseded(vec![generate("c"), scale(true), predict(8.0), pause]),
+            "c first, then the rest in the order asked"
+        );
+        assert_eq!(lanes.ask(scale(false)), None, "the scale lane is at the worker again");
+        let config = WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() };
+        assert_eq!(lanes.ask(config.clone()), Some(config), "loads never wait behind other lanes");
     }
 
     #[test]
@@ -391,11 +445,15 @@ mod tests {
         assert_eq!(lanes.ask(preset("RTX3070", Vec::new())), None, "waits for QV100's answer");
         assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(64.0) }), None);
         let loaded = WorkerOutput::ConfigFailed("x".into());
-        assert_eq!(lanes.answered(loaded), Answered::Superseded(preset("RTX3070", edits(64.0))), "not lost");
+        assert_eq!(lanes.answered(loaded), Answered::Superseded(vec![preset("RTX3070", edits(64.0))]), "not lost");
         assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(8.0) }), None);
         assert_eq!(lanes.ask(WorkerInput::EditConfig { edits: edits(16.0) }), None);
         let next = lanes.answered(WorkerOutput::ConfigFailed("y".into()));
-        assert_eq!(next, Answered::Superseded(WorkerInput::EditConfig { edits: edits(16.0) }), "the newest edits");
+        assert_eq!(
+            next,
+            Answered::Superseded(vec![WorkerInput::EditConfig { edits: edits(16.0) }]),
+            "the newest edits"
+        );
     }
 
     #[test]
