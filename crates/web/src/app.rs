@@ -452,7 +452,10 @@ fn scale_waiting(scale: &ScaleState, run: &RunState, analysis: &AnalysisState, s
         }
         Some(_) if scale.requested == ready => "not computed: see the Scale model panel".to_owned(),
         Some(_) if scale_may_start(run, analysis, ready) => "waiting to simulate the scale models".to_owned(),
-        Some(_) => "waits for a core: the simulation's or the profile's (the scale models come next)".to_owned(),
+        Some(_) if cores_beside_run() > 0 => {
+            "waits for a free core: the profile's or the simulation's (the scale models come next)".to_owned()
+        }
+        Some(_) => "waits for the simulation to end (it takes every core; the scale models come next)".to_owned(),
     })
 }
 
