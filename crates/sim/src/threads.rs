@@ -148,6 +148,34 @@ fn tick_split<F: SmTick>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub use pool::enable_web_pool;
 
+/// The longest a pool's thread spins, in seconds: a worker for the next SMs'
+/// phase before it goes back to rayon's idle loop, and in WebAssembly the
+/// simulating thread for the workers' shares before it falls back to the
+/// scope's blocking wait. Longer than the serial part of a busy cycle (about
+/// 26 µs on QV100 `vecadd` natively), short enough that a run which stops
+/// splitting (an epoch on one thread, a clock jump) or shares the cores with
+/// another keeps a core busy for little. 200 µs measured no faster, and a
+/// spin that yielded the core between checks slower.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+const SPIN_LIMIT_S: f64 = 50e-6;
+
+/// Busy-waits until `done` holds, or for [`SPIN_LIMIT_S`] on the pool's clock.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+fn spin_until(done: impl Fn() -> bool) {
+    let start = pool::now_s();
+    loop {
+        for _ in 0..64 {
+            if done() {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+        if pool::now_s() - start >= SPIN_LIMIT_S {
+            return;
+        }
+    }
+}
+
 /// The native pool: one the simulating thread belongs to.
 ///
 /// Between two cycles' SMs' phases the simulating thread runs the rest of the
@@ -156,7 +184,7 @@ pub use pool::enable_web_pool;
 /// cost it more than the share saved: on QV100 `vecadd` a cycle's SMs' phase
 /// took a median 60 µs on two threads against 46 µs on one
 /// (docs/performance.md). So after each pooled phase a spinning job keeps
-/// one worker busy-waiting, for at most [`SPIN_LIMIT`], for the next phase
+/// one worker busy-waiting, for at most [`SPIN_LIMIT_S`], for the next phase
 /// to begin; the next phase releases it as soon as its second half is
 /// queued, and it takes that half at once. The spinner reads nothing of the
 /// simulation: the results do not depend on it.
@@ -165,19 +193,11 @@ mod pool {
     use std::cell::RefCell;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Arc, OnceLock};
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     use rayon::ThreadPool;
 
-    use super::{RequestPool, Sm, SmPort, SmTick, tick_alone, tick_split};
-
-    /// The longest a worker spins for the next SMs' phase before it goes
-    /// back to rayon's idle loop: longer than the serial part of a busy
-    /// cycle (about 26 µs on QV100 `vecadd`), short enough that a run which
-    /// stops splitting (an epoch on one thread, a clock jump) or shares the
-    /// cores with another keeps a core busy for little. 200 µs measured no
-    /// faster, and a spin that yielded the core between checks slower.
-    const SPIN_LIMIT: Duration = Duration::from_micros(50);
+    use super::{RequestPool, Sm, SmPort, SmTick, spin_until, tick_alone, tick_split};
 
     thread_local! {
         /// The pool this thread joined, kept for its next run.
@@ -249,24 +269,7 @@ mod pool {
             });
             let phases = Arc::clone(&self.phases);
             let seen = phases.load(Ordering::Acquire);
-            self.pool.spawn(move || spin_until_next_phase(&phases, seen));
-        }
-    }
-
-    /// Busy-waits until the phase count moves on from `seen`, or for
-    /// [`SPIN_LIMIT`].
-    fn spin_until_next_phase(phases: &AtomicU64, seen: u64) {
-        let start = Instant::now();
-        loop {
-            for _ in 0..64 {
-                if phases.load(Ordering::Acquire) != seen {
-                    return;
-                }
-                std::hint::spin_loop();
-            }
-            if start.elapsed() >= SPIN_LIMIT {
-                return;
-            }
+            self.pool.spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
         }
     }
 
@@ -296,15 +299,10 @@ mod pool {
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Arc, OnceLock};
 
-    use super::{RequestPool, Sm, SmPort, SmTick, tick_alone};
+    use super::{RequestPool, Sm, SmPort, SmTick, spin_until, tick_alone};
 
     /// The host's clock in milliseconds (`performance.now`), given with the pool.
     static CLOCK_MS: OnceLock<fn() -> f64> = OnceLock::new();
-
-    /// The longest anyone spins: a worker for the next phase, the simulating
-    /// thread for the workers' shares before it falls back to the scope's
-    /// blocking wait (the native pool's limit and reason).
-    const SPIN_LIMIT_S: f64 = 50e-6;
 
     /// Says that rayon's global pool is running (wasm-bindgen-rayon's
     /// `initThreadPool` has resolved) and how to read the host's clock.
@@ -357,22 +355,6 @@ mod pool {
                 let phases = Arc::clone(&self.phases);
                 let seen = phases.load(Ordering::Acquire);
                 rayon::spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
-            }
-        }
-    }
-
-    /// Busy-waits until `done` holds, or for [`SPIN_LIMIT_S`].
-    fn spin_until(done: impl Fn() -> bool) {
-        let start = now_s();
-        loop {
-            for _ in 0..64 {
-                if done() {
-                    return;
-                }
-                std::hint::spin_loop();
-            }
-            if now_s() - start >= SPIN_LIMIT_S {
-                return;
             }
         }
     }
