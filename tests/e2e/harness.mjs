@@ -167,6 +167,38 @@ export async function openWithPreset(shared, name, sms, viewport) {
   return { page, errors };
 }
 
+// Until the simulated figure shows: whether the scale models were being
+// simulated while the run still was (`beside`), and while the analytical
+// card still said it was profiling (`profiling`). The scale card names a
+// step of the scale run, or its start, while one is under way.
+export async function scaleSeenDuringRun(page, timeout = 120_000) {
+  const seen = await page.waitForFunction(
+    () => {
+      const pending = (card) => document.querySelector(`[data-testid="ipc-${card}-pending"]`)?.textContent ?? "";
+      const scaling = /^(step \d|starting the scale models)/.test(pending("scale"));
+      if (pending("simulated").startsWith("simulating") && scaling) window.scaleSeen = true;
+      if (pending("analytical").startsWith("profiling") && scaling) window.scaleWhileProfiling = true;
+      const simulated = document.querySelector('[data-testid="ipc-simulated-value"]');
+      const during = { beside: Boolean(window.scaleSeen), profiling: Boolean(window.scaleWhileProfiling) };
+      return simulated?.hasAttribute("data-value") ? JSON.stringify(during) : null;
+    },
+    null,
+    { polling: 50, timeout },
+  );
+  return JSON.parse(await seen.jsonValue());
+}
+
+// Waits until the simulated and scale-model figures both show: after that
+// the panels above a section stop changing height (the run's report mounts,
+// the strip's scale card takes its figure), so a scroll stays where it went.
+export async function figuresSettled(page, timeout = 180_000) {
+  await page.waitForFunction(
+    () => ["simulated", "scale"].every((id) => document.querySelector(`[data-testid="ipc-${id}-value"]`)?.hasAttribute("data-value")),
+    null,
+    { polling: 100, timeout },
+  );
+}
+
 // Records the main thread's blocking work from here on: `window.longTasks`,
 // every task over 50 ms (the Long Tasks API), and `window.longScripts`, every
 // script that ran in a frame over 50 ms with its duration and what invoked it

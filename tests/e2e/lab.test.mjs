@@ -9,8 +9,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  CLI, dropFiles, experimentIn, openPage, runCli, serverAndBrowser, SCREENSHOTS, textOf, unversioned, waitForText,
-  watchLongTasks,
+  CLI, dropFiles, experimentIn, openPage, runCli, scaleSeenDuringRun, serverAndBrowser, SCREENSHOTS, textOf, unversioned,
+  waitForText, watchLongTasks,
 } from "./harness.mjs";
 
 const shared = serverAndBrowser();
@@ -88,26 +88,7 @@ async function scaleBesideRun(cores) {
     page.addInitScript((n) => Object.defineProperty(navigator, "hardwareConcurrency", { get: () => n }), cores);
   const start = Date.now();
   const { page, errors } = await openPage(shared.browser, shared.server.origin + "/", { before: reportCores });
-  const seen = await page.waitForFunction(
-    () => {
-      const simulated = document.querySelector('[data-testid="ipc-simulated-value"]');
-      const pending = (card) => document.querySelector(`[data-testid="ipc-${card}-pending"]`)?.textContent ?? "";
-      // The scale card says a scale run is under way (a step, or its start)
-      // while the simulated card says the run is.
-      const scaling = /^(step \d|starting the scale models)/.test(pending("scale"));
-      if (pending("simulated").startsWith("simulating") && scaling) {
-        window.scaleSeen = true;
-      }
-      if (pending("analytical").startsWith("profiling") && scaling) {
-        window.scaleWhileProfiling = true;
-      }
-      const seen = { beside: Boolean(window.scaleSeen), profiling: Boolean(window.scaleWhileProfiling) };
-      return simulated?.hasAttribute("data-value") ? JSON.stringify(seen) : null;
-    },
-    null,
-    { polling: 50, timeout: 60_000 },
-  );
-  const during = JSON.parse(await seen.jsonValue());
+  const during = await scaleSeenDuringRun(page, 60_000);
   await figure(page, "scale", 180_000);
   const seconds = (Date.now() - start) / 1000;
   console.log(`# time to the three IPCs on a page that reports ${cores} cores: ${seconds.toFixed(2)} s`);

@@ -13,7 +13,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { SCREENSHOTS, openPage, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
+import { SCREENSHOTS, figuresSettled, openPage, serverAndBrowser, textOf, waitForText } from "./harness.mjs";
 
 const shared = serverAndBrowser();
 
@@ -69,7 +69,9 @@ test("the config search filters rows and hides empty groups; the glossary lists 
   assert.ok((await entries.count()) > 80);
   await page.locator("#glossary-mshr").waitFor();
   // A help link scrolls to its entry and leaves the address, which carries
-  // the experiment, as it was.
+  // the experiment, as it was. Followed once the figures have settled: a
+  // panel above that changes height after the scroll would move the entry.
+  await figuresSettled(page);
   const link = page.url();
   await page.getByTestId("config").getByTestId("help-link").click();
   // ...to just below the toolbar that stays at the top, not under it.
@@ -145,11 +147,7 @@ for (const [name, viewport] of SIZES) {
     // cores the scale models now run beside the end of the run), so the link
     // is followed once all three figures are there: a change above would move
     // the models' panel after the scroll.
-    await page.waitForFunction(
-      () => ["simulated", "scale"].every((id) => document.querySelector(`[data-testid="ipc-${id}-value"]`)?.hasAttribute("data-value")),
-      null,
-      { polling: 100, timeout: 180_000 },
-    );
+    await figuresSettled(page);
     await page.getByTestId("nav-analytical-panel").click();
     await page.waitForFunction(() => {
       const box = document.querySelector('[data-testid="analytical-panel"]').getBoundingClientRect();

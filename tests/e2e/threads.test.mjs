@@ -7,7 +7,7 @@
 // a bound (speed goals live in benchmarks; docs/performance.md).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { CLI, launchChromium, openPage, runCli, serveDist, textOf } from "./harness.mjs";
+import { CLI, launchChromium, openPage, runCli, scaleSeenDuringRun, serveDist, textOf } from "./harness.mjs";
 
 // The run report's figures the two builds must show alike.
 const REPORT_FIGURES = ["ipc", "warp-ipc", "cycles", "thread-insts", "warp-insts", "f-mem", "l2-mpki"];
@@ -35,18 +35,7 @@ async function simulated(server) {
   const { page, errors } = await openPage(browser, `${server.origin}/`, { before: countPool });
   // Whether the scale models were simulated while the run was: the page
   // starts them beside the run only where it leaves cores for them.
-  const scaledBeside = await page.waitForFunction(
-    () => {
-      const pending = (card) => document.querySelector(`[data-testid="ipc-${card}-pending"]`)?.textContent ?? "";
-      const scaling = /^(step \d|starting the scale models)/.test(pending("scale"));
-      if (pending("simulated").startsWith("simulating") && scaling) window.scaleSeen = true;
-      const simulated = document.querySelector('[data-testid="ipc-simulated-value"]');
-      return simulated?.hasAttribute("data-value") ? String(Boolean(window.scaleSeen)) : null;
-    },
-    null,
-    { polling: 50, timeout: 120_000 },
-  );
-  const beside = (await scaledBeside.jsonValue()) === "true";
+  const { beside } = await scaleSeenDuringRun(page);
   const value = page.locator('[data-testid="ipc-simulated-value"][data-value]');
   const seconds = (Date.now() - started) / 1000;
   const ipc = Number(await value.getAttribute("data-value"));
