@@ -13,7 +13,10 @@ use std::path::PathBuf;
 use warplab_config::GpuConfig;
 use warplab_config::cache::WriteAllocate;
 use warplab_lab::sampling::{SampleMode, SamplingOptions};
-use warplab_lab::{GenSpec, SimOptions, SimReport, preset_config, read_config_dir, simulate_generated, simulate_trace};
+use warplab_lab::{
+    Cycle, EventWindow, GenSpec, SimOptions, SimReport, Simulation, preset_config, read_config_dir, simulate_generated,
+    simulate_trace,
+};
 use warplab_uarch::latency::{IdleLatencies, in_core_cycles};
 
 fn preset(name: &str) -> GpuConfig {
@@ -284,6 +287,68 @@ fn threads_change_nothing() {
             let many = simulate_generated(&config, SimOptions { threads, ..options }, &parsed).unwrap();
             assert_eq!(one, many, "{spec} on {threads} threads");
         }
+    }
+}
+
+/// The L2 and DRAM run beside the SMs' cycles on several threads
+/// (`crates/sim/src/gpu.rs`, `memory_may_run_beside`) and change no figure,
+/// also where the L2's work outweighs the SMs' and where a copy warming the
+/// L2 keeps them apart.
+#[test]
+fn the_memory_side_beside_the_sms_changes_nothing() {
+    let cases = [
+        ("SM7_QV100", "vecadd:size=16", false),
+        ("SM7_QV100", "vecadd:size=16", true),
+        ("SM7_QV100", "stencil2d:size=2", false),
+        ("mdm-pascal-28sm", "strided:gs=32,size=8", false),
+    ];
+    for (config, spec, memcpy_warms_l2) in cases {
+        let config = preset(config);
+        let parsed: GenSpec = spec.parse().unwrap();
+        let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
+        let one = simulate_generated(&config, options, &parsed).unwrap();
+        for threads in [2, 3] {
+            let many = simulate_generated(&config, SimOptions { threads, ..options }, &parsed).unwrap();
+            assert_eq!(one, many, "{spec} on {threads} threads (memcpy warms the L2: {memcpy_warms_l2})");
+        }
+    }
+}
+
+/// An L1 write-back the L2 keeps ends there, and its slot in its SM's
+/// request pool is freed before the SMs' next cycle, where the SM may reuse
+/// it: so while one is in the memory side the L2 does not run beside the
+/// SMs, and request ids, which events carry, are the same on any number of
+/// threads. Every warp stores to 2,048 local lines, which an L1
+/// that writes local data back (QV100's, with the write policy `L`) evicts
+/// dirty into QV100's write-back L2; the event window opens once the run
+/// has gone on without one.
+#[test]
+fn l1_write_backs_keep_request_ids_the_same_on_any_number_of_threads() {
+    let config = qv100_with("-gpgpu_cache:dl1  S:4:128:64,L:L:m:L:L,A:512:8,16:0,32\n");
+    let stores = |_: u32, _: u32| {
+        let mut lines: Vec<String> =
+            (0..2048).map(|k| format!("ffffffff 0 STL 2 R1 R2 4 1 {:#x} 0", 128 * k)).collect();
+        lines.push("ffffffff 0 EXIT 0 0".to_string());
+        lines
+    };
+    let opens = 16_000;
+    let run = |threads| {
+        let workload = common::grid_workload(70, 80, 1, stores);
+        let mut simulation = Simulation::new(&config, SimOptions { threads, ..SimOptions::default() }, workload);
+        simulation.run_until(Cycle(opens));
+        let window = EventWindow { cycles: opens..opens + 3_000, sms: 0..u32::MAX, max_events: 1_000_000 };
+        simulation.set_event_window(Some(window));
+        simulation.run_until(Cycle(u64::MAX));
+        let events = serde_json::to_string(&simulation.take_events().events).unwrap();
+        (simulation.report(), events)
+    };
+    let (one, events) = run(1);
+    // The stores write nothing through, so every L2 write is a write-back.
+    assert!(one.l2.writes.accesses() > 0, "no L1 write-back reached the L2");
+    for threads in [2, 3] {
+        let (many, many_events) = run(threads);
+        assert_eq!(one, many, "on {threads} threads");
+        assert!(events == many_events, "events differ on {threads} threads");
     }
 }
 

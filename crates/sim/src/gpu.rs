@@ -12,6 +12,12 @@
 //! 4. core: the CTA scheduler launches CTAs, then every SM runs its cycle
 //!    (see [`crate::sm`]).
 //!
+//! Steps 2 and 3 read nothing that the CTA scheduler and the SMs write in
+//! step 4 and write nothing they read, so when the SMs run on several
+//! threads, the L2 and DRAM edges run while they do, with the same result
+//! ([`Gpu::memory_may_run_beside`] lists what couples them and keeps them in
+//! order).
+//!
 //! An SM is ticked only when it has work: a scheduler whose wait ended, an
 //! access to make, a queue to drain, a result due, or a reply at its crossbar
 //! port. In between it sleeps, and the cycles it slept through are charged to
@@ -28,7 +34,7 @@ use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
 use crate::SimOptions;
 use crate::events::{Event, EventKind, EventLog};
 use crate::gpu_sampling::{PredictedCta, sampler_for};
-use crate::memory_partition::{MemorySystem, PartitionContext};
+use crate::memory_partition::{MemoryEdges, MemoryNow, MemorySystem};
 use crate::network::Network;
 use crate::per_pc::{PerPc, SAMPLE_INTERVAL, samples_in};
 use crate::report::MshrHistogram;
@@ -38,6 +44,7 @@ use crate::sm::port::SmPort;
 use crate::sm::{CtaResources, KernelView, Sm};
 use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
+use crate::threads::Phase;
 use crate::time::{Clocks, Cycle, Domain};
 
 /// How often GPGPU-Sim checks a run for progress (`gpu_sim_cycle % 50000`
@@ -111,6 +118,9 @@ pub struct Gpu {
     liveness: (u64, u64),
     /// The event stream's window and what it has recorded.
     pub(crate) log: EventLog,
+    /// The log the L2 and DRAM write to while they run beside the SMs: that
+    /// happens only while events are off, so it stays empty.
+    quiet_log: EventLog,
 }
 
 impl Gpu {
@@ -148,6 +158,7 @@ impl Gpu {
             deadlocked: false,
             liveness: (DEADLOCK_CHECK_CYCLES, 0),
             log: EventLog::default(),
+            quiet_log: EventLog::default(),
         }
     }
 
@@ -219,11 +230,7 @@ impl Gpu {
         if self.log.window.is_some() {
             self.log.enter_cycle(core_now);
         }
-        let mut ctx = PartitionContext {
-            requests: &mut self.requests,
-            request_network: &mut self.request_network,
-            reply_network: &mut self.reply_network,
-            address_map: &self.address_map,
+        let memory_now = MemoryNow {
             // GPGPU-Sim's `gpu_sim_cycle` as the memory side reads it: the
             // core ticks last in an instant and counts its cycle after, so
             // an L2 or DRAM edge that coincides with a core edge still sees
@@ -231,27 +238,71 @@ impl Gpu {
             core_now: core_now - u64::from(ticks.core),
             event_cycle: core_now,
             icnt_now,
-            log: &mut self.log,
         };
         if ticks.icnt {
             // Replies enter the crossbar before it moves packets, as in GPGPU-Sim.
-            self.memory.icnt_cycle(&mut ctx);
-            ctx.request_network.cycle(icnt_cycles);
-            ctx.reply_network.cycle(icnt_cycles);
+            let mut ctx =
+                memory_now.context(self.requests.memory_mut(), &self.request_network, &self.address_map, &mut self.log);
+            self.memory.icnt_cycle(&mut self.reply_network, &mut ctx);
+            self.requests.bring_back_replied();
+            self.request_network.cycle(icnt_cycles);
+            self.reply_network.cycle(icnt_cycles);
         }
-        if ticks.dram {
-            self.memory.dram_cycle(self.clocks.domain_cycles(Domain::Dram), &mut ctx);
+        let edges = MemoryEdges {
+            dram: ticks.dram.then(|| self.clocks.domain_cycles(Domain::Dram)),
+            l2: ticks.l2,
+            now: memory_now,
+        };
+        if !ticks.core {
+            self.memory_cycle(edges);
+            return false;
         }
-        if ticks.l2 {
-            self.memory.l2_cycle(&mut ctx);
+        let phase = self.threads.begin();
+        // The L2 and DRAM run beside the SMs when the SMs run on the pool and
+        // nothing the two read of each other can change (`memory_beside`).
+        let beside = phase.on_pool() && (ticks.l2 || ticks.dram) && self.memory_may_run_beside();
+        if !beside {
+            self.memory_cycle(edges);
         }
-        if ticks.core {
-            self.core_cycle(core_now, icnt_now, workload);
-            if self.options.per_pc && core_now.is_multiple_of(SAMPLE_INTERVAL) {
-                self.sample_warps(core_now, 1);
-            }
+        self.core_cycle(core_now, icnt_now, workload, &phase, beside.then_some(edges));
+        self.threads.end(phase);
+        if self.options.per_pc && core_now.is_multiple_of(SAMPLE_INTERVAL) {
+            self.sample_warps(core_now, 1);
         }
-        ticks.core
+        true
+    }
+
+    /// The L2 and DRAM edges of this instant, on this thread, and what they
+    /// leave for the rest of the GPU.
+    fn memory_cycle(&mut self, edges: MemoryEdges) {
+        let requests = self.requests.memory_mut();
+        self.memory.edges(edges, requests, &self.request_network, &self.address_map, &mut self.log);
+        self.end_memory_cycle();
+    }
+
+    /// Applies what the L2 and DRAM edges left: the slices' takes from the
+    /// request crossbar and the SM requests they ended.
+    fn end_memory_cycle(&mut self) {
+        self.memory.apply_takes(&mut self.request_network);
+        self.requests.free_ended();
+    }
+
+    /// Whether this instant's L2 and DRAM edges may run while the SMs run
+    /// their cycles, with the same result as before them. The SMs read the
+    /// request crossbar's inputs and the reply crossbar, which the L2 and
+    /// DRAM do not change (a slice's take from the request crossbar is
+    /// applied after, [`MemorySystem::apply_takes`]), and the L2 and DRAM
+    /// read nothing an SM writes (an SM request's record is the memory
+    /// side's copy, [`crate::request::MemoryRequests`]). Three things would
+    /// couple them, and each keeps the edges before the SMs:
+    /// - events: the memory side records into the event log, which the SMs
+    ///   read, and its events come before the CTA launches';
+    /// - an L1 write-back in the memory side: the L2 may end it, freeing
+    ///   its slot in its SM's pool, where the SM's cycle could reuse it;
+    /// - a copy warming the L2 (`--memcpy-warms-l2`): the CTA scheduler's
+    ///   step before the SMs would write the L2 the edges read.
+    fn memory_may_run_beside(&self) -> bool {
+        !self.log.on && !self.requests.may_end_sm_requests() && !self.options.memcpy_warms_l2
     }
 
     /// Adds `n` per-PC samples of every resident warp's state after core
@@ -268,7 +319,16 @@ impl Gpu {
         }
     }
 
-    fn core_cycle(&mut self, now: u64, icnt_now: u64, workload: &mut dyn WorkloadSource) {
+    /// The core's cycle; `beside`: the L2 and DRAM edges to run while the
+    /// SMs run theirs (see [`Gpu::memory_may_run_beside`]).
+    fn core_cycle(
+        &mut self,
+        now: u64,
+        icnt_now: u64,
+        workload: &mut dyn WorkloadSource,
+        phase: &Phase,
+        beside: Option<MemoryEdges>,
+    ) {
         self.admit_kernels(now, workload);
         self.end_predicted(now);
         self.launch_ctas(now);
@@ -290,9 +350,22 @@ impl Gpu {
             any_running,
             tick_every_cycle: self.options.tick_every_cycle,
         };
-        self.threads.for_each_sm(&mut self.sms, self.requests.sm_pools_mut(), &mut self.ports, |sm, requests, port| {
-            cycle.tick(sm, requests, port);
-        });
+        let (pools, memory_requests) = self.requests.split_mut();
+        let (memory, request_network, address_map) = (&mut self.memory, &self.request_network, &self.address_map);
+        let quiet_log = &mut self.quiet_log;
+        let memory_edges =
+            beside.map(|edges| move || memory.edges(edges, memory_requests, request_network, address_map, quiet_log));
+        self.threads.for_each_sm(
+            phase,
+            &mut self.sms,
+            pools,
+            &mut self.ports,
+            |sm, requests, port| cycle.tick(sm, requests, port),
+            memory_edges,
+        );
+        if beside.is_some() {
+            self.end_memory_cycle();
+        }
         self.end_sm_cycles(now);
         if self.log.on {
             self.observe_warps(now);
@@ -308,7 +381,7 @@ impl Gpu {
             if !port.ticked {
                 continue;
             }
-            port.apply(&mut self.request_network, &mut self.reply_network, &mut self.log);
+            port.apply(&mut self.requests, &mut self.request_network, &mut self.reply_network, &mut self.log);
             if let Some(sampler) = &mut self.sampler
                 && !sm.sample_log.is_empty()
             {

@@ -56,7 +56,7 @@ use crate::fifo::Fifo;
 use crate::mshr::MshrTable;
 use crate::network::Network;
 use crate::report::CacheReport;
-use crate::request::{Request, RequestId, RequestKind, Requests, Stamps, Waiter};
+use crate::request::{MemoryRequests, Request, RequestId, RequestKind, Stamps, Waiter};
 use crate::snapshot::{ChannelSnapshot, Depth, SliceSnapshot};
 use crate::time::{Clocks, Domain};
 
@@ -144,6 +144,11 @@ pub struct MemorySystem {
     /// Likewise the channels that may have work: a channel enters when one of
     /// its slices leaves a request in its `L2 to DRAM` queue.
     busy_channels: BitSet,
+    /// The slices that took a request from the crossbar this L2 cycle, whose
+    /// outputs [`MemorySystem::apply_takes`] pops after it: the L2 cycle
+    /// only reads the request crossbar, so that it can run while the SMs
+    /// read it too.
+    takes: Vec<u32>,
     per_channel: u32,
     dram_latency: u64,
     dram_access_bytes: u32,
@@ -153,9 +158,9 @@ pub struct MemorySystem {
 
 /// Shared state a memory cycle touches.
 pub(crate) struct PartitionContext<'a> {
-    pub requests: &'a mut Requests,
-    pub request_network: &'a mut Network,
-    pub reply_network: &'a mut Network,
+    pub requests: &'a mut MemoryRequests,
+    /// Read only: the slices' takes are applied after their cycle.
+    pub request_network: &'a Network,
     pub address_map: &'a AddressMap,
     /// The core cycles completed before this instant's core edge: GPGPU-Sim's
     /// `gpu_sim_cycle` as its L2 and DRAM read it (the core ticks last in an
@@ -168,6 +173,38 @@ pub(crate) struct PartitionContext<'a> {
     /// (see [`crate::network::Network::peek`]).
     pub icnt_now: u64,
     pub log: &'a mut EventLog,
+}
+
+/// The clocks as the memory side reads them at an instant (see
+/// [`PartitionContext`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MemoryNow {
+    pub core_now: u64,
+    pub event_cycle: u64,
+    pub icnt_now: u64,
+}
+
+/// The L2 and DRAM edges of an instant.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MemoryEdges {
+    /// The DRAM cycle, if DRAM ticks.
+    pub dram: Option<u64>,
+    pub l2: bool,
+    pub now: MemoryNow,
+}
+
+impl MemoryNow {
+    /// The context of a memory cycle at this instant.
+    pub(crate) fn context<'a>(
+        self,
+        requests: &'a mut MemoryRequests,
+        request_network: &'a Network,
+        address_map: &'a AddressMap,
+        log: &'a mut EventLog,
+    ) -> PartitionContext<'a> {
+        let MemoryNow { core_now, event_cycle, icnt_now } = self;
+        PartitionContext { requests, request_network, address_map, core_now, event_cycle, icnt_now, log }
+    }
 }
 
 impl PartitionContext<'_> {
@@ -288,6 +325,7 @@ impl MemorySystem {
         Self {
             busy_slices: BitSet::new(slices.len()),
             busy_channels: BitSet::new(channels.len()),
+            takes: Vec::new(),
             slices,
             channels,
             per_channel: memory.sub_partitions_per_channel,
@@ -319,10 +357,37 @@ impl MemorySystem {
     /// One interconnect cycle of every slice: the head of its `L2 to icnt`
     /// queue enters the reply crossbar (GPGPU-Sim does this at the
     /// interconnect clock, before the crossbar moves packets).
-    pub(crate) fn icnt_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
+    pub(crate) fn icnt_cycle(&mut self, reply_network: &mut Network, ctx: &mut PartitionContext<'_>) {
         // An idle slice has no reply to send.
         let slices = &mut self.slices;
-        self.busy_slices.for_each(|s| slices[s].send_reply(ctx));
+        self.busy_slices.for_each(|s| slices[s].send_reply(reply_network, ctx));
+    }
+
+    /// Pops the requests the slices took in the last L2 cycle from the
+    /// request crossbar.
+    pub(crate) fn apply_takes(&mut self, request_network: &mut Network) {
+        for s in self.takes.drain(..) {
+            request_network.pop(s);
+        }
+    }
+
+    /// The DRAM edge, then the L2 edge, of an instant (either may be
+    /// absent); the slices' takes wait for [`MemorySystem::apply_takes`].
+    pub(crate) fn edges(
+        &mut self,
+        edges: MemoryEdges,
+        requests: &mut MemoryRequests,
+        request_network: &Network,
+        address_map: &AddressMap,
+        log: &mut EventLog,
+    ) {
+        let mut ctx = edges.now.context(requests, request_network, address_map, log);
+        if let Some(dram_now) = edges.dram {
+            self.dram_cycle(dram_now, &mut ctx);
+        }
+        if edges.l2 {
+            self.l2_cycle(&mut ctx);
+        }
     }
 
     /// One L2 cycle of every slice.
@@ -339,7 +404,9 @@ impl MemorySystem {
                 self.busy_slices.remove(s);
                 continue;
             }
-            slice.take_arrival(ctx);
+            if slice.take_arrival(ctx) {
+                self.takes.push(s as u32);
+            }
             slice.cycle(ctx);
             self.busy_slices.set(s, !slice.is_idle());
             if !slice.l2_to_dram.is_empty() {
@@ -555,20 +622,20 @@ impl SubPartition {
     /// `icnt to L2` queue has room for a whole line's sectors
     /// (`full(SECTOR_CHUNCK_SIZE)`), however many wait in the ROP pipeline;
     /// otherwise the request stays in the crossbar's output buffer.
-    fn take_arrival(&mut self, ctx: &mut PartitionContext<'_>) {
+    /// Returns whether it took one (the caller pops it from the crossbar).
+    fn take_arrival(&mut self, ctx: &mut PartitionContext<'_>) -> bool {
         let room = self.icnt_to_l2.len() + SECTORS_PER_LINE as usize <= self.icnt_to_l2.capacity();
         if !room {
             // GPGPU-Sim's `gpu_stall_dramfull`.
             self.icnt_to_l2.full_stalls += 1;
-            return;
+            return false;
         }
-        if let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) {
-            ctx.request_network.pop(self.id);
-            ctx.note(Queue::RequestNetwork, id, false);
-            ctx.note(Queue::L2, id, true);
-            ctx.requests.stamps_mut(id).at_partition = ctx.core_now;
-            self.rop.push_back((ctx.core_now + self.rop_latency, id));
-        }
+        let Some(id) = ctx.request_network.peek(self.id, ctx.icnt_now) else { return false };
+        ctx.note(Queue::RequestNetwork, id, false);
+        ctx.note(Queue::L2, id, true);
+        ctx.requests.stamps_mut(id).at_partition = ctx.core_now;
+        self.rop.push_back((ctx.core_now + self.rop_latency, id));
+        true
     }
 
     /// One L2 cycle, in GPGPU-Sim's order (see the module doc).
@@ -599,10 +666,10 @@ impl SubPartition {
         }
     }
 
-    fn send_reply(&mut self, ctx: &mut PartitionContext<'_>) {
+    fn send_reply(&mut self, reply_network: &mut Network, ctx: &mut PartitionContext<'_>) {
         let Some(&id) = self.l2_to_icnt.front() else { return };
-        if !ctx.reply_network.can_inject(self.id) {
-            ctx.reply_network.count_full(self.id);
+        if !reply_network.can_inject(self.id) {
+            reply_network.count_full(self.id);
             return;
         }
         self.l2_to_icnt.pop();
@@ -613,7 +680,8 @@ impl SubPartition {
             RequestKind::Read | RequestKind::Atomic => request.bytes,
             _ => 0,
         };
-        ctx.reply_network.inject(self.id, request.source, data, id);
+        reply_network.inject(self.id, request.source, data, id);
+        ctx.requests.replied(id);
     }
 
     /// Answers the next requester of the oldest filled MSHR entry (GPGPU-Sim's
@@ -779,7 +847,7 @@ impl SubPartition {
 
     fn send_fill(&mut self, address: u64, entry: u32, ctx: &mut PartitionContext<'_>) {
         let fill = self.send_down(RequestKind::L2Fill, address, self.policy.fetch_bytes, ctx);
-        let request = ctx.requests.get_mut(fill);
+        let request = ctx.requests.own_mut(fill);
         request.l2_entry = entry;
     }
 
@@ -834,9 +902,8 @@ mod tests {
         let config = warplab_config::preset("QV100").unwrap().config().unwrap();
         let mut memory = MemorySystem::new(&config);
         let address_map = AddressMap::for_gpu(&config);
-        let mut requests = Requests::new(1);
+        let mut requests = crate::request::Requests::new(1);
         let mut request_network = Network::requests(&config);
-        let mut reply_network = Network::replies(&config);
         let sent = 400;
         for address in sectors_of(&address_map, 0, sent) {
             let request = Request {
@@ -850,7 +917,7 @@ mod tests {
                 waiter: Waiter::None,
                 l2_entry: 0,
             };
-            let id = requests.insert(request, Stamps::default());
+            let id = requests.memory_mut().insert(request, Stamps::default());
             request_network.inject(0, 0, 0, id);
         }
         let capacity = config.memory.queues.icnt_to_l2 as usize;
@@ -863,9 +930,8 @@ mod tests {
         for now in 1..=3_000 {
             request_network.cycle(now);
             let mut ctx = PartitionContext {
-                requests: &mut requests,
-                request_network: &mut request_network,
-                reply_network: &mut reply_network,
+                requests: requests.memory_mut(),
+                request_network: &request_network,
                 address_map: &address_map,
                 core_now: now,
                 event_cycle: now,
@@ -873,6 +939,7 @@ mod tests {
                 log: &mut log,
             };
             memory.l2_cycle(&mut ctx);
+            memory.apply_takes(&mut request_network);
             if now == 2_000 {
                 taken_at_2000 = taken(&memory);
             }

@@ -127,11 +127,43 @@ pub struct RequestPool {
     stamps: Vec<Stamps>,
 }
 
-/// Every request in flight: one [`RequestPool`] per SM, then the memory side's.
+/// Every request in flight: one [`RequestPool`] per SM, and the memory
+/// side's view ([`MemoryRequests`]).
 /// (No `Default`: a table without the memory side's pool could not take its requests.)
 #[derive(Debug, Clone)]
 pub struct Requests {
-    pools: Vec<RequestPool>,
+    sm_pools: Vec<RequestPool>,
+    memory: MemoryRequests,
+}
+
+/// The requests the memory side reads and writes: its own (L2 fills and the
+/// L2's write-backs) and a copy of each SM request it holds.
+///
+/// Why a copy: the memory side's L2 and DRAM cycles may run on one thread
+/// while the SMs run theirs on others (`crate::gpu`), and an SM's cycle
+/// inserts into its own pool, which may move the pool's storage. So an SM
+/// request's record moves to the memory side when the GPU applies the SM's
+/// sends to the request crossbar ([`Requests::send_away`]) and back when its
+/// reply enters the reply crossbar ([`Requests::bring_back_replied`]), both between
+/// the two phases. Its slot in the SM's pool stays taken meanwhile, so ids
+/// are what they would be without the copy.
+#[derive(Debug, Clone)]
+pub struct MemoryRequests {
+    own: RequestPool,
+    /// Per SM, by slot: the record and stamps of each of its requests now
+    /// in the memory side (slots of requests at the SM hold stale copies).
+    away: Vec<Vec<(Request, Stamps)>>,
+    /// SM requests the memory side ended (write-backs the L2 kept), whose
+    /// slots the GPU frees in their SM's pool, in this order, before the
+    /// SMs' next phase ([`Requests::free_ended`]).
+    ended: Vec<RequestId>,
+    /// SM write-backs in the memory side: while there are any, an L2 cycle
+    /// may end one, which must free its slot before the SMs' phase, so the
+    /// L2 cannot run beside that phase ([`Requests::may_end_sm_requests`]).
+    away_writebacks: u32,
+    /// SM requests whose replies entered the reply crossbar, to move back
+    /// to their SMs ([`Requests::bring_back_replied`]).
+    replied: Vec<RequestId>,
 }
 
 /// Records named by their index, with a free list, so that records are
@@ -230,42 +262,121 @@ impl RequestPool {
 impl Requests {
     /// Pools for `n_sms` SMs and the memory side.
     pub fn new(n_sms: u32) -> Self {
-        Self { pools: (0..=n_sms).map(RequestPool::new).collect() }
+        let memory = MemoryRequests {
+            own: RequestPool::new(n_sms),
+            away: vec![Vec::new(); n_sms as usize],
+            ended: Vec::new(),
+            away_writebacks: 0,
+            replied: Vec::new(),
+        };
+        Self { sm_pools: (0..n_sms).map(RequestPool::new).collect(), memory }
     }
 
     /// The SMs' pools, SM `i`'s at index `i`.
     pub fn sm_pools_mut(&mut self) -> &mut [RequestPool] {
-        let n = self.pools.len().saturating_sub(1);
-        &mut self.pools[..n]
+        &mut self.sm_pools
+    }
+
+    /// What the memory side reads and writes.
+    pub fn memory_mut(&mut self) -> &mut MemoryRequests {
+        &mut self.memory
+    }
+
+    /// The SMs' pools and the memory side's requests, apart.
+    pub fn split_mut(&mut self) -> (&mut [RequestPool], &mut MemoryRequests) {
+        (&mut self.sm_pools, &mut self.memory)
+    }
+
+    /// Moves SM request `id`'s record to the memory side (it entered the
+    /// request crossbar).
+    pub fn send_away(&mut self, id: RequestId) {
+        let pool = &self.sm_pools[id.pool() as usize];
+        let record = (*pool.get(id), *pool.stamps(id));
+        if record.0.kind == RequestKind::Writeback {
+            self.memory.away_writebacks += 1;
+        }
+        let away = &mut self.memory.away[id.pool() as usize];
+        let slot = id.slot() as usize;
+        if slot >= away.len() {
+            away.resize(slot + 1, record);
+        }
+        away[slot] = record;
+    }
+
+    /// Moves the records of the SM requests whose replies entered the reply
+    /// crossbar back to their SMs: their stamps, the one part the memory
+    /// side writes.
+    pub fn bring_back_replied(&mut self) {
+        for id in self.memory.replied.drain(..) {
+            let (_, stamps) = self.memory.away[id.pool() as usize][id.slot() as usize];
+            *self.sm_pools[id.pool() as usize].stamps_mut(id) = stamps;
+        }
+    }
+
+    /// Frees, in their SMs' pools, the SM requests the memory side ended.
+    pub fn free_ended(&mut self) {
+        for id in self.memory.ended.drain(..) {
+            self.sm_pools[id.pool() as usize].remove(id);
+        }
+    }
+
+    /// Whether the memory side holds an SM request it may end without a
+    /// reply (an L1 write-back).
+    pub fn may_end_sm_requests(&self) -> bool {
+        self.memory.away_writebacks > 0
+    }
+}
+
+impl MemoryRequests {
+    /// Whether `id` is the memory side's own request.
+    fn is_own(&self, id: RequestId) -> bool {
+        id.pool() == self.own.number
     }
 
     /// Stores a request the memory side made and names it.
     pub fn insert(&mut self, request: Request, stamps: Stamps) -> RequestId {
-        self.pools.last_mut().expect("the memory side's pool").insert(request, stamps)
+        self.own.insert(request, stamps)
     }
 
     /// The request `id` names.
     pub fn get(&self, id: RequestId) -> &Request {
-        self.pools[id.pool() as usize].get(id)
+        if self.is_own(id) { self.own.get(id) } else { &self.away[id.pool() as usize][id.slot() as usize].0 }
     }
 
-    /// The request `id` names, to update.
-    pub fn get_mut(&mut self, id: RequestId) -> &mut Request {
-        self.pools[id.pool() as usize].get_mut(id)
+    /// The memory side's own request `id`, to update (an SM's request
+    /// is not changed here, so only its stamps go back).
+    pub fn own_mut(&mut self, id: RequestId) -> &mut Request {
+        self.own.get_mut(id)
     }
 
     /// The timestamps of request `id`.
     pub fn stamps(&self, id: RequestId) -> &Stamps {
-        self.pools[id.pool() as usize].stamps(id)
+        if self.is_own(id) { self.own.stamps(id) } else { &self.away[id.pool() as usize][id.slot() as usize].1 }
     }
 
     /// The timestamps of request `id`, to update.
     pub fn stamps_mut(&mut self, id: RequestId) -> &mut Stamps {
-        self.pools[id.pool() as usize].stamps_mut(id)
+        if self.is_own(id) { self.own.stamps_mut(id) } else { &mut self.away[id.pool() as usize][id.slot() as usize].1 }
     }
 
-    /// Frees the request; the id must not be used again.
+    /// Notes that request `id`'s reply entered the reply crossbar: an SM's
+    /// record goes back to its SM ([`Requests::bring_back_replied`]).
+    pub fn replied(&mut self, id: RequestId) {
+        if !self.is_own(id) {
+            self.replied.push(id);
+        }
+    }
+
+    /// Ends request `id`: the memory side's own is freed now, an SM's when
+    /// the GPU frees the ended ones ([`Requests::free_ended`]).
     pub fn remove(&mut self, id: RequestId) {
-        self.pools[id.pool() as usize].remove(id);
+        if self.is_own(id) {
+            self.own.remove(id);
+            return;
+        }
+        if self.get(id).kind == RequestKind::Writeback {
+            self.away_writebacks -= 1;
+        }
+        self.ended.push(id);
     }
 }

@@ -4,7 +4,10 @@
 //! from what the last cycle left (it reads the crossbars and writes only its
 //! own state, request pool and port, [`crate::sm::port`]), then the GPU
 //! applies the SMs' ports in SM order. Only the first phase is split across
-//! threads, so the result does not depend on how many there are.
+//! threads, so the result does not depend on how many there are. The L2 and
+//! DRAM edges of the same instant may run on one of the threads meanwhile
+//! (`Gpu::memory_may_run_beside`); the SMs are then cut into shares that
+//! whichever thread is free takes ([`Shares`]).
 //!
 //! Natively the threads are a rayon pool that the simulating thread joins
 //! (`use_current_thread`): the per-cycle split is then a `join` among workers
@@ -26,8 +29,9 @@
 //! hand-over: on a memory-bound run the pool's idle thread falls asleep
 //! during the memory side's serial phase and is woken by the next split,
 //! which costs what the split saves. So every [`EPOCH_CYCLES`] cycles the
-//! SMs' phase is timed for [`TRIAL_CYCLES`] cycles on this thread alone and
-//! as many on the pool, and the rest of the epoch runs the faster way. The
+//! SMs' phase, with the L2 and DRAM edges before it, is timed for
+//! [`TRIAL_CYCLES`] cycles on this thread alone and as many on the pool,
+//! and the rest of the epoch runs the faster way. The
 //! choice depends on the host's timing, but the results do not: they are
 //! the same on any number of threads.
 
@@ -90,6 +94,20 @@ impl Choice {
     }
 }
 
+/// How one core cycle's SMs' phase runs: on the pool or not, and the
+/// start of its timing if it is a trial's.
+pub(crate) struct Phase {
+    on_pool: bool,
+    start: Option<f64>,
+}
+
+impl Phase {
+    /// Whether the SMs run on the pool this cycle.
+    pub(crate) fn on_pool(&self) -> bool {
+        self.on_pool
+    }
+}
+
 impl SmThreads {
     /// Up to `threads` threads (0 and 1: this thread only). If no pool can be
     /// made, the SMs run on this thread; the results are the same.
@@ -97,24 +115,45 @@ impl SmThreads {
         Self { pool: (threads > 1).then(|| pool::Pool::new(threads as usize)).flatten(), choice: Choice::default() }
     }
 
-    /// Runs `tick` on every SM with its request pool and port.
-    pub(crate) fn for_each_sm<F>(&mut self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: F)
-    where
-        F: SmTick,
-    {
-        let Some(pool) = &self.pool else {
-            tick_alone(sms, pools, ports, &tick);
-            return;
-        };
-        let (on_pool, timed) = self.choice.next();
-        let start = timed.then(pool::now_s);
-        if on_pool {
-            pool.run(sms, pools, ports, &tick);
-        } else {
-            tick_alone(sms, pools, ports, &tick);
+    /// Begins a core cycle's timed part: the L2 and DRAM edges of its instant
+    /// and the SMs' phase, which run together on the pool ([`Self::for_each_sm`]).
+    pub(crate) fn begin(&mut self) -> Phase {
+        if self.pool.is_none() {
+            return Phase { on_pool: false, start: None };
         }
-        if let Some(start) = start {
-            self.choice.record(on_pool, pool::now_s() - start);
+        let (on_pool, timed) = self.choice.next();
+        Phase { on_pool, start: timed.then(pool::now_s) }
+    }
+
+    /// Ends what [`Self::begin`] began, timing it if it was a trial's.
+    pub(crate) fn end(&mut self, phase: Phase) {
+        if let Some(start) = phase.start {
+            self.choice.record(phase.on_pool, pool::now_s() - start);
+        }
+    }
+
+    /// Runs `tick` on every SM with its request pool and port, on the pool
+    /// if `phase` says so, and `beside` (on the pool only) while they run.
+    pub(crate) fn for_each_sm<F, B>(
+        &self,
+        phase: &Phase,
+        sms: &mut [Sm],
+        pools: &mut [RequestPool],
+        ports: &mut [SmPort],
+        tick: F,
+        beside: Option<B>,
+    ) where
+        F: SmTick,
+        B: FnOnce() + Send,
+    {
+        match &self.pool {
+            Some(pool) if phase.on_pool => pool.run((sms, pools, ports), &tick, beside),
+            _ => {
+                if let Some(beside) = beside {
+                    beside();
+                }
+                tick_alone(sms, pools, ports, &tick);
+            }
         }
     }
 }
@@ -147,6 +186,57 @@ fn tick_split<F: SmTick>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut 
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 pub use pool::enable_web_pool;
+
+/// Most shares a phase run beside the memory side is cut into.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+const MAX_SHARES: usize = 16;
+
+/// One share of the SMs: their states, request pools and ports.
+type Share<'a> = (&'a mut [Sm], &'a mut [RequestPool], &'a mut [SmPort]);
+
+/// The SMs of a phase that runs beside the memory side, cut into shares
+/// that whichever thread is free takes, the thread that runs the memory side
+/// from the last share down once it is done, the others from the first up.
+/// How long the memory side takes against the SMs differs from run to run
+/// and cycle to cycle (none on `maxflops`, most of the cycle on `strided`),
+/// so a fixed split would leave one thread waiting for the other; each share
+/// is taken once, under its own lock, which no other thread holds but for
+/// the moment it looks.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+struct Shares<'a> {
+    shares: [std::sync::Mutex<Option<Share<'a>>>; MAX_SHARES],
+    /// Shares the SMs were cut into, at the front of `shares`.
+    cut: usize,
+}
+
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+impl<'a> Shares<'a> {
+    /// The SMs in about `wanted` shares of at least [`SMS_PER_SHARE`] SMs.
+    fn cut((sms, pools, ports): Share<'a>, wanted: usize) -> Self {
+        let size = sms.len().div_ceil(wanted.clamp(1, MAX_SHARES)).max(SMS_PER_SHARE);
+        let cut = sms.len().div_ceil(size).min(MAX_SHARES);
+        let mut chunks = sms.chunks_mut(size).zip(pools.chunks_mut(size)).zip(ports.chunks_mut(size));
+        let shares = std::array::from_fn(|_| std::sync::Mutex::new(chunks.next().map(|((s, r), p)| (s, r, p))));
+        Self { shares, cut }
+    }
+
+    /// Runs `tick` on every SM of the shares no thread has taken yet, from
+    /// the last share down or from the first up.
+    fn work<F: SmTick>(&self, tick: &F, from_last: bool) {
+        for k in 0..self.cut {
+            let k = if from_last { self.cut - 1 - k } else { k };
+            let taken = self.shares[k].lock().map(|mut share| share.take()).unwrap_or(None);
+            if let Some((sms, pools, ports)) = taken {
+                tick_alone(sms, pools, ports, tick);
+            }
+        }
+    }
+}
+
+/// Fewest SMs in a share of [`Shares`]: fewer would cost more in taking
+/// shares than the balance gains.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+const SMS_PER_SHARE: usize = 4;
 
 /// The longest a pool's thread spins, in seconds: a worker for the next SMs'
 /// phase before it goes back to rayon's idle loop, and in WebAssembly the
@@ -197,7 +287,7 @@ mod pool {
 
     use rayon::ThreadPool;
 
-    use super::{RequestPool, Sm, SmPort, SmTick, spin_until, tick_alone, tick_split};
+    use super::{RequestPool, Share, Shares, Sm, SmPort, SmTick, spin_until, tick_alone, tick_split};
 
     thread_local! {
         /// The pool this thread joined, kept for its next run.
@@ -242,11 +332,40 @@ mod pool {
             Pool { pool, phases: Arc::new(AtomicU64::new(0)) }
         }
 
-        /// Runs `tick` on every SM on this pool: the first half here, the
-        /// second on whichever worker takes it (the spinning one, released
-        /// once that half is queued), each half split further on a larger
-        /// pool. Then leaves a worker spinning for the next phase.
-        pub(super) fn run<F: SmTick>(&self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
+        /// Runs `tick` on every SM on this pool, and `beside` if given, then
+        /// leaves a worker spinning for the next phase.
+        pub(super) fn run<F: SmTick, B: FnOnce() + Send>(&self, share: Share<'_>, tick: &F, beside: Option<B>) {
+            match beside {
+                Some(beside) => self.run_beside(share, tick, beside),
+                None => self.run_halves(share, tick),
+            }
+            let phases = Arc::clone(&self.phases);
+            let seen = phases.load(Ordering::Acquire);
+            self.pool.spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
+        }
+
+        /// `beside` here while the pool's other threads take the SMs'
+        /// shares (the spinning one released as soon as they are cut), then
+        /// the shares they have not taken yet ([`Shares`]).
+        fn run_beside<F: SmTick, B: FnOnce() + Send>(&self, share: Share<'_>, tick: &F, beside: B) {
+            let threads = self.pool.current_num_threads();
+            let shares = Shares::cut(share, 4 * threads);
+            self.pool.install(|| {
+                rayon::in_place_scope(|scope| {
+                    for _ in 1..threads {
+                        scope.spawn(|_| shares.work(tick, false));
+                    }
+                    self.phases.fetch_add(1, Ordering::Release);
+                    beside();
+                    shares.work(tick, true);
+                })
+            });
+        }
+
+        /// The SMs' first half here, the second on whichever worker takes it
+        /// (the spinning one, released once that half is queued), each half
+        /// split further on a larger pool.
+        fn run_halves<F: SmTick>(&self, (sms, pools, ports): Share<'_>, tick: &F) {
             let half = sms.len().div_ceil(2);
             let (sms_a, sms_b) = sms.split_at_mut(half);
             let (pools_a, pools_b) = pools.split_at_mut(half);
@@ -267,9 +386,6 @@ mod pool {
                     || share(sms_b, pools_b, ports_b),
                 )
             });
-            let phases = Arc::clone(&self.phases);
-            let seen = phases.load(Ordering::Acquire);
-            self.pool.spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
         }
     }
 
@@ -299,7 +415,7 @@ mod pool {
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Arc, OnceLock};
 
-    use super::{RequestPool, Sm, SmPort, SmTick, spin_until, tick_alone};
+    use super::{Share, Shares, SmTick, spin_until, tick_alone};
 
     /// The host's clock in milliseconds (`performance.now`), given with the pool.
     static CLOCK_MS: OnceLock<fn() -> f64> = OnceLock::new();
@@ -328,11 +444,44 @@ mod pool {
             Some(Pool { workers: rayon::current_num_threads(), phases: Arc::new(AtomicU64::new(0)) })
         }
 
-        /// Runs `tick` on every SM: the SMs cut into one share per thread,
-        /// the first run here, the others queued on the pool before the
-        /// phase count moves on (which releases the spinning workers). Then
-        /// leaves every worker spinning for the next phase.
-        pub(super) fn run<F: SmTick>(&self, sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
+        /// Runs `tick` on every SM, and `beside` if given, then leaves every
+        /// worker spinning for the next phase.
+        pub(super) fn run<F: SmTick, B: FnOnce() + Send>(&self, share: Share<'_>, tick: &F, beside: Option<B>) {
+            match beside {
+                Some(beside) => self.run_beside(share, tick, beside),
+                None => self.run_shares(share, tick),
+            }
+            for _ in 0..self.workers {
+                let phases = Arc::clone(&self.phases);
+                let seen = phases.load(Ordering::Acquire);
+                rayon::spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
+            }
+        }
+
+        /// `beside` here while the workers take the SMs' shares (queued
+        /// before the phase count moves on, which releases the spinning
+        /// workers), then the shares they have not taken yet ([`Shares`]).
+        fn run_beside<F: SmTick, B: FnOnce() + Send>(&self, share: Share<'_>, tick: &F, beside: B) {
+            let shares = Shares::cut(share, 4 * (self.workers + 1));
+            let finished = AtomicUsize::new(0);
+            rayon::in_place_scope(|scope| {
+                for _ in 0..self.workers {
+                    let (shares, finished) = (&shares, &finished);
+                    scope.spawn(move |_| {
+                        shares.work(tick, false);
+                        finished.fetch_add(1, Ordering::Release);
+                    });
+                }
+                self.phases.fetch_add(1, Ordering::Release);
+                beside();
+                shares.work(tick, true);
+                spin_until(|| finished.load(Ordering::Acquire) == self.workers);
+            });
+        }
+
+        /// The SMs cut into one share per thread, the first run here, the
+        /// others queued on the pool before the phase count moves on.
+        fn run_shares<F: SmTick>(&self, (sms, pools, ports): Share<'_>, tick: &F) {
             let size = sms.len().div_ceil(self.workers + 1).max(1);
             let mut shares = sms.chunks_mut(size).zip(pools.chunks_mut(size)).zip(ports.chunks_mut(size));
             let Some(((own_sms, own_pools), own_ports)) = shares.next() else { return };
@@ -351,11 +500,6 @@ mod pool {
                 tick_alone(own_sms, own_pools, own_ports, tick);
                 spin_until(|| finished.load(Ordering::Acquire) == queued);
             });
-            for _ in 0..self.workers {
-                let phases = Arc::clone(&self.phases);
-                let seen = phases.load(Ordering::Acquire);
-                rayon::spawn(move || spin_until(|| phases.load(Ordering::Acquire) != seen));
-            }
         }
     }
 
@@ -368,7 +512,7 @@ mod pool {
 /// The single-thread WebAssembly build: no pool.
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 mod pool {
-    use super::{RequestPool, Sm, SmPort, SmTick};
+    use super::{Share, SmTick};
 
     /// Never made: there are no threads.
     pub(super) enum Pool {}
@@ -378,7 +522,7 @@ mod pool {
             None
         }
 
-        pub(super) fn run<F: SmTick>(&self, _: &mut [Sm], _: &mut [RequestPool], _: &mut [SmPort], _: &F) {
+        pub(super) fn run<F: SmTick, B>(&self, _: Share<'_>, _: &F, _: Option<B>) {
             match *self {}
         }
     }

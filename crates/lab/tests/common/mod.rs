@@ -30,6 +30,19 @@ pub fn simulate_grid(
     warps: u32,
     body: impl Fn(u32, u32) -> Vec<String>,
 ) -> (SimReport, Option<Vec<PcStalls>>) {
+    let workload = grid_workload(binary_version, ctas, warps, body);
+    let mut simulation = Simulation::new(config, options, workload);
+    simulation.run_until(Cycle(u64::MAX));
+    (simulation.report(), simulation.per_pc())
+}
+
+/// The trace [`run_grid`] runs, as a workload.
+pub fn grid_workload(
+    binary_version: u32,
+    ctas: u32,
+    warps: u32,
+    body: impl Fn(u32, u32) -> Vec<String>,
+) -> TraceWorkload<'static> {
     let mut text = format!(
         "-kernel name = grid\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = ({},1,1)\n-shmem = 0\n\
          -nregs = 16\n-binary version = {binary_version}\n-cuda stream id = 0\n\
@@ -51,8 +64,5 @@ pub fn simulate_grid(
     let open = move |_: &str| -> Result<Box<dyn Read>, String> {
         Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
     };
-    let workload = TraceWorkload::owning("kernel-1.traceg\n", Box::new(open)).unwrap();
-    let mut simulation = Simulation::new(config, options, workload);
-    simulation.run_until(Cycle(u64::MAX));
-    (simulation.report(), simulation.per_pc())
+    TraceWorkload::owning("kernel-1.traceg\n", Box::new(open)).unwrap()
 }

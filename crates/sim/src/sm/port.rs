@@ -13,7 +13,7 @@
 
 use crate::events::{Event, EventKind, EventLog, Recorder};
 use crate::network::Network;
-use crate::request::RequestId;
+use crate::request::{RequestId, Requests};
 
 /// One packet an SM sent into the request crossbar this cycle.
 #[derive(Debug, Clone, Copy)]
@@ -88,11 +88,19 @@ impl SmPort {
     }
 
     /// Ends the cycle: applies what the SM did to the crossbars and the log.
-    pub(crate) fn apply(&mut self, request_network: &mut Network, reply_network: &mut Network, log: &mut EventLog) {
+    /// A sent request's record moves to the memory side ([`Requests::send_away`]).
+    pub(crate) fn apply(
+        &mut self,
+        requests: &mut Requests,
+        request_network: &mut Network,
+        reply_network: &mut Network,
+        log: &mut EventLog,
+    ) {
         for _ in 0..std::mem::take(&mut self.taken) {
             reply_network.pop(self.sm);
         }
         for sent in self.sent.drain(..) {
+            requests.send_away(sent.request);
             request_network.inject(self.sm, sent.slice, sent.data_bytes, sent.request);
         }
         request_network.count_full_by(self.sm, std::mem::take(&mut self.full));
