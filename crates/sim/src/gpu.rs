@@ -259,7 +259,7 @@ impl Gpu {
         }
         let phase = self.threads.begin();
         // The L2 and DRAM run beside the SMs when the SMs run on the pool and
-        // nothing the two read of each other can change (`memory_beside`).
+        // nothing the two read of each other can change.
         let beside = phase.on_pool() && (ticks.l2 || ticks.dram) && self.memory_may_run_beside();
         if !beside {
             self.memory_cycle(edges);

@@ -142,11 +142,12 @@ pub struct Requests {
 /// Why a copy: the memory side's L2 and DRAM cycles may run on one thread
 /// while the SMs run theirs on others (`crate::gpu`), and an SM's cycle
 /// inserts into its own pool, which may move the pool's storage. So an SM
-/// request's record moves to the memory side when the GPU applies the SM's
-/// sends to the request crossbar ([`Requests::send_away`]) and back when its
-/// reply enters the reply crossbar ([`Requests::bring_back_replied`]), both between
-/// the two phases. Its slot in the SM's pool stays taken meanwhile, so ids
-/// are what they would be without the copy.
+/// request's record is copied to the memory side when the GPU applies the
+/// SM's sends to the request crossbar ([`Requests::send_away`]), and its
+/// stamps, the one part the memory side writes, go back when its reply
+/// enters the reply crossbar ([`Requests::bring_back_replied`]), both
+/// between the two phases. Its slot in the SM's pool stays taken meanwhile,
+/// so ids are what they would be without the copy.
 #[derive(Debug, Clone)]
 pub struct MemoryRequests {
     own: RequestPool,
@@ -272,11 +273,6 @@ impl Requests {
         Self { sm_pools: (0..n_sms).map(RequestPool::new).collect(), memory }
     }
 
-    /// The SMs' pools, SM `i`'s at index `i`.
-    pub fn sm_pools_mut(&mut self) -> &mut [RequestPool] {
-        &mut self.sm_pools
-    }
-
     /// What the memory side reads and writes.
     pub fn memory_mut(&mut self) -> &mut MemoryRequests {
         &mut self.memory
@@ -378,5 +374,80 @@ impl MemoryRequests {
             self.away_writebacks -= 1;
         }
         self.ended.push(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(kind: RequestKind) -> Request {
+        Request {
+            kind,
+            source: 0,
+            sub_partition: 0,
+            address: 0x100,
+            bytes: 32,
+            byte_mask: u32::MAX,
+            local: false,
+            waiter: Waiter::None,
+            l2_entry: 0,
+        }
+    }
+
+    #[test]
+    fn an_sm_request_goes_to_the_memory_side_and_its_stamps_come_back() {
+        let mut requests = Requests::new(2);
+        let (pools, _) = requests.split_mut();
+        let id = pools[1].insert(request(RequestKind::Read), Stamps { first_try: 5, ..Stamps::default() });
+        requests.send_away(id);
+        let memory = requests.memory_mut();
+        assert_eq!(memory.get(id).address, 0x100);
+        memory.stamps_mut(id).at_partition = 40;
+        memory.replied(id);
+        requests.bring_back_replied();
+        let (pools, _) = requests.split_mut();
+        assert_eq!((pools[1].stamps(id).first_try, pools[1].stamps(id).at_partition), (5, 40));
+    }
+
+    #[test]
+    fn an_ended_sm_write_back_is_freed_in_its_pool_in_order_and_no_longer_counted() {
+        let mut requests = Requests::new(1);
+        let (pools, _) = requests.split_mut();
+        let ids: Vec<RequestId> =
+            (0..3).map(|_| pools[0].insert(request(RequestKind::Writeback), Stamps::default())).collect();
+        for &id in &ids {
+            requests.send_away(id);
+        }
+        assert!(requests.may_end_sm_requests());
+        requests.memory_mut().remove(ids[2]);
+        requests.memory_mut().remove(ids[0]);
+        // Not freed until the GPU frees the ended ones.
+        let (pools, _) = requests.split_mut();
+        let held = pools[0].insert(request(RequestKind::Read), Stamps::default());
+        assert_eq!(held.0 & (MAX_REQUESTS_PER_POOL - 1), 3);
+        requests.free_ended();
+        // The free list gives back the last freed first, as if freed in the L2's cycle.
+        let (pools, _) = requests.split_mut();
+        assert_eq!(pools[0].insert(request(RequestKind::Read), Stamps::default()), ids[0]);
+        assert_eq!(pools[0].insert(request(RequestKind::Read), Stamps::default()), ids[2]);
+        assert!(requests.may_end_sm_requests(), "one write-back is still away");
+        requests.memory_mut().remove(ids[1]);
+        assert!(!requests.may_end_sm_requests());
+    }
+
+    #[test]
+    fn the_memory_side_keeps_its_own_requests() {
+        let mut requests = Requests::new(1);
+        let memory = requests.memory_mut();
+        let id = memory.insert(request(RequestKind::L2Fill), Stamps::default());
+        assert_eq!(id.pool(), 1);
+        memory.own_mut(id).l2_entry = 7;
+        assert_eq!(memory.get(id).l2_entry, 7);
+        memory.replied(id);
+        memory.remove(id);
+        requests.bring_back_replied();
+        requests.free_ended();
+        assert_eq!(requests.memory_mut().insert(request(RequestKind::L2Fill), Stamps::default()), id);
     }
 }
