@@ -279,14 +279,20 @@ fn threads_change_nothing() {
         ("RTX3070", "gemm-tiled:size=1", SampleMode::Off),
     ];
     for (config, spec, mode) in cases {
-        let config = preset(config);
-        let parsed: GenSpec = spec.parse().unwrap();
         let options = SimOptions { sampling: SamplingOptions::with_mode(mode), ..SimOptions::default() };
-        let one = simulate_generated(&config, options, &parsed).unwrap();
-        for threads in [2, 5] {
-            let many = simulate_generated(&config, SimOptions { threads, ..options }, &parsed).unwrap();
-            assert_eq!(one, many, "{spec} on {threads} threads");
-        }
+        assert_same_on_threads(config, spec, options, &[2, 5]);
+    }
+}
+
+/// Runs `spec` on preset `config` with `options` on one thread and on each
+/// of `threads`, and checks that every report is the one-thread report.
+fn assert_same_on_threads(config: &str, spec: &str, options: SimOptions, threads: &[u32]) {
+    let config = preset(config);
+    let parsed: GenSpec = spec.parse().unwrap();
+    let one = simulate_generated(&config, options, &parsed).unwrap();
+    for &threads in threads {
+        let many = simulate_generated(&config, SimOptions { threads, ..options }, &parsed).unwrap();
+        assert_eq!(one, many, "{spec} on {threads} threads ({options:?})");
     }
 }
 
@@ -303,14 +309,7 @@ fn the_memory_side_beside_the_sms_changes_nothing() {
         ("mdm-pascal-28sm", "strided:gs=32,size=8", false),
     ];
     for (config, spec, memcpy_warms_l2) in cases {
-        let config = preset(config);
-        let parsed: GenSpec = spec.parse().unwrap();
-        let options = SimOptions { memcpy_warms_l2, ..SimOptions::default() };
-        let one = simulate_generated(&config, options, &parsed).unwrap();
-        for threads in [2, 3] {
-            let many = simulate_generated(&config, SimOptions { threads, ..options }, &parsed).unwrap();
-            assert_eq!(one, many, "{spec} on {threads} threads (memcpy warms the L2: {memcpy_warms_l2})");
-        }
+        assert_same_on_threads(config, spec, SimOptions { memcpy_warms_l2, ..SimOptions::default() }, &[2, 3]);
     }
 }
 
