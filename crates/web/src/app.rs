@@ -32,7 +32,7 @@ use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{
     BaselineWorker, LabWorkerHandle, use_baseline_worker, use_foldable_panels, use_lab_worker, use_scale_progress,
-    use_tap_explanations,
+    use_scroll_to_panel, use_tap_explanations,
 };
 use crate::kernel_examples::{Example, example, example_in_location};
 use crate::kernel_state::{KernelAction, KernelState};
@@ -231,29 +231,6 @@ pub fn App(props: &AppProps) -> Html {
 fn dismiss_step(lab_step: &UseStateHandle<Option<Rc<LabStep>>>) -> Callback<()> {
     let lab_step = lab_step.clone();
     Callback::from(move |()| lab_step.set(None))
-}
-
-/// Scrolls to the element `panel` names once the run has stopped
-/// (`settled`: the panels above it have their size by then) and, while the
-/// reader has not scrolled since, again whenever it moves (a panel above it
-/// growing).
-#[hook]
-fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
-    // Where the page scrolled to last and the panel's top then; none before the first time.
-    let scrolled = use_mut_ref(|| None::<(f64, f64)>);
-    use_effect(move || {
-        let document = gloo::utils::document();
-        let Some(element) = panel.filter(|_| settled).and_then(|id| document.get_element_by_id(id)) else { return };
-        let window = gloo::utils::window();
-        let y = window.scroll_y().unwrap_or_default();
-        let top = element.get_bounding_client_rect().top() + y;
-        let mut scrolled = scrolled.borrow_mut();
-        let due = scrolled.is_none_or(|(at, was)| (at - y).abs() < 1.0 && (was - top).abs() >= 1.0);
-        if due {
-            element.scroll_into_view();
-            *scrolled = Some((window.scroll_y().unwrap_or_default(), top));
-        }
-    });
 }
 
 /// The kernel editor and its listing, while the workload is an authored kernel.

@@ -35,6 +35,7 @@ mod kernel_state;
 mod lab_step;
 mod palette;
 mod published;
+mod resize_watch;
 mod run;
 mod run_follow;
 mod run_state;

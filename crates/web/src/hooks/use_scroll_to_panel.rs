@@ -1,0 +1,136 @@
+//! A handout step's link names a panel: the page scrolls to it once the run
+//! has stopped, and keeps it there while the panels above it take their size.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::resize_watch::ResizeWatch;
+
+/// Where the page scrolled to last and the panel's top (in page
+/// coordinates) then; `None` before the first time.
+type Scrolled = Rc<RefCell<Option<(f64, f64)>>>;
+
+/// Scrolls to the element `panel` names once the run has stopped
+/// (`settled`: the panels above it have their size by then) and, while the
+/// reader has not scrolled since, again whenever it moves.
+///
+/// It moves when a panel above it grows. That is checked after every render
+/// of the page, and also whenever the page's body changes size: a panel
+/// that sizes itself (the animation's canvas follows its column, the event
+/// log fills) can grow after the page's last render, and Chromium's scroll
+/// anchoring may then hold the view on a node inside that panel while the
+/// named one moves out of it.
+#[hook]
+pub fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
+    let scrolled: Scrolled = use_mut_ref(|| None);
+    let wanted = panel.filter(|_| settled);
+    {
+        let scrolled = Rc::clone(&scrolled);
+        use_effect(move || {
+            if let Some(id) = wanted {
+                keep_in_view(id, &scrolled);
+            }
+        });
+    }
+    use_effect_with(wanted, move |wanted| {
+        let body = gloo::utils::document().body();
+        let watch =
+            wanted.zip(body).and_then(|(id, body)| ResizeWatch::new(&body, move || keep_in_view(id, &scrolled)));
+        // Dropping the watch disconnects it: when the step is dismissed or a new run starts.
+        move || drop(watch)
+    });
+}
+
+/// Scrolls element `id` into view the first time, and again when it has
+/// moved while the reader has not scrolled since the last time.
+fn keep_in_view(id: &str, scrolled: &Scrolled) {
+    let Some(element) = gloo::utils::document().get_element_by_id(id) else { return };
+    let window = gloo::utils::window();
+    let y = window.scroll_y().unwrap_or_default();
+    let top = element.get_bounding_client_rect().top() + y;
+    let mut scrolled = scrolled.borrow_mut();
+    let due = scrolled.is_none_or(|(at, was)| (at - y).abs() < 1.0 && (was - top).abs() >= 1.0);
+    if due {
+        element.scroll_into_view();
+        *scrolled = Some((window.scroll_y().unwrap_or_default(), top));
+    }
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use std::time::Duration;
+
+    use gloo::timers::future::sleep;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+    use web_sys::HtmlElement;
+
+    use super::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    /// A page that renders once: a short panel, the named one, and a long tail.
+    #[function_component]
+    fn Page() -> Html {
+        use_scroll_to_panel(Some("named-panel"), true);
+        html! {
+            <div>
+                <div id="panel-above" style="height: 40px"></div>
+                <div id="named-panel" style="height: 100px"></div>
+                <div style="height: 20000px"></div>
+            </div>
+        }
+    }
+
+    /// Whether element `id` is mounted and in the viewport.
+    fn in_view(id: &str) -> bool {
+        let Some(element) = gloo::utils::document().get_element_by_id(id) else { return false };
+        let rect = element.get_bounding_client_rect();
+        let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or_default();
+        rect.top() < height && rect.bottom() > 0.0
+    }
+
+    /// Waits up to a second for `id` to be in view.
+    async fn comes_into_view(id: &str) -> bool {
+        for _ in 0..50 {
+            if in_view(id) {
+                return true;
+            }
+            sleep(Duration::from_millis(20)).await;
+        }
+        false
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_panel_that_grows_above_the_named_one_after_the_last_render_does_not_push_it_out_of_view() {
+        let document = gloo::utils::document();
+        let host = document.create_element("div").expect("a div");
+        document.body().expect("a body").append_child(&host).expect("appended");
+        // The tail first, so the named panel starts out of view and the hook must scroll.
+        let spacer: HtmlElement = document.create_element("div").expect("a div").unchecked_into();
+        spacer.style().set_property("height", "3000px").expect("styled");
+        host.append_child(&spacer).expect("appended");
+        let root = document.create_element("div").expect("a div");
+        host.append_child(&root).expect("appended");
+        yew::Renderer::<Page>::with_root(root).render();
+        assert!(comes_into_view("named-panel").await, "scrolled to the named panel");
+
+        // Only the browser's layout changes from here on: the page does not
+        // render again. Scroll anchoring off, so the browser itself cannot
+        // keep the panel in place.
+        let root_style = document.document_element().expect("a root").unchecked_into::<HtmlElement>().style();
+        root_style.set_property("overflow-anchor", "none").expect("styled");
+        let above: HtmlElement = document.get_element_by_id("panel-above").expect("mounted").unchecked_into();
+        let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(1000.0);
+        above.style().set_property("height", &format!("{}px", 3.0 * height)).expect("styled");
+        assert!(comes_into_view("named-panel").await, "back in view after the panel above grew");
+
+        // The reader scrolls away: the page leaves the view alone.
+        gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
+        above.style().set_property("height", &format!("{}px", 4.0 * height)).expect("styled");
+        sleep(Duration::from_millis(300)).await;
+        assert!(!in_view("named-panel"), "the reader's scroll stands");
+    }
+}
