@@ -299,7 +299,11 @@ fn assert_same_on_threads(config: &str, spec: &str, options: SimOptions, threads
 /// The L2 and DRAM run beside the SMs' cycles on several threads
 /// (`crates/sim/src/gpu.rs`, `memory_may_run_beside`) and change no figure,
 /// also where the L2's work outweighs the SMs' and where a copy warming the
-/// L2 keeps them apart.
+/// L2 keeps them apart. A DRAM edge between two core edges waits for the
+/// next and runs beside its SMs (`defers_dram`): DRAM is slower than the
+/// core on QV100, faster on the A100 and H100, whose L2 edges between core
+/// edges run the waiting DRAM edges first, and the Pascal GPU's interconnect
+/// edges fall between core edges while DRAM edges wait.
 #[test]
 fn the_memory_side_beside_the_sms_changes_nothing() {
     let cases = [
@@ -307,6 +311,8 @@ fn the_memory_side_beside_the_sms_changes_nothing() {
         ("SM7_QV100", "vecadd:size=16", true),
         ("SM7_QV100", "stencil2d:size=2", false),
         ("mdm-pascal-28sm", "strided:gs=32,size=8", false),
+        ("SM80_A100", "vecadd:size=32", false),
+        ("SM90_H100", "strided:gs=8,size=4", false),
     ];
     for (config, spec, memcpy_warms_l2) in cases {
         assert_same_on_threads(config, spec, SimOptions { memcpy_warms_l2, ..SimOptions::default() }, &[2, 3]);

@@ -16,7 +16,10 @@
 //! step 4 and write nothing they read, so when the SMs run on several
 //! threads, the L2 and DRAM edges run while they do, with the same result
 //! ([`Gpu::memory_may_run_beside`] lists what couples them and keeps them in
-//! order).
+//! order). A DRAM edge at an instant without a core or L2 edge (DRAM's clock
+//! is not the core's on any preset) then waits for the next core edge and
+//! runs beside its SMs too, before that instant's own edges: nothing between
+//! the two reads or writes what it does ([`Gpu::defers_dram`]).
 //!
 //! An SM is ticked only when it has work: a scheduler whose wait ended, an
 //! access to make, a queue to drain, a result due, or a reply at its crossbar
@@ -38,7 +41,7 @@ use crate::memory_partition::{MemoryEdges, MemoryNow, MemorySystem};
 use crate::network::Network;
 use crate::per_pc::{PerPc, SAMPLE_INTERVAL, samples_in};
 use crate::report::MshrHistogram;
-use crate::request::{RequestPool, Requests};
+use crate::request::{MemoryRequests, RequestPool, Requests};
 use crate::sampling::sampler::Sampler;
 use crate::sm::port::SmPort;
 use crate::sm::{CtaResources, KernelView, Sm};
@@ -121,6 +124,9 @@ pub struct Gpu {
     /// The log the L2 and DRAM write to while they run beside the SMs: that
     /// happens only while events are off, so it stays empty.
     quiet_log: EventLog,
+    /// DRAM edges of instants with no core or L2 edge, not yet run
+    /// ([`Gpu::defers_dram`]), in order.
+    deferred_dram: Vec<MemoryEdges>,
 }
 
 impl Gpu {
@@ -159,6 +165,7 @@ impl Gpu {
             liveness: (DEADLOCK_CHECK_CYCLES, 0),
             log: EventLog::default(),
             quiet_log: EventLog::default(),
+            deferred_dram: Vec::new(),
         }
     }
 
@@ -254,13 +261,18 @@ impl Gpu {
             now: memory_now,
         };
         if !ticks.core {
-            self.memory_cycle(edges);
+            if !ticks.l2 && self.defers_dram() {
+                self.deferred_dram.extend(edges.dram.is_some().then_some(edges));
+            } else {
+                self.memory_cycle(edges);
+            }
             return false;
         }
         let phase = self.threads.begin();
         // The L2 and DRAM run beside the SMs when the SMs run on the pool and
         // nothing the two read of each other can change.
-        let beside = phase.on_pool() && (ticks.l2 || ticks.dram) && self.memory_may_run_beside();
+        let memory_due = ticks.l2 || ticks.dram || !self.deferred_dram.is_empty();
+        let beside = phase.on_pool() && memory_due && self.memory_may_run_beside();
         if !beside {
             self.memory_cycle(edges);
         }
@@ -272,12 +284,36 @@ impl Gpu {
         true
     }
 
-    /// The L2 and DRAM edges of this instant, on this thread, and what they
-    /// leave for the rest of the GPU.
+    /// The DRAM edges deferred so far, then the L2 and DRAM edges of this
+    /// instant, on this thread, and what they leave for the rest of the GPU.
     fn memory_cycle(&mut self, edges: MemoryEdges) {
         let requests = self.requests.memory_mut();
-        self.memory.edges(edges, requests, &self.request_network, &self.address_map, &mut self.log);
+        let deferred = &mut self.deferred_dram;
+        run_memory_edges(
+            &mut self.memory,
+            deferred,
+            edges,
+            requests,
+            &self.request_network,
+            &self.address_map,
+            &mut self.log,
+        );
         self.end_memory_cycle();
+    }
+
+    /// Whether a DRAM edge at an instant without a core or L2 edge waits to
+    /// run beside the next core edge's SMs, before that instant's own edges.
+    /// What comes between (interconnect edges, the CTA scheduler) reads and
+    /// writes none of what a DRAM edge does: the channels, the slices' queues
+    /// to and from DRAM, the records of the requests in them and the memory
+    /// side's own requests; the replies the interconnect edge takes from the
+    /// slices' `L2 to icnt` queues, which only an L2 edge fills. So it
+    /// waits only where the SMs may run on threads and it could run beside
+    /// them ([`Gpu::memory_may_run_beside`]); a core edge that does not run
+    /// the memory side beside its SMs runs the deferred edges first, as do an
+    /// L2 edge and the end of a slice.
+    fn defers_dram(&self) -> bool {
+        self.threads.has_pool() && self.memory_may_run_beside()
     }
 
     /// Applies what the L2 and DRAM edges left: the slices' takes from the
@@ -352,9 +388,10 @@ impl Gpu {
         };
         let (pools, memory_requests) = self.requests.split_mut();
         let (memory, request_network, address_map) = (&mut self.memory, &self.request_network, &self.address_map);
-        let quiet_log = &mut self.quiet_log;
-        let memory_edges =
-            beside.map(|edges| move || memory.edges(edges, memory_requests, request_network, address_map, quiet_log));
+        let (quiet_log, deferred) = (&mut self.quiet_log, &mut self.deferred_dram);
+        let memory_edges = beside.map(|edges| {
+            move || run_memory_edges(memory, deferred, edges, memory_requests, request_network, address_map, quiet_log)
+        });
         self.threads.for_each_sm(
             phase,
             &mut self.sms,
@@ -484,6 +521,11 @@ impl Gpu {
 
     /// Brings every counter up to the current cycle (before a report).
     pub(crate) fn settle(&mut self) {
+        // A slice ends after a core edge, which ran any deferred DRAM edges;
+        // were one still waiting, what the run shows now would miss it.
+        if let Some(last) = self.deferred_dram.pop() {
+            self.memory_cycle(last);
+        }
         self.settle_sms(self.clocks.core().0);
     }
 
@@ -740,6 +782,22 @@ impl SmCycle<'_> {
         sm.count_cycles(1, !issued && all_memory);
         sm.charged_through = now;
         sm.wake_at = if self.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
+    }
+}
+
+/// Runs the DRAM edges `deferred` holds (emptying it), then `edges`, on the
+/// memory side.
+fn run_memory_edges(
+    memory: &mut MemorySystem,
+    deferred: &mut Vec<MemoryEdges>,
+    edges: MemoryEdges,
+    requests: &mut MemoryRequests,
+    request_network: &Network,
+    address_map: &AddressMap,
+    log: &mut EventLog,
+) {
+    for earlier in deferred.drain(..).chain([edges]) {
+        memory.edges(earlier, requests, request_network, address_map, log);
     }
 }
 

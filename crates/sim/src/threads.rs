@@ -5,9 +5,10 @@
 //! own state, request pool and port, [`crate::sm::port`]), then the GPU
 //! applies the SMs' ports in SM order. Only the first phase is split across
 //! threads, so the result does not depend on how many there are. The L2 and
-//! DRAM edges of the same instant may run on one of the threads meanwhile
-//! (`Gpu::memory_may_run_beside`); the SMs are then cut into shares that
-//! whichever thread is free takes ([`Shares`]).
+//! DRAM edges of the same instant, after the DRAM edges between the last
+//! core edge and this one (`Gpu::defers_dram`), may run on one of the
+//! threads meanwhile (`Gpu::memory_may_run_beside`); the SMs are then cut
+//! into shares that whichever thread is free takes ([`Shares`]).
 //!
 //! Natively the threads are a rayon pool that the simulating thread joins
 //! (`use_current_thread`): the per-cycle split is then a `join` among workers
@@ -113,6 +114,11 @@ impl SmThreads {
     /// made, the SMs run on this thread; the results are the same.
     pub(crate) fn new(threads: u32) -> Self {
         Self { pool: (threads > 1).then(|| pool::Pool::new(threads as usize)).flatten(), choice: Choice::default() }
+    }
+
+    /// Whether the SMs may run on several threads.
+    pub(crate) fn has_pool(&self) -> bool {
+        self.pool.is_some()
     }
 
     /// Begins a core cycle's timed part: the L2 and DRAM edges of its instant
