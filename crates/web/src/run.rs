@@ -318,19 +318,24 @@ mod tests {
         WorkerRun::new(&gpu, SimOptions::default(), Box::new(workload.into_source()), 0, 0, 0)
     }
 
+    /// A fake worker clock: each reading is `step_ms` after the last.
+    fn ticking(clock: &Cell<f64>, step_ms: f64) -> impl Fn() -> f64 + '_ {
+        move || {
+            clock.set(clock.get() + step_ms);
+            clock.get()
+        }
+    }
+
     #[test]
     fn a_run_starts_with_a_short_slice_and_its_slices_at_most_double() {
         let mut run = full_speed_run();
         // Slices far under the budget: each may double, no more.
         let clock = Cell::new(0.0);
-        let now_ms = || {
-            clock.set(clock.get() + 1.0);
-            clock.get()
-        };
+        let now_ms = ticking(&clock, 1.0);
         let mut lengths = Vec::new();
         for _ in 0..6 {
             let before = run.cycle();
-            run.advance(now_ms);
+            run.advance(&now_ms);
             lengths.push(run.cycle() - before);
         }
         assert_eq!(lengths, [100, 200, 400, 800, 1600, 3200], "the slices' cycles");
@@ -342,13 +347,10 @@ mod tests {
         // Every reading of the worker's clock is 30 ms after the last: each
         // slice takes its budget, so slices keep their size and end 60 ms apart.
         let clock = Cell::new(0.0);
-        let now_ms = || {
-            clock.set(clock.get() + 30.0);
-            clock.get()
-        };
+        let now_ms = ticking(&clock, 30.0);
         let (mut slices, mut updates, mut last_update) = (0_usize, Vec::new(), None);
         while run.playing() {
-            let outputs = run.advance(now_ms);
+            let outputs = run.advance(&now_ms);
             slices += 1;
             for output in outputs {
                 if let WorkerOutput::RunUpdated(update) = output {
