@@ -92,6 +92,17 @@ pub enum MemSpace {
 }
 
 impl MemSpace {
+    /// Every space, in discriminant order (`ALL[s as usize] == s`).
+    pub const ALL: [MemSpace; 7] = [
+        MemSpace::None,
+        MemSpace::Global,
+        MemSpace::Shared,
+        MemSpace::Local,
+        MemSpace::Const,
+        MemSpace::Tex,
+        MemSpace::Generic,
+    ];
+
     /// The lower-case name used in reports (`global`, `shared`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -387,6 +398,15 @@ mod tests {
     fn check(isa: Isa, text: &str, expect: (OpCategory, UnitClass, MemSpace, u8, bool)) {
         let info = describe(isa, text);
         assert_eq!((info.category, info.unit, info.space, info.access_bytes, info.unknown), expect, "{text}");
+    }
+
+    #[test]
+    fn every_memory_space_is_listed_once_at_its_discriminant() {
+        for (index, space) in MemSpace::ALL.iter().enumerate() {
+            assert_eq!(*space as usize, index, "{space:?}");
+        }
+        let names: std::collections::HashSet<_> = MemSpace::ALL.iter().map(|space| space.name()).collect();
+        assert_eq!(names.len(), MemSpace::ALL.len());
     }
 
     #[test]

@@ -65,6 +65,10 @@ impl KernelSummary {
 #[derive(Debug)]
 pub struct SummaryBuilder {
     summary: KernelSummary,
+    /// Memory instructions by space, indexed by [`MemSpace`]'s discriminant:
+    /// the summary's map of names is made once, in [`SummaryBuilder::finish`],
+    /// not looked up (and its key allocated) per instruction.
+    by_space: [u64; MemSpace::ALL.len()],
     sectors: HashSet<u64>,
 }
 
@@ -80,7 +84,7 @@ impl SummaryBuilder {
             tracer_version: header.tracer_version,
             ..KernelSummary::default()
         };
-        SummaryBuilder { summary, sectors: HashSet::new() }
+        SummaryBuilder { summary, by_space: [0; MemSpace::ALL.len()], sectors: HashSet::new() }
     }
 
     /// Counts one CTA whose opcodes are interned in `opcodes`.
@@ -95,21 +99,66 @@ impl SummaryBuilder {
                 continue;
             }
             summary.mem_insts += 1;
-            *summary.mem_insts_by_space.entry(inst.space.name().to_owned()).or_default() += 1;
+            self.by_space[inst.space as usize] += 1;
             if inst.space == MemSpace::Global {
                 let width = u64::from(opcodes.info(inst.opcode).access_bytes.max(1));
-                for (_, address) in cta.lane_addresses(inst) {
-                    let last = address.saturating_add(width - 1);
-                    self.sectors.extend((address / SECTOR_BYTES)..=(last / SECTOR_BYTES));
-                }
+                note_sectors(&mut self.sectors, cta.lane_addresses(inst).map(|(_, address)| address), width);
             }
         }
     }
 
     /// The finished summary, with the reader's (or generator's) diagnostics.
     pub fn finish(mut self, diagnostics: &[Diagnostic]) -> KernelSummary {
+        for (space, &count) in MemSpace::ALL.iter().zip(&self.by_space) {
+            if count > 0 {
+                self.summary.mem_insts_by_space.insert(space.name().to_owned(), count);
+            }
+        }
         self.summary.sectors = self.sectors.len() as u64;
         self.summary.diagnostics = diagnostics.iter().map(ToString::to_string).collect();
         self.summary
+    }
+}
+
+/// Adds to `sectors` the sectors that accesses of `width` bytes at
+/// `addresses` touch. Neighbouring lanes mostly share a sector (a coalesced
+/// warp's 32 lanes touch 4 of them), so a sector equal to the one added just
+/// before is not hashed again: the set ends the same, with a fraction of the
+/// lookups.
+fn note_sectors(sectors: &mut HashSet<u64>, addresses: impl Iterator<Item = u64>, width: u64) {
+    let mut last = None;
+    for address in addresses {
+        let end = address.saturating_add(width - 1) / SECTOR_BYTES;
+        for sector in address / SECTOR_BYTES..=end {
+            if last != Some(sector) {
+                sectors.insert(sector);
+                last = Some(sector);
+            }
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// Skipping a sector equal to the one added before changes nothing:
+        /// the set is every sector any access touches, whatever the order.
+        #[test]
+        fn the_sectors_noted_are_every_sector_touched(
+            addresses in proptest::collection::vec(prop_oneof![0u64..4_096, Just(u64::MAX - 3)], 0..64),
+            width in prop_oneof![Just(1u64), Just(4), Just(8), Just(16), Just(64)],
+        ) {
+            let mut noted = HashSet::new();
+            note_sectors(&mut noted, addresses.iter().copied(), width);
+            let mut every = HashSet::new();
+            for &address in &addresses {
+                every.extend(address / SECTOR_BYTES..=address.saturating_add(width - 1) / SECTOR_BYTES);
+            }
+            prop_assert_eq!(noted, every);
+        }
     }
 }

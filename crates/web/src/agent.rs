@@ -87,11 +87,16 @@ pub enum WorkerInput {
         /// The files.
         files: Vec<FileRef>,
     },
-    /// Run a generator, sized for the config loaded last, and summarize
-    /// the workload it makes.
+    /// Run a generator, sized for the config loaded last, and keep the
+    /// workload it makes for runs, analyses and scale models.
     Generate {
         /// The generator, its size and knobs.
         spec: GenSpec,
+        /// Answer with the workload's summary ([`WorkerOutput::Workload`]),
+        /// which makes every CTA of it. Without, only the spec's checks
+        /// run and [`WorkerOutput::WorkloadKept`] answers: for the workers
+        /// whose answers to loads the page drops (see [`Self::kept_only`]).
+        summarize: bool,
     },
     /// Compile a CUDA C file and run it functionally for the config loaded
     /// last (issue 41); answered by [`WorkerOutput::Compiled`] and its
@@ -322,6 +327,17 @@ impl WorkerInput {
         }
     }
 
+    /// `self` for a worker that only needs the workload kept, not
+    /// described: a generator's summary makes the whole workload, work the
+    /// analysis and scale workers would do at the page's start beside the
+    /// run only for the page to drop it.
+    pub fn kept_only(self) -> WorkerInput {
+        match self {
+            Self::Generate { spec, .. } => Self::Generate { spec, summarize: false },
+            other => other,
+        }
+    }
+
     /// What to send instead of `waiting` when `self` is asked for after it:
     /// `self`, except that edits asked for after a config load that has not
     /// gone out yet travel with that load, so its files are not lost.
@@ -426,6 +442,9 @@ pub enum WorkerOutput {
     /// A trace was read or a workload generated; with the content hash of
     /// the user's trace files, which a link names them by.
     Workload(WorkloadSummary, Option<ContentHash>),
+    /// A generated workload passed its checks and is kept, unsummarized
+    /// (the answer to `Generate` without `summarize`).
+    WorkloadKept,
     /// A trace could not be read (the message names file, line and field) or
     /// a spec not generated (it names the knob and its range).
     WorkloadFailed(String),
@@ -487,9 +506,11 @@ impl WorkerOutput {
     /// The lane of the input this output answers (see [`WorkerInput::lane`]).
     pub fn lane(&self) -> Option<Lane> {
         match self {
-            Self::Workload(..) | Self::WorkloadFailed(_) | Self::Compiled(..) | Self::KernelFailed(_) => {
-                Some(Lane::Workload)
-            }
+            Self::Workload(..)
+            | Self::WorkloadKept
+            | Self::WorkloadFailed(_)
+            | Self::Compiled(..)
+            | Self::KernelFailed(_) => Some(Lane::Workload),
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
             Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
@@ -636,7 +657,9 @@ struct Lab {
     /// How a link carries the config files loaded last (`None` for a
     /// preset); kept for the edits applied to them.
     origin: Option<Box<FilesOrigin>>,
-    /// The workload loaded last and its warp instructions.
+    /// The workload loaded last and its warp instructions (for a generated
+    /// one kept unsummarized, `check_size`'s estimate: a run's progress bar
+    /// is all that reads it).
     workload: Option<(Loaded, u64)>,
     run: Option<WorkerRun>,
     /// The profile of `workload` on `gpu` made by the last `Analyze`, with
@@ -667,12 +690,22 @@ impl Lab {
                     Err(message) => WorkerOutput::WorkloadFailed(message),
                 }
             }
-            WorkerInput::Generate { spec } => {
+            WorkerInput::Generate { spec, summarize: true } => {
                 let summary = self.generate(&spec);
                 if let Ok(summary) = &summary {
                     self.keep_workload(Loaded::Generated(spec), summary.totals.warp_insts);
                 }
                 workload(summary)
+            }
+            WorkerInput::Generate { spec, summarize: false } => {
+                let estimate = self.gpu_or_default().and_then(|gpu| check_size(&spec, gpu));
+                match estimate {
+                    Ok(estimate) => {
+                        self.keep_workload(Loaded::Generated(spec), estimate);
+                        WorkerOutput::WorkloadKept
+                    }
+                    Err(message) => WorkerOutput::WorkloadFailed(message),
+                }
             }
             WorkerInput::Compile { file, source } => return vec![self.compile(file, source)],
             WorkerInput::LoadPreset { name, edits } => {
@@ -892,11 +925,12 @@ impl Lab {
 /// Refuses a spec whose workload is estimated above
 /// [`MAX_GENERATED_WARP_INSTS`]: each kernel's first CTA, made alone, times
 /// its CTA count. Invalid specs fail here with the generator's message.
-fn check_size(spec: &GenSpec, gpu: &GpuConfig) -> Result<(), String> {
+/// Returns the estimate.
+fn check_size(spec: &GenSpec, gpu: &GpuConfig) -> Result<u64, String> {
     let workload = generate(spec, gpu).map_err(|e| e.to_string())?;
     let estimate = workload.estimated_warp_insts();
     if estimate <= MAX_GENERATED_WARP_INSTS {
-        return Ok(());
+        return Ok(estimate);
     }
     Err(format!(
         "{}: about {estimate} warp instructions, more than the {MAX_GENERATED_WARP_INSTS} the browser generates; \

@@ -928,8 +928,8 @@ impl Page {
 
     /// A load every worker makes, so each holds the same config and workload.
     fn load(&self, input: WorkerInput) {
-        self.scaler.send(input.clone());
-        self.analyst.send(input.clone());
+        self.scaler.send(input.clone().kept_only());
+        self.analyst.send(input.clone().kept_only());
         self.worker.send(input);
     }
 
@@ -1059,7 +1059,7 @@ impl Page {
     fn generate(&self, spec: GenSpec) {
         self.cancel_edit();
         self.state.dispatch(Action::WorkloadRequested(WorkloadChoice::Generated(spec.clone())));
-        self.load(WorkerInput::Generate { spec });
+        self.load(WorkerInput::Generate { spec, summarize: true });
     }
 
     /// Compiles and runs a CUDA C file in the workers; once it has loaded,

@@ -40,7 +40,7 @@ async fn loaded(bridge: &mut ReactorBridge<LabReactor>) {
     bridge.send_input(WorkerInput::LoadPreset { name: "QV100".into(), edits: Vec::new() });
     assert!(matches!(next(bridge, "config").await, WorkerOutput::Config(..)));
     let spec: GenSpec = SPEC.parse().expect("a valid spec");
-    bridge.send_input(WorkerInput::Generate { spec });
+    bridge.send_input(WorkerInput::Generate { spec, summarize: true });
     assert!(matches!(next(bridge, "workload").await, WorkerOutput::Workload(..)));
 }
 
@@ -143,9 +143,10 @@ fn mdm_ipc(report: &AnalyticalReport) -> f64 {
 #[wasm_bindgen_test]
 async fn the_default_workload_is_analyzed_by_every_model() {
     let mut bridge = spawn();
-    // The page's default experiment: vecadd as generated, on the default preset.
-    bridge.send_input(WorkerInput::Generate { spec: GenSpec::new("vecadd") });
-    assert!(matches!(next(&mut bridge, "workload").await, WorkerOutput::Workload(..)));
+    // The page's default experiment: vecadd as generated, on the default
+    // preset, kept unsummarized as the page's analysis worker has it.
+    bridge.send_input(WorkerInput::Generate { spec: GenSpec::new("vecadd"), summarize: false });
+    assert_eq!(next(&mut bridge, "workload").await, WorkerOutput::WorkloadKept);
     let analysis = analyzed(&mut bridge).await;
     assert_eq!(analysis.report.models.keys().copied().collect::<Vec<_>>(), ModelKind::ALL);
     assert!(analysis.report.models.values().all(|p| p.ipc > 0.0), "{:?}", analysis.report.models);
@@ -162,7 +163,10 @@ async fn knobs_re_evaluate_the_models_and_bad_ones_are_named() {
         WorkerOutput::Config(..)
     ));
     let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
-    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(..)));
+    assert!(matches!(
+        ask(&mut bridge, WorkerInput::Generate { spec, summarize: true }).await,
+        WorkerOutput::Workload(..)
+    ));
     assert_eq!(predicted(&mut bridge, &[]).await.err().map(|e| e.contains("nothing analyzed")), Some(true));
     let analysis = analyzed(&mut bridge).await;
     assert_eq!(analysis.base.l1_mshrs, Some(128));
@@ -201,7 +205,10 @@ async fn config_edits_apply_to_the_config_as_read_and_a_bad_one_keeps_the_last()
     let WorkerOutput::Config(report, _) = ask(&mut bridge, load).await else { panic!("the preset loads") };
     assert_eq!(report.label, "preset mdm-pascal-28sm + 1 edit");
     let spec: GenSpec = "strided:gs=32,size=28".parse().expect("a valid spec");
-    assert!(matches!(ask(&mut bridge, WorkerInput::Generate { spec }).await, WorkerOutput::Workload(..)));
+    assert!(matches!(
+        ask(&mut bridge, WorkerInput::Generate { spec, summarize: true }).await,
+        WorkerOutput::Workload(..)
+    ));
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(32), "the edit reached the models");
 
     // Edits replace the earlier ones: they apply to the preset as read, not on top.
@@ -219,4 +226,20 @@ async fn config_edits_apply_to_the_config_as_read_and_a_bad_one_keeps_the_last()
     let WorkerOutput::ConfigFailed(message) = ask(&mut bridge, bad).await else { panic!("a fraction of an MSHR") };
     assert!(message.contains("whole number"), "{message}");
     assert_eq!(analyzed(&mut bridge).await.base.l1_mshrs, Some(128), "the config before the bad edit stays");
+}
+
+/// A spec the worker keeps without summarizing it passes the same checks, with
+/// the same messages, as one it summarizes.
+#[wasm_bindgen_test]
+async fn a_generated_workload_kept_unsummarized_is_checked_as_a_summarized_one() {
+    let mut bridge = spawn();
+    for spec in ["vecadd:size=0", "vecadd:size=50000"] {
+        let spec: GenSpec = spec.parse().expect("a well-formed spec");
+        let summarized = ask(&mut bridge, WorkerInput::Generate { spec: spec.clone(), summarize: true }).await;
+        let WorkerOutput::WorkloadFailed(message) = summarized else { panic!("{spec}: {summarized:?}") };
+        let kept = ask(&mut bridge, WorkerInput::Generate { spec: spec.clone(), summarize: false }).await;
+        assert_eq!(kept, WorkerOutput::WorkloadFailed(message), "{spec}");
+    }
+    let spec: GenSpec = SPEC.parse().expect("a valid spec");
+    assert_eq!(ask(&mut bridge, WorkerInput::Generate { spec, summarize: false }).await, WorkerOutput::WorkloadKept);
 }

@@ -98,7 +98,14 @@ impl LoadBook {
                 let last_byte = u64::from(info.access_bytes.max(1)) - 1;
                 let sectors = &mut loads[index].sectors;
                 for (_, address) in cta.lane_addresses(instruction) {
-                    sectors.extend([sector_of(address), sector_of(address.saturating_add(last_byte))]);
+                    // Neighbouring lanes mostly share a sector: one equal to
+                    // the last noted is left out here rather than by the
+                    // sort and dedup below, which end the same either way.
+                    for sector in [sector_of(address), sector_of(address.saturating_add(last_byte))] {
+                        if sectors.last() != Some(&sector) {
+                            sectors.push(sector);
+                        }
+                    }
                 }
             }
         }

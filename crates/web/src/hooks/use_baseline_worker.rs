@@ -44,7 +44,7 @@ impl BaselineWorker {
             return Err("the baseline's config comes from files".to_owned());
         };
         let workload = match &experiment.workload {
-            WorkloadChoice::Generated(spec) => WorkerInput::Generate { spec: spec.clone() },
+            WorkloadChoice::Generated(spec) => WorkerInput::Generate { spec: spec.clone(), summarize: false },
             WorkloadChoice::Sample(sample) => {
                 let found = SAMPLE_TRACES.iter().find(|s| s.name == sample);
                 let dir = found.map(|s| s.dir).ok_or_else(|| format!("no sample trace is called {sample}"))?;

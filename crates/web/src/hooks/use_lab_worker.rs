@@ -333,7 +333,7 @@ mod tests {
     use crate::agent::{RunControl, ScaleRequest, ScaleSetup};
 
     fn generate(kernel: &str) -> WorkerInput {
-        WorkerInput::Generate { spec: GenSpec::new(kernel) }
+        WorkerInput::Generate { spec: GenSpec::new(kernel), summarize: true }
     }
 
     fn failed(message: &str) -> WorkerOutput {
@@ -355,6 +355,15 @@ mod tests {
         assert_eq!(queue.answered(failed("a")), Answered::Superseded(vec![generate("c")]));
         assert_eq!(queue.answered(failed("c")), Answered::Deliver(failed("c")));
         assert_eq!(queue.ask(generate("d")), Some(generate("d")), "the worker is free again");
+    }
+
+    #[test]
+    fn the_workers_beside_the_main_one_keep_a_generated_workload_unsummarized() {
+        let kept = WorkerInput::Generate { spec: GenSpec::new("vecadd"), summarize: false };
+        assert_eq!(generate("vecadd").kept_only(), kept);
+        assert_eq!(kept.clone().kept_only(), kept);
+        let sample = WorkerInput::LoadSample { name: "bfs".into(), dir_url: "./sample-traces/bfs/".into() };
+        assert_eq!(sample.clone().kept_only(), sample, "a trace is read in full to be kept");
     }
 
     fn predict(mshrs: f64) -> WorkerInput {
