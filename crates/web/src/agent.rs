@@ -32,7 +32,6 @@ use std::pin::pin;
 
 use futures::future::{Either, select};
 use futures::{SinkExt, StreamExt};
-use gloo::timers::future::sleep;
 use gloo_worker::reactor::{ReactorScope, reactor};
 use serde::{Deserialize, Serialize};
 use warplab_lab::cuda::Workload;
@@ -55,6 +54,7 @@ use crate::analysis::{knob_base, with_knobs};
 use crate::authored::{Authored, KernelError};
 use crate::blob_reader::BlobReader;
 use crate::fetch::{fetch_blob, fetch_bytes};
+use crate::next_task;
 use crate::run::WorkerRun;
 use crate::scale_model::{WorkerScaleHost, scale_setup, steps};
 use crate::scale_progress::ProgressPoster;
@@ -545,8 +545,9 @@ pub async fn LabReactor(mut scope: ReactorScope<WorkerInput, WorkerOutput>) {
                 None => break,
             },
             // Yield to the event loop so the page's messages come in, then
-            // run a slice if none did.
-            Some(run) => match select(scope.next(), pin!(sleep(run.frame_delay()))).await {
+            // run a slice if none did (at full speed without a timer's
+            // clamp, see `next_task`).
+            Some(run) => match select(scope.next(), pin!(next_task::after(run.frame_delay()))).await {
                 Either::Left((None, _)) => break,
                 Either::Left((Some(input), _)) => Some(input),
                 Either::Right(_) => None,

@@ -33,6 +33,7 @@ mod hooks;
 mod kernel_examples;
 mod kernel_state;
 mod lab_step;
+mod next_task;
 mod palette;
 mod published;
 mod resize_watch;
