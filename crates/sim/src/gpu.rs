@@ -532,6 +532,15 @@ impl Gpu {
     /// Takes commands from the workload while they may start: a copy waits for
     /// running kernels; a kernel waits for its stream's earlier kernel, and for
     /// every running kernel unless the config allows concurrent kernels.
+    ///
+    /// Never inlined, as [`Gpu::launch_ctas`], so the workload's `dyn` calls
+    /// stay out of `core_cycle`: in the browser, V8 inlines such a call's
+    /// target where it was seen, and the page's workers share one compiled
+    /// module but run different workloads (the run's is wrapped by the load
+    /// book), so each one's target undid the code compiled for another's,
+    /// and `core_cycle`, the largest hot function, was compiled three times
+    /// (docs/performance.md, seventh increment).
+    #[inline(never)]
     fn admit_kernels(&mut self, now: u64, workload: &mut dyn WorkloadSource) {
         loop {
             if self.pending.is_empty() && !self.workload_done {
@@ -638,7 +647,9 @@ impl Gpu {
     }
 
     /// Launches at most one CTA per SM per cycle, SMs in round-robin order,
-    /// from the oldest kernel with CTAs left that fits.
+    /// from the oldest kernel with CTAs left that fits. Never inlined (see
+    /// [`Gpu::admit_kernels`]).
+    #[inline(never)]
     fn launch_ctas(&mut self, now: u64) {
         if !self.runs.iter().any(|run| run.has_ctas() && run.ready_cycle <= now) {
             return;
