@@ -691,23 +691,7 @@ impl Lab {
                     Err(message) => WorkerOutput::WorkloadFailed(message),
                 }
             }
-            WorkerInput::Generate { spec, summarize: true } => {
-                let summary = self.generate(&spec);
-                if let Ok(summary) = &summary {
-                    self.keep_workload(Loaded::Generated(spec), summary.totals.warp_insts);
-                }
-                workload(summary)
-            }
-            WorkerInput::Generate { spec, summarize: false } => {
-                let estimate = self.gpu_or_default().and_then(|gpu| check_size(&spec, gpu));
-                match estimate {
-                    Ok(estimate) => {
-                        self.keep_workload(Loaded::Generated(spec), estimate);
-                        WorkerOutput::WorkloadKept
-                    }
-                    Err(message) => WorkerOutput::WorkloadFailed(message),
-                }
-            }
+            WorkerInput::Generate { spec, summarize } => self.generate(spec, summarize),
             WorkerInput::Compile { file, source } => return vec![self.compile(file, source)],
             WorkerInput::LoadPreset { name, edits } => {
                 self.origin = None;
@@ -916,10 +900,22 @@ impl Lab {
         }
     }
 
-    fn generate(&mut self, spec: &GenSpec) -> Result<WorkloadSummary, String> {
-        let gpu = self.gpu_or_default()?;
-        check_size(spec, gpu)?;
-        summarize_generated(spec, gpu).map_err(|e| e.to_string())
+    /// Checks `spec` for the loaded config and keeps it; answers with its
+    /// summary when `summarize`, else with `WorkloadKept` (its warp
+    /// instructions then `check_size`'s estimate).
+    fn generate(&mut self, spec: GenSpec, summarize: bool) -> WorkerOutput {
+        let checked = self.gpu_or_default().and_then(|gpu| {
+            let estimate = check_size(&spec, gpu)?;
+            let summary = summarize.then(|| summarize_generated(&spec, gpu).map_err(|e| e.to_string())).transpose()?;
+            Ok((summary.as_ref().map_or(estimate, |summary| summary.totals.warp_insts), summary))
+        });
+        match checked {
+            Ok((warp_insts, summary)) => {
+                self.keep_workload(Loaded::Generated(spec), warp_insts);
+                summary.map_or(WorkerOutput::WorkloadKept, |summary| WorkerOutput::Workload(summary, None))
+            }
+            Err(message) => WorkerOutput::WorkloadFailed(message),
+        }
     }
 }
 
@@ -987,10 +983,6 @@ fn page_budget_hint(file: &str) -> String {
 /// Profiles the loaded workload on `gpu`.
 fn profile_loaded(gpu: &GpuConfig, loaded: &Loaded, options: ProfileOptions) -> Result<Profile, String> {
     profile_workload(gpu, &mut *loaded.source(gpu)?, options).map_err(|e| e.to_string())
-}
-
-fn workload(result: Result<WorkloadSummary, String>) -> WorkerOutput {
-    result.map_or_else(WorkerOutput::WorkloadFailed, |summary| WorkerOutput::Workload(summary, None))
 }
 
 /// Reads a trace: the `kernelslist.g` among `files` (or, with none, a list of
