@@ -31,6 +31,7 @@
 //! Taking the chiplet bits out first keeps them from biasing which of the
 //! chiplet's channels an address picks.
 
+use crate::bit_field::BitField;
 use crate::set_index::ipoly_hash;
 use warplab_config::{DramConfig, GpuConfig, MemoryPartitions, PartitionIndexing};
 
@@ -59,12 +60,15 @@ pub struct AddressMap {
     sub_partitions_per_channel: u32,
     n_banks: u32,
     channel_field: ChannelField,
-    bank_mask: u64,
-    row_mask: u64,
-    column_mask: u64,
-    /// The lowest log2(sub-partitions per channel) bank bits: they pick the
-    /// slice within a channel, so [`AddressMap::partition_address`] removes them.
-    sub_partition_id_mask: u64,
+    /// The channel bits (none in the modulo case).
+    channel_bits: BitField,
+    bank: BitField,
+    row: BitField,
+    column: BitField,
+    /// The bits [`AddressMap::partition_address`] keeps: all but the channel
+    /// bits and the lowest log2(sub-partitions per channel) bank bits, which
+    /// pick the slice within a channel.
+    kept_bits: BitField,
     /// How far to shift the address (or, in the modulo case, the quotient) to
     /// get the "higher bits" the XOR and IPOLY hashes mix in.
     high_bits_shift: u32,
@@ -243,15 +247,20 @@ impl AddressMap {
             }
         };
 
+        let (channel_mask, kept_mask) = match channel_field {
+            ChannelField::Bits { mask } => (mask, !(mask | sub_partition_id_mask)),
+            ChannelField::Modulo { .. } => (0, !sub_partition_id_mask),
+        };
         Self {
             n_channels,
             sub_partitions_per_channel,
             n_banks: dram.timing.n_banks.max(1),
             channel_field,
-            bank_mask,
-            row_mask,
-            column_mask,
-            sub_partition_id_mask,
+            channel_bits: BitField::new(channel_mask),
+            bank: BitField::new(bank_mask),
+            row: BitField::new(row_mask),
+            column: BitField::new(column_mask),
+            kept_bits: BitField::new(kept_mask),
             high_bits_shift: high_bits_shift.min(64),
             indexing,
             chiplets: None,
@@ -284,8 +293,8 @@ impl AddressMap {
             channel: sub_partition / self.sub_partitions_per_channel,
             sub_partition,
             bank: (raw_bank % u64::from(self.n_banks)) as u32,
-            row: extract_bits(rest_of_addr, self.row_mask) as u32,
-            column: extract_bits(rest_of_addr, self.column_mask) as u32,
+            row: self.row.extract(rest_of_addr) as u32,
+            column: self.column.extract(rest_of_addr) as u32,
         }
     }
 
@@ -311,8 +320,8 @@ impl AddressMap {
     /// [`AddressMap::slice_fields`] within one chiplet (the whole GPU when monolithic).
     fn chiplet_slice_fields(&self, addr: u64) -> (u32, u64, u64) {
         let (channel, rest_of_addr, high_bits) = match self.channel_field {
-            ChannelField::Bits { mask } => {
-                let channel = extract_bits(addr, mask) % u64::from(self.n_channels);
+            ChannelField::Bits { .. } => {
+                let channel = self.channel_bits.extract(addr) % u64::from(self.n_channels);
                 (channel as u32, addr, shift_right(addr, self.high_bits_shift))
             }
             ChannelField::Modulo { start_bit } => {
@@ -323,7 +332,7 @@ impl AddressMap {
                 (channel, rest_of_addr, quotient)
             }
         };
-        let raw_bank = extract_bits(rest_of_addr, self.bank_mask);
+        let raw_bank = self.bank.extract(rest_of_addr);
         let bank_in_channel = (raw_bank & u64::from(self.sub_partitions_per_channel - 1)) as u32;
         let consecutive_sub_partition = channel * self.sub_partitions_per_channel + bank_in_channel;
         let n_slices = self.n_channels * self.sub_partitions_per_channel;
@@ -355,11 +364,11 @@ impl AddressMap {
     pub fn partition_address(&self, addr: u64) -> u64 {
         let addr = self.chiplets.map_or(addr, |split| split.split(addr).1);
         match self.channel_field {
-            ChannelField::Bits { mask } => extract_bits(addr, !(mask | self.sub_partition_id_mask)),
+            ChannelField::Bits { .. } => self.kept_bits.extract(addr),
             ChannelField::Modulo { start_bit } => {
                 let quotient = (addr >> start_bit) / u64::from(self.n_channels);
                 let without_channel = (quotient << start_bit) | (addr & low_bits_mask(start_bit));
-                extract_bits(without_channel, !self.sub_partition_id_mask)
+                self.kept_bits.extract(without_channel)
             }
         }
     }
@@ -431,24 +440,6 @@ fn builtin_mapping(address_mask: u32) -> BuiltinMapping {
     }
 }
 
-/// The bits of `value` that `mask` selects, packed together lowest first
-/// (a software `pext`). Works run by run of consecutive mask bits, so a
-/// contiguous field costs one shift and one mask.
-fn extract_bits(value: u64, mask: u64) -> u64 {
-    let mut remaining = mask;
-    let mut result = 0;
-    let mut packed_width = 0;
-    while remaining != 0 {
-        let run_start = remaining.trailing_zeros();
-        let run_width = (!(remaining >> run_start)).trailing_zeros();
-        let run_mask = low_bits_mask(run_width);
-        result |= shift_left((value >> run_start) & run_mask, packed_width);
-        packed_width += run_width;
-        remaining &= !(run_mask << run_start);
-    }
-    result
-}
-
 /// The lowest `count` set bits of `mask`.
 fn lowest_set_bits(mask: u64, count: u32) -> u64 {
     let mut remaining = mask;
@@ -516,9 +507,21 @@ mod tests {
         assert!(decoded.sub_partition < map.n_sub_partitions(), "{addr:#x}: {decoded:?}");
         assert_eq!(decoded.sub_partition / map.sub_partitions_per_channel, decoded.channel);
         assert!(decoded.bank < map.n_banks, "{addr:#x}: {decoded:?}");
-        assert!(u64::from(decoded.row) <= low_bits_mask(width(map.row_mask)), "{addr:#x}: {decoded:?}");
-        assert!(u64::from(decoded.column) <= low_bits_mask(width(map.column_mask)), "{addr:#x}: {decoded:?}");
+        assert!(u64::from(decoded.row) <= low_bits_mask(width(map.row.mask())), "{addr:#x}: {decoded:?}");
+        assert!(u64::from(decoded.column) <= low_bits_mask(width(map.column.mask())), "{addr:#x}: {decoded:?}");
         assert_eq!(map.sub_partition(addr), decoded.sub_partition);
+    }
+
+    #[test]
+    fn every_presets_fields_keep_their_runs() {
+        // A field of more runs is gathered by searching its mask: the same
+        // result, at a cost every request would pay.
+        for name in PRESETS {
+            let map = map_for(&config(name));
+            for field in [map.channel_bits, map.bank, map.row, map.column, map.kept_bits] {
+                assert!(field.keeps_runs(), "{name}: {:#x}", field.mask());
+            }
+        }
     }
 
     proptest! {
@@ -639,14 +642,6 @@ mod tests {
         assert_eq!(ipoly_hash(1, 0, 16), 0b0011);
         // Higher bit 14 feeds output bits 1 and 2 of the 32-set hash.
         assert_eq!(ipoly_hash(1 << 14, 0, 32), 0b00110);
-    }
-
-    #[test]
-    fn extract_bits_packs_lowest_first() {
-        assert_eq!(extract_bits(0b1011_0110, 0b1111_0000), 0b1011);
-        assert_eq!(extract_bits(0b1011_0110, 0b1010_0101), 0b1110);
-        assert_eq!(extract_bits(u64::MAX, u64::MAX), u64::MAX);
-        assert_eq!(extract_bits(0x8000_0000_0000_0001, (1 << 63) | 1), 0b11);
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! takes), [`cache`] (a functional sectored tag array with the cache string's
 //! replacement, allocation and write policies) with [`set_index`] (GPGPU-Sim's
 //! set-index functions, IPOLY among them), [`address_map`] (an address's DRAM
-//! channel, L2 slice, bank, row and column), [`dram`] (one DRAM channel,
+//! channel, L2 slice, bank, row and column, its fields gathered by
+//! [`bit_field`]), [`dram`] (one DRAM channel,
 //! command by command, with [`bitset`] its sets of banks), [`fetch`] (where code
 //! lives and how much one instruction fetch brings), [`coalescer`] (a warp's accesses
 //! as 32-B sector requests per subwarp) and [`shared_memory`] (the cycles a
@@ -31,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod address_map;
+pub mod bit_field;
 pub mod bitset;
 pub mod cache;
 pub mod coalescer;
