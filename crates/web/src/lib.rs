@@ -30,6 +30,7 @@ mod files;
 mod format;
 mod glossary;
 mod hooks;
+mod keep_in_view;
 mod kernel_examples;
 mod kernel_state;
 mod lab_step;

@@ -5,6 +5,9 @@
 
 use yew::prelude::*;
 
+use crate::keep_in_view::{Scrolled, keep_in_view, keep_in_view_on_resize};
+use crate::resize_watch::ResizeWatch;
+
 /// Properties of [`JumpLink`].
 #[derive(Debug, Clone, PartialEq, Properties)]
 pub struct JumpLinkProps {
@@ -27,8 +30,14 @@ pub struct JumpLinkProps {
 }
 
 /// An in-page link that scrolls to its target and leaves the address alone.
+/// The target stays in view while the page fills in around it, until the
+/// reader scrolls ([`crate::keep_in_view`]): a help link followed while the
+/// figures still arrive lands on its entry, not where the entry was before
+/// the panels above it grew.
 #[component]
 pub fn JumpLink(props: &JumpLinkProps) -> Html {
+    // The last click's watch; the next click or unmounting drops it.
+    let following = use_mut_ref(|| None::<ResizeWatch>);
     let to = props.to.clone();
     let onclick = Callback::from(move |event: MouseEvent| {
         // Modified clicks (a new tab, a new window) keep the browser's meaning.
@@ -36,14 +45,80 @@ pub fn JumpLink(props: &JumpLinkProps) -> Html {
             return;
         }
         event.prevent_default();
-        if let Some(target) = gloo::utils::document().get_element_by_id(&to) {
-            target.scroll_into_view();
-        }
+        let scrolled = Scrolled::default();
+        keep_in_view(&to, &scrolled);
+        *following.borrow_mut() = keep_in_view_on_resize(to.to_string(), scrolled);
     });
     html! {
         <a class={props.class.clone()} href={format!("#{}", props.to)} {onclick} title={props.title.clone()}
             aria-label={props.aria_label.clone()} data-testid={props.testid.clone()}>
             { props.children.clone() }
         </a>
+    }
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod tests {
+    use std::time::Duration;
+
+    use gloo::timers::future::sleep;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+    use web_sys::HtmlElement;
+
+    use super::*;
+    use crate::keep_in_view::tests::{comes_into_view, in_view};
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    /// A link, a tall panel, the link's target and a long tail.
+    #[function_component]
+    fn Page() -> Html {
+        html! {
+            <div>
+                <JumpLink to="jump-target" testid="jump-link">{ "?" }</JumpLink>
+                <div id="jump-above" style="height: 3000px"></div>
+                <div id="jump-target" style="height: 100px"></div>
+                <div style="height: 20000px"></div>
+            </div>
+        }
+    }
+
+    /// The element `selector` finds once Yew has rendered it.
+    async fn rendered(selector: &str) -> HtmlElement {
+        for _ in 0..50 {
+            if let Ok(Some(element)) = gloo::utils::document().query_selector(selector) {
+                return element.unchecked_into();
+            }
+            sleep(Duration::from_millis(20)).await;
+        }
+        panic!("{selector} was not rendered");
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_followed_link_keeps_its_target_in_view_while_the_page_above_it_grows() {
+        let document = gloo::utils::document();
+        let root = document.create_element("div").expect("a div");
+        document.body().expect("a body").append_child(&root).expect("appended");
+        yew::Renderer::<Page>::with_root(root).render();
+        let link = rendered("[data-testid=jump-link]").await;
+        // Scroll anchoring off, so the browser itself cannot keep the target in place.
+        let root_style = document.document_element().expect("a root").unchecked_into::<HtmlElement>().style();
+        root_style.set_property("overflow-anchor", "none").expect("styled");
+        gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
+        assert!(!in_view("jump-target"), "the target starts out of view");
+
+        link.click();
+        assert!(comes_into_view("jump-target").await, "the link scrolls to its target");
+        let above: HtmlElement = document.get_element_by_id("jump-above").expect("mounted").unchecked_into();
+        let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(1000.0);
+        above.style().set_property("height", &format!("{}px", 3000.0 + 3.0 * height)).expect("styled");
+        assert!(comes_into_view("jump-target").await, "back in view after the panel above grew");
+
+        // The reader scrolls away: the page leaves the view alone.
+        gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
+        above.style().set_property("height", &format!("{}px", 3000.0 + 4.0 * height)).expect("styled");
+        sleep(Duration::from_millis(300)).await;
+        assert!(!in_view("jump-target"), "the reader's scroll stands");
     }
 }

@@ -1,27 +1,17 @@
 //! A handout step's link names a panel: the page scrolls to it once the run
 //! has stopped, and keeps it there while the panels above it take their size.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::resize_watch::ResizeWatch;
-
-/// Where the page scrolled to last and the panel's top (in page
-/// coordinates) then; `None` before the first time.
-type Scrolled = Rc<RefCell<Option<(f64, f64)>>>;
+use crate::keep_in_view::{Scrolled, keep_in_view, keep_in_view_on_resize};
 
 /// Scrolls to the element `panel` names once the run has stopped
 /// (`settled`: the panels above it have their size by then) and, while the
-/// reader has not scrolled since, again whenever it moves.
-///
-/// It moves when a panel above it grows. That is checked after every render
-/// of the page, and also whenever the page's body changes size: a panel
-/// that sizes itself (the animation's canvas follows its column, the event
-/// log fills) can grow after the page's last render, and Chromium's scroll
-/// anchoring may then hold the view on a node inside that panel while the
-/// named one moves out of it.
+/// reader has not scrolled since, again whenever it moves
+/// ([`crate::keep_in_view`]): checked after every render of the page, and
+/// whenever the page's body changes size.
 #[hook]
 pub fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
     let scrolled: Scrolled = use_mut_ref(|| None);
@@ -35,27 +25,10 @@ pub fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
         });
     }
     use_effect_with(wanted, move |wanted| {
-        let body = gloo::utils::document().body();
-        let watch =
-            wanted.zip(body).and_then(|(id, body)| ResizeWatch::new(&body, move || keep_in_view(id, &scrolled)));
+        let watch = wanted.and_then(|id| keep_in_view_on_resize(id.to_owned(), scrolled));
         // Dropping the watch disconnects it: when the step is dismissed or a new run starts.
         move || drop(watch)
     });
-}
-
-/// Scrolls element `id` into view the first time, and again when it has
-/// moved while the reader has not scrolled since the last time.
-fn keep_in_view(id: &str, scrolled: &Scrolled) {
-    let Some(element) = gloo::utils::document().get_element_by_id(id) else { return };
-    let window = gloo::utils::window();
-    let y = window.scroll_y().unwrap_or_default();
-    let top = element.get_bounding_client_rect().top() + y;
-    let mut scrolled = scrolled.borrow_mut();
-    let due = scrolled.is_none_or(|(at, was)| (at - y).abs() < 1.0 && (was - top).abs() >= 1.0);
-    if due {
-        element.scroll_into_view();
-        *scrolled = Some((window.scroll_y().unwrap_or_default(), top));
-    }
 }
 
 #[cfg(all(test, target_arch = "wasm32"))]
@@ -68,6 +41,7 @@ mod tests {
     use web_sys::HtmlElement;
 
     use super::*;
+    use crate::keep_in_view::tests::{comes_into_view, in_view};
 
     wasm_bindgen_test_configure!(run_in_browser);
 
@@ -82,25 +56,6 @@ mod tests {
                 <div style="height: 20000px"></div>
             </div>
         }
-    }
-
-    /// Whether element `id` is mounted and in the viewport.
-    fn in_view(id: &str) -> bool {
-        let Some(element) = gloo::utils::document().get_element_by_id(id) else { return false };
-        let rect = element.get_bounding_client_rect();
-        let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or_default();
-        rect.top() < height && rect.bottom() > 0.0
-    }
-
-    /// Waits up to a second for `id` to be in view.
-    async fn comes_into_view(id: &str) -> bool {
-        for _ in 0..50 {
-            if in_view(id) {
-                return true;
-            }
-            sleep(Duration::from_millis(20)).await;
-        }
-        false
     }
 
     #[wasm_bindgen_test]
