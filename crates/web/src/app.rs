@@ -31,8 +31,8 @@ use crate::components::{ErrorKey, Glossary, HelpLink, RunIpc, Sampled, ScaleTarg
 use crate::fetch::page_url;
 use crate::files::{PickedFiles, file_refs, label_of, revoke};
 use crate::hooks::{
-    BaselineWorker, LabWorkerHandle, use_baseline_worker, use_foldable_panels, use_lab_worker, use_scale_progress,
-    use_scroll_to_panel, use_tap_explanations,
+    BaselineWorker, LabWorkerHandle, Spawn, use_baseline_worker, use_foldable_panels, use_lab_worker,
+    use_scale_progress, use_scroll_to_panel, use_tap_explanations,
 };
 use crate::kernel_examples::{Example, example, example_in_location};
 use crate::kernel_state::{KernelAction, KernelState};
@@ -81,14 +81,14 @@ pub fn App(props: &AppProps) -> Html {
     let kernel = use_reducer(KernelState::default);
     let outputs = on_output(state.dispatcher(), run.dispatcher(), kernel.dispatcher());
     let worker_url: AttrValue = format!("{}worker.js", props.asset_base).into();
-    let worker = use_lab_worker(worker_url.clone(), outputs);
+    let worker = use_lab_worker(worker_url.clone(), Spawn::AtOnce, outputs);
     // Analyses take a worker of their own, so the first run and the first
     // analysis of a page share the two cores instead of following each
     // other, and a slider's preview never waits for a run's slice.
-    let analyst = use_lab_worker(worker_url.clone(), on_analysis_output(analysis.dispatcher()));
+    let analyst = use_lab_worker(worker_url.clone(), Spawn::AtOnce, on_analysis_output(analysis.dispatcher()));
     // Scale-model runs take a worker of their own for up to minutes, so the
     // main worker keeps answering runs and analyses meanwhile.
-    let scaler = use_lab_worker(worker_url.clone(), on_scale_output(scale.dispatcher()));
+    let scaler = use_lab_worker(worker_url.clone(), Spawn::AtOnce, on_scale_output(scale.dispatcher()));
     let dispatcher = state.dispatcher();
     let baseliner =
         use_baseline_worker(worker_url, Callback::from(move |f| dispatcher.dispatch(Action::BaselineComputed(f))));

@@ -9,7 +9,7 @@ mod use_tap_explanations;
 
 pub use use_baseline_worker::{BaselineFigure, BaselineWorker, use_baseline_worker};
 pub use use_foldable_panels::use_foldable_panels;
-pub use use_lab_worker::{LabWorkerHandle, use_lab_worker};
+pub use use_lab_worker::{LabWorkerHandle, Spawn, use_lab_worker};
 pub use use_scale_progress::use_scale_progress;
 pub use use_scroll_to_panel::use_scroll_to_panel;
 pub use use_tap_explanations::use_tap_explanations;

@@ -17,7 +17,7 @@ use yew::prelude::*;
 use crate::agent::{ScaleRequest, WorkerInput, WorkerOutput};
 use crate::baseline::Figures;
 use crate::fetch::page_url;
-use crate::hooks::{LabWorkerHandle, use_lab_worker};
+use crate::hooks::{LabWorkerHandle, Spawn, use_lab_worker};
 
 /// One figure of the baseline, as the worker computed it.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +111,7 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
             on_figure.emit(BaselineFigure { experiment, figures });
         })
     };
-    let worker = use_lab_worker(worker_url, on_output);
+    let worker = use_lab_worker(worker_url, Spawn::AtFirstInput, on_output);
     *sender.borrow_mut() = Some(worker.clone());
     BaselineWorker { worker, current }
 }

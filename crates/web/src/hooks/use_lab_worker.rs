@@ -60,19 +60,29 @@ impl LabWorkerHandle {
     }
 }
 
-/// Spawns the worker at `worker_url` (an ES-module script) when the first
-/// input is sent and hands each output to `on_output`. The worker is
-/// terminated when the component unmounts: dropping the handle's sender ends
-/// the task that owns the worker's bridge.
-///
-/// Spawning waits for work because each worker compiles the whole lab's wasm
-/// (about 1.3 MB): a worker the page never uses (the baseline's, on a page
-/// without one) would take a core from the first run while the page opens.
+/// When a page's worker starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spawn {
+    /// With the page, for a worker every page uses: its start (loading its
+    /// script and instantiating the lab's wasm, about 170 ms in a Chromium
+    /// trace) then overlaps the page's first render and layout instead of
+    /// following them, and the page's first inputs find it ready.
+    AtOnce,
+    /// At the first input: each worker compiles the whole lab's wasm (about
+    /// 1.3 MB), so a worker the page may never use (the baseline's) would
+    /// take a core from the first run while the page opens.
+    AtFirstInput,
+}
+
+/// Spawns the worker at `worker_url` (an ES-module script) as `spawn` says
+/// and hands each output to `on_output`. The worker is terminated when the
+/// component unmounts: dropping the handle's sender ends the task that owns
+/// the worker's bridge.
 #[hook]
-pub fn use_lab_worker(worker_url: AttrValue, on_output: Callback<WorkerOutput>) -> LabWorkerHandle {
+pub fn use_lab_worker(worker_url: AttrValue, spawn: Spawn, on_output: Callback<WorkerOutput>) -> LabWorkerHandle {
     let handle = use_memo(worker_url, |worker_url| {
         let (inputs, receiver) = mpsc::unbounded();
-        wasm_bindgen_futures::spawn_local(pump(worker_url.to_string(), receiver, on_output));
+        wasm_bindgen_futures::spawn_local(pump(worker_url.to_string(), spawn, receiver, on_output));
         LabWorkerHandle { inputs }
     });
     (*handle).clone()
@@ -80,19 +90,28 @@ pub fn use_lab_worker(worker_url: AttrValue, on_output: Callback<WorkerOutput>) 
 
 /// Owns the worker: forwards queued inputs and delivers outputs until either
 /// side closes, and restarts it when asked.
-async fn pump(worker_url: String, mut inputs: mpsc::UnboundedReceiver<ToPump>, on_output: Callback<WorkerOutput>) {
+async fn pump(
+    worker_url: String,
+    spawn: Spawn,
+    mut inputs: mpsc::UnboundedReceiver<ToPump>,
+    on_output: Callback<WorkerOutput>,
+) {
     let mut held = Held::default();
-    // Spawned at the first input (see `use_lab_worker`); a restart before
-    // it has nothing to stop.
-    let first = loop {
-        match inputs.next().await {
-            Some(ToPump::Input(input)) => break input,
-            Some(ToPump::Restart) => {}
-            None => return,
+    let mut running = match spawn {
+        Spawn::AtOnce => Running::start(&worker_url, Vec::new()),
+        Spawn::AtFirstInput => {
+            // A restart before the first input has nothing to stop.
+            let first = loop {
+                match inputs.next().await {
+                    Some(ToPump::Input(input)) => break input,
+                    Some(ToPump::Restart) => {}
+                    None => return,
+                }
+            };
+            held.note(&first);
+            Running::start(&worker_url, vec![first])
         }
     };
-    held.note(&first);
-    let mut running = Running::start(&worker_url, vec![first]);
     loop {
         let woke = select! {
             message = inputs.next() => Woke::Page(message),
@@ -481,5 +500,80 @@ mod tests {
         assert_eq!(held.inputs(), [preset.clone(), generate("b"), plan], "no run, no analysis");
         held.answered(&WorkerOutput::ScalePlanned(Box::new(ScaleSetup::unplanned("x".into()))));
         assert_eq!(held.inputs(), [preset, generate("b")], "a plan answered is not asked again");
+    }
+}
+
+/// When the page's workers are spawned, counted at the `Worker` constructor.
+#[cfg(all(test, target_arch = "wasm32"))]
+mod spawn_tests {
+    use std::time::Duration;
+
+    use gloo::timers::future::sleep;
+    use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+    use super::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    #[wasm_bindgen(inline_js = r#"
+    let made = null;
+    export function workers_made() {
+        if (made === null) {
+            made = 0;
+            const base = globalThis.Worker;
+            globalThis.Worker = class extends base {
+                constructor(...args) {
+                    super(...args);
+                    made += 1;
+                }
+            };
+        }
+        return made;
+    }
+    "#)]
+    extern "C" {
+        fn workers_made() -> u32;
+    }
+
+    /// The worker a spawn makes never loads (no such script): only its
+    /// construction is counted.
+    const NO_SCRIPT: &str = "./no-such-worker.js";
+
+    #[derive(Properties, PartialEq)]
+    struct Props {
+        spawn: Spawn,
+        /// Whether the page sends its worker an input once mounted.
+        asks: bool,
+    }
+
+    #[function_component]
+    fn Page(props: &Props) -> Html {
+        let worker = use_lab_worker(NO_SCRIPT.into(), props.spawn, Callback::noop());
+        let asks = props.asks;
+        use_effect_with((), move |_| {
+            if asks {
+                worker.send(WorkerInput::Control(crate::agent::RunControl::Pause));
+            }
+        });
+        html! {}
+    }
+
+    /// Workers made while a page of `props` mounts and settles.
+    async fn made_by(props: Props) -> u32 {
+        let before = workers_made();
+        let root = gloo::utils::document().create_element("div").expect("a div");
+        gloo::utils::body().append_child(&root).expect("appended");
+        let app = yew::Renderer::<Page>::with_root_and_props(root, props).render();
+        sleep(Duration::from_millis(100)).await;
+        let made = workers_made() - before;
+        app.destroy();
+        made
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_worker_starts_with_the_page_or_at_its_first_input() {
+        assert_eq!(made_by(Props { spawn: Spawn::AtOnce, asks: false }).await, 1, "with the page, asked nothing");
+        assert_eq!(made_by(Props { spawn: Spawn::AtFirstInput, asks: false }).await, 0, "never asked, never made");
+        assert_eq!(made_by(Props { spawn: Spawn::AtFirstInput, asks: true }).await, 1, "made at the first input");
     }
 }
