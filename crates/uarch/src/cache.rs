@@ -31,9 +31,9 @@
 
 use serde::{Deserialize, Serialize};
 use warplab_config::CacheConfig;
-use warplab_config::cache::{Allocation, CacheKind, Replacement, SetIndex, WriteAllocate, WritePolicy};
+use warplab_config::cache::{Allocation, CacheKind, Replacement, WriteAllocate, WritePolicy};
 
-use crate::set_index::set_index;
+use crate::set_index::SetIndexer;
 
 mod wide;
 
@@ -159,7 +159,8 @@ pub struct Cache {
     write_policy: WritePolicy,
     allocation: Allocation,
     write_allocate: WriteAllocate,
-    set_index: SetIndex,
+    /// Which set an address maps to.
+    indexer: SetIndexer,
     /// Each line's first byte address, which doubles as its tag.
     /// Invariant: this and the other per-line vectors have `n_sets * assoc`
     /// entries; line `way` of set `set` is at `set * assoc + way`, and no two
@@ -254,7 +255,7 @@ impl Cache {
             write_policy: config.write_policy,
             allocation: config.allocation,
             write_allocate: config.write_allocate,
-            set_index: config.set_index,
+            indexer: SetIndexer::new(config.set_index, config.line_size_bytes, n_sets),
             tags: vec![0; n_lines],
             fingerprints: Vec::new(),
             fingerprint_row: 0,
@@ -320,7 +321,7 @@ impl Cache {
 
     /// The set that `index_addr` maps to under the string's set-index function.
     pub fn set_of(&self, index_addr: u64) -> u32 {
-        set_index(self.set_index, index_addr, self.line_size_bytes, self.n_sets)
+        self.indexer.set_of(index_addr)
     }
 
     /// What [`Cache::commit`] would report for `access` now; changes nothing.
