@@ -5,8 +5,7 @@
 
 use yew::prelude::*;
 
-use crate::keep_in_view::{Scrolled, keep_in_view, keep_in_view_on_resize};
-use crate::resize_watch::ResizeWatch;
+use crate::keep_in_view::follow;
 
 /// Properties of [`JumpLink`].
 #[derive(Debug, Clone, PartialEq, Properties)]
@@ -31,13 +30,11 @@ pub struct JumpLinkProps {
 
 /// An in-page link that scrolls to its target and leaves the address alone.
 /// The target stays in view while the page fills in around it, until the
-/// reader scrolls ([`crate::keep_in_view`]): a help link followed while the
-/// figures still arrive lands on its entry, not where the entry was before
-/// the panels above it grew.
+/// reader acts on the page ([`crate::keep_in_view::follow`]): a help link
+/// followed while the figures still arrive lands on its entry, not where
+/// the entry was before the panels above it grew.
 #[component]
 pub fn JumpLink(props: &JumpLinkProps) -> Html {
-    // The last click's watch; the next click or unmounting drops it.
-    let following = use_mut_ref(|| None::<ResizeWatch>);
     let to = props.to.clone();
     let onclick = Callback::from(move |event: MouseEvent| {
         // Modified clicks (a new tab, a new window) keep the browser's meaning.
@@ -45,9 +42,7 @@ pub fn JumpLink(props: &JumpLinkProps) -> Html {
             return;
         }
         event.prevent_default();
-        let scrolled = Scrolled::default();
-        keep_in_view(&to, &scrolled);
-        *following.borrow_mut() = keep_in_view_on_resize(to.to_string(), scrolled);
+        follow(&to);
     });
     html! {
         <a class={props.class.clone()} href={format!("#{}", props.to)} {onclick} title={props.title.clone()}
@@ -115,7 +110,10 @@ mod tests {
         above.style().set_property("height", &format!("{}px", 3000.0 + 3.0 * height)).expect("styled");
         assert!(comes_into_view("jump-target").await, "back in view after the panel above grew");
 
-        // The reader scrolls away: the page leaves the view alone.
+        // The reader scrolls away (a wheel, then the scroll): the page leaves
+        // the view alone when the panel grows again.
+        let wheel = web_sys::Event::new("wheel").expect("a wheel event");
+        gloo::utils::window().dispatch_event(&wheel).expect("dispatched");
         gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
         above.style().set_property("height", &format!("{}px", 3000.0 + 4.0 * height)).expect("styled");
         sleep(Duration::from_millis(300)).await;

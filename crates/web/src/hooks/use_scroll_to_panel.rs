@@ -5,17 +5,23 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::keep_in_view::{Scrolled, keep_in_view, keep_in_view_on_resize};
+use crate::keep_in_view::{FollowState, Followed, Following, keep_in_view};
 
 /// Scrolls to the element `panel` names once the run has stopped
 /// (`settled`: the panels above it have their size by then) and, while the
 /// reader has not scrolled since, again whenever it moves
-/// ([`crate::keep_in_view`]): checked after every render of the page, and
-/// whenever the page's body changes size.
+/// ([`crate::keep_in_view`]): checked after every render of the page,
+/// whenever the page's body changes size, and whenever the page scrolls.
 #[hook]
 pub fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
-    let scrolled: Scrolled = use_mut_ref(|| None);
+    let scrolled: FollowState = use_mut_ref(Default::default);
     let wanted = panel.filter(|_| settled);
+    {
+        // Another step's panel is followed afresh, even after the reader
+        // acted on the page; the same panel after another run is not.
+        let scrolled = Rc::clone(&scrolled);
+        use_effect_with(panel, move |_| *scrolled.borrow_mut() = Followed::default());
+    }
     {
         let scrolled = Rc::clone(&scrolled);
         use_effect(move || {
@@ -25,7 +31,7 @@ pub fn use_scroll_to_panel(panel: Option<&'static str>, settled: bool) {
         });
     }
     use_effect_with(wanted, move |wanted| {
-        let watch = wanted.and_then(|id| keep_in_view_on_resize(id.to_owned(), scrolled));
+        let watch = wanted.map(|id| Following::new(id.to_owned(), scrolled));
         // Dropping the watch disconnects it: when the step is dismissed or a new run starts.
         move || drop(watch)
     });
@@ -82,7 +88,10 @@ mod tests {
         above.style().set_property("height", &format!("{}px", 3.0 * height)).expect("styled");
         assert!(comes_into_view("named-panel").await, "back in view after the panel above grew");
 
-        // The reader scrolls away: the page leaves the view alone.
+        // The reader scrolls away (a wheel, then the scroll): the page leaves
+        // the view alone when the panel grows again.
+        let wheel = web_sys::Event::new("wheel").expect("a wheel event");
+        gloo::utils::window().dispatch_event(&wheel).expect("dispatched");
         gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
         above.style().set_property("height", &format!("{}px", 4.0 * height)).expect("styled");
         sleep(Duration::from_millis(300)).await;
