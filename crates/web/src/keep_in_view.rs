@@ -91,10 +91,9 @@ thread_local! {
     static FOLLOWING: RefCell<Option<Following>> = const { RefCell::new(None) };
 }
 
-/// Scrolls to element `id` and keeps it in view until the reader scrolls or
-/// another link is followed. The follow belongs to the page, not to the
-/// link: a link inside a panel that renders anew (a help link in a heading
-/// that a loading panel replaces) would otherwise drop it with itself.
+/// Scrolls to element `id` and keeps it in view until the reader acts on
+/// the page or another link is followed: the page follows one link's target
+/// at a time, whatever becomes of the link itself.
 pub fn follow(id: &str) {
     let state = FollowState::default();
     keep_in_view(id, &state);
