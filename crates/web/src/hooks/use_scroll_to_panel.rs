@@ -8,8 +8,8 @@ use yew::prelude::*;
 use crate::keep_in_view::{FollowState, Followed, Following, keep_in_view};
 
 /// Scrolls to the element `panel` names once the run has stopped
-/// (`settled`: the panels above it have their size by then) and, while the
-/// reader has not scrolled since, again whenever it moves
+/// (`settled`: the panels above it have their size by then) and, until the
+/// reader acts on the page, again whenever it leaves its place on the screen
 /// ([`crate::keep_in_view`]): checked after every render of the page,
 /// whenever the page's body changes size, and whenever the page scrolls.
 #[hook]
