@@ -60,8 +60,6 @@ pub struct AddressMap {
     sub_partitions_per_channel: u32,
     n_banks: u32,
     channel_field: ChannelField,
-    /// The channel bits (none in the modulo case).
-    channel_bits: BitField,
     bank: BitField,
     row: BitField,
     column: BitField,
@@ -102,7 +100,7 @@ enum ChannelField {
     /// The channel bits are these address bits, packed lowest first; the value
     /// is taken modulo the channel count (a no-op unless an explicit `D` field
     /// has more bits than the channel count needs).
-    Bits { mask: u64 },
+    Bits(BitField),
     /// A channel count that is not a power of two: the address above
     /// `start_bit`, modulo the channel count (GPGPU-Sim's "gap" case).
     Modulo { start_bit: u32 },
@@ -206,20 +204,20 @@ impl AddressMap {
                 row_mask = insert(row_mask);
                 column_mask = insert(column_mask);
                 let channel_mask = shift_left(low_bits_mask(log2_channels), start_bit);
-                ChannelField::Bits { mask: channel_mask }
+                ChannelField::Bits(BitField::new(channel_mask))
             }
             Some(start_bit) => ChannelField::Modulo { start_bit: start_bit.min(63) },
-            None => ChannelField::Bits { mask: explicit_channel_mask },
+            None => ChannelField::Bits(BitField::new(explicit_channel_mask)),
         };
 
         let sub_partition_id_mask = lowest_set_bits(bank_mask, log2_sub_partitions);
         let high_bits_shift = match channel_field {
             // The quotient above the start bit is already the higher part.
             ChannelField::Modulo { .. } => 0,
-            ChannelField::Bits { mask } => {
+            ChannelField::Bits(channel) => {
                 let channel_end = match channel_start_bit {
                     Some(start_bit) => start_bit + log2_channels,
-                    None => 64 - mask.leading_zeros(),
+                    None => 64 - channel.mask().leading_zeros(),
                 };
                 channel_end + log2_sub_partitions
             }
@@ -240,23 +238,22 @@ impl AddressMap {
             PartitionIndexing::Random => {
                 let channel_low_bit = match (channel_start_bit, channel_field) {
                     (Some(start_bit), _) => start_bit,
-                    (None, ChannelField::Bits { mask }) if mask != 0 => mask.trailing_zeros(),
+                    (None, ChannelField::Bits(channel)) if channel.mask() != 0 => channel.mask().trailing_zeros(),
                     (None, _) => 0,
                 };
                 Indexing::Random { block_shift: channel_low_bit.saturating_sub(log2_sub_partitions) }
             }
         };
 
-        let (channel_mask, kept_mask) = match channel_field {
-            ChannelField::Bits { mask } => (mask, !(mask | sub_partition_id_mask)),
-            ChannelField::Modulo { .. } => (0, !sub_partition_id_mask),
+        let kept_mask = match channel_field {
+            ChannelField::Bits(channel) => !(channel.mask() | sub_partition_id_mask),
+            ChannelField::Modulo { .. } => !sub_partition_id_mask,
         };
         Self {
             n_channels,
             sub_partitions_per_channel,
             n_banks: dram.timing.n_banks.max(1),
             channel_field,
-            channel_bits: BitField::new(channel_mask),
             bank: BitField::new(bank_mask),
             row: BitField::new(row_mask),
             column: BitField::new(column_mask),
@@ -320,8 +317,8 @@ impl AddressMap {
     /// [`AddressMap::slice_fields`] within one chiplet (the whole GPU when monolithic).
     fn chiplet_slice_fields(&self, addr: u64) -> (u32, u64, u64) {
         let (channel, rest_of_addr, high_bits) = match self.channel_field {
-            ChannelField::Bits { .. } => {
-                let channel = self.channel_bits.extract(addr) % u64::from(self.n_channels);
+            ChannelField::Bits(channel_bits) => {
+                let channel = channel_bits.extract(addr) % u64::from(self.n_channels);
                 (channel as u32, addr, shift_right(addr, self.high_bits_shift))
             }
             ChannelField::Modulo { start_bit } => {
@@ -518,7 +515,11 @@ mod tests {
         // result, at a cost every request would pay.
         for name in PRESETS {
             let map = map_for(&config(name));
-            for field in [map.channel_bits, map.bank, map.row, map.column, map.kept_bits] {
+            let channel = match map.channel_field {
+                ChannelField::Bits(channel) => channel,
+                ChannelField::Modulo { .. } => BitField::new(0),
+            };
+            for field in [channel, map.bank, map.row, map.column, map.kept_bits] {
                 assert!(field.keeps_runs(), "{name}: {:#x}", field.mask());
             }
         }

@@ -67,7 +67,7 @@ impl BitField {
 
 /// The bits of `value` that `mask` selects, packed together lowest first,
 /// searching the mask's runs as it goes.
-pub fn extract_bits(value: u64, mask: u64) -> u64 {
+fn extract_bits(value: u64, mask: u64) -> u64 {
     let mut field = 0;
     for_each_run(mask, |run| field |= ((value >> run.start) & run.bits) << run.to);
     field

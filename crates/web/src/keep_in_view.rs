@@ -37,11 +37,13 @@ pub type FollowState = Rc<RefCell<Followed>>;
 /// Scrolls element `id` into view the first time, and again when it has left
 /// that place on the screen, until the reader acts.
 pub fn keep_in_view(id: &str, state: &FollowState) {
-    let Some(element) = gloo::utils::document().get_element_by_id(id) else { return };
     let mut state = state.borrow_mut();
+    // A released follow stays attached until it is replaced or dropped; its
+    // checks then cost a borrow, not a look-up of the element.
     if state.released {
         return;
     }
+    let Some(element) = gloo::utils::document().get_element_by_id(id) else { return };
     let top = element.get_bounding_client_rect().top();
     if state.placed.is_none_or(|placed| (placed - top).abs() >= 1.0) {
         element.scroll_into_view();
