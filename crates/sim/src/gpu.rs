@@ -424,6 +424,9 @@ impl Gpu {
             {
                 sampler.take(&mut sm.sample_log, now);
             }
+            if sm.finished_ctas.is_empty() {
+                continue;
+            }
             let mut finished = std::mem::take(&mut sm.finished_ctas);
             for (kernel, slot) in finished.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
@@ -768,7 +771,7 @@ impl SmCycle<'_> {
     /// requests in `requests`, what it sends and takes in `port`.
     fn tick(&self, sm: &mut Sm, requests: &mut RequestPool, port: &mut SmPort) {
         let now = self.now;
-        port.ticked = false;
+        port.close();
         if sm.wake_at > now && port.peek_reply(self.reply_network, self.icnt_now).is_none() {
             return;
         }

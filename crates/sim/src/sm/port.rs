@@ -53,6 +53,16 @@ impl SmPort {
         self.watched = log.on_for(self.sm);
     }
 
+    /// Marks the port as holding nothing of this cycle (the SM may not run).
+    /// Written only when it held something: the port of an idle SM is then
+    /// only read, by the thread that ticks it and by the one that applies
+    /// the ports, and its cache line need not move between their cores.
+    pub(crate) fn close(&mut self) {
+        if self.ticked {
+            self.ticked = false;
+        }
+    }
+
     /// Whether the SM's request-crossbar input has room for one more packet.
     pub(crate) fn can_send(&self, network: &Network) -> bool {
         network.can_inject_more(self.sm, self.sent.len())
@@ -96,16 +106,26 @@ impl SmPort {
         reply_network: &mut Network,
         log: &mut EventLog,
     ) {
-        for _ in 0..std::mem::take(&mut self.taken) {
-            reply_network.pop(self.sm);
+        // Each part is written only when it holds something, for the same
+        // reason as in `close`.
+        if self.taken > 0 {
+            for _ in 0..std::mem::take(&mut self.taken) {
+                reply_network.pop(self.sm);
+            }
         }
-        for sent in self.sent.drain(..) {
-            requests.send_away(sent.request);
-            request_network.inject(self.sm, sent.slice, sent.data_bytes, sent.request);
+        if !self.sent.is_empty() {
+            for sent in self.sent.drain(..) {
+                requests.send_away(sent.request);
+                request_network.inject(self.sm, sent.slice, sent.data_bytes, sent.request);
+            }
         }
-        request_network.count_full_by(self.sm, std::mem::take(&mut self.full));
-        for event in self.events.drain(..) {
-            log.push(event);
+        if self.full > 0 {
+            request_network.count_full_by(self.sm, std::mem::take(&mut self.full));
+        }
+        if !self.events.is_empty() {
+            for event in self.events.drain(..) {
+                log.push(event);
+            }
         }
     }
 }
