@@ -424,6 +424,9 @@ impl Gpu {
             {
                 sampler.take(&mut sm.sample_log, now);
             }
+            // Taken and put back only when it holds something: the SM's
+            // thread reads the list's line, which need not move to this core
+            // (as an idle port's, `SmPort::close`).
             if sm.finished_ctas.is_empty() {
                 continue;
             }
