@@ -118,6 +118,14 @@ pub(crate) mod tests {
         rect.top() < height && rect.bottom() > 0.0
     }
 
+    /// Scrolls to the page's top as a reader would: a wheel, then the scroll.
+    pub(crate) fn reader_scrolls_to_top() {
+        let window = gloo::utils::window();
+        let wheel = web_sys::Event::new("wheel").expect("a wheel event");
+        window.dispatch_event(&wheel).expect("dispatched");
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+
     /// Waits up to a second for `id` to be in view.
     pub(crate) async fn comes_into_view(id: &str) -> bool {
         for _ in 0..50 {

@@ -62,7 +62,7 @@ mod tests {
     use web_sys::HtmlElement;
 
     use super::*;
-    use crate::keep_in_view::tests::{comes_into_view, in_view};
+    use crate::keep_in_view::tests::{comes_into_view, in_view, reader_scrolls_to_top};
 
     wasm_bindgen_test_configure!(run_in_browser);
 
@@ -112,9 +112,7 @@ mod tests {
 
         // The reader scrolls away (a wheel, then the scroll): the page leaves
         // the view alone when the panel grows again.
-        let wheel = web_sys::Event::new("wheel").expect("a wheel event");
-        gloo::utils::window().dispatch_event(&wheel).expect("dispatched");
-        gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
+        reader_scrolls_to_top();
         above.style().set_property("height", &format!("{}px", 3000.0 + 4.0 * height)).expect("styled");
         sleep(Duration::from_millis(300)).await;
         assert!(!in_view("jump-target"), "the reader's scroll stands");
