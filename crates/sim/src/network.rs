@@ -36,7 +36,7 @@
 //! Links tick with the interconnect clock; the latency is converted from core
 //! cycles at the configured clocks, rounded to the nearest interconnect cycle.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 use warplab_config::{GpuConfig, Topology};
 
@@ -64,6 +64,16 @@ struct Crossing {
     hop: u8,
     /// Interconnect cycle from which it may leave the link.
     ready_at: u64,
+}
+
+/// Where a packet bound for another chiplet goes, from its injection until
+/// it leaves its sender's mirror output for a link.
+#[derive(Debug, Clone, Copy)]
+struct BoundAway {
+    request: RequestId,
+    /// The global output it is for.
+    output: u32,
+    data_bytes: u32,
 }
 
 /// One directed link.
@@ -115,9 +125,13 @@ pub struct Network {
     /// Milli-bytes a link sends per interconnect cycle.
     rate_milli_bytes: u64,
     queue_entries: usize,
-    /// Packets between entering their source crossbar for a mirror port and
-    /// entering their destination crossbar: (global output, data bytes).
-    crossing: HashMap<RequestId, (u32, u32)>,
+    /// Per global input, where its packets in its crossbar's mirror output
+    /// or on their way to it are going: (global output, data bytes), in the
+    /// order they were sent. A sender's packets reach its mirror output in
+    /// that order (its input is a FIFO, and a crossbar keeps each output's
+    /// packets in order), so the link takes the front entry with the packet
+    /// it takes; a map by request cost a host-cache miss at both ends.
+    bound_away: Vec<VecDeque<BoundAway>>,
     /// Packets that went to another chiplet.
     crossed: u64,
     /// Packets injected.
@@ -142,6 +156,7 @@ impl Network {
             })
             .collect();
         let mirror_inputs = if linked { mirror_input_table(&inputs, &inputs_of) } else { Vec::new() };
+        let bound_away = vec![VecDeque::new(); if linked { inputs.len() } else { 0 }];
         let c = &config.chiplets;
         let latency = c.latency_icnt_cycles(&config.clocks);
         // Two per chiplet in either topology (out and in, or clockwise and back).
@@ -170,7 +185,7 @@ impl Network {
             // Bytes per second over kilohertz: thousandths of a byte a cycle.
             rate_milli_bytes: (bytes_per_second / config.clocks.icnt.khz().max(1)).max(1),
             queue_entries: c.link_queue_packets(&config.memory) as usize,
-            crossing: HashMap::new(),
+            bound_away,
             crossed: 0,
             injected: 0,
         }
@@ -228,7 +243,7 @@ impl Network {
         }
         let mirror = self.first_mirror_output(from.chiplet) + from.local;
         self.crossbars[from.chiplet as usize].inject(from.local, mirror, data_bytes, request);
-        self.crossing.insert(request, (output, data_bytes));
+        self.bound_away[input as usize].push_back(BoundAway { request, output, data_bytes });
         self.to_mirrors[from.chiplet as usize] += 1;
         self.crossed += 1;
     }
@@ -262,15 +277,20 @@ impl Network {
     /// Moves what mirror output `port` of `chiplet` has delivered onto its link.
     fn enter_link_from(&mut self, chiplet: u32, port: u32, now: u64) {
         let first_mirror = self.first_mirror_output(chiplet);
+        let input = self.inputs_of[chiplet as usize][(port - first_mirror) as usize];
         while let Some(request) = self.crossbars[chiplet as usize].peek(port, now) {
-            let (output, data_bytes) = self.crossing[&request];
+            let Some(&BoundAway { request: expected, output, data_bytes }) = self.bound_away[input as usize].front()
+            else {
+                return;
+            };
+            debug_assert_eq!(request, expected, "a mirror output delivered out of its sender's order");
             let first = self.route(chiplet, self.outputs[output as usize].chiplet, 0);
             if self.links[first].queue.len() >= self.queue_entries {
                 return;
             }
             self.crossbars[chiplet as usize].pop(port);
+            self.bound_away[input as usize].pop_front();
             self.to_mirrors[chiplet as usize] -= 1;
-            let input = self.inputs_of[chiplet as usize][(port - first_mirror) as usize];
             let crossing = Crossing { request, output, input, data_bytes, hop: 0, ready_at: 0 };
             self.send(first, crossing, now);
         }
@@ -303,7 +323,6 @@ impl Network {
                 }
                 crossbar.inject(input, to.local, head.data_bytes, head.request);
                 self.links[l].queue.pop_front();
-                self.crossing.remove(&head.request);
             }
         }
     }
@@ -399,7 +418,9 @@ impl Network {
                 counts[global as usize] += count;
             }
         }
-        for &(output, _) in self.crossing.values() {
+        let waiting = self.bound_away.iter().flatten().map(|bound| bound.output);
+        let on_links = self.links.iter().flat_map(|link| &link.queue).map(|crossing| crossing.output);
+        for output in waiting.chain(on_links) {
             counts[output as usize] += 1;
         }
         counts
@@ -499,4 +520,55 @@ pub fn sm_chiplets(config: &GpuConfig) -> Vec<u32> {
 /// Each L2 slice's chiplet.
 pub fn slice_chiplets(config: &GpuConfig) -> Vec<u32> {
     (0..config.memory.n_sub_partitions()).map(|slice| config.chiplet_of_slice(slice)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs icnt cycles from `from` until `request` is delivered at
+    /// `output` (at most 10,000), checking `counted` after each; returns the cycle.
+    fn deliver(network: &mut Network, output: u32, request: RequestId, from: u64, counted: impl Fn(&Network)) -> u64 {
+        (from..from + 10_000)
+            .find(|&now| {
+                network.cycle(now);
+                counted(network);
+                network.peek(output, now) == Some(request)
+            })
+            .expect("the packet is delivered")
+    }
+
+    #[test]
+    fn packets_crossing_chiplets_keep_their_destinations_and_are_counted_on_the_way() {
+        let config = warplab_config::preset("chiplet-1024sm").unwrap().config().unwrap();
+        let mut network = Network::requests(&config);
+        let slices = slice_chiplets(&config);
+        let sms = sm_chiplets(&config);
+        // Two senders of chiplet 0; three slices of two other chiplets.
+        let senders: Vec<u32> = (0..sms.len() as u32).filter(|&sm| sms[sm as usize] == 0).take(2).collect();
+        let remote = |chiplet| (0..slices.len() as u32).filter(|&s| slices[s as usize] == chiplet).collect::<Vec<_>>();
+        let (a, a2, b) = (remote(1)[0], remote(1)[1], remote(5)[0]);
+        let sent =
+            [(senders[0], a, 128, RequestId(1)), (senders[0], b, 0, RequestId(2)), (senders[1], a2, 32, RequestId(3))];
+        for &(input, output, bytes, request) in &sent {
+            network.inject(input, output, bytes, request);
+        }
+        let in_flight = |network: &Network| {
+            let counts = network.packets_per_output();
+            [a, b, a2].map(|output| counts[output as usize])
+        };
+        // Each arrives where it was sent, counted at its output all the way:
+        // in its source crossbar, on the links, in its destination's.
+        let mut now = 1;
+        for (taken, &(_, output, _, request)) in sent.iter().enumerate() {
+            let left = |network: &Network| {
+                let expected = [0, 1, 2].map(|i| u32::from(i >= taken));
+                assert_eq!(in_flight(network), expected, "while {request:?} crosses");
+            };
+            now = deliver(&mut network, output, request, now, left);
+            network.pop(output);
+        }
+        assert_eq!(in_flight(&network), [0, 0, 0]);
+        assert_eq!(network.link_counters().packets, 3);
+    }
 }
