@@ -295,7 +295,7 @@ fn spin_until(done: impl Fn() -> bool) {
 #[cfg(not(target_arch = "wasm32"))]
 mod pool {
     use std::cell::RefCell;
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
     use std::sync::{Arc, OnceLock};
     use std::time::Instant;
 
@@ -364,14 +364,25 @@ mod pool {
         fn run_beside<F: SmTick, B: FnOnce() + Send>(&self, share: Share<'_>, tick: &F, beside: B) {
             let threads = self.pool.current_num_threads();
             let shares = Shares::cut(share, 4 * threads);
+            let (started, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
             self.pool.install(|| {
                 rayon::in_place_scope(|scope| {
                     for _ in 1..threads {
-                        scope.spawn(|_| shares.work(tick, false));
+                        scope.spawn(|_| {
+                            started.fetch_add(1, Ordering::Relaxed);
+                            shares.work(tick, false);
+                            finished.fetch_add(1, Ordering::Release);
+                        });
                     }
                     self.phases.fetch_add(1, Ordering::Release);
                     beside();
                     shares.work(tick, true);
+                    // Spin while a worker finishes its last share: waiting on
+                    // the scope's latch put this thread to sleep in rayon's
+                    // idle loop, and woke it late. A job no worker started
+                    // is left to the latch, which runs it here.
+                    let started = started.load(Ordering::Relaxed);
+                    spin_until(|| finished.load(Ordering::Acquire) == started);
                 })
             });
         }
