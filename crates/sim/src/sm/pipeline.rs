@@ -346,14 +346,19 @@ impl StageRegisters {
     /// of its set: the schedulers whose slot that is are those `slot`, `slot
     /// + width`, ... ([`StageRegisters::slot_of`]).
     fn refresh(&mut self, pipe: usize, slot: usize) {
-        let SetSlots { len, held, .. } = self.sets[pipe];
-        let free = self.set(pipe).get(slot).is_some_and(Option::is_none);
+        let SetSlots { start, len, held } = self.sets[pipe];
+        let free = slot < len as usize && self.slots[start as usize + slot].is_none();
         let bit = 1 << pipe;
-        let assign = |mask: &mut u32, on: bool| if on { *mask |= bit } else { *mask &= !bit };
+        // Without a branch: this runs at every issue, allocation and dispatch.
+        let assign = |mask: &mut u32, on: bool| *mask = (*mask & !bit) | (bit * u32::from(on));
         assign(&mut self.held, held > 0);
         assign(&mut self.any_free, held < len);
-        for scheduler in (slot..self.n_fast).step_by((len as usize).max(1)) {
+        // A plain loop: `step_by`'s setup cost more than the one or two steps.
+        let step = (len as usize).max(1);
+        let mut scheduler = slot;
+        while scheduler < self.n_fast {
             assign(&mut self.free_for[scheduler], free);
+            scheduler += step;
         }
     }
 
