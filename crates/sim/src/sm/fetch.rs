@@ -232,7 +232,7 @@ impl Sm {
         let Some(w) = next else { return };
         self.fetch.last_fetched = w;
         let warp = &self.warps[w];
-        let pc = self.ctas[usize::from(warp.cta_slot)].cta.instructions[warp.next as usize].pc;
+        let pc = self.ctas[usize::from(warp.cta_slot)].issue_views[warp.next as usize].pc;
         match self.fetch.look_up(code_address(pc), w, now) {
             Lookup::Hit => {
                 self.fetch.clear_fetchable(w);

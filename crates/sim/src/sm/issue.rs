@@ -102,6 +102,41 @@ impl ScanOrder {
     }
 }
 
+/// What the issue stage and fetch read of an instruction, copied from its
+/// record when its CTA launches, while the record the workload just made is
+/// in the host's cache. A warp's instructions are read one by one as it
+/// issues, each long after the last, and on long warps (`maxflops`) the
+/// issue stage waited on that read more than on anything else: these 28
+/// bytes cover a third of the host cache lines of the 72-byte records.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct IssueView {
+    pub(crate) pc: u32,
+    mask: u32,
+    opcode: u16,
+    n_src: u8,
+    n_dst: u8,
+    /// The sources, then the destinations.
+    regs: [Reg; MAX_SRC_REGS + MAX_DST_REGS],
+}
+
+impl IssueView {
+    /// What the issue stage reads of `instruction`.
+    pub(crate) fn of(instruction: &Instruction) -> Self {
+        let mut regs = [Reg::RZ; MAX_SRC_REGS + MAX_DST_REGS];
+        let (srcs, dsts) = (instruction.srcs(), instruction.dsts());
+        regs[..srcs.len()].copy_from_slice(srcs);
+        regs[srcs.len()..srcs.len() + dsts.len()].copy_from_slice(dsts);
+        Self {
+            pc: instruction.pc,
+            mask: instruction.mask,
+            opcode: instruction.opcode.0,
+            n_src: srcs.len() as u8,
+            n_dst: dsts.len() as u8,
+            regs,
+        }
+    }
+}
+
 /// What the issue stage checks of a warp's next instruction, copied from its
 /// CTA's instruction record when the warp reaches it (at launch, and at the
 /// issue of the one before, when that record is in the host's cache), with
@@ -115,6 +150,8 @@ pub(crate) struct NextOp {
     opcode: u16,
     n_src: u8,
     n_dst: u8,
+    /// Its active lanes.
+    mask: u32,
     /// The sources, then the destinations.
     regs: [Reg; MAX_SRC_REGS + MAX_DST_REGS],
     /// Bit `i`: `regs[i]` waits for a load's data ([`RegState::Pending`]).
@@ -127,17 +164,15 @@ pub(crate) struct NextOp {
 const _: () = assert!(MAX_SRC_REGS + MAX_DST_REGS <= 8);
 
 impl NextOp {
-    /// `instruction` of warp `w`, with what `scoreboard` says of its registers now.
-    pub(crate) fn of(instruction: &Instruction, scoreboard: &Scoreboard, w: usize) -> Self {
-        let mut regs = [Reg::RZ; MAX_SRC_REGS + MAX_DST_REGS];
-        let (srcs, dsts) = (instruction.srcs(), instruction.dsts());
-        regs[..srcs.len()].copy_from_slice(srcs);
-        regs[srcs.len()..srcs.len() + dsts.len()].copy_from_slice(dsts);
+    /// The instruction `view` shows, of warp `w`, with what `scoreboard`
+    /// says of its registers now.
+    pub(crate) fn of(view: &IssueView, scoreboard: &Scoreboard, w: usize) -> Self {
         let mut next = Self {
-            opcode: instruction.opcode.0,
-            n_src: srcs.len() as u8,
-            n_dst: dsts.len() as u8,
-            regs,
+            opcode: view.opcode,
+            n_src: view.n_src,
+            n_dst: view.n_dst,
+            mask: view.mask,
+            regs: view.regs,
             pending: 0,
             computing: 0,
         };
@@ -150,6 +185,14 @@ impl NextOp {
     /// Its source and destination registers (the scoreboard's RAW and WAW checks).
     fn regs(&self) -> &[Reg] {
         &self.regs[..usize::from(self.n_src + self.n_dst)]
+    }
+
+    fn srcs(&self) -> &[Reg] {
+        &self.regs[..usize::from(self.n_src)]
+    }
+
+    fn dsts(&self) -> &[Reg] {
+        &self.regs[usize::from(self.n_src)..usize::from(self.n_src + self.n_dst)]
     }
 
     fn mark(&mut self, i: usize, state: RegState) {
@@ -474,6 +517,12 @@ impl Sm {
         &self.ctas[warp.cta_slot as usize].cta.instructions[warp.next as usize]
     }
 
+    /// What the issue stage reads of warp `w`'s next instruction.
+    pub(crate) fn issue_view(&self, w: usize) -> &IssueView {
+        let warp = &self.warps[w];
+        &self.ctas[warp.cta_slot as usize].issue_views[warp.next as usize]
+    }
+
     /// What [`Sm::check`] would say of warp `w` at `now` when its last check
     /// found it lacking only its unit and that unit is still busy; `None` when
     /// the warp must be checked. Nothing but the unit can have changed since
@@ -517,7 +566,7 @@ impl Sm {
         let next = &self.next_ops[w];
         debug_assert_eq!(
             *next,
-            NextOp::of(self.instruction(w), &self.scoreboard, w),
+            NextOp::of(&IssueView::of(self.instruction(w)), &self.scoreboard, w),
             "warp {w}'s next instruction or its registers changed unseen"
         );
         let op = kernels[warp.kernel as usize].ops[usize::from(next.opcode)];
@@ -576,16 +625,25 @@ impl Sm {
         waking.min().unwrap_or(PENDING)
     }
 
+    /// Issues warp `w`'s next instruction from what [`NextOp`] copied of it:
+    /// its record is read only where a per-PC profile or a sampler wants its
+    /// PC. It was read when the instruction before it issued, often hundreds
+    /// of cycles ago, and is rarely in the host's cache any more; reading it
+    /// here made the rest of the issue wait for it (on `maxflops`, seven
+    /// tenths of the issue stage's time went to that one read).
     fn issue(&mut self, w: usize, k: usize, now: u64, kernels: &[KernelView]) {
-        let instruction = *self.instruction(w);
+        let next = self.next_ops[w];
         let kernel = self.warps[w].kernel;
-        let op: OpInfo = kernels[kernel as usize].ops[instruction.opcode.0 as usize];
-        self.count_instruction(kernel, op.unit, instruction.mask.count_ones());
-        if let Some(per_pc) = &mut self.per_pc {
-            per_pc.issued(kernel, instruction.pc, instruction.opcode.0);
+        let op: OpInfo = kernels[kernel as usize].ops[usize::from(next.opcode)];
+        self.count_instruction(kernel, op.unit, next.mask.count_ones());
+        if self.per_pc.is_some() {
+            let pc = self.issue_view(w).pc;
+            if let Some(per_pc) = &mut self.per_pc {
+                per_pc.issued(kernel, pc, next.opcode);
+            }
         }
         if self.sample_log.on {
-            self.record_issue(w, self.warps[w].next, instruction.opcode.0, now);
+            self.record_issue(w, self.warps[w].next, next.opcode, now);
         }
         let scheduler = &mut self.schedulers[k];
         scheduler.last_position = scheduler.warps.iter().position(|&x| usize::from(x) == w).map(|p| p as u16);
@@ -593,13 +651,13 @@ impl Sm {
         scheduler.issued_warp = w as u16;
         let load = match op.unit {
             Some(_) => {
-                self.set_ready(w, instruction.dsts(), RegState::Computing);
+                self.set_ready(w, next.dsts(), RegState::Computing);
                 None
             }
-            None => self.reserve_memory(w, &instruction, op),
+            None => self.reserve_memory(w, next.dsts(), op),
         };
         let index = self.warps[w].next;
-        self.pipeline.issue(staged(w, k, &instruction, op, index, load));
+        self.pipeline.issue(staged(w, k, &next, op, index, load));
         self.warps[w].in_pipeline += 1;
         if op.kind == OpKind::Barrier {
             let slot = self.warps[w].cta_slot as usize;
@@ -610,7 +668,7 @@ impl Sm {
         if self.warps[w].next < self.warps[w].end {
             // Read now, while the instruction after the one just issued is
             // in the host's cache; the checks that follow read only this.
-            self.next_ops[w] = NextOp::of(self.instruction(w), &self.scoreboard, w);
+            self.next_ops[w] = NextOp::of(self.issue_view(w), &self.scoreboard, w);
         }
         // Its next instruction is another: what it waited for no longer holds.
         let gate = self.gate_of(w);
@@ -639,10 +697,10 @@ fn stall_for_pipe(pipe: usize) -> Stall {
 /// What the pipeline carries of an instruction warp `w` issued on scheduler
 /// `k`: its distinct source registers (one register-file read each) and its
 /// destinations.
-fn staged(w: usize, k: usize, instruction: &Instruction, op: OpInfo, index: u32, load: Option<u32>) -> Staged {
+fn staged(w: usize, k: usize, next: &NextOp, op: OpInfo, index: u32, load: Option<u32>) -> Staged {
     let mut src = [Reg::RZ; MAX_SRC_REGS];
     let mut n_src = 0;
-    for &reg in instruction.srcs() {
+    for &reg in next.srcs() {
         if !src[..n_src].contains(&reg) {
             src[n_src] = reg;
             n_src += 1;
@@ -657,8 +715,8 @@ fn staged(w: usize, k: usize, instruction: &Instruction, op: OpInfo, index: u32,
         initiation: u16::try_from(op.initiation_cycles).unwrap_or(u16::MAX),
         index,
         load,
-        n_dst: instruction.n_dst.min(2),
-        dst: instruction.dst,
+        n_dst: next.n_dst.min(MAX_DST_REGS as u8),
+        dst: std::array::from_fn(|i| next.dsts().get(i).copied().unwrap_or(Reg::RZ)),
         n_src: n_src as u8,
         src,
     }
@@ -680,16 +738,20 @@ mod tests {
     fn the_next_instruction_keeps_the_scoreboards_word_on_its_registers() {
         let mut board = Scoreboard::new(2);
         board.set(1, Reg(1), RegState::Computing);
-        let mut next = NextOp::of(&instruction(), &board, 1);
+        let mut next = NextOp::of(&IssueView::of(&instruction()), &board, 1);
         assert_eq!(next.register_wait(), Some(Stall::Dependence));
         assert!(!next.source_waits_for_load());
-        assert_eq!(NextOp::of(&instruction(), &board, 0).register_wait(), None, "another warp's registers");
+        assert_eq!(
+            NextOp::of(&IssueView::of(&instruction()), &board, 0).register_wait(),
+            None,
+            "another warp's registers"
+        );
 
         // The first register in order (sources, then destinations) decides.
         for (reg, state) in [(Reg(2), RegState::Pending), (Reg(1), RegState::Ready)] {
             board.set(1, reg, state);
             next.note(reg, state);
-            assert_eq!(next, NextOp::of(&instruction(), &board, 1), "the copy follows the scoreboard");
+            assert_eq!(next, NextOp::of(&IssueView::of(&instruction()), &board, 1), "the copy follows the scoreboard");
         }
         assert_eq!(next.register_wait(), Some(Stall::Memory));
         assert!(next.source_waits_for_load());

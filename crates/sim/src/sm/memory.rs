@@ -386,9 +386,9 @@ impl Sm {
     /// An atomic always has a record, result or not: GPGPU-Sim counts its
     /// lanes outstanding (`inc_n_atomic`), and its warp issues nothing more
     /// until every one is back.
-    pub(crate) fn reserve_memory(&mut self, w: usize, instruction: &Instruction, op: OpInfo) -> Option<u32> {
+    pub(crate) fn reserve_memory(&mut self, w: usize, dsts: &[Reg], op: OpInfo) -> Option<u32> {
         let atomic = matches!(op.kind, OpKind::Atomic(_));
-        let has_result = atomic || (instruction.n_dst > 0 && matches!(op.kind, OpKind::Load(_)));
+        let has_result = atomic || (!dsts.is_empty() && matches!(op.kind, OpKind::Load(_)));
         if !has_result {
             self.warps[w].pending_stores += 1;
             return None;
@@ -397,8 +397,8 @@ impl Sm {
             self.warps[w].atomics += 1;
         }
         let mut dst = [Reg::RZ; 2];
-        let n_dst = instruction.dsts().len().min(2);
-        dst[..n_dst].copy_from_slice(&instruction.dsts()[..n_dst]);
+        let n_dst = dsts.len().min(2);
+        dst[..n_dst].copy_from_slice(&dsts[..n_dst]);
         self.set_ready(w, &dst[..n_dst], RegState::Pending);
         self.warps[w].pending_loads += 1;
         let record = PendingLoad { warp: w as u16, remaining: 1, dst, n_dst: n_dst as u8, atomic };

@@ -151,6 +151,8 @@ pub(crate) struct CtaSlot {
     pub live: bool,
     pub kernel: u32,
     pub cta: Cta,
+    /// Per instruction of `cta`, what the issue stage reads of it.
+    pub issue_views: Vec<issue::IssueView>,
     pub warp_slots: Vec<u16>,
     /// The warp slots it owns while resident, whether their warps run or not.
     pub warp_range: std::ops::Range<usize>,
@@ -516,6 +518,8 @@ impl Sm {
         cta.at_barrier = 0;
         cta.resources = needs;
         cta.warp_slots.clear();
+        cta.issue_views.clear();
+        cta.issue_views.extend(cta.cta.instructions.iter().map(issue::IssueView::of));
         let n = needs.warps as usize;
         let first_slot = self.first_warp_slot(slot, n).unwrap_or(0);
         self.ctas[slot].warp_range = first_slot..first_slot + n;
@@ -548,7 +552,7 @@ impl Sm {
                 last_opcode: 0,
             };
             self.scoreboard.reset(index);
-            let first_op = &self.ctas[slot].cta.instructions[first as usize];
+            let first_op = &self.ctas[slot].issue_views[first as usize];
             self.next_ops[index] = issue::NextOp::of(first_op, &self.scoreboard, index);
             let gate = self.gate_of(index);
             self.warp_gates[gate] = WarpGate::default();
