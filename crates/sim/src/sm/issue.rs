@@ -106,8 +106,9 @@ impl ScanOrder {
 /// record when its CTA launches, while the record the workload just made is
 /// in the host's cache. A warp's instructions are read one by one as it
 /// issues, each long after the last, and on long warps (`maxflops`) the
-/// issue stage waited on that read more than on anything else: these 28
-/// bytes cover a third of the host cache lines of the 72-byte records.
+/// issue stage waited on that read more than on anything else. These 28
+/// bytes put less through the host's caches than the 72-byte records, and
+/// a long warp's run 6–12% faster (docs/performance.md).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct IssueView {
     pub(crate) pc: u32,
@@ -625,12 +626,11 @@ impl Sm {
         waking.min().unwrap_or(PENDING)
     }
 
-    /// Issues warp `w`'s next instruction from what [`NextOp`] copied of it:
-    /// its record is read only where a per-PC profile or a sampler wants its
-    /// PC. It was read when the instruction before it issued, often hundreds
-    /// of cycles ago, and is rarely in the host's cache any more; reading it
-    /// here made the rest of the issue wait for it (on `maxflops`, seven
-    /// tenths of the issue stage's time went to that one read).
+    /// Issues warp `w`'s next instruction from what [`NextOp`] copied of it,
+    /// without reading its record again: it was read when the instruction
+    /// before it issued, often hundreds of cycles ago, and is rarely in the
+    /// host's cache any more; reading it here made the rest of the issue wait
+    /// for it (on `maxflops`, seven tenths of the issue stage's time).
     fn issue(&mut self, w: usize, k: usize, now: u64, kernels: &[KernelView]) {
         let next = self.next_ops[w];
         let kernel = self.warps[w].kernel;
