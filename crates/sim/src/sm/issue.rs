@@ -138,14 +138,14 @@ impl IssueView {
     }
 }
 
-/// What the issue stage checks of a warp's next instruction, copied from its
-/// CTA's instruction record when the warp reaches it (at launch, and at the
-/// issue of the one before, when that record is in the host's cache), with
-/// the scoreboard's word on each of its registers. A warp is checked again
-/// each time something wakes it, often hundreds of cycles later; reading
-/// these 20 bytes, kept with the other warps' of its SM, instead of the
-/// 72-byte record among its CTA's instructions and the warp's 80 bytes of
-/// scoreboard was the issue stage's most frequent host-cache miss.
+/// What the issue stage checks and issues of a warp's next instruction,
+/// copied from its [`IssueView`] when the warp reaches it (at launch, and at
+/// the issue of the one before), with the scoreboard's word on each of its
+/// registers. A warp is checked again each time something wakes it, often
+/// hundreds of cycles later; reading these 24 bytes, kept with the other
+/// warps' of its SM, instead of the instruction among its CTA's and the
+/// warp's 80 bytes of scoreboard was the issue stage's most frequent
+/// host-cache miss.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct NextOp {
     opcode: u16,
@@ -666,8 +666,7 @@ impl Sm {
         }
         self.warps[w].next += 1;
         if self.warps[w].next < self.warps[w].end {
-            // Read now, while the instruction after the one just issued is
-            // in the host's cache; the checks that follow read only this.
+            // Copied now; the checks and the issue that follow read only this.
             self.next_ops[w] = NextOp::of(self.issue_view(w), &self.scoreboard, w);
         }
         // Its next instruction is another: what it waited for no longer holds.
