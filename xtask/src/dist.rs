@@ -39,7 +39,8 @@ const THREADED_WORKER: &str = "warplab_worker_mt";
 /// thread-local storage (rustc passes none of these link arguments itself
 /// for `wasm32-unknown-unknown`). The shared memory's maximum is wasm32's
 /// whole 4 GiB address space, as far as the single-thread build's memory
-/// may grow (the largest preset, `chiplet-1024sm`, takes about 500 MB).
+/// may grow (the largest preset, `chiplet-1024sm`, takes about 400 MB for
+/// `vecadd`).
 const THREADED_RUSTFLAGS: &str = "-C target-feature=+atomics,+bulk-memory,+mutable-globals \
      -C link-arg=--shared-memory -C link-arg=--import-memory -C link-arg=--max-memory=4294967296 \
      -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
