@@ -125,12 +125,12 @@ pub struct Network {
     /// Milli-bytes a link sends per interconnect cycle.
     rate_milli_bytes: u64,
     queue_entries: usize,
-    /// Per global input, where its packets in its crossbar's mirror output
-    /// or on their way to it are going: (global output, data bytes), in the
-    /// order they were sent. A sender's packets reach its mirror output in
-    /// that order (its input is a FIFO, and a crossbar keeps each output's
-    /// packets in order), so the link takes the front entry with the packet
-    /// it takes; a map by request cost a host-cache miss at both ends.
+    /// Per global input, its packets for other chiplets that are not on a
+    /// link yet, in the order it sent them. A sender's packets reach its
+    /// mirror output in that order (its input is a FIFO, and a crossbar
+    /// keeps each output's packets in order), so the link takes the front
+    /// entry with the packet it takes; a map by request cost a host-cache
+    /// miss at both ends.
     bound_away: Vec<VecDeque<BoundAway>>,
     /// Packets that went to another chiplet.
     crossed: u64,
@@ -279,6 +279,7 @@ impl Network {
         let first_mirror = self.first_mirror_output(chiplet);
         let input = self.inputs_of[chiplet as usize][(port - first_mirror) as usize];
         while let Some(request) = self.crossbars[chiplet as usize].peek(port, now) {
+            // Every packet at a mirror output has its entry; none would leave.
             let Some(&BoundAway { request: expected, output, data_bytes }) = self.bound_away[input as usize].front()
             else {
                 return;
