@@ -231,8 +231,7 @@ impl Sm {
         self.exit_passed_warps(next, now);
         let Some(w) = next else { return };
         self.fetch.last_fetched = w;
-        let warp = &self.warps[w];
-        let pc = self.ctas[usize::from(warp.cta_slot)].issue_views[warp.next as usize].pc;
+        let pc = self.issue_view(w).pc;
         match self.fetch.look_up(code_address(pc), w, now) {
             Lookup::Hit => {
                 self.fetch.clear_fetchable(w);

@@ -136,52 +136,6 @@ impl IssueView {
             regs,
         }
     }
-}
-
-/// What the issue stage checks and issues of a warp's next instruction,
-/// copied from its [`IssueView`] when the warp reaches it (at launch, and at
-/// the issue of the one before), with the scoreboard's word on each of its
-/// registers. A warp is checked again each time something wakes it, often
-/// hundreds of cycles later; reading these 24 bytes, kept with the other
-/// warps' of its SM, instead of the instruction among its CTA's and the
-/// warp's 80 bytes of scoreboard was the issue stage's most frequent
-/// host-cache miss.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct NextOp {
-    opcode: u16,
-    n_src: u8,
-    n_dst: u8,
-    /// Its active lanes.
-    mask: u32,
-    /// The sources, then the destinations.
-    regs: [Reg; MAX_SRC_REGS + MAX_DST_REGS],
-    /// Bit `i`: `regs[i]` waits for a load's data ([`RegState::Pending`]).
-    pending: u8,
-    /// Bit `i`: `regs[i]` waits for an arithmetic result ([`RegState::Computing`]).
-    computing: u8,
-}
-
-// The register masks are bytes.
-const _: () = assert!(MAX_SRC_REGS + MAX_DST_REGS <= 8);
-
-impl NextOp {
-    /// The instruction `view` shows, of warp `w`, with what `scoreboard`
-    /// says of its registers now.
-    pub(crate) fn of(view: &IssueView, scoreboard: &Scoreboard, w: usize) -> Self {
-        let mut next = Self {
-            opcode: view.opcode,
-            n_src: view.n_src,
-            n_dst: view.n_dst,
-            mask: view.mask,
-            regs: view.regs,
-            pending: 0,
-            computing: 0,
-        };
-        for i in 0..next.regs().len() {
-            next.mark(i, scoreboard.state(w, next.regs[i]));
-        }
-        next
-    }
 
     /// Its source and destination registers (the scoreboard's RAW and WAW checks).
     fn regs(&self) -> &[Reg] {
@@ -194,6 +148,38 @@ impl NextOp {
 
     fn dsts(&self) -> &[Reg] {
         &self.regs[usize::from(self.n_src)..usize::from(self.n_src + self.n_dst)]
+    }
+}
+
+/// What the issue stage checks and issues of a warp's next instruction,
+/// copied from its [`IssueView`] when the warp reaches it (at launch, and at
+/// the issue of the one before), with the scoreboard's word on each of its
+/// registers. A warp is checked again each time something wakes it, often
+/// hundreds of cycles later; reading these 32 bytes, kept with the other
+/// warps' of its SM, instead of the instruction among its CTA's and the
+/// warp's 80 bytes of scoreboard was the issue stage's most frequent
+/// host-cache miss.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct NextOp {
+    op: IssueView,
+    /// Bit `i`: `op.regs()[i]` waits for a load's data ([`RegState::Pending`]).
+    pending: u8,
+    /// Bit `i`: `op.regs()[i]` waits for an arithmetic result ([`RegState::Computing`]).
+    computing: u8,
+}
+
+// The register masks are bytes.
+const _: () = assert!(MAX_SRC_REGS + MAX_DST_REGS <= 8);
+
+impl NextOp {
+    /// The instruction `view` shows, of warp `w`, with what `scoreboard`
+    /// says of its registers now.
+    pub(crate) fn of(view: &IssueView, scoreboard: &Scoreboard, w: usize) -> Self {
+        let mut next = Self { op: *view, pending: 0, computing: 0 };
+        for (i, &reg) in view.regs().iter().enumerate() {
+            next.mark(i, scoreboard.state(w, reg));
+        }
+        next
     }
 
     fn mark(&mut self, i: usize, state: RegState) {
@@ -209,8 +195,8 @@ impl NextOp {
 
     /// Keeps the copy true to the scoreboard: `reg` now waits for `state`.
     pub(crate) fn note(&mut self, reg: Reg, state: RegState) {
-        for i in 0..self.regs().len() {
-            if self.regs[i] == reg && reg != Reg::RZ {
+        for i in 0..self.op.regs().len() {
+            if self.op.regs[i] == reg && reg != Reg::RZ {
                 self.mark(i, state);
             }
         }
@@ -229,7 +215,7 @@ impl NextOp {
 
     /// Whether a source waits for a load's data (the two-level scheduler's long wait).
     fn source_waits_for_load(&self) -> bool {
-        self.pending & ((1u8 << self.n_src) - 1) != 0
+        self.pending & ((1u8 << self.op.n_src) - 1) != 0
     }
 }
 
@@ -509,7 +495,7 @@ impl Sm {
 
     /// The pipeline warp `w`'s next instruction goes to.
     fn next_pipe(&self, w: usize, kernels: &[KernelView]) -> usize {
-        let op = kernels[self.warps[w].kernel as usize].ops[usize::from(self.next_ops[w].opcode)];
+        let op = kernels[self.warps[w].kernel as usize].ops[usize::from(self.next_ops[w].op.opcode)];
         op.unit.unwrap_or(MEMORY_PIPE)
     }
 
@@ -570,7 +556,7 @@ impl Sm {
             NextOp::of(&IssueView::of(self.instruction(w)), &self.scoreboard, w),
             "warp {w}'s next instruction or its registers changed unseen"
         );
-        let op = kernels[warp.kernel as usize].ops[usize::from(next.opcode)];
+        let op = kernels[warp.kernel as usize].ops[usize::from(next.op.opcode)];
         if let Some(stall) = next.register_wait() {
             return blocked(stall, PENDING);
         }
@@ -632,15 +618,12 @@ impl Sm {
     /// host's cache any more; reading it here made the rest of the issue wait
     /// for it (on `maxflops`, seven tenths of the issue stage's time).
     fn issue(&mut self, w: usize, k: usize, now: u64, kernels: &[KernelView]) {
-        let next = self.next_ops[w];
+        let next = self.next_ops[w].op;
         let kernel = self.warps[w].kernel;
         let op: OpInfo = kernels[kernel as usize].ops[usize::from(next.opcode)];
         self.count_instruction(kernel, op.unit, next.mask.count_ones());
-        if self.per_pc.is_some() {
-            let pc = self.issue_view(w).pc;
-            if let Some(per_pc) = &mut self.per_pc {
-                per_pc.issued(kernel, pc, next.opcode);
-            }
+        if let Some(per_pc) = &mut self.per_pc {
+            per_pc.issued(kernel, next.pc, next.opcode);
         }
         if self.sample_log.on {
             self.record_issue(w, self.warps[w].next, next.opcode, now);
@@ -696,7 +679,7 @@ fn stall_for_pipe(pipe: usize) -> Stall {
 /// What the pipeline carries of an instruction warp `w` issued on scheduler
 /// `k`: its distinct source registers (one register-file read each) and its
 /// destinations.
-fn staged(w: usize, k: usize, next: &NextOp, op: OpInfo, index: u32, load: Option<u32>) -> Staged {
+fn staged(w: usize, k: usize, next: &IssueView, op: OpInfo, index: u32, load: Option<u32>) -> Staged {
     let mut src = [Reg::RZ; MAX_SRC_REGS];
     let mut n_src = 0;
     for &reg in next.srcs() {

@@ -552,8 +552,7 @@ impl Sm {
                 last_opcode: 0,
             };
             self.scoreboard.reset(index);
-            let first_op = &self.ctas[slot].issue_views[first as usize];
-            self.next_ops[index] = issue::NextOp::of(first_op, &self.scoreboard, index);
+            self.next_ops[index] = issue::NextOp::of(self.issue_view(index), &self.scoreboard, index);
             let gate = self.gate_of(index);
             self.warp_gates[gate] = WarpGate::default();
             self.scheduler_gates[index % n_sched].sleep_until = 0;
