@@ -5,8 +5,9 @@
 
 pub use warplab_scale::miss_curve::{MissCurve, MissPoint};
 pub use warplab_scale::run::{
-    RuleOutcome, ScaleHost, ScaleOptions, ScaleReport, ScaleStep, SizeRun, Timing, WRITE_BACK_CHANGE,
-    ipc_without_launch, launch_cycles, run_scale, write_back_warning,
+    CurveRun, RuleOutcome, ScaleHost, ScaleOptions, ScaleReport, ScaleSimulations, ScaleStep, SizeRun, Timing,
+    WRITE_BACK_CHANGE, finish_scale, ipc_without_launch, launch_cycles, run_scale, scale_curve, simulate_scale_models,
+    validate_targets, write_back_warning,
 };
 pub use warplab_scale::{
     Benchmark, Cliff, Curve, Inputs, MAX_SIZES, Method, NoPrediction, PlanError, Prediction, PredictionRow, Role, Rule,

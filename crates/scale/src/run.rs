@@ -296,59 +296,145 @@ pub fn write_back_warning(runs: &[&SizeRun]) -> Option<String> {
     ))
 }
 
+/// What a run simulates: the two scale models and, to validate, the
+/// targets, with what the prediction needs to know of the plan. A host may
+/// simulate these on one worker and take the curve ([`scale_curve`]) on
+/// another at the same time; [`finish_scale`] then predicts from both.
+/// Each field is the [`ScaleReport`] field of the same name, which it becomes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct ScaleSimulations {
+    pub target_sms: u32,
+    pub sizes: Vec<u32>,
+    pub targets: Vec<u32>,
+    pub launch_latency: u64,
+    pub options: ScaleOptions,
+    pub scale_models: Vec<SizeRun>,
+    pub validation: Vec<SizeRun>,
+    pub diagnostics: Vec<String>,
+}
+
+/// The miss-rate curve a run predicts with, and how long it took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CurveRun {
+    /// LLC MPKI at every size; `None` under weak scaling, which uses none.
+    pub curve: Option<MissCurve>,
+    /// Wall-clock seconds, when the host has a clock.
+    pub seconds: Option<f64>,
+}
+
 /// Runs the scale models, the curve and the predictor (and, to validate,
-/// the targets).
+/// the targets), in that order, on one host.
 ///
 /// # Errors
 /// A workload that cannot be opened or read, or predictor inputs it refuses
 /// (e.g. a scale model with zero IPC).
 pub fn run_scale(plan: &ScalePlan, host: &mut dyn ScaleHost, options: &ScaleOptions) -> Result<ScaleReport, String> {
-    let mut diagnostics = plan.diagnostics.clone();
+    let mut simulations = simulate_scale_models(plan, host, options)?;
+    let curve = scale_curve(plan, host, options)?;
+    validate_targets(&mut simulations, plan, host, options)?;
+    finish_scale(simulations, curve)
+}
+
+/// The two scale models of `plan`, simulated (no targets yet).
+///
+/// # Errors
+/// A plan without two scale models, or a workload that cannot be opened or read.
+pub fn simulate_scale_models(
+    plan: &ScalePlan,
+    host: &mut dyn ScaleHost,
+    options: &ScaleOptions,
+) -> Result<ScaleSimulations, String> {
     if plan.sizes.len() < 2 {
         return Err("a scale-model run needs the two scale models".to_owned());
     }
+    let mut diagnostics = plan.diagnostics.clone();
     let mut scale_models = Vec::with_capacity(2);
     for size in &plan.sizes[..2] {
         scale_models.push(simulate_size(size, Role::ScaleModel, host, options, &mut diagnostics)?);
     }
-    let started = host.now();
-    let curve = if options.weak { None } else { Some(curve(plan, host, options)?) };
-    let curve_s = elapsed(started, host.now());
-    let ipc = [scale_models[0].ipc, scale_models[1].ipc];
-    let inputs = match &curve {
-        Some(curve) => Inputs {
-            sizes: plan.sms(),
-            ipc,
-            mpki: Some(curve.points.iter().map(|p| p.mpki).collect()),
-            f_mem: Some(scale_models[1].f_mem),
-        },
-        None => Inputs::without_curve(plan.sizes[0].sms, plan.sizes.len(), ipc).map_err(|e| e.to_string())?,
-    };
-    let predictions = Rule::ALL.map(|rule| predict(&inputs, rule).map_err(|e| e.to_string()));
-    let mut validation = Vec::new();
-    if options.validate {
-        for &t in &plan.targets {
-            let size = plan.size(t).ok_or_else(|| format!("target {t} SMs is not in the plan"))?;
-            validation.push(simulate_size(size, Role::Target, host, options, &mut diagnostics)?);
-        }
-    }
-    let outcome = |prediction: Prediction| {
-        let errors = errors(&prediction, &validation);
-        RuleOutcome { prediction, summary: summarize(&errors), errors }
-    };
-    let [reference, paper] = predictions;
-    let by_rule = [outcome(reference?), outcome(paper?)];
-    let runs: Vec<&SizeRun> = scale_models.iter().chain(&validation).collect();
-    let warnings = write_back_warning(&runs).into_iter().collect();
-    let timing = timing(&scale_models, curve_s, &validation);
-    Ok(ScaleReport {
+    Ok(ScaleSimulations {
         target_sms: plan.target_sms,
         sizes: plan.sms(),
         targets: plan.targets.clone(),
         launch_latency: u64::from(plan.sizes[0].config.kernels.kernel_launch_latency_cycles),
         options: *options,
         scale_models,
-        curve,
+        validation: Vec::new(),
+        diagnostics,
+    })
+}
+
+/// Simulates every target of `plan` into `simulations`, when `options` validate.
+///
+/// # Errors
+/// A target the plan lacks, or a workload that cannot be opened or read.
+pub fn validate_targets(
+    simulations: &mut ScaleSimulations,
+    plan: &ScalePlan,
+    host: &mut dyn ScaleHost,
+    options: &ScaleOptions,
+) -> Result<(), String> {
+    if !options.validate {
+        return Ok(());
+    }
+    for &t in &plan.targets {
+        let size = plan.size(t).ok_or_else(|| format!("target {t} SMs is not in the plan"))?;
+        let run = simulate_size(size, Role::Target, host, options, &mut simulations.diagnostics)?;
+        simulations.validation.push(run);
+    }
+    Ok(())
+}
+
+/// The miss-rate curve of `plan` (none under weak scaling), timed.
+///
+/// # Errors
+/// A workload that cannot be opened or read.
+pub fn scale_curve(plan: &ScalePlan, host: &mut dyn ScaleHost, options: &ScaleOptions) -> Result<CurveRun, String> {
+    let started = host.now();
+    let curve = if options.weak { None } else { Some(curve(plan, host, options)?) };
+    Ok(CurveRun { curve, seconds: elapsed(started, host.now()) })
+}
+
+/// Predicts every size with every method under both rules from the
+/// simulations and the curve, with each validated target's errors.
+///
+/// # Errors
+/// Predictor inputs it refuses (e.g. a scale model with zero IPC).
+pub fn finish_scale(simulations: ScaleSimulations, curve: CurveRun) -> Result<ScaleReport, String> {
+    let ScaleSimulations { target_sms, sizes, targets, launch_latency, options, scale_models, validation, diagnostics } =
+        simulations;
+    let [small, large] = scale_models.as_slice() else {
+        return Err("a scale-model run needs the two scale models".to_owned());
+    };
+    let ipc = [small.ipc, large.ipc];
+    let inputs = match &curve.curve {
+        Some(curve) => Inputs {
+            sizes: sizes.clone(),
+            ipc,
+            mpki: Some(curve.points.iter().map(|p| p.mpki).collect()),
+            f_mem: Some(large.f_mem),
+        },
+        None => Inputs::without_curve(small.sms, sizes.len(), ipc).map_err(|e| e.to_string())?,
+    };
+    let outcome = |rule: Rule| -> Result<RuleOutcome, String> {
+        let prediction = predict(&inputs, rule).map_err(|e| e.to_string())?;
+        let errors = errors(&prediction, &validation);
+        Ok(RuleOutcome { prediction, summary: summarize(&errors), errors })
+    };
+    let [reference, paper] = Rule::ALL.map(outcome);
+    let by_rule = [reference?, paper?];
+    let runs: Vec<&SizeRun> = scale_models.iter().chain(&validation).collect();
+    let warnings = write_back_warning(&runs).into_iter().collect();
+    let timing = timing(&scale_models, curve.seconds, &validation);
+    Ok(ScaleReport {
+        target_sms,
+        sizes,
+        targets,
+        launch_latency,
+        options,
+        scale_models,
+        curve: curve.curve,
         by_rule,
         validation,
         timing,

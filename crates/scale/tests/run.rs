@@ -5,7 +5,10 @@
 
 use warplab_config::{GpuConfig, preset};
 use warplab_kernels::{GenSpec, generate};
-use warplab_scale::run::{ScaleHost, ScaleOptions, ScaleStep, SizeRun, launch_cycles, run_scale, write_back_warning};
+use warplab_scale::run::{
+    ScaleHost, ScaleOptions, ScaleStep, SizeRun, finish_scale, launch_cycles, run_scale, scale_curve,
+    simulate_scale_models, validate_targets, write_back_warning,
+};
 use warplab_scale::{Method, Role, Rule, ScalePlan};
 use warplab_sim::{SimOptions, simulate};
 use warplab_trace::source::WorkloadSource;
@@ -194,4 +197,27 @@ fn a_scale_model_with_no_work_is_an_error_not_a_number() {
     let (_, plan) = host(false);
     let error = run_scale(&plan, &mut Empty, &ScaleOptions::default()).expect_err("zero IPC");
     assert_eq!(error, "the IPC at 8 is 0; it must be a number > 0");
+}
+
+/// The page splits a run: one worker simulates, another takes the curve
+/// meanwhile, and the prediction is made from both. The parts give
+/// `run_scale`'s report, and each host is asked only for its own part.
+#[wasm_bindgen_test(unsupported = test)]
+fn the_parts_of_a_run_on_two_hosts_give_its_report() {
+    for weak in [false, true] {
+        let options = ScaleOptions { validate: true, weak, ..ScaleOptions::default() };
+        let (mut whole, plan) = host(weak);
+        let report = run_scale(&plan, &mut whole, &options).expect("runs");
+        let (mut simulating, _) = host(weak);
+        let (mut curving, _) = host(weak);
+        let mut simulations = simulate_scale_models(&plan, &mut simulating, &options).expect("simulates");
+        validate_targets(&mut simulations, &plan, &mut simulating, &options).expect("validates");
+        let curve = scale_curve(&plan, &mut curving, &options).expect("a curve");
+        assert_eq!(finish_scale(simulations, curve).expect("predicts"), report, "weak: {weak}");
+        let simulated: Vec<ScaleStep> = [8, 16].map(|sms| ScaleStep::Simulate { sms, role: Role::ScaleModel }).into();
+        let target = ScaleStep::Simulate { sms: 32, role: Role::Target };
+        assert_eq!(simulating.steps, [simulated, vec![target]].concat());
+        let curved = if weak { vec![] } else { vec![ScaleStep::Curve] };
+        assert_eq!(curving.steps, curved);
+    }
 }

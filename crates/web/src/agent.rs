@@ -40,7 +40,10 @@ use warplab_lab::follow::loads::LoadPc;
 use warplab_lab::per_pc::PcStalls;
 use warplab_lab::run_kernel;
 use warplab_lab::sampling::{SampleMode, SamplingComparison, SamplingOptions, compare, sim_options};
-use warplab_lab::scale::{Rule, ScaleOptions, ScalePlan, ScaleReport, run_scale, weak_spec};
+use warplab_lab::scale::{
+    CurveRun, Rule, ScaleOptions, ScalePlan, ScaleReport, ScaleSimulations, run_scale, scale_curve,
+    simulate_scale_models, validate_targets, weak_spec,
+};
 use warplab_lab::{
     AnalyticalReport, ConfigEdit, ConfigReport, ContentHash, ContentHasher, Event, GenSpec, GeneratedWorkload,
     GpuConfig, OpenRead, Profile, ProfileOptions, ProfiledKnobs, SimOptions, SimReport, Snapshot, TraceWorkload,
@@ -183,9 +186,10 @@ pub enum WorkerInput {
         config: u64,
     },
     /// Predict the loaded config from two scale models of it running the
-    /// loaded workload; answered by [`WorkerOutput::Scaled`] or
-    /// [`WorkerOutput::ScaleFailed`], with each step's progress posted on
-    /// the request's channel meanwhile.
+    /// loaded workload, or do one part of that ([`ScalePart`]); answered by
+    /// [`WorkerOutput::Scaled`], [`WorkerOutput::ScaleSimulated`] or
+    /// [`WorkerOutput::ScaleCurved`], or by a failure, with each step's
+    /// progress posted on the request's channel meanwhile.
     Scale(ScaleRequest),
 }
 
@@ -210,6 +214,23 @@ pub struct ScaleRequest {
     /// The `BroadcastChannel` each step's progress is posted on (see
     /// `crate::scale_progress`); empty: none.
     pub progress_channel: String,
+    /// What of the run this worker does.
+    pub part: ScalePart,
+}
+
+/// What of a scale-model run one worker does. The page splits a run so that
+/// the miss-rate curve can be taken on another worker while the scale models
+/// are simulated, once a core is free for it (`app.rs`); the parts give the
+/// whole run's report ([`warplab_lab::scale::finish_scale`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScalePart {
+    /// Everything, with the prediction: [`WorkerOutput::Scaled`].
+    Whole,
+    /// The scale models and, when validating, the targets:
+    /// [`WorkerOutput::ScaleSimulated`].
+    Simulations,
+    /// The miss-rate curve: [`WorkerOutput::ScaleCurved`].
+    Curve,
 }
 
 /// What the page can do to a run in progress, between two slices.
@@ -492,9 +513,16 @@ pub enum WorkerOutput {
     /// The answer to `Scale`: the scale models, the curve, every method's
     /// prediction, and the targets' simulations when validating.
     Scaled(Box<ScaleReport>),
-    /// `Scale` failed: no workload yet, a pair or target the config cannot be
-    /// cut into (with the pairs that would work), a trace that cannot be read.
+    /// The answer to `Scale` for [`ScalePart::Simulations`].
+    ScaleSimulated(Box<ScaleSimulations>),
+    /// The answer to `Scale` for [`ScalePart::Curve`].
+    ScaleCurved(Box<CurveRun>),
+    /// `Scale` failed (the whole run or its simulations): no workload yet, a
+    /// pair or target the config cannot be cut into (with the pairs that
+    /// would work), a trace that cannot be read.
     ScaleFailed(String),
+    /// `Scale` failed for [`ScalePart::Curve`].
+    CurveFailed(String),
     /// The answer to `CompareSampling`: the sampled run against the full
     /// one, per kernel and overall, with both wall times' ratio.
     SamplingCompared(Box<SamplingComparison>),
@@ -513,7 +541,11 @@ impl WorkerOutput {
             | Self::KernelFailed(_) => Some(Lane::Workload),
             Self::Analyzed(_) | Self::Predicted(_) | Self::AnalysisFailed(_) => Some(Lane::Analysis),
             Self::ScalePlanned(_) => Some(Lane::ScalePlan),
-            Self::Scaled(_) | Self::ScaleFailed(_) => Some(Lane::Scale),
+            Self::Scaled(_)
+            | Self::ScaleSimulated(_)
+            | Self::ScaleCurved(_)
+            | Self::ScaleFailed(_)
+            | Self::CurveFailed(_) => Some(Lane::Scale),
             Self::Config(..) | Self::ConfigFailed(_) | Self::ConfigNeedsFile { .. } => Some(Lane::Config),
             Self::RunUpdated(_)
             | Self::RunReport(_)
@@ -744,10 +776,7 @@ impl Lab {
                 let setup = ScaleSetup { config, ..setup.unwrap_or_else(ScaleSetup::unplanned) };
                 WorkerOutput::ScalePlanned(Box::new(setup))
             }
-            WorkerInput::Scale(request) => {
-                let report = self.scale(&request);
-                report.map_or_else(WorkerOutput::ScaleFailed, |r| WorkerOutput::Scaled(Box::new(r)))
-            }
+            WorkerInput::Scale(request) => self.scale(&request),
         };
         vec![output]
     }
@@ -808,9 +837,20 @@ impl Lab {
         self.knobbed_profile = None;
     }
 
-    /// Runs the scale models of `request` on the loaded workload, in one go:
-    /// the worker answers nothing else meanwhile (see `crate::scale_progress`).
-    fn scale(&mut self, request: &ScaleRequest) -> Result<ScaleReport, String> {
+    /// Runs `request`'s part of a scale-model run on the loaded workload, in
+    /// one go: the worker answers nothing else meanwhile (see
+    /// `crate::scale_progress`).
+    fn scale(&mut self, request: &ScaleRequest) -> WorkerOutput {
+        let part = request.part;
+        let answer = self.scale_part(request);
+        match (part, answer) {
+            (ScalePart::Curve, Err(message)) => WorkerOutput::CurveFailed(message),
+            (_, Err(message)) => WorkerOutput::ScaleFailed(message),
+            (_, Ok(answer)) => answer,
+        }
+    }
+
+    fn scale_part(&mut self, request: &ScaleRequest) -> Result<WorkerOutput, String> {
         let gpu = self.gpu_or_default()?.clone();
         let Some((loaded, _)) = &self.workload else { return Err(NO_WORKLOAD.to_owned()) };
         let plan = ScalePlan::new(&gpu, request.scale_models, &request.targets).map_err(|e| e.to_string())?;
@@ -822,8 +862,16 @@ impl Lab {
         };
         let progress = ProgressPoster::open(&request.progress_channel);
         let open = |sms: u32| if request.weak { loaded.share(&gpu, sms) } else { loaded.source(&gpu) };
-        let mut host = WorkerScaleHost::new(open, progress, steps(&plan, &options));
-        run_scale(&plan, &mut host, &options)
+        let mut host = WorkerScaleHost::new(open, progress, steps(&plan, &options, request.part));
+        Ok(match request.part {
+            ScalePart::Whole => WorkerOutput::Scaled(Box::new(run_scale(&plan, &mut host, &options)?)),
+            ScalePart::Simulations => {
+                let mut simulations = simulate_scale_models(&plan, &mut host, &options)?;
+                validate_targets(&mut simulations, &plan, &mut host, &options)?;
+                WorkerOutput::ScaleSimulated(Box::new(simulations))
+            }
+            ScalePart::Curve => WorkerOutput::ScaleCurved(Box::new(scale_curve(&plan, &mut host, &options)?)),
+        })
     }
 
     /// Starts a run of the workload loaded last, and its first slice.

@@ -15,10 +15,10 @@ use web_sys::{File, FileList};
 use yew::prelude::*;
 
 use warplab_lab::sampling::SampleMode;
-use warplab_lab::scale::{Method, Prediction, ipc_without_launch};
+use warplab_lab::scale::{Method, Prediction, ScaleStep, ipc_without_launch};
 use warplab_lab::{HEADLINE, ModelKind};
 
-use crate::agent::{FileRef, RunControl, ScaleRequest, WorkerInput, WorkerOutput};
+use crate::agent::{FileRef, RunControl, ScalePart, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::analysis_state::{AnalysisAction, AnalysisState};
 use crate::baseline::{Baseline, Figures};
 use crate::components::SLIDER_KNOBS;
@@ -38,7 +38,7 @@ use crate::kernel_examples::{Example, example, example_in_location};
 use crate::kernel_state::{KernelAction, KernelState};
 use crate::lab_step::LabStep;
 use crate::run_state::{RunAction, RunPhase, RunState};
-use crate::scale_state::{ScaleAction, ScaleState};
+use crate::scale_state::{CurveWorker, ScaleAction, ScaleState};
 use crate::share::{
     address_bytes, current_link, experiment_in_location, experiment_of, lab_step_in_location, link_too_long,
     show_in_location, with_knob, without_knobs,
@@ -85,7 +85,9 @@ pub fn App(props: &AppProps) -> Html {
     // Analyses take a worker of their own, so the first run and the first
     // analysis of a page share the two cores instead of following each
     // other, and a slider's preview never waits for a run's slice.
-    let analyst = use_lab_worker(worker_url.clone(), Spawn::AtOnce, on_analysis_output(analysis.dispatcher()));
+    // It also takes a scale-model run's miss-rate curve when a core is free.
+    let on_analysis = on_analysis_output(analysis.dispatcher(), scale.dispatcher());
+    let analyst = use_lab_worker(worker_url.clone(), Spawn::AtOnce, on_analysis);
     // Scale-model runs take a worker of their own for up to minutes, so the
     // main worker keeps answering runs and analyses meanwhile.
     let scaler = use_lab_worker(worker_url.clone(), Spawn::AtOnce, on_scale_output(scale.dispatcher()));
@@ -125,6 +127,7 @@ pub fn App(props: &AppProps) -> Html {
     use_scale_plan_of_each_config(&page, state.config_loads);
     use_stop_on_config_error(&page, &state, &run);
     use_scale_run_of_each_experiment(&page, &scale, &run, &analysis, &state, next);
+    use_scale_curve_where_a_core_is_free(&page, &scale, &run, &analysis, next);
     let shared = experiment_of(&state, &run, &scale, &analysis);
     // A handout's link carries its lab step: a banner until dismissed, and the
     // page scrolled to the panel it points at once the run has stopped.
@@ -414,6 +417,9 @@ fn scale_waiting(scale: &ScaleState, run: &RunState, analysis: &AnalysisState, s
     }
     let ready = state.ready();
     let setup = scale.setup.as_ref().filter(|setup| Some(setup.config) == ready.map(|e| e.config));
+    if scale.running.is_some() && scale.simulations.is_some() {
+        return Some(ScaleStep::Curve.describe());
+    }
     if scale.running.is_some() {
         let step = scale.progress.as_ref().map(|p| format!("step {} of {}: {}", p.step, p.steps, p.what));
         return Some(step.unwrap_or_else(|| "starting the scale models".to_owned()));
@@ -712,6 +718,46 @@ fn use_scale_run_of_each_experiment(
     });
 }
 
+/// Asks for the running scale-model run's miss-rate curve as soon as a
+/// worker is free for it ([`ScaleState::curve_due`]): the analyst, where one
+/// more simulating worker fits on the cores ([`curve_may_start`]), else the
+/// scale worker once its simulations have ended. On two cores that is the
+/// analyst once the run has ended, while the scale worker still simulates:
+/// the core the run leaves does not stay idle until the scale models end
+/// (docs/performance.md). A run whose experiment the page no longer shows is
+/// dropped before its curve is asked for.
+#[hook]
+fn use_scale_curve_where_a_core_is_free(
+    page: &Page,
+    scale: &ScaleState,
+    run: &RunState,
+    analysis: &AnalysisState,
+    ready: Option<Experiment>,
+) {
+    let due = scale.curve_due(ready, curve_may_start(run, analysis));
+    let superseded = scale.superseded(ready);
+    let request = scale.curve_request();
+    let page = page.clone();
+    use_effect_with((due, superseded), move |&(due, superseded)| {
+        if superseded {
+            page.scale.dispatch(ScaleAction::Superseded);
+        } else if let (Some(worker), Some(request)) = (due, request) {
+            page.scale_curve(worker, request);
+        }
+    });
+}
+
+/// Whether one more worker may simulate beside the scale models: the run
+/// (while it runs, on its threads), the analyst's profile (while it runs),
+/// the scale worker and the curve's worker together take no more than the
+/// cores.
+fn curve_may_start(run: &RunState, analysis: &AnalysisState) -> bool {
+    let (cores, run_threads) = cores_and_run_threads();
+    let run_busy = matches!(run.phase, RunPhase::Starting | RunPhase::Running);
+    let busy = if run_busy { run_threads } else { 0 } + u32::from(analysis.analyzing.is_some()) + 2;
+    busy <= cores
+}
+
 /// Whether the scale models of `ready` may be simulated now: at once if the
 /// run leaves a core for them beside the page's own thread; once the
 /// analyst's profile of the same experiment has ended if it leaves one (on
@@ -732,12 +778,18 @@ fn scale_may_start(run: &RunState, analysis: &AnalysisState, ready: Option<Exper
 /// the page is cross-origin isolated, one per thread of its pool (every core,
 /// at most [`crate::MAX_RUN_THREADS`]).
 fn cores_beside_run() -> u32 {
-    let Some(window) = web_sys::window() else { return 0 };
+    let (cores, run_threads) = cores_and_run_threads();
+    cores.saturating_sub(run_threads)
+}
+
+/// The cores the browser reports, and the threads a run takes of them.
+fn cores_and_run_threads() -> (u32, u32) {
+    let Some(window) = web_sys::window() else { return (0, 1) };
     let cores = window.navigator().hardware_concurrency() as u32;
     let isolated =
         js_sys::Reflect::get(&window, &"crossOriginIsolated".into()).is_ok_and(|v| v.as_bool() == Some(true));
     let run_threads = if isolated { cores.min(crate::MAX_RUN_THREADS as u32) } else { 1 };
-    cores.saturating_sub(run_threads)
+    (cores, run_threads)
 }
 
 /// The scale-model run the panel's choices describe (weak scaling only for a
@@ -751,6 +803,7 @@ fn scale_request(page: &Page, scale: &ScaleState, state: &State) -> Option<Scale
         weak: scale.weak && state.choice.spec().is_some(),
         memcpy_warms_l2: MEMCPY_WARMS_L2,
         progress_channel: page.progress_channel.to_string(),
+        part: ScalePart::Simulations,
     })
 }
 
@@ -803,11 +856,16 @@ fn on_output(
 /// Routes the analysis worker's answers to the analysis state; its answers
 /// to the loads it shares with the main worker are the main worker's too,
 /// and dropped.
-fn on_analysis_output(analysis: UseReducerDispatcher<AnalysisState>) -> Callback<WorkerOutput> {
+fn on_analysis_output(
+    analysis: UseReducerDispatcher<AnalysisState>,
+    scale: UseReducerDispatcher<ScaleState>,
+) -> Callback<WorkerOutput> {
     Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::Analyzed(result) => analysis.dispatch(AnalysisAction::Analyzed(result)),
         WorkerOutput::Predicted(report) => analysis.dispatch(AnalysisAction::Predicted(report)),
         WorkerOutput::AnalysisFailed(message) => analysis.dispatch(AnalysisAction::Failed(message)),
+        WorkerOutput::ScaleCurved(curve) => scale.dispatch(ScaleAction::Curved(curve)),
+        WorkerOutput::CurveFailed(message) => scale.dispatch(ScaleAction::CurveFailed(message)),
         _ => {}
     })
 }
@@ -819,7 +877,10 @@ fn on_scale_output(scale: UseReducerDispatcher<ScaleState>) -> Callback<WorkerOu
     Callback::from(move |output: WorkerOutput| match output {
         WorkerOutput::ScalePlanned(setup) => scale.dispatch(ScaleAction::Planned(setup)),
         WorkerOutput::Scaled(report) => scale.dispatch(ScaleAction::Scaled(report)),
+        WorkerOutput::ScaleSimulated(simulations) => scale.dispatch(ScaleAction::Simulated(simulations)),
+        WorkerOutput::ScaleCurved(curve) => scale.dispatch(ScaleAction::Curved(curve)),
         WorkerOutput::ScaleFailed(message) => scale.dispatch(ScaleAction::Failed(message)),
+        WorkerOutput::CurveFailed(message) => scale.dispatch(ScaleAction::CurveFailed(message)),
         _ => {}
     })
 }
@@ -913,10 +974,21 @@ impl Page {
         self.scaler.send(WorkerInput::PlanScale { scale_models, config });
     }
 
-    /// Runs scale models of the loaded config in the scale worker.
+    /// Simulates scale models of the loaded config in the scale worker (its
+    /// curve is asked for when a worker is free for it).
     fn scale(&self, experiment: Experiment, request: ScaleRequest) {
-        self.scale.dispatch(ScaleAction::Requested(experiment));
+        self.scale.dispatch(ScaleAction::Requested(experiment, Box::new(request.clone())));
         self.scaler.send(WorkerInput::Scale(request));
+    }
+
+    /// Asks `worker` for the running scale-model run's miss-rate curve.
+    fn scale_curve(&self, worker: CurveWorker, request: ScaleRequest) {
+        self.scale.dispatch(ScaleAction::CurveAsked(worker));
+        let to = match worker {
+            CurveWorker::Analyst => &self.analyst,
+            CurveWorker::Scaler => &self.scaler,
+        };
+        to.send(WorkerInput::Scale(request));
     }
 
     /// Stops the scale-model run: its worker is terminated (it reads no

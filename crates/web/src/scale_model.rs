@@ -9,7 +9,7 @@ use warplab_lab::scale::{
 };
 use warplab_lab::{GpuConfig, WorkloadSource, apply_knob};
 
-use crate::agent::{ScaleSetup, ScaleSize};
+use crate::agent::{ScalePart, ScaleSetup, ScaleSize};
 use crate::scale_progress::{ProgressPoster, ScaleProgress};
 
 /// The pair tried when none divides the config, so the message says why
@@ -111,11 +111,16 @@ impl<Open: FnMut(u32) -> Result<Box<dyn WorkloadSource>, String>> ScaleHost for 
     }
 }
 
-/// The steps of a run: both scale models, the curve (strong scaling only),
-/// and each target when validating.
-pub fn steps(plan: &ScalePlan, options: &ScaleOptions) -> u32 {
+/// The steps of `part` of a run: both scale models and each target when
+/// validating, and the curve (strong scaling only).
+pub fn steps(plan: &ScalePlan, options: &ScaleOptions, part: ScalePart) -> u32 {
     let targets = if options.validate { plan.targets.len() as u32 } else { 0 };
-    2 + u32::from(!options.weak) + targets
+    let curve = u32::from(!options.weak);
+    match part {
+        ScalePart::Whole => 2 + targets + curve,
+        ScalePart::Simulations => 2 + targets,
+        ScalePart::Curve => curve,
+    }
 }
 
 /// What one size divides and keeps.

@@ -3,13 +3,18 @@
 //! config, the user's choices (target, rule, validation), the run asked for
 //! and its progress, the last report, and the paper's published benchmarks
 //! once loaded.
+//!
+//! A run is asked for in two parts: the scale worker simulates the scale
+//! models, and the miss-rate curve is taken by whichever worker is free for
+//! it first ([`ScaleState::curve_due`]). The report is made here from both
+//! ([`finish_scale`]), as one worker doing both would have made it.
 
 use std::rc::Rc;
 
-use warplab_lab::scale::{Prediction, Rule, ScaleReport};
+use warplab_lab::scale::{CurveRun, Prediction, Rule, ScaleReport, ScaleSimulations, finish_scale};
 use yew::Reducible;
 
-use crate::agent::ScaleSetup;
+use crate::agent::{ScalePart, ScaleRequest, ScaleSetup};
 use crate::published::Published;
 use crate::scale_progress::ScaleProgress;
 use crate::state::Experiment;
@@ -33,6 +38,16 @@ pub struct ScaleState {
     pub weak: bool,
     /// A run asked of the worker and not answered yet, for this experiment.
     pub running: Option<Experiment>,
+    /// What that run asks for (its curve is asked for with it).
+    pub request: Option<Rc<ScaleRequest>>,
+    /// Its scale models' simulations, once the scale worker has answered.
+    pub simulations: Option<Rc<ScaleSimulations>>,
+    /// Its miss-rate curve, once a worker has answered.
+    pub curve: Option<Rc<CurveRun>>,
+    /// The worker asked for a curve not answered yet (of the running run, or
+    /// of one that failed or was cancelled meanwhile: no run starts until it
+    /// has answered, so no answer can be taken for another run's).
+    pub curve_at: Option<CurveWorker>,
     /// The experiment the last run was asked for (answered or not, failed
     /// or not): a page asks for each experiment's prediction once.
     pub requested: Option<Experiment>,
@@ -54,6 +69,16 @@ pub struct ScaleState {
     pub benchmark: usize,
 }
 
+/// The worker that takes a run's miss-rate curve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurveWorker {
+    /// The analyst, idle once its profile has ended, while the scale worker
+    /// still simulates.
+    Analyst,
+    /// The scale worker, once its simulations have ended.
+    Scaler,
+}
+
 /// What changes the scale panel's state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ScaleAction {
@@ -70,11 +95,22 @@ pub enum ScaleAction {
     /// The user chose weak (true) or strong scaling.
     WeakSet(bool),
     /// A run of this experiment was asked of the worker.
-    Requested(Experiment),
+    Requested(Experiment, Box<ScaleRequest>),
     /// A step of the run started.
     Progress(ScaleProgress),
     /// The worker's report.
     Scaled(Box<ScaleReport>),
+    /// The scale worker simulated the scale models (and the targets).
+    Simulated(Box<ScaleSimulations>),
+    /// The run's curve was asked of this worker.
+    CurveAsked(CurveWorker),
+    /// A worker took the curve.
+    Curved(Box<CurveRun>),
+    /// Taking the curve failed.
+    CurveFailed(String),
+    /// The experiment changed before the curve was asked for: the run is
+    /// dropped (the workers now hold the new experiment's workload).
+    Superseded,
     /// The run failed.
     Failed(String),
     /// The user cancelled the run (its worker is restarted).
@@ -114,7 +150,61 @@ impl ScaleState {
             let setup = self.setup.as_ref().filter(|setup| setup.config == e.config);
             setup.is_some_and(|setup| setup.error.is_none() && !setup.sizes.is_empty())
         };
-        ready.filter(|e| may_start && planned(e) && self.requested != Some(*e) && self.running.is_none())
+        let idle = self.running.is_none() && self.curve_at.is_none();
+        ready.filter(|e| may_start && planned(e) && self.requested != Some(*e) && idle)
+    }
+
+    /// The worker to ask for the running run's curve now, if any: the scale
+    /// worker once its simulations have ended, else another one where
+    /// `core_free` says a core is free for it. Only while the run's
+    /// experiment is `ready`: the workers hold its workload.
+    pub fn curve_due(&self, ready: Option<Experiment>, core_free: bool) -> Option<CurveWorker> {
+        let waiting = self.running.is_some() && self.running == ready && self.curve.is_none();
+        if !waiting || self.curve_at.is_some() {
+            return None;
+        }
+        if self.simulations.is_some() { Some(CurveWorker::Scaler) } else { core_free.then_some(CurveWorker::Analyst) }
+    }
+
+    /// Whether the running run can no longer get its curve: its simulations
+    /// have ended, none was asked for, and the page shows another
+    /// experiment, whose workload the workers now hold.
+    pub fn superseded(&self, ready: Option<Experiment>) -> bool {
+        self.running.is_some() && self.running != ready && self.simulations.is_some() && self.curve_at.is_none()
+    }
+
+    /// The request for the running run's curve: no progress of its own (the
+    /// scale worker's steps are what the card shows).
+    pub fn curve_request(&self) -> Option<ScaleRequest> {
+        let request = self.request.as_deref()?;
+        Some(ScaleRequest { part: ScalePart::Curve, progress_channel: String::new(), ..request.clone() })
+    }
+
+    /// The report of the running run, once both parts are in.
+    fn finish_if_complete(&mut self) {
+        let (Some(simulations), Some(curve)) = (&self.simulations, &self.curve) else { return };
+        let finished = finish_scale((**simulations).clone(), (**curve).clone());
+        (self.simulations, self.curve) = (None, None);
+        match finished {
+            Ok(report) => {
+                self.report_for = self.running.take();
+                self.report = Some(Rc::new(report));
+                self.error = None;
+            }
+            Err(message) => {
+                self.running = None;
+                self.error = Some(message);
+            }
+        }
+        self.progress = None;
+    }
+
+    /// Drops the running run's parts and progress.
+    fn stop(&mut self) {
+        self.running = None;
+        self.progress = None;
+        self.simulations = None;
+        self.curve = None;
     }
 }
 
@@ -138,10 +228,11 @@ impl Reducible for ScaleState {
             ScaleAction::RuleChosen(rule) => next.rule = rule,
             ScaleAction::ValidateSet(validate) => next.validate = validate,
             ScaleAction::WeakSet(weak) => next.weak = weak,
-            ScaleAction::Requested(experiment) => {
+            ScaleAction::Requested(experiment, request) => {
+                next.stop();
                 next.running = Some(experiment);
                 next.requested = Some(experiment);
-                next.progress = None;
+                next.request = Some(Rc::new(*request));
                 next.error = None;
                 next.cancelled = false;
             }
@@ -157,15 +248,38 @@ impl Reducible for ScaleState {
                 next.progress = None;
                 next.error = None;
             }
+            ScaleAction::Simulated(simulations) if next.running.is_some() => {
+                next.simulations = Some(Rc::new(*simulations));
+                next.finish_if_complete();
+            }
+            ScaleAction::Simulated(_) => {}
+            ScaleAction::CurveAsked(worker) => next.curve_at = Some(worker),
+            ScaleAction::Curved(curve) => {
+                next.curve_at = None;
+                if next.running.is_some() {
+                    next.curve = Some(Rc::new(*curve));
+                    next.finish_if_complete();
+                }
+            }
+            ScaleAction::CurveFailed(message) => {
+                next.curve_at = None;
+                if next.running.is_some() {
+                    next.stop();
+                    next.error = Some(message);
+                }
+            }
+            ScaleAction::Superseded => next.stop(),
             ScaleAction::Failed(message) => {
-                next.running = None;
-                next.progress = None;
+                next.stop();
                 next.error = Some(message);
             }
             ScaleAction::Cancelled if next.running.is_some() => {
-                next.running = None;
-                next.progress = None;
+                next.stop();
                 next.cancelled = true;
+                // The scale worker is restarted: a curve asked of it never answers.
+                if next.curve_at == Some(CurveWorker::Scaler) {
+                    next.curve_at = None;
+                }
             }
             ScaleAction::Cancelled => {}
             ScaleAction::PublishedLoaded(Ok(published)) => {
@@ -181,7 +295,9 @@ impl Reducible for ScaleState {
 
 #[cfg(test)]
 mod tests {
-    use warplab_lab::scale::{Method, ScaleHost, ScaleOptions, ScalePlan, run_scale};
+    use warplab_lab::scale::{
+        Method, ScaleHost, ScaleOptions, ScalePlan, run_scale, scale_curve, simulate_scale_models,
+    };
     use warplab_lab::{GenSpec, GeneratedWorkload, GpuConfig, WorkloadSource, preset_config};
 
     use super::*;
@@ -196,12 +312,43 @@ mod tests {
         }
     }
 
-    /// A run of vecadd on 8 and 16 SMs of the paper's GPU predicting 32, under `rule`.
-    fn report(rule: Rule) -> ScaleReport {
+    /// A host running vecadd on the paper's GPU, and the plan of 8 and 16 SMs predicting 32.
+    fn host_and_plan() -> (Host, ScalePlan) {
         let gpu = preset_config("scalemodel").expect("a bundled preset").1;
         let plan = ScalePlan::new(&gpu, [8, 16], &[32]).expect("divides");
-        let mut host = Host("vecadd:size=4".parse().expect("a well-formed spec"), gpu);
+        (Host("vecadd:size=4".parse().expect("a well-formed spec"), gpu), plan)
+    }
+
+    /// A run of vecadd on 8 and 16 SMs of the paper's GPU predicting 32, under `rule`.
+    fn report(rule: Rule) -> ScaleReport {
+        let (mut host, plan) = host_and_plan();
         run_scale(&plan, &mut host, &ScaleOptions { rule, ..ScaleOptions::default() }).expect("runs")
+    }
+
+    /// The same run's two parts, as the scale worker and another answer them.
+    fn parts() -> (ScaleAction, ScaleAction) {
+        let (mut host, plan) = host_and_plan();
+        let options = ScaleOptions::default();
+        let simulations = simulate_scale_models(&plan, &mut host, &options).expect("simulates");
+        let curve = scale_curve(&plan, &mut host, &options).expect("a curve");
+        (ScaleAction::Simulated(Box::new(simulations)), ScaleAction::Curved(Box::new(curve)))
+    }
+
+    fn request() -> Box<ScaleRequest> {
+        Box::new(ScaleRequest {
+            scale_models: [8, 16],
+            targets: vec![32],
+            rule: Rule::Reference,
+            validate: false,
+            weak: false,
+            memcpy_warms_l2: false,
+            progress_channel: "progress".into(),
+            part: ScalePart::Simulations,
+        })
+    }
+
+    fn requested(experiment: Experiment) -> ScaleAction {
+        ScaleAction::Requested(experiment, request())
     }
 
     fn setup(sizes: &[u32]) -> ScaleSetup {
@@ -227,7 +374,7 @@ mod tests {
     #[test]
     fn the_rule_switch_predicts_as_a_run_with_that_rule_would() {
         let asked = Experiment { workload: 1, config: 1 };
-        let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Requested(asked));
+        let state = Rc::new(ScaleState::default()).reduce(requested(asked));
         let state = state.reduce(ScaleAction::Scaled(Box::new(report(Rule::Reference))));
         assert_eq!((state.report_for, state.running), (Some(asked), None));
         let reference = state.prediction().expect("a report").clone();
@@ -253,7 +400,7 @@ mod tests {
         assert_eq!(state.run_due(Some(first), false), None, "the page may not start it yet");
         assert_eq!(state.run_due(Some(first), true), Some(first));
         assert_eq!(state.run_due(Some(second), true), None, "the plan is the older config's");
-        let state = state.reduce(ScaleAction::Requested(first)).reduce(planned(2));
+        let state = state.reduce(requested(first)).reduce(planned(2));
         assert_eq!(state.run_due(Some(second), true), None, "one run at a time");
         let state = state.reduce(ScaleAction::Failed("no workload".into()));
         assert_eq!(state.run_due(Some(first), true), None, "asked for once, even when it failed");
@@ -265,7 +412,7 @@ mod tests {
         let progress = ScaleProgress { step: 1, steps: 3, what: "simulating".into() };
         let state = Rc::new(ScaleState::default()).reduce(ScaleAction::Progress(progress.clone()));
         assert_eq!(state.progress, None, "no run");
-        let state = state.reduce(ScaleAction::Requested(Experiment::default()));
+        let state = state.reduce(requested(Experiment::default()));
         let state = state.reduce(ScaleAction::Progress(progress.clone()));
         assert_eq!(state.progress.as_ref(), Some(&progress));
         let state = state.reduce(ScaleAction::Failed("no workload".into()));
@@ -279,13 +426,13 @@ mod tests {
         let experiment = Experiment { workload: 1, config: 1 };
         let planned = ScaleAction::Planned(Box::new(ScaleSetup { config: 1, ..setup(&[8, 16, 32]) }));
         let progress = ScaleProgress { step: 1, steps: 3, what: "simulating".into() };
-        let state = Rc::new(ScaleState::default()).reduce(planned).reduce(ScaleAction::Requested(experiment));
+        let state = Rc::new(ScaleState::default()).reduce(planned).reduce(requested(experiment));
         let state = state.reduce(ScaleAction::Progress(progress.clone())).reduce(ScaleAction::Cancelled);
         assert_eq!((state.running, state.progress.clone(), state.cancelled), (None, None, true));
         assert_eq!(state.run_due(Some(experiment), true), None, "Predict asks again, not the page");
         let state = state.reduce(ScaleAction::Progress(progress));
         assert_eq!(state.progress, None, "a late step of the cancelled run");
-        let state = state.reduce(ScaleAction::Requested(experiment));
+        let state = state.reduce(requested(experiment));
         assert!(!state.cancelled && state.running.is_some(), "Predict runs it again");
         let idle = Rc::new(ScaleState::default()).reduce(ScaleAction::Cancelled);
         assert!(!idle.cancelled, "nothing ran, nothing was cancelled");
@@ -301,5 +448,74 @@ mod tests {
         assert_eq!((own.target_sms(), own.chosen_target()), (Some(128), None), "a link leaves the own size out");
         let state = state.reduce(ScaleAction::Planned(Box::new(setup(&[32, 64, 128]))));
         assert_eq!((state.target, state.target_sms()), (None, Some(128)), "32 SMs is a scale model now");
+    }
+
+    #[test]
+    fn the_parts_make_the_whole_runs_report_in_either_order() {
+        let asked = Experiment { workload: 1, config: 1 };
+        let (simulated, curved) = parts();
+        for (first, second) in [(simulated.clone(), curved.clone()), (curved, simulated)] {
+            let state = Rc::new(ScaleState::default()).reduce(requested(asked)).reduce(first);
+            assert_eq!((state.running, state.report.clone()), (Some(asked), None), "one part is not a report");
+            let state = state.reduce(second);
+            assert_eq!(state.report.as_deref(), Some(&report(Rule::Reference)));
+            assert_eq!((state.report_for, state.running), (Some(asked), None));
+            assert!(state.simulations.is_none() && state.curve.is_none(), "the parts are not kept");
+        }
+    }
+
+    #[test]
+    fn the_curve_goes_to_the_analyst_where_a_core_is_free_else_to_the_scale_worker_once_it_is_idle() {
+        let asked = Experiment { workload: 1, config: 1 };
+        let other = Experiment { workload: 2, config: 1 };
+        let state = Rc::new(ScaleState::default());
+        assert_eq!(state.curve_due(Some(asked), true), None, "no run");
+        let state = state.reduce(requested(asked));
+        assert_eq!(state.curve_due(Some(asked), false), None, "no free core, the scale worker busy");
+        assert_eq!(state.curve_due(Some(asked), true), Some(CurveWorker::Analyst));
+        assert_eq!(state.curve_due(Some(other), true), None, "the workers hold another workload");
+        let request = state.curve_request().expect("the run's");
+        assert_eq!((request.part, request.progress_channel.as_str()), (ScalePart::Curve, ""), "no progress");
+        assert_eq!(request.scale_models, [8, 16]);
+        let (simulated, curved) = parts();
+        let idle_scaler = state.clone().reduce(simulated);
+        assert_eq!(idle_scaler.curve_due(Some(asked), false), Some(CurveWorker::Scaler));
+        let asked_analyst = state.reduce(ScaleAction::CurveAsked(CurveWorker::Analyst));
+        assert_eq!(asked_analyst.curve_due(Some(asked), true), None, "asked once");
+        let done = asked_analyst.reduce(curved);
+        assert_eq!((done.curve_at, done.curve_due(Some(asked), true)), (None, None));
+    }
+
+    #[test]
+    fn a_run_waits_for_a_curve_still_owed_and_a_superseded_run_is_dropped() {
+        let first = Experiment { workload: 1, config: 1 };
+        let second = Experiment { workload: 2, config: 1 };
+        let planned = ScaleAction::Planned(Box::new(ScaleSetup { config: 1, ..setup(&[8, 16, 32]) }));
+        let (simulated, curved) = parts();
+        let state = Rc::new(ScaleState::default()).reduce(planned).reduce(requested(first));
+        let state = state.reduce(ScaleAction::CurveAsked(CurveWorker::Analyst));
+        let state = state.reduce(ScaleAction::Failed("no workload".into()));
+        assert_eq!(state.run_due(Some(second), true), None, "the analyst's curve has not answered");
+        let state = state.reduce(curved.clone());
+        assert_eq!(state.report, None, "a late curve of a failed run makes no report");
+        assert_eq!(state.run_due(Some(second), true), Some(second));
+        // The page moved on while the scale worker simulated the first.
+        let state = state.reduce(requested(first)).reduce(simulated);
+        assert!(!state.superseded(Some(first)));
+        assert!(state.superseded(Some(second)));
+        let state = state.reduce(ScaleAction::Superseded);
+        assert_eq!((state.running, state.simulations.clone()), (None, None));
+        assert_eq!(state.run_due(Some(second), true), Some(second));
+        // A cancelled scale worker never answers its curve; the analyst still does.
+        let cancelled = |worker| {
+            let state = Rc::new(ScaleState::default()).reduce(requested(first));
+            state.reduce(ScaleAction::CurveAsked(worker)).reduce(ScaleAction::Cancelled).curve_at
+        };
+        assert_eq!(cancelled(CurveWorker::Scaler), None);
+        assert_eq!(cancelled(CurveWorker::Analyst), Some(CurveWorker::Analyst));
+        let failed = Rc::new(ScaleState::default()).reduce(requested(first));
+        let failed = failed.reduce(ScaleAction::CurveAsked(CurveWorker::Analyst));
+        let failed = failed.reduce(ScaleAction::CurveFailed("unreadable".into()));
+        assert_eq!((failed.running, failed.curve_at, failed.error.as_deref()), (None, None, Some("unreadable")));
     }
 }

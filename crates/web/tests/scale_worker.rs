@@ -3,7 +3,8 @@
 //! small generated workload on the paper's 128-SM GPU (scale models of 8 and
 //! 16 SMs, target 32, validated) posts each step on the page's channel while
 //! it runs and answers with the report `run_scale` gives in the page itself;
-//! requests the config cannot take fail with the reason.
+//! its parts, as the page asks for them of two workers, make the same
+//! report; requests the config cannot take fail with the reason.
 //!
 //! The worker is served from `test-dist/` (see `tests/app.rs`).
 
@@ -14,9 +15,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use gloo::timers::future::sleep;
-use warplab_lab::scale::{Rule, ScaleHost, ScaleOptions, ScalePlan, ScaleReport, run_scale, weak_spec};
+use warplab_lab::scale::{Rule, ScaleHost, ScaleOptions, ScalePlan, ScaleReport, finish_scale, run_scale, weak_spec};
 use warplab_lab::{GenSpec, GeneratedWorkload, GpuConfig, WorkloadSource, preset_config};
-use warplab_web::agent::{ScaleRequest, WorkerInput, WorkerOutput};
+use warplab_web::agent::{ScalePart, ScaleRequest, WorkerInput, WorkerOutput};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -32,6 +33,10 @@ fn request(scale_models: [u32; 2], targets: &[u32], progress_channel: &str) -> W
 }
 
 fn weak_or_strong(scale_models: [u32; 2], targets: &[u32], progress_channel: &str, weak: bool) -> WorkerInput {
+    part_of(scale_models, targets, progress_channel, weak, ScalePart::Whole)
+}
+
+fn part_of(scale_models: [u32; 2], targets: &[u32], channel: &str, weak: bool, part: ScalePart) -> WorkerInput {
     WorkerInput::Scale(ScaleRequest {
         scale_models,
         targets: targets.to_vec(),
@@ -39,7 +44,8 @@ fn weak_or_strong(scale_models: [u32; 2], targets: &[u32], progress_channel: &st
         validate: true,
         weak,
         memcpy_warms_l2: false,
-        progress_channel: progress_channel.to_owned(),
+        progress_channel: channel.to_owned(),
+        part,
     })
 }
 
@@ -165,7 +171,33 @@ async fn a_scale_run_through_the_worker_matches_the_page_and_reports_its_steps()
     let options = ScaleOptions { rule: Rule::Reference, validate: true, weak: false, memcpy_warms_l2: false };
     let mut host = PageHost { spec: SPEC.parse().expect("a valid spec"), gpu: gpu.clone(), weak: false };
     let page = run_scale(&plan, &mut host, &options).expect("runs");
-    assert_eq!(timeless(*report), timeless(page));
+    assert_eq!(timeless(*report), timeless(page.clone()));
+
+    // The page's split: the simulations with their steps, the curve with
+    // none of its own; the report made from both is the whole run's.
+    let channel = format!("warplab-scale-test-parts-{}", js_sys::Date::now());
+    let listener = Listener::registered(&channel).await;
+    bridge.send_input(part_of([8, 16], &[32], &channel, false, ScalePart::Simulations));
+    let WorkerOutput::ScaleSimulated(simulations) = next(&mut bridge, "simulations").await else {
+        panic!("no simulations")
+    };
+    bridge.send_input(part_of([8, 16], &[32], "", false, ScalePart::Curve));
+    let WorkerOutput::ScaleCurved(curve) = next(&mut bridge, "a curve").await else { panic!("no curve") };
+    sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        *listener.heard.borrow(),
+        [
+            "1/3: simulating the 8-SM scale model",
+            "2/3: simulating the 16-SM scale model",
+            "3/3: simulating the 32-SM target (validation)",
+        ]
+    );
+    assert!(curve.seconds.is_some(), "the worker times the curve");
+    let split = finish_scale(*simulations, *curve).expect("predicts");
+    assert_eq!(timeless(split), timeless(page));
+    bridge.send_input(part_of([8, 24], &[], "", false, ScalePart::Curve));
+    let refused = next(&mut bridge, "a refused curve").await;
+    assert!(matches!(&refused, WorkerOutput::CurveFailed(m) if m.starts_with("the scale models must be S and 2S")));
 
     // Weak scaling: no curve, so three steps; each size its share.
     let channel = format!("warplab-scale-test-weak-{}", js_sys::Date::now());

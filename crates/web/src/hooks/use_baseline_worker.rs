@@ -14,7 +14,7 @@ use warplab_lab::scale::Method;
 use warplab_lab::{ConfigChoice, Experiment as Shared, HEADLINE, ModelKind, SAMPLE_TRACES, WorkloadChoice};
 use yew::prelude::*;
 
-use crate::agent::{ScaleRequest, WorkerInput, WorkerOutput};
+use crate::agent::{ScalePart, ScaleRequest, WorkerInput, WorkerOutput};
 use crate::baseline::Figures;
 use crate::fetch::page_url;
 use crate::hooks::{LabWorkerHandle, Spawn, use_lab_worker};
@@ -92,6 +92,7 @@ pub fn use_baseline_worker(worker_url: AttrValue, on_figure: Callback<BaselineFi
                         weak: experiment.scale.weak,
                         memcpy_warms_l2: experiment.memcpy_warms_l2,
                         progress_channel: String::new(),
+                        part: ScalePart::Whole,
                     };
                     if let Some(worker) = sender.borrow().as_ref() {
                         worker.send(WorkerInput::Scale(request));

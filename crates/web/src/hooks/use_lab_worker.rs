@@ -349,7 +349,7 @@ mod tests {
     use warplab_lab::scale::Rule;
 
     use super::*;
-    use crate::agent::{RunControl, ScaleRequest, ScaleSetup};
+    use crate::agent::{RunControl, ScalePart, ScaleRequest, ScaleSetup};
 
     fn generate(kernel: &str) -> WorkerInput {
         WorkerInput::Generate { spec: GenSpec::new(kernel), summarize: true }
@@ -420,6 +420,7 @@ mod tests {
             weak: false,
             memcpy_warms_l2: false,
             progress_channel: String::new(),
+            part: ScalePart::Whole,
         })
     }
 

@@ -34,7 +34,13 @@ pub fn controls(
 ) -> Html {
     let running = state.running.is_some();
     let weak = state.weak && generated;
-    let can_run = ready && !running && setup.error.is_none() && !setup.sizes.is_empty() && (generated || !state.weak);
+    // A curve still owed to a failed or cancelled run holds the next one back (`ScaleState::run_due`).
+    let can_run = ready
+        && !running
+        && state.curve_at.is_none()
+        && setup.error.is_none()
+        && !setup.sizes.is_empty()
+        && (generated || !state.weak);
     let on_predict = callbacks.on_predict.reform(|_: MouseEvent| ());
     html! {
         <>
