@@ -296,6 +296,9 @@ pub fn write_back_warning(runs: &[&SizeRun]) -> Option<String> {
     ))
 }
 
+/// Why a plan or a run without its two scale models cannot predict.
+const TWO_SCALE_MODELS: &str = "a scale-model run needs the two scale models";
+
 /// What a run simulates: the two scale models and, to validate, the
 /// targets, with what the prediction needs to know of the plan. A host may
 /// simulate these on one worker and take the curve ([`scale_curve`]) on
@@ -346,7 +349,7 @@ pub fn simulate_scale_models(
     options: &ScaleOptions,
 ) -> Result<ScaleSimulations, String> {
     if plan.sizes.len() < 2 {
-        return Err("a scale-model run needs the two scale models".to_owned());
+        return Err(TWO_SCALE_MODELS.to_owned());
     }
     let mut diagnostics = plan.diagnostics.clone();
     let mut scale_models = Vec::with_capacity(2);
@@ -405,7 +408,7 @@ pub fn finish_scale(simulations: ScaleSimulations, curve: CurveRun) -> Result<Sc
     let ScaleSimulations { target_sms, sizes, targets, launch_latency, options, scale_models, validation, diagnostics } =
         simulations;
     let [small, large] = scale_models.as_slice() else {
-        return Err("a scale-model run needs the two scale models".to_owned());
+        return Err(TWO_SCALE_MODELS.to_owned());
     };
     let ipc = [small.ipc, large.ipc];
     let inputs = match &curve.curve {

@@ -736,7 +736,7 @@ fn use_scale_curve_where_a_core_is_free(
 ) {
     let due = scale.curve_due(ready, curve_may_start(run, analysis));
     let superseded = scale.superseded(ready);
-    let request = scale.curve_request();
+    let request = due.and_then(|_| scale.curve_request());
     let page = page.clone();
     use_effect_with((due, superseded), move |&(due, superseded)| {
         if superseded {

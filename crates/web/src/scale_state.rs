@@ -150,8 +150,13 @@ impl ScaleState {
             let setup = self.setup.as_ref().filter(|setup| setup.config == e.config);
             setup.is_some_and(|setup| setup.error.is_none() && !setup.sizes.is_empty())
         };
-        let idle = self.running.is_none() && self.curve_at.is_none();
-        ready.filter(|e| may_start && planned(e) && self.requested != Some(*e) && idle)
+        ready.filter(|e| may_start && planned(e) && self.requested != Some(*e) && self.idle())
+    }
+
+    /// No run in flight and no curve owed to one that failed or was
+    /// cancelled: only then may another run start (see `curve_at`).
+    pub fn idle(&self) -> bool {
+        self.running.is_none() && self.curve_at.is_none()
     }
 
     /// The worker to ask for the running run's curve now, if any: the scale

@@ -34,13 +34,8 @@ pub fn controls(
 ) -> Html {
     let running = state.running.is_some();
     let weak = state.weak && generated;
-    // A curve still owed to a failed or cancelled run holds the next one back (`ScaleState::run_due`).
-    let can_run = ready
-        && !running
-        && state.curve_at.is_none()
-        && setup.error.is_none()
-        && !setup.sizes.is_empty()
-        && (generated || !state.weak);
+    let can_run =
+        ready && state.idle() && setup.error.is_none() && !setup.sizes.is_empty() && (generated || !state.weak);
     let on_predict = callbacks.on_predict.reform(|_: MouseEvent| ());
     html! {
         <>
