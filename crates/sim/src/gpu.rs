@@ -43,7 +43,7 @@ use crate::per_pc::{PerPc, SAMPLE_INTERVAL, samples_in};
 use crate::report::MshrHistogram;
 use crate::request::{MemoryRequests, RequestPool, Requests};
 use crate::sampling::sampler::Sampler;
-use crate::sm::port::SmPort;
+use crate::sm::port::{SmPort, SmWake};
 use crate::sm::{CtaResources, KernelView, Sm};
 use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
@@ -96,6 +96,8 @@ pub struct Gpu {
     pub(crate) requests: Requests,
     /// SM `i`'s side of the crossbars during its cycle.
     ports: Vec<SmPort>,
+    /// When SM `i` next has work, and whether it ran this cycle.
+    wakes: Vec<SmWake>,
     /// Runs the SMs' cycles on several threads (natively, with
     /// [`SimOptions::threads`] above one).
     threads: crate::threads::SmThreads,
@@ -149,6 +151,7 @@ impl Gpu {
             reply_network: Network::replies(config),
             requests: Requests::new(n_sms),
             ports: (0..n_sms).map(SmPort::new).collect(),
+            wakes: (0..n_sms).map(SmWake::new).collect(),
             threads: crate::threads::SmThreads::new(options.threads),
             address_map: AddressMap::for_gpu(config),
             views: Vec::new(),
@@ -397,7 +400,8 @@ impl Gpu {
             &mut self.sms,
             pools,
             &mut self.ports,
-            |sm, requests, port| cycle.tick(sm, requests, port),
+            &mut self.wakes,
+            |sm, requests, port, wake| cycle.tick(sm, requests, port, wake),
             memory_edges,
         );
         if beside.is_some() {
@@ -414,10 +418,11 @@ impl Gpu {
     /// in SM order, as one thread ticking them in turn would have applied it:
     /// packets sent and replies taken, events, sampling records and finished CTAs.
     fn end_sm_cycles(&mut self, now: u64) {
-        for (sm, port) in self.sms.iter_mut().zip(&mut self.ports) {
-            if !port.ticked {
+        for ((sm, port), wake) in self.sms.iter_mut().zip(&mut self.ports).zip(&mut self.wakes) {
+            if !wake.ticked {
                 continue;
             }
+            wake.ticked = false;
             port.apply(&mut self.requests, &mut self.request_network, &mut self.reply_network, &mut self.log);
             if let Some(sampler) = &mut self.sampler
                 && !sm.sample_log.is_empty()
@@ -425,8 +430,7 @@ impl Gpu {
                 sampler.take(&mut sm.sample_log, now);
             }
             // Taken and put back only when it holds something: the SM's
-            // thread reads the list's line, which need not move to this core
-            // (as an idle port's, `SmPort::close`).
+            // thread reads the list's line, which need not move to this core.
             if sm.finished_ctas.is_empty() {
                 continue;
             }
@@ -485,8 +489,8 @@ impl Gpu {
         } else {
             self.clocks.core_cycle_at(Domain::Icnt, arrival.saturating_sub(1))
         };
-        for sm in &self.sms {
-            next = next.min(sm.wake_at);
+        for wake in &self.wakes {
+            next = next.min(wake.at);
             if next <= now + 1 {
                 return None;
             }
@@ -695,6 +699,7 @@ impl Gpu {
                         let (needs, first) = (run.needs, run.warps_launched);
                         self.sms[s].settle(now - 1, self.any_running);
                         self.runs[r].warps_launched += self.sms[s].launch_cta(slot, r as u32, needs, now, first);
+                        self.wakes[s].at = 0;
                         self.next_sm = (s + 1) % n;
                         let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
                         let cta = || cta_index(&self.runs, &self.sms[s], slot);
@@ -771,18 +776,20 @@ struct SmCycle<'a> {
 
 impl SmCycle<'_> {
     /// SM `sm`'s cycle, if it has work or a reply waits at its port: its
-    /// requests in `requests`, what it sends and takes in `port`.
-    fn tick(&self, sm: &mut Sm, requests: &mut RequestPool, port: &mut SmPort) {
+    /// requests in `requests`, what it sends and takes in `port`, when it
+    /// next has work in `wake`. An SM with nothing due is passed over on
+    /// `wake` alone and the reply crossbar's flat record of its output.
+    fn tick(&self, sm: &mut Sm, requests: &mut RequestPool, port: &mut SmPort, wake: &mut SmWake) {
         let now = self.now;
-        port.close();
-        if sm.wake_at > now && port.peek_reply(self.reply_network, self.icnt_now).is_none() {
+        if wake.at > now && self.reply_network.first_arrival(wake.sm) > self.icnt_now {
             return;
         }
         sm.settle(now - 1, self.any_running);
         if sm.is_idle() {
-            sm.wake_at = u64::MAX;
+            wake.at = u64::MAX;
             return;
         }
+        wake.ticked = true;
         port.open(self.log);
         let mut ctx = crate::sm::memory::MemoryContext {
             requests,
@@ -798,7 +805,7 @@ impl SmCycle<'_> {
         sm.fetch_cycle(now, &mut ctx);
         sm.count_cycles(1, !issued && all_memory);
         sm.charged_through = now;
-        sm.wake_at = if self.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
+        wake.at = if self.tick_every_cycle { now + 1 } else { sm.next_wake(now) };
     }
 }
 

@@ -90,6 +90,11 @@ pub struct Crossbar {
     /// Per output: packets in transfer or delivered, with the icnt cycle from
     /// which the consumer may take them (non-decreasing per output).
     outputs: Vec<VecDeque<(u64, RequestId)>>,
+    /// Per output: the icnt cycle its first packet may be taken from
+    /// (`u64::MAX`: none). The same as the front of `outputs`, kept flat:
+    /// the GPU asks every SM's output each cycle whether a reply waits, and
+    /// most answer no ([`Crossbar::first_arrival`]).
+    first_at: Vec<u64>,
     output_free_at: Vec<u64>,
     output_limit: usize,
     /// Round-robin position: of the inputs (flits, naive round robin), or per
@@ -125,6 +130,7 @@ impl Crossbar {
             inputs: (0..n_inputs).map(|_| Fifo::new(input_limit)).collect(),
             input_free_at: vec![0; n_inputs as usize],
             outputs: (0..n_outputs).map(|_| VecDeque::new()).collect(),
+            first_at: vec![u64::MAX; n_outputs as usize],
             output_free_at: vec![0; n_outputs as usize],
             output_limit: output_limit.max(1) as usize,
             next_input: 0,
@@ -226,7 +232,7 @@ impl Crossbar {
                 self.input_free_at[input] = done;
             }
             self.output_free_at[output] = done;
-            self.outputs[output].push_back((done, packet.request));
+            self.deliver(output, done, packet.request);
             self.flits += u64::from(packet.flits);
         }
         self.next_input = (self.next_input + 1) % n.max(1);
@@ -248,7 +254,7 @@ impl Crossbar {
             self.clear_head(input, output);
             let Some(packet) = self.inputs[input].pop() else { continue };
             self.waiting -= 1;
-            self.outputs[output].push_back((now + 1, packet.request));
+            self.deliver(output, now + 1, packet.request);
             self.flits += 1;
             if self.grant_countdown == 1 {
                 self.next_input_for_output[output] = (input + 1) % n_inputs;
@@ -267,6 +273,14 @@ impl Crossbar {
         if let (Some(&packet), false) = (self.inputs[input].front(), self.heads_for_output.is_empty()) {
             self.heads_for_output[packet.output as usize].insert(input);
         }
+    }
+
+    /// Puts `request` in transfer to `output`, to be taken from icnt cycle `at`.
+    fn deliver(&mut self, output: usize, at: u64, request: RequestId) {
+        if self.outputs[output].is_empty() {
+            self.first_at[output] = at;
+        }
+        self.outputs[output].push_back((at, request));
     }
 
     fn clear_head(&mut self, input: usize, output: usize) {
@@ -299,7 +313,14 @@ impl Crossbar {
         if self.waiting > 0 {
             return None;
         }
-        Some(self.outputs.iter().filter_map(|output| output.front().map(|&(at, _)| at)).min().unwrap_or(u64::MAX))
+        Some(self.first_at.iter().copied().min().unwrap_or(u64::MAX))
+    }
+
+    /// The icnt cycle from which `output`'s first packet may be taken
+    /// (`u64::MAX`: none in transfer or delivered); [`Crossbar::peek`] shows
+    /// it from then on.
+    pub fn first_arrival(&self, output: u32) -> u64 {
+        self.first_at[output as usize]
     }
 
     /// Whether a packet is in transfer to, or waiting at, `output`.
@@ -309,8 +330,10 @@ impl Crossbar {
 
     /// Takes the packet [`Crossbar::peek`] showed.
     pub fn pop(&mut self, output: u32) {
-        if self.outputs[output as usize].pop_front().is_some() {
+        let queue = &mut self.outputs[output as usize];
+        if queue.pop_front().is_some() {
             self.in_flight -= 1;
+            self.first_at[output as usize] = queue.front().map_or(u64::MAX, |&(at, _)| at);
         }
     }
 
@@ -371,6 +394,35 @@ mod tests {
         // The second input waited for the output: granted at cycle 5, arrives at 6.
         run(&mut xbar, 2, 5);
         assert_eq!(xbar.peek(0, 6), Some(RequestId(8)));
+    }
+
+    #[test]
+    fn first_arrival_is_the_cycle_from_which_peek_shows_the_head() {
+        // Each switching kind, packets of several sizes to two outputs,
+        // popped as soon as they show: the flat record must agree with the
+        // output queues at every cycle, or a sleeping SM misses its reply.
+        for switching in [Switching::Flits { flit_bytes: 40 }, ISLIP, Switching::LocalRoundRobin] {
+            let mut xbar = Crossbar::new(3, 2, 8, 2, switching);
+            for (k, bytes) in [128, 0, 32, 128, 0, 64].into_iter().enumerate() {
+                xbar.inject(k as u32 % 3, k as u32 % 2, bytes, RequestId(k as u32));
+            }
+            let mut popped = 0;
+            for now in 1..40 {
+                xbar.cycle(now);
+                for output in 0..2 {
+                    let first = xbar.first_arrival(output);
+                    for seen in now..now + 8 {
+                        assert_eq!(xbar.peek(output, seen).is_some(), first <= seen, "{switching:?} cycle {now}");
+                    }
+                    if xbar.peek(output, now).is_some() {
+                        xbar.pop(output);
+                        popped += 1;
+                    }
+                }
+            }
+            assert_eq!(popped, 6, "{switching:?}");
+            assert_eq!(xbar.next_arrival(), Some(u64::MAX));
+        }
     }
 
     #[test]

@@ -387,6 +387,13 @@ impl Network {
         self.crossbars[port.chiplet as usize].peek_nth(port.local, now, taken)
     }
 
+    /// The icnt cycle from which `output`'s first packet may be taken
+    /// (`u64::MAX`: nothing on its way there through its last crossbar).
+    pub fn first_arrival(&self, output: u32) -> u64 {
+        let port = self.output_port(output);
+        self.crossbars[port.chiplet as usize].first_arrival(port.local)
+    }
+
     /// When every packet has been granted its output and every link knows
     /// when its head leaves: the first such icnt cycle (`u64::MAX`: nothing
     /// in flight); `None` while a packet waits for a grant.

@@ -39,7 +39,7 @@
 
 use crate::request::RequestPool;
 use crate::sm::Sm;
-use crate::sm::port::SmPort;
+use crate::sm::port::{SmPort, SmWake};
 
 /// SMs a thread takes at once: fewer would cost more in hand-overs than the
 /// balance gains.
@@ -146,14 +146,16 @@ impl SmThreads {
         }
     }
 
-    /// Runs `tick` on every SM with its request pool and port, on the pool
-    /// if `phase` says so, and `beside` (on the pool only) while they run.
+    /// Runs `tick` on every SM with its request pool, port and wake, on the
+    /// pool if `phase` says so, and `beside` (on the pool only) while they run.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn for_each_sm<F, B>(
         &self,
         phase: &Phase,
         sms: &mut [Sm],
         pools: &mut [RequestPool],
         ports: &mut [SmPort],
+        wakes: &mut [SmWake],
         tick: F,
         beside: Option<B>,
     ) where
@@ -161,41 +163,55 @@ impl SmThreads {
         B: FnOnce() + Send,
     {
         match &self.pool {
-            Some(pool) if phase.on_pool => pool.run((sms, pools, ports), &tick, beside),
+            Some(pool) if phase.on_pool => pool.run((sms, pools, ports, wakes), &tick, beside),
             _ => {
                 if let Some(beside) = beside {
                     beside();
                 }
-                tick_alone(sms, pools, ports, &tick);
+                tick_alone((sms, pools, ports, wakes), &tick);
             }
         }
     }
 }
 
-/// Runs `tick` on every SM in turn, on this thread.
-fn tick_alone<F>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F)
+/// Runs `tick` on every SM of `share` in turn, on this thread.
+fn tick_alone<F>((sms, pools, ports, wakes): Share<'_>, tick: &F)
 where
-    F: Fn(&mut Sm, &mut RequestPool, &mut SmPort),
+    F: Fn(&mut Sm, &mut RequestPool, &mut SmPort, &mut SmWake),
 {
-    for ((sm, requests), port) in sms.iter_mut().zip(pools).zip(ports) {
-        tick(sm, requests, port);
+    for (((sm, requests), port), wake) in sms.iter_mut().zip(pools).zip(ports).zip(wakes) {
+        tick(sm, requests, port, wake);
     }
 }
 
 /// What runs one SM's cycle.
-pub(crate) trait SmTick: Fn(&mut Sm, &mut RequestPool, &mut SmPort) + Sync {}
-impl<F: Fn(&mut Sm, &mut RequestPool, &mut SmPort) + Sync> SmTick for F {}
+pub(crate) trait SmTick: Fn(&mut Sm, &mut RequestPool, &mut SmPort, &mut SmWake) + Sync {}
+impl<F: Fn(&mut Sm, &mut RequestPool, &mut SmPort, &mut SmWake) + Sync> SmTick for F {}
 
-/// Runs `tick` on every SM, split across rayon's current pool in tasks of
-/// [`SMS_PER_TASK`] SMs.
+/// Runs `tick` on every SM of `share`, split across rayon's current pool in
+/// tasks of [`SMS_PER_TASK`] SMs.
 #[cfg(not(target_arch = "wasm32"))]
-fn tick_split<F: SmTick>(sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort], tick: &F) {
+fn tick_split<F: SmTick>((sms, pools, ports, wakes): Share<'_>, tick: &F) {
     use rayon::prelude::*;
     sms.par_iter_mut()
         .zip(pools.par_iter_mut())
         .zip(ports.par_iter_mut())
+        .zip(wakes.par_iter_mut())
         .with_min_len(SMS_PER_TASK)
-        .for_each(|((sm, requests), port)| tick(sm, requests, port));
+        .for_each(|(((sm, requests), port), wake)| tick(sm, requests, port, wake));
+}
+
+/// One share of the SMs: their states, request pools, ports and wakes.
+type Share<'a> = (&'a mut [Sm], &'a mut [RequestPool], &'a mut [SmPort], &'a mut [SmWake]);
+
+/// `share` cut into pieces of `size` SMs.
+#[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+fn chunks<'a>((sms, pools, ports, wakes): Share<'a>, size: usize) -> impl Iterator<Item = Share<'a>> {
+    sms.chunks_mut(size)
+        .zip(pools.chunks_mut(size))
+        .zip(ports.chunks_mut(size))
+        .zip(wakes.chunks_mut(size))
+        .map(|(((sms, pools), ports), wakes)| (sms, pools, ports, wakes))
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
@@ -204,9 +220,6 @@ pub use pool::enable_web_pool;
 /// Most shares a phase run beside the memory side is cut into.
 #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 const MAX_SHARES: usize = 16;
-
-/// One share of the SMs: their states, request pools and ports.
-type Share<'a> = (&'a mut [Sm], &'a mut [RequestPool], &'a mut [SmPort]);
 
 /// The SMs of a phase that runs beside the memory side, cut into shares
 /// that whichever thread is free takes, the thread that runs the memory side
@@ -226,11 +239,12 @@ struct Shares<'a> {
 #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
 impl<'a> Shares<'a> {
     /// The SMs in about `wanted` shares of at least [`SMS_PER_SHARE`] SMs.
-    fn cut((sms, pools, ports): Share<'a>, wanted: usize) -> Self {
-        let size = sms.len().div_ceil(wanted.clamp(1, MAX_SHARES)).max(SMS_PER_SHARE);
-        let cut = sms.len().div_ceil(size).min(MAX_SHARES);
-        let mut chunks = sms.chunks_mut(size).zip(pools.chunks_mut(size)).zip(ports.chunks_mut(size));
-        let shares = std::array::from_fn(|_| std::sync::Mutex::new(chunks.next().map(|((s, r), p)| (s, r, p))));
+    fn cut(share: Share<'a>, wanted: usize) -> Self {
+        let n = share.0.len();
+        let size = n.div_ceil(wanted.clamp(1, MAX_SHARES)).max(SMS_PER_SHARE);
+        let cut = n.div_ceil(size).min(MAX_SHARES);
+        let mut pieces = chunks(share, size);
+        let shares = std::array::from_fn(|_| std::sync::Mutex::new(pieces.next()));
         Self { shares, cut }
     }
 
@@ -240,8 +254,8 @@ impl<'a> Shares<'a> {
         for k in 0..self.cut {
             let k = if from_last { self.cut - 1 - k } else { k };
             let taken = self.shares[k].lock().map(|mut share| share.take()).unwrap_or(None);
-            if let Some((sms, pools, ports)) = taken {
-                tick_alone(sms, pools, ports, tick);
+            if let Some(share) = taken {
+                tick_alone(share, tick);
             }
         }
     }
@@ -301,7 +315,7 @@ mod pool {
 
     use rayon::ThreadPool;
 
-    use super::{RequestPool, Share, Shares, Sm, SmPort, SmTick, spin_until, tick_alone, tick_split};
+    use super::{Share, Shares, SmTick, spin_until, tick_alone, tick_split};
 
     thread_local! {
         /// The pool this thread joined, kept for its next run.
@@ -390,25 +404,24 @@ mod pool {
         /// The SMs' first half here, the second on whichever worker takes it
         /// (the spinning one, released once that half is queued), each half
         /// split further on a larger pool.
-        fn run_halves<F: SmTick>(&self, (sms, pools, ports): Share<'_>, tick: &F) {
-            let half = sms.len().div_ceil(2);
-            let (sms_a, sms_b) = sms.split_at_mut(half);
-            let (pools_a, pools_b) = pools.split_at_mut(half);
-            let (ports_a, ports_b) = ports.split_at_mut(half);
-            let share = |sms: &mut [Sm], pools: &mut [RequestPool], ports: &mut [SmPort]| {
+        fn run_halves<F: SmTick>(&self, all: Share<'_>, tick: &F) {
+            let half = all.0.len().div_ceil(2).max(1);
+            let mut halves = super::chunks(all, half);
+            let (Some(first), second) = (halves.next(), halves.next()) else { return };
+            let run = |share: Share<'_>| {
                 if self.pool.current_num_threads() > 2 {
-                    tick_split(sms, pools, ports, tick);
+                    tick_split(share, tick);
                 } else {
-                    tick_alone(sms, pools, ports, tick);
+                    tick_alone(share, tick);
                 }
             };
             self.pool.install(|| {
                 rayon::join(
                     || {
                         self.phases.fetch_add(1, Ordering::Release);
-                        share(sms_a, pools_a, ports_a);
+                        run(first);
                     },
-                    || share(sms_b, pools_b, ports_b),
+                    || second.map(run),
                 )
             });
         }
@@ -506,23 +519,23 @@ mod pool {
 
         /// The SMs cut into one share per thread, the first run here, the
         /// others queued on the pool before the phase count moves on.
-        fn run_shares<F: SmTick>(&self, (sms, pools, ports): Share<'_>, tick: &F) {
-            let size = sms.len().div_ceil(self.workers + 1).max(1);
-            let mut shares = sms.chunks_mut(size).zip(pools.chunks_mut(size)).zip(ports.chunks_mut(size));
-            let Some(((own_sms, own_pools), own_ports)) = shares.next() else { return };
+        fn run_shares<F: SmTick>(&self, all: Share<'_>, tick: &F) {
+            let size = all.0.len().div_ceil(self.workers + 1).max(1);
+            let mut shares = super::chunks(all, size);
+            let Some(own) = shares.next() else { return };
             let finished = AtomicUsize::new(0);
             rayon::in_place_scope(|scope| {
                 let mut queued = 0;
-                for ((sms, pools), ports) in shares {
+                for share in shares {
                     let finished = &finished;
                     scope.spawn(move |_| {
-                        tick_alone(sms, pools, ports, tick);
+                        tick_alone(share, tick);
                         finished.fetch_add(1, Ordering::Release);
                     });
                     queued += 1;
                 }
                 self.phases.fetch_add(1, Ordering::Release);
-                tick_alone(own_sms, own_pools, own_ports, tick);
+                tick_alone(own, tick);
                 spin_until(|| finished.load(Ordering::Acquire) == queued);
             });
         }

@@ -310,10 +310,6 @@ pub struct Sm {
     pub(crate) finished_ctas: Vec<(u32, u16)>,
     pub(crate) limits: CtaResources,
     pub(crate) max_ctas: u32,
-    /// The SM need not be ticked before this core cycle unless a reply
-    /// arrives for it: until then every scheduler sleeps and the memory
-    /// pipeline only waits.
-    pub(crate) wake_at: u64,
     /// The core cycle through which the counters are charged; cycles the SM
     /// slept through are charged when it wakes ([`Sm::settle`]).
     pub(crate) charged_through: u64,
@@ -365,7 +361,6 @@ impl Sm {
             breakdown: LatencyBreakdown::default(),
             mshr_occupancy: MshrHistogram::for_l1(config),
             finished_ctas: Vec::new(),
-            wake_at: 0,
             charged_through: 0,
             rested_ticks: 0,
             rested_all_memory: false,
@@ -499,7 +494,8 @@ impl Sm {
     /// Makes the CTA already read into slot `slot` resident: its warps take free
     /// warp slots, assigned to the schedulers round-robin by slot number.
     /// Its warps are numbered from `first_seq` on in launch order; returns how
-    /// many it launched.
+    /// many it launched. The caller ticks the SM from this cycle on
+    /// (`SmWake::at`).
     pub(crate) fn launch_cta(
         &mut self,
         slot: usize,
@@ -568,7 +564,6 @@ impl Sm {
                 scheduler.pending.push_back(index as u16);
             }
         }
-        self.wake_at = 0;
         self.used += needs;
         if self.resident_ctas == 0 {
             self.active_cycles.start(now);

@@ -23,12 +23,34 @@ struct Sent {
     data_bytes: u32,
 }
 
+/// When an SM next has work, and whether it ran the current cycle: what the
+/// GPU reads of every SM in every cycle. They are kept in one flat array
+/// beside the SMs (`Gpu::wakes`, 16 bytes an SM), so that an SM with nothing
+/// due is passed over without reading its state or its port: on a GPU of
+/// many SMs most sleep in most cycles.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SmWake {
+    /// The SM's number, which is also its reply-crossbar output.
+    pub(crate) sm: u32,
+    /// Whether the SM ran its cycle (and its port holds what it did).
+    pub(crate) ticked: bool,
+    /// The SM need not be ticked before this core cycle unless a reply
+    /// arrives for it: until then every scheduler sleeps and the memory
+    /// pipeline only waits (`u64::MAX`: never, the SM is idle).
+    pub(crate) at: u64,
+}
+
+impl SmWake {
+    /// SM `sm`, to be ticked at once.
+    pub(crate) fn new(sm: u32) -> Self {
+        Self { sm, ticked: false, at: 0 }
+    }
+}
+
 /// What SM `sm` did at its crossbar ports in its current cycle, not yet applied.
 #[derive(Debug, Default)]
 pub(crate) struct SmPort {
     sm: u32,
-    /// Whether the SM ran its cycle (and the port holds what it did).
-    pub(crate) ticked: bool,
     sent: Vec<Sent>,
     /// Replies taken from the SM's reply-crossbar output this cycle.
     taken: u32,
@@ -48,19 +70,8 @@ impl SmPort {
 
     /// Begins the SM's cycle: what the event log records this cycle.
     pub(crate) fn open(&mut self, log: &EventLog) {
-        self.ticked = true;
         self.recording = log.on;
         self.watched = log.on_for(self.sm);
-    }
-
-    /// Marks the port as holding nothing of this cycle (the SM may not run).
-    /// Written only when it held something: the port of an idle SM is then
-    /// only read, by the thread that ticks it and by the one that applies
-    /// the ports, and its cache line need not move between their cores.
-    pub(crate) fn close(&mut self) {
-        if self.ticked {
-            self.ticked = false;
-        }
     }
 
     /// Whether the SM's request-crossbar input has room for one more packet.
@@ -106,8 +117,9 @@ impl SmPort {
         reply_network: &mut Network,
         log: &mut EventLog,
     ) {
-        // Each part is written only when it holds something, for the same
-        // reason as in `close`.
+        // Each part is written only when it holds something: a part the
+        // SM's thread reads but this one does not write stays in that
+        // thread's core's cache.
         if self.taken > 0 {
             for _ in 0..std::mem::take(&mut self.taken) {
                 reply_network.pop(self.sm);
