@@ -395,12 +395,10 @@ impl Gpu {
         let memory_edges = beside.map(|edges| {
             move || run_memory_edges(memory, deferred, edges, memory_requests, request_network, address_map, quiet_log)
         });
+        let all = (&mut self.sms[..], pools, &mut self.ports[..], &mut self.wakes[..]);
         self.threads.for_each_sm(
             phase,
-            &mut self.sms,
-            pools,
-            &mut self.ports,
-            &mut self.wakes,
+            all,
             |sm, requests, port, wake| cycle.tick(sm, requests, port, wake),
             memory_edges,
         );

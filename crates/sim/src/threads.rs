@@ -146,29 +146,21 @@ impl SmThreads {
         }
     }
 
-    /// Runs `tick` on every SM with its request pool, port and wake, on the
-    /// pool if `phase` says so, and `beside` (on the pool only) while they run.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn for_each_sm<F, B>(
-        &self,
-        phase: &Phase,
-        sms: &mut [Sm],
-        pools: &mut [RequestPool],
-        ports: &mut [SmPort],
-        wakes: &mut [SmWake],
-        tick: F,
-        beside: Option<B>,
-    ) where
+    /// Runs `tick` on every SM of `all` with its request pool, port and
+    /// wake, on the pool if `phase` says so, and `beside` (on the pool only)
+    /// while they run.
+    pub(crate) fn for_each_sm<F, B>(&self, phase: &Phase, all: Share<'_>, tick: F, beside: Option<B>)
+    where
         F: SmTick,
         B: FnOnce() + Send,
     {
         match &self.pool {
-            Some(pool) if phase.on_pool => pool.run((sms, pools, ports, wakes), &tick, beside),
+            Some(pool) if phase.on_pool => pool.run(all, &tick, beside),
             _ => {
                 if let Some(beside) = beside {
                     beside();
                 }
-                tick_alone((sms, pools, ports, wakes), &tick);
+                tick_alone(all, &tick);
             }
         }
     }
@@ -202,7 +194,7 @@ fn tick_split<F: SmTick>((sms, pools, ports, wakes): Share<'_>, tick: &F) {
 }
 
 /// One share of the SMs: their states, request pools, ports and wakes.
-type Share<'a> = (&'a mut [Sm], &'a mut [RequestPool], &'a mut [SmPort], &'a mut [SmWake]);
+pub(crate) type Share<'a> = (&'a mut [Sm], &'a mut [RequestPool], &'a mut [SmPort], &'a mut [SmWake]);
 
 /// `share` cut into pieces of `size` SMs.
 #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
