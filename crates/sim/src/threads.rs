@@ -2,7 +2,7 @@
 //!
 //! Each core cycle has two phases ([`crate::gpu`]): every SM runs its cycle
 //! from what the last cycle left (it reads the crossbars and writes only its
-//! own state, request pool and port, [`crate::sm::port`]), then the GPU
+//! own state, request pool, port and wake, [`crate::sm::port`]), then the GPU
 //! applies the SMs' ports in SM order. Only the first phase is split across
 //! threads, so the result does not depend on how many there are. The L2 and
 //! DRAM edges of the same instant, after the DRAM edges between the last
