@@ -241,8 +241,8 @@ fn kernel_panel(page: &Page, state: &State, kernel: &KernelState) -> Html {
     let WorkloadChoice::Kernel { file, source } = &state.choice else { return Html::default() };
     let edited_file = file.clone();
     let on_change = page.callback(move |page, source: String| page.edit_kernel(&edited_file, source));
-    let (run_file, run_source) = (file.clone(), source.clone());
-    let on_run = page.callback(move |page, ()| page.compile(run_file.clone(), run_source.clone()));
+    let run_file = file.clone();
+    let on_run = page.callback(move |page, source: String| page.compile(run_file.clone(), source));
     let compiling = state.workload.loading.is_some();
     html! {
         <KernelPanel file={file.clone()} source={source.clone()} kernel={kernel.clone()} {compiling} {on_change}

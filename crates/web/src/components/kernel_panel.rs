@@ -2,6 +2,9 @@
 //! listing of what compiled, with each line's and each instruction's figures
 //! after a run. Shown while the workload is an authored kernel.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::authored::stall_sampling;
@@ -22,8 +25,31 @@ pub struct KernelPanelProps {
     pub compiling: bool,
     /// The text was edited.
     pub on_change: Callback<String>,
-    /// Compile and run was asked for (the button or Ctrl/Cmd-Enter).
-    pub on_run: Callback<()>,
+    /// Compile and run was asked for (the button or Ctrl/Cmd-Enter), with
+    /// the editor's text at that moment.
+    pub on_run: Callback<String>,
+}
+
+/// The editor's text as it last reported it, and the page's `source` it
+/// started from. Yew renders an edit later (it yields to the browser every
+/// 16 ms while a busy page renders), so a Ctrl+Enter or a click right after
+/// a keystroke still holds the callbacks, and the source, of the render
+/// before it: the text to compile is read from here instead.
+#[derive(Default)]
+struct EditorText {
+    from_page: AttrValue,
+    text: String,
+}
+
+/// The shared [`EditorText`], started again from the page's `source`
+/// whenever that changes (an example or a link opened).
+#[hook]
+fn use_editor_text(source: &AttrValue) -> Rc<RefCell<EditorText>> {
+    let text = use_mut_ref(EditorText::default);
+    if text.borrow().from_page != *source {
+        *text.borrow_mut() = EditorText { from_page: source.clone(), text: source.to_string() };
+    }
+    text
 }
 
 /// The editor and the listing, side by side on a wide screen.
@@ -34,6 +60,18 @@ pub fn KernelPanel(props: &KernelPanelProps) -> Html {
         let hovered = hovered.clone();
         Callback::from(move |line: Option<u32>| hovered.set(line))
     };
+    let text = use_editor_text(&props.source);
+    let on_change = {
+        let (text, on_change) = (Rc::clone(&text), props.on_change.clone());
+        Callback::from(move |edited: String| {
+            text.borrow_mut().text.clone_from(&edited);
+            on_change.emit(edited);
+        })
+    };
+    let on_run = {
+        let (text, on_run) = (Rc::clone(&text), props.on_run.clone());
+        Callback::from(move |()| on_run.emit(text.borrow().text.clone()))
+    };
     let kernel = &props.kernel;
     html! {
         <section class="panel kernel-panel" id="kernel-panel" data-testid="kernel-panel">
@@ -42,7 +80,7 @@ pub fn KernelPanel(props: &KernelPanelProps) -> Html {
             </h2>
             <div class="controls">
                 <button class="button primary" data-testid="compile-run" disabled={props.compiling}
-                    onclick={props.on_run.reform(|_: MouseEvent| ())}
+                    onclick={on_run.reform(|_: MouseEvent| ())}
                     title="Compile the file for the GPU, run it functionally, then simulate it (Ctrl+Enter or ⌘+Enter in the editor)">
                     { if props.compiling { "Compiling…" } else { "Compile and run" } }
                 </button>
@@ -55,7 +93,7 @@ pub fn KernelPanel(props: &KernelPanelProps) -> Html {
                 <div class="kernel-source">
                     <KernelEditor source={props.source.clone()} error={kernel.error.clone()}
                         figures={kernel.figures.clone().filter(|_| !kernel.edited)} linked={*hovered}
-                        on_change={props.on_change.clone()} on_run={props.on_run.clone()} on_hover={on_hover.clone()} />
+                        {on_change} {on_run} on_hover={on_hover.clone()} />
                     { legend(kernel) }
                 </div>
                 <div class="kernel-listing">
