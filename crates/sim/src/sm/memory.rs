@@ -157,6 +157,11 @@ pub(crate) struct MemoryPipeline {
     /// latency queue), oldest first.
     /// Invariant: at most `l1_latency` entries each, `ready` non-decreasing.
     banks: Vec<VecDeque<Lookup>>,
+    /// No bank head is `ready` before this cycle (`u64::MAX`: the banks are
+    /// empty), so the lookup stage passes over the banks before it without
+    /// reading their queues, which a busy SM's cycle would otherwise read
+    /// from the host's memory every cycle. Never later than the earliest head.
+    banks_due: u64,
     current: Option<MemOp>,
     /// When nothing progressed, the bank heads that failed fail the same way
     /// every cycle until a reply or the miss queue draining changes the L1's
@@ -220,6 +225,7 @@ impl MemoryPipeline {
             ejection: Fifo::new(config.l1.ejection_buffer_entries),
             responses: Fifo::new(config.l1.ldst_response_entries),
             banks: (0..n_banks).map(|_| VecDeque::new()).collect(),
+            banks_due: u64::MAX,
             current: None,
             last_cycle: LastCycle::default(),
             accesses: Vec::with_capacity(64),
@@ -650,6 +656,7 @@ impl Sm {
             self.hold_for_access(op);
             let ready = now + self.memory.l1_latency;
             self.memory.banks[bank].push_back(Lookup { ready, op, access, failed: None });
+            self.memory.banks_due = self.memory.banks_due.min(ready);
             self.memory.cursor += 1;
             self.memory.last_cycle.progressed = true;
         }
@@ -675,30 +682,44 @@ impl Sm {
     /// same way, so it is counted without being made (see [`L1State`]).
     fn look_up(&mut self, ctx: &mut MemoryContext<'_>) {
         let now = ctx.now;
+        if self.memory.banks_due > now {
+            return;
+        }
+        let mut due = u64::MAX;
         for bank in 0..self.memory.banks.len() {
-            let Some(&lookup) = self.memory.banks[bank].front() else { continue };
-            if lookup.ready > now {
-                continue;
+            due = due.min(self.look_up_head(bank, now, ctx));
+        }
+        self.memory.banks_due = due;
+    }
+
+    /// Bank `bank`'s head looks up the tags if it is due. Returns when the
+    /// bank's head is next due (`u64::MAX`: the bank is empty); one that
+    /// failed stays due, to be retried (or counted) next cycle.
+    fn look_up_head(&mut self, bank: usize, now: u64, ctx: &mut MemoryContext<'_>) -> u64 {
+        let Some(&lookup) = self.memory.banks[bank].front() else { return u64::MAX };
+        if lookup.ready > now {
+            return lookup.ready;
+        }
+        if let Some((kind, before)) = lookup.failed
+            && before == self.memory.l1_state()
+        {
+            self.memory.fail_lookup(kind);
+            return lookup.ready;
+        }
+        match self.try_access(lookup.op, lookup.access, now, ctx) {
+            Ok(()) => {
+                self.memory.banks[bank].pop_front();
+                self.memory.last_cycle.progressed = true;
+                self.memory.banks[bank].front().map_or(u64::MAX, |head| head.ready)
             }
-            if let Some((kind, before)) = lookup.failed
-                && before == self.memory.l1_state()
-            {
+            Err(kind) => {
                 self.memory.fail_lookup(kind);
-                continue;
-            }
-            match self.try_access(lookup.op, lookup.access, now, ctx) {
-                Ok(()) => {
-                    self.memory.banks[bank].pop_front();
-                    self.memory.last_cycle.progressed = true;
+                // A failed try changed nothing: the state after it is the one it read.
+                let state = self.memory.l1_state();
+                if let Some(head) = self.memory.banks[bank].front_mut() {
+                    head.failed = Some((kind, state));
                 }
-                Err(kind) => {
-                    self.memory.fail_lookup(kind);
-                    // A failed try changed nothing: the state after it is the one it read.
-                    let state = self.memory.l1_state();
-                    if let Some(head) = self.memory.banks[bank].front_mut() {
-                        head.failed = Some((kind, state));
-                    }
-                }
+                lookup.ready
             }
         }
     }
