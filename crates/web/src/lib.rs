@@ -61,9 +61,9 @@ pub use baseline::Figures;
 /// The GPU animation's components, and its layout and drawing for tests.
 pub use components::animation;
 pub use components::{
-    AnalyticalPanel, AnalyticalPanelProps, ErrorKey, IpcSummary, IpcSummaryProps, KernelPanel, KernelPanelProps,
-    ReportView, ReportViewProps, SAMPLED_MEAN_ERROR_PCT, Sampled, SamplingPanel, SamplingPanelProps, ScalePanel,
-    ScalePanelProps, ScaleTarget,
+    AnalyticalPanel, AnalyticalPanelProps, ErrorKey, IpcSummary, IpcSummaryProps, KernelPanel, ReportView,
+    ReportViewProps, SAMPLED_MEAN_ERROR_PCT, Sampled, SamplingPanel, SamplingPanelProps, ScalePanel, ScalePanelProps,
+    ScaleTarget,
 };
 pub use kernel_state::KernelState;
 pub use published::Published;

@@ -45,7 +45,7 @@ pub use header::Header;
 pub use ipc_summary::{ErrorKey, IpcSummary, IpcSummaryProps, SAMPLED_MEAN_ERROR_PCT, Sampled, ScaleTarget};
 pub use jump_link::JumpLink;
 pub use kernel_editor::KernelEditor;
-pub use kernel_panel::{KernelPanel, KernelPanelProps};
+pub use kernel_panel::KernelPanel;
 pub use knob_slider::KnobSlider;
 pub use per_pc_panel::PerPcPanel;
 #[cfg(test)]
