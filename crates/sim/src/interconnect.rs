@@ -35,7 +35,7 @@ use std::collections::VecDeque;
 
 use warplab_config::interconnect::{Interconnect, NetworkMode};
 
-use crate::bitset::BitSet;
+use crate::bitset::BitRows;
 use crate::fifo::Fifo;
 use crate::request::RequestId;
 
@@ -105,8 +105,9 @@ pub struct Crossbar {
     grant_countdown: u32,
     /// iSLIP: per output, a bit per input whose head packet wants that output.
     /// Invariant: bit `i` of output `o` is set exactly when input `i`'s head
-    /// packet is for `o`.
-    heads_for_output: Vec<BitSet>,
+    /// packet is for `o`. Rows of one flat array: iSLIP visits every output every cycle, and
+    /// an output no head wants then costs one word of a dense summary.
+    heads_for_output: BitRows,
     /// Packets waiting at the inputs for a grant.
     waiting: usize,
     /// Packets waiting at the inputs, in transfer or delivered and not taken.
@@ -139,7 +140,7 @@ impl Crossbar {
                 Switching::LocalIslip { grant_cycles } => grant_cycles.max(1),
                 _ => 1,
             },
-            heads_for_output: if islip { vec![BitSet::new(n_inputs as usize); n_outputs as usize] } else { Vec::new() },
+            heads_for_output: BitRows::new(if islip { n_outputs as usize } else { 0 }, n_inputs as usize),
             waiting: 0,
             in_flight: 0,
             flits: 0,
@@ -244,7 +245,10 @@ impl Crossbar {
         let n_inputs = self.inputs.len();
         let busy = self.waiting > 0;
         for output in 0..self.outputs.len() {
-            let Some(input) = self.heads_for_output[output].next_from(self.next_input_for_output[output]) else {
+            if self.heads_for_output.is_empty(output) {
+                continue;
+            }
+            let Some(input) = self.heads_for_output.next_from(output, self.next_input_for_output[output]) else {
                 continue;
             };
             if self.outputs[output].len() >= self.output_limit {
@@ -270,8 +274,10 @@ impl Crossbar {
     }
 
     fn mark_head(&mut self, input: usize) {
-        if let (Some(&packet), false) = (self.inputs[input].front(), self.heads_for_output.is_empty()) {
-            self.heads_for_output[packet.output as usize].insert(input);
+        if let (Some(&packet), true) =
+            (self.inputs[input].front(), matches!(self.switching, Switching::LocalIslip { .. }))
+        {
+            self.heads_for_output.insert(packet.output as usize, input);
         }
     }
 
@@ -284,7 +290,7 @@ impl Crossbar {
     }
 
     fn clear_head(&mut self, input: usize, output: usize) {
-        self.heads_for_output[output].remove(input);
+        self.heads_for_output.remove(output, input);
     }
 
     /// The next packet delivered at `output` for a consumer that sees
@@ -325,7 +331,9 @@ impl Crossbar {
 
     /// Whether a packet is in transfer to, or waiting at, `output`.
     pub fn has_pending(&self, output: u32) -> bool {
-        !self.outputs[output as usize].is_empty()
+        // The flat record, not the queue: the L2 asks this of every slice
+        // every cycle (a chiplet GPU has 1,024), and most answer no.
+        self.first_at[output as usize] != u64::MAX
     }
 
     /// Takes the packet [`Crossbar::peek`] showed.
@@ -411,6 +419,8 @@ mod tests {
                 xbar.cycle(now);
                 for output in 0..2 {
                     let first = xbar.first_arrival(output);
+                    let queued = !xbar.outputs[output as usize].is_empty();
+                    assert_eq!(xbar.has_pending(output), queued, "{switching:?} cycle {now}");
                     for seen in now..now + 8 {
                         assert_eq!(xbar.peek(output, seen).is_some(), first <= seen, "{switching:?} cycle {now}");
                     }

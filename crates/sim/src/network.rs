@@ -269,7 +269,11 @@ impl Network {
             }
             let first_mirror = self.first_mirror_output(chiplet);
             for port in first_mirror..self.crossbars[chiplet as usize].n_outputs() {
-                self.enter_link_from(chiplet, port, now);
+                // Most mirror outputs hold nothing: their flat record says so
+                // without a read of their queue.
+                if self.crossbars[chiplet as usize].first_arrival(port) <= now {
+                    self.enter_link_from(chiplet, port, now);
+                }
             }
         }
     }

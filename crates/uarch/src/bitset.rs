@@ -1,6 +1,13 @@
-//! A fixed-size set of small ids (warp slots, crossbar inputs) in 64-bit
+//! Fixed-size sets of small ids (warp slots, crossbar inputs) in 64-bit
 //! words, with the round-robin search both the fetch stage and the crossbar's
 //! iSLIP arbiter need: the first member at or after a pointer, wrapping.
+//!
+//! Each set keeps a summary word beside its words: bit `g` says that group
+//! `g` of its words holds a member, a group being one word for sets of up to
+//! 4,096 ids and a power of two of words beyond. The search then reads the
+//! words that hold members, not every word on the way: a chiplet GPU's
+//! crossbars have 1,024 inputs, and iSLIP searches the inputs wanting each
+//! output every cycle, most of them empty.
 
 /// A set of the ids `0..len`. The first word is kept inline: most sets hold
 /// at most 64 ids, and the hot paths that test them then read no other memory.
@@ -9,6 +16,10 @@ pub struct BitSet {
     first: u64,
     /// Words 1 and on.
     rest: Vec<u64>,
+    /// Bit `g` set when group `g` of the words holds a member.
+    summary: u64,
+    /// Words per group, as a power of two.
+    group_shift: u32,
     len: usize,
     count: usize,
 }
@@ -16,7 +27,9 @@ pub struct BitSet {
 impl BitSet {
     /// An empty set of the ids `0..len`.
     pub fn new(len: usize) -> Self {
-        Self { first: 0, rest: vec![0; len.div_ceil(64).saturating_sub(1)], len, count: 0 }
+        let n_words = len.div_ceil(64);
+        let rest = vec![0; n_words.saturating_sub(1)];
+        Self { first: 0, rest, summary: 0, group_shift: group_shift(n_words), len, count: 0 }
     }
 
     /// Members.
@@ -35,6 +48,7 @@ impl BitSet {
         if *word & bit == 0 {
             *word |= bit;
             self.count += 1;
+            self.summary |= 1 << ((id / 64) >> self.group_shift);
         }
     }
 
@@ -44,7 +58,15 @@ impl BitSet {
         let word = self.word_mut(id / 64);
         if *word & bit != 0 {
             *word &= !bit;
+            let emptied = *word == 0;
             self.count -= 1;
+            if emptied {
+                let group = (id / 64) >> self.group_shift;
+                let words = Words { word: |w| self.word(w), n_words: self.n_words(), group_shift: self.group_shift };
+                if words.group_is_empty(group) {
+                    self.summary &= !(1 << group);
+                }
+            }
         }
     }
 
@@ -72,6 +94,7 @@ impl BitSet {
             if !self.rest.is_empty() {
                 self.rest.fill(0);
             }
+            self.summary = 0;
             self.count = 0;
         }
     }
@@ -100,23 +123,8 @@ impl BitSet {
             return None;
         }
         let start = if start >= self.len { 0 } else { start };
-        let n_words = self.n_words();
-        let (first_word, first_bit) = (start / 64, start % 64);
-        // The start word from `start` on, the following words, then the start
-        // word again below `start`.
-        for k in 0..=n_words {
-            let word = (first_word + k) % n_words;
-            let mut value = self.word(word);
-            if k == 0 {
-                value &= u64::MAX << first_bit;
-            } else if k == n_words {
-                value &= !(u64::MAX << first_bit);
-            }
-            if value != 0 {
-                return Some(word * 64 + value.trailing_zeros() as usize);
-            }
-        }
-        None
+        Words { word: |w| self.word(w), n_words: self.n_words(), group_shift: self.group_shift }
+            .next_from(self.summary, start)
     }
 
     /// In a scan of every id from `start` (below `len`) on, wrapping, which
@@ -145,6 +153,131 @@ impl BitSet {
         let id = self.next_from((start + step) % len)?;
         let at = (id + len - start) % len;
         (at >= step).then_some((id, at))
+    }
+}
+
+/// Words per summary group, as a power of two, for a set of `n_words`
+/// words: the fewest that leave at most 64 groups.
+fn group_shift(n_words: usize) -> u32 {
+    n_words.div_ceil(64).max(1).next_power_of_two().trailing_zeros()
+}
+
+/// A set's words, read through `word`, for the searches both kinds of set
+/// share.
+struct Words<F: Fn(usize) -> u64> {
+    word: F,
+    n_words: usize,
+    group_shift: u32,
+}
+
+impl<F: Fn(usize) -> u64> Words<F> {
+    /// The words of group `group`.
+    fn group(&self, group: usize) -> std::ops::Range<usize> {
+        let first = group << self.group_shift;
+        first..(first + (1 << self.group_shift)).min(self.n_words)
+    }
+
+    fn group_is_empty(&self, group: usize) -> bool {
+        self.group(group).all(|w| (self.word)(w) == 0)
+    }
+
+    /// The first member in words `words`.
+    fn first_in(&self, words: std::ops::Range<usize>) -> Option<usize> {
+        words.into_iter().find_map(|w| {
+            let value = (self.word)(w);
+            (value != 0).then(|| w * 64 + value.trailing_zeros() as usize)
+        })
+    }
+
+    /// The first member at or after `start` (an id of the set), wrapping,
+    /// with `summary` the set's summary word.
+    fn next_from(&self, summary: u64, start: usize) -> Option<usize> {
+        let (first_word, first_bit) = (start / 64, start % 64);
+        let here = (self.word)(first_word) & (u64::MAX << first_bit);
+        if here != 0 {
+            return Some(first_word * 64 + here.trailing_zeros() as usize);
+        }
+        // The rest of the start word's group, then the next group with a
+        // member; else the first group with one, from word 0 (the start
+        // group's members below `start` among them: none is at or after it).
+        let group = first_word >> self.group_shift;
+        let rest_of_group = first_word + 1..self.group(group).end;
+        if let Some(id) = self.first_in(rest_of_group) {
+            return Some(id);
+        }
+        let later = summary & !(u64::MAX >> (63 - group));
+        let next = if later != 0 { later } else { summary };
+        if next == 0 {
+            return None;
+        }
+        self.first_in(self.group(next.trailing_zeros() as usize))
+    }
+}
+
+/// Sets of the ids `0..len`, one per row, stored flat: row `r`'s words
+/// follow row `r - 1`'s, and the rows' summary words lie side by side. For
+/// many sets visited in turn every cycle (iSLIP's inputs per output), an
+/// empty row costs one summary word read from a dense array, not a set's
+/// header and its own allocation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BitRows {
+    words: Vec<u64>,
+    summaries: Vec<u64>,
+    row_words: usize,
+    group_shift: u32,
+    len: usize,
+}
+
+impl BitRows {
+    /// `rows` empty sets of the ids `0..len`.
+    pub fn new(rows: usize, len: usize) -> Self {
+        let row_words = len.div_ceil(64);
+        Self {
+            words: vec![0; rows * row_words],
+            summaries: vec![0; rows],
+            row_words,
+            group_shift: group_shift(row_words),
+            len,
+        }
+    }
+
+    fn row(&self, row: usize) -> Words<impl Fn(usize) -> u64 + '_> {
+        let words = &self.words[row * self.row_words..(row + 1) * self.row_words];
+        Words { word: move |w| words[w], n_words: self.row_words, group_shift: self.group_shift }
+    }
+
+    /// Whether row `row` has no member.
+    pub fn is_empty(&self, row: usize) -> bool {
+        self.summaries[row] == 0
+    }
+
+    /// Adds `id` (below `len`) to row `row`.
+    pub fn insert(&mut self, row: usize, id: usize) {
+        self.words[row * self.row_words + id / 64] |= 1 << (id % 64);
+        self.summaries[row] |= 1 << ((id / 64) >> self.group_shift);
+    }
+
+    /// Removes `id` from row `row`.
+    pub fn remove(&mut self, row: usize, id: usize) {
+        let word = &mut self.words[row * self.row_words + id / 64];
+        *word &= !(1 << (id % 64));
+        if *word == 0 {
+            let group = (id / 64) >> self.group_shift;
+            if self.row(row).group_is_empty(group) {
+                self.summaries[row] &= !(1 << group);
+            }
+        }
+    }
+
+    /// Row `row`'s first member at or after `start`, wrapping around past
+    /// `len - 1` to 0 (a `start` at or beyond `len` starts at 0).
+    pub fn next_from(&self, row: usize, start: usize) -> Option<usize> {
+        let summary = self.summaries[row];
+        if summary == 0 {
+            return None;
+        }
+        let start = if start >= self.len { 0 } else { start };
+        self.row(row).next_from(summary, start)
     }
 }
 
@@ -217,6 +350,69 @@ mod tests {
         assert_eq!(small.next_in_scan(10, 8), Some((9, 15)));
         assert_eq!(small.next_in_scan(10, 16), None);
         assert_eq!(small.next_in_scan(0, 2), Some((9, 9)));
+    }
+
+    /// The id sets `inserted` then `removed` leave: some removals hit
+    /// members (emptying words and whole groups), some do not.
+    fn model(len: usize, inserted: &[usize], removed: &[usize]) -> Vec<(usize, bool)> {
+        let ids = inserted.iter().map(|&id| (id % len, true));
+        let gone = removed.iter().map(|&k| (inserted.get(k).map_or(k, |&id| id) % len, false));
+        ids.chain(gone).collect()
+    }
+
+    /// What a walk over every id from `start` finds.
+    fn walk(members: &[bool], start: usize) -> Option<usize> {
+        let len = members.len();
+        let from = if start >= len { 0 } else { start };
+        (0..len).map(|k| (from + k) % len).find(|&id| members[id])
+    }
+
+    proptest::proptest! {
+        /// The search by summary finds what a walk over the ids finds, after
+        /// any inserts and removes, on sets of one word to groups of two.
+        #[test]
+        fn the_search_is_a_walk_over_the_ids(
+            len in proptest::prop_oneof![1usize..200, 1usize..9000],
+            inserted in proptest::collection::vec(0usize..9000, 0..60),
+            removed in proptest::collection::vec(0usize..60, 0..40),
+            start in 0usize..9100,
+        ) {
+            let mut set = BitSet::new(len);
+            let mut members = vec![false; len];
+            for (id, member) in model(len, &inserted, &removed) {
+                set.set(id, member);
+                members[id] = member;
+            }
+            proptest::prop_assert_eq!(set.next_from(start), walk(&members, start));
+            proptest::prop_assert_eq!(set.count(), members.iter().filter(|&&m| m).count());
+        }
+
+        /// Each row of a `BitRows` is a set of its own: changing one leaves
+        /// the others, and each searches as a walk over its ids.
+        #[test]
+        fn rows_are_sets_side_by_side(
+            len in proptest::prop_oneof![1usize..200, 1usize..9000],
+            changes in proptest::collection::vec((0usize..3, 0usize..9000, 0usize..60), 0..60),
+            start in 0usize..9100,
+        ) {
+            let mut rows = BitRows::new(3, len);
+            let mut members = vec![vec![false; len]; 3];
+            for (row, id, k) in changes {
+                // An insert, then (for some) a removal of an id inserted before.
+                let id = id % len;
+                rows.insert(row, id);
+                members[row][id] = true;
+                if k % 3 == 0 {
+                    let gone = (id + k) % len;
+                    rows.remove(row, gone);
+                    members[row][gone] = false;
+                }
+            }
+            for (row, members) in members.iter().enumerate() {
+                proptest::prop_assert_eq!(rows.next_from(row, start), walk(members, start));
+                proptest::prop_assert_eq!(rows.is_empty(row), !members.contains(&true));
+            }
+        }
     }
 
     #[test]
