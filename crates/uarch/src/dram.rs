@@ -153,6 +153,13 @@ pub struct DramChannel {
     timing: ChannelTiming,
     scheduler: DramScheduler,
     dual_bus_interface: bool,
+    /// No command can issue before this cycle: the earliest cycle any held
+    /// request may issue its next command, found after a scan that issued
+    /// nothing, so the cycles before it skip the scan. Only a hand-over (a
+    /// new held request) and a taken return (room for column commands) can
+    /// make a command possible sooner, and both set it back to 0; a command
+    /// issued leaves it at 0 until the next scan that issues nothing.
+    no_command_before: u64,
     /// Requests queued before they reach a bank may not exceed this (see `push`).
     queue_capacity: usize,
     /// FIFO: the one queue, oldest first. Unused by FR-FCFS, which queues per bank.
@@ -352,6 +359,7 @@ impl DramChannel {
             timing: ChannelTiming::new(config),
             scheduler: config.scheduler,
             dual_bus_interface: config.dual_bus_interface,
+            no_command_before: 0,
             queue_capacity,
             fifo_queue: VecDeque::new(),
             queued_len: 0,
@@ -437,7 +445,11 @@ impl DramChannel {
 
     /// The oldest finished request in the return queue, removed.
     pub fn pop_completed(&mut self) -> Option<DramCompletion> {
-        self.returned.pop_front()
+        let done = self.returned.pop_front();
+        if done.is_some() {
+            self.no_command_before = 0;
+        }
+        done
     }
 
     /// The oldest finished request in the return queue.
@@ -600,6 +612,7 @@ impl DramChannel {
     }
 
     fn hand_over(&mut self, bank_index: usize, queued: QueuedRequest, hit: bool) {
+        self.no_command_before = 0;
         self.queued_len -= 1;
         self.stats.requests += 1;
         self.stats.row_hits += u64::from(hit);
@@ -663,19 +676,34 @@ impl DramChannel {
     /// Issues this cycle's commands, scanning the banks from the priority
     /// bank as GPGPU-Sim's `dram_t::cycle` does (see the module doc).
     fn issue_commands(&mut self, now: u64) {
-        if self.held_banks.count() == 0 {
+        if self.held_banks.count() == 0 || now < self.no_command_before {
             return;
         }
+        if !self.scan_for_commands(now) {
+            // A scan that issues nothing changes nothing: until some held
+            // request's next command is due, the scans would issue nothing.
+            let mut earliest = u64::MAX;
+            self.held_banks.for_each(|b| {
+                earliest = earliest.min(self.next_command_cycle(b).unwrap_or(u64::MAX));
+            });
+            self.no_command_before = earliest;
+        }
+    }
+
+    /// The scans of [`DramChannel::issue_commands`]; returns whether a command issued.
+    fn scan_for_commands(&mut self, now: u64) -> bool {
         // Both kinds of command need a held request: the scans visit only
         // the banks holding one ([`BitSet::next_in_scan`]).
         if self.dual_bus_interface {
-            if let Some(bank_index) = self.first_held(|b| self.column_ready(b, now)) {
+            let column = self.first_held(|b| self.column_ready(b, now));
+            if let Some(bank_index) = column {
                 self.column(bank_index, now);
             }
-            if let Some(bank_index) = self.first_held(|b| self.row_ready(b, now)) {
+            let row = self.first_held(|b| self.row_ready(b, now));
+            if let Some(bank_index) = row {
                 self.row_command(bank_index, now);
             }
-            return;
+            return column.is_some() || row.is_some();
         }
         // One command bus: GPGPU-Sim re-reads the priority at every step of
         // the scan, so a row command moves the rest of the scan with it.
@@ -696,6 +724,7 @@ impl DramChannel {
                 issued_row = true;
             }
         }
+        issued_column || issued_row
     }
 
     /// The first bank holding a request, from the priority bank on, that is `ready`.
@@ -845,11 +874,25 @@ mod tests {
         requests: &[(u64, DramRequest)],
         skip: bool,
     ) -> (Vec<(u64, DramCompletion)>, DramStats) {
+        drive_scanning(config, requests, skip, false)
+    }
+
+    /// [`drive`]; with `scan_always`, the channel forgets before every cycle
+    /// when its next command can come, so it scans its banks each cycle.
+    fn drive_scanning(
+        config: &DramConfig,
+        requests: &[(u64, DramRequest)],
+        skip: bool,
+        scan_always: bool,
+    ) -> (Vec<(u64, DramCompletion)>, DramStats) {
         let mut channel = DramChannel::new(config);
         let mut pending: VecDeque<(u64, DramRequest)> = requests.iter().copied().collect();
         let mut completions = Vec::new();
         let mut now = 0;
         while now < CYCLE_LIMIT {
+            if scan_always {
+                channel.no_command_before = 0;
+            }
             channel.cycle(now);
             while let Some(completion) = channel.pop_completed() {
                 completions.push((now, completion));
@@ -881,8 +924,23 @@ mod tests {
         let (completions, stats) = drive(config, requests, false);
         let got: Vec<(u32, u64)> = completions.iter().map(|(cycle, completion)| (completion.tag, *cycle)).collect();
         assert_eq!(got, expect);
-        assert_eq!(drive(config, requests, true), (completions, stats.clone()), "skipping changed the outcome");
+        assert_eq!(drive(config, requests, true), (completions.clone(), stats.clone()), "skipping changed the outcome");
+        let scanning = drive_scanning(config, requests, false, true);
+        assert_eq!(scanning, (completions, stats.clone()), "passing over the scans changed the outcome");
         stats
+    }
+
+    #[test]
+    fn a_request_handed_to_a_free_bank_does_not_wait_for_another_banks_command() {
+        // Bank 0's second read needs a precharge, due only tRAS after its
+        // activate: a scan finds nothing to issue until then. Bank 1's read,
+        // handed over meanwhile, may activate at once and finishes first.
+        let config = preset_dram("QV100");
+        let requests = [(0, read(1, 0, 0)), (1, read(2, 0, 1)), (4, read(3, 1, 0))];
+        let (completions, _) = drive(&config, &requests, false);
+        let order: Vec<u32> = completions.iter().map(|(_, completion)| completion.tag).collect();
+        assert_eq!(order, [1, 3, 2]);
+        assert_eq!(drive_scanning(&config, &requests, false, true).0, completions);
     }
 
     #[test]
@@ -1163,7 +1221,9 @@ mod tests {
             config.bank_group_indexing = if high_bits { BankGroupIndexing::HighBits } else { BankGroupIndexing::LowBits };
             let every_cycle = drive(&config, &requests, false);
             prop_assert_eq!(every_cycle.0.len(), requests.len());
-            prop_assert_eq!(drive(&config, &requests, true), every_cycle);
+            prop_assert_eq!(drive(&config, &requests, true), every_cycle.clone());
+            // Passing over the scans until a command is due changes nothing.
+            prop_assert_eq!(drive_scanning(&config, &requests, false, true), every_cycle);
         }
     }
 }
