@@ -369,7 +369,7 @@ mod tests {
 
     proptest::proptest! {
         /// The search by summary finds what a walk over the ids finds, after
-        /// any inserts and removes, on sets of one word to groups of two.
+        /// any inserts and removes, on sets of one word to groups of four words.
         #[test]
         fn the_search_is_a_walk_over_the_ids(
             len in proptest::prop_oneof![1usize..200, 1usize..9000],
