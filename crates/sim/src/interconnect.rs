@@ -105,8 +105,9 @@ pub struct Crossbar {
     grant_countdown: u32,
     /// iSLIP: per output, a bit per input whose head packet wants that output.
     /// Invariant: bit `i` of output `o` is set exactly when input `i`'s head
-    /// packet is for `o`. Rows of one flat array: iSLIP visits every output every cycle, and
-    /// an output no head wants then costs one word of a dense summary.
+    /// packet is for `o`. Rows of one flat array: iSLIP visits every output
+    /// every cycle, and an output no head wants then costs one word of a
+    /// dense summary.
     heads_for_output: BitRows,
     /// Packets waiting at the inputs for a grant.
     waiting: usize,
@@ -245,6 +246,7 @@ impl Crossbar {
         let n_inputs = self.inputs.len();
         let busy = self.waiting > 0;
         for output in 0..self.outputs.len() {
+            // Before the output's pointer is read: most outputs are passed here.
             if self.heads_for_output.is_empty(output) {
                 continue;
             }

@@ -477,11 +477,10 @@ impl DramChannel {
         if self.can_schedule() {
             consider(floor);
         }
-        self.held_banks.for_each(|bank_index| {
-            if let Some(ready) = self.next_command_cycle(bank_index) {
-                consider(ready);
-            }
-        });
+        let ready = self.earliest_command();
+        if ready != u64::MAX {
+            consider(ready);
+        }
         if let Some(front) = self.in_flight.front()
             && self.returned.len() < self.return_capacity
         {
@@ -682,12 +681,18 @@ impl DramChannel {
         if !self.scan_for_commands(now) {
             // A scan that issues nothing changes nothing: until some held
             // request's next command is due, the scans would issue nothing.
-            let mut earliest = u64::MAX;
-            self.held_banks.for_each(|b| {
-                earliest = earliest.min(self.next_command_cycle(b).unwrap_or(u64::MAX));
-            });
-            self.no_command_before = earliest;
+            self.no_command_before = self.earliest_command();
         }
+    }
+
+    /// The earliest cycle any held request may issue its next command
+    /// (`u64::MAX`: none may, as when the return queue is full).
+    fn earliest_command(&self) -> u64 {
+        let mut earliest = u64::MAX;
+        self.held_banks.for_each(|bank_index| {
+            earliest = earliest.min(self.next_command_cycle(bank_index).unwrap_or(u64::MAX));
+        });
+        earliest
     }
 
     /// The scans of [`DramChannel::issue_commands`]; returns whether a command issued.
