@@ -145,7 +145,8 @@ pub(crate) fn parse_hex(value: &str) -> Option<u64> {
     if digits.is_empty() || digits.len() > 16 {
         return None;
     }
-    u64::from_str_radix(digits, 16).ok()
+    // A sign, which `from_str_radix` allows, is the one form `plain_hex` leaves to it.
+    crate::numbers::plain_hex(digits).or_else(|| u64::from_str_radix(digits, 16).ok())
 }
 
 #[cfg(test)]

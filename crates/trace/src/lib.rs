@@ -63,6 +63,7 @@ mod instruction;
 mod kernel_list;
 mod line;
 mod lines;
+mod numbers;
 mod opcode;
 mod reader;
 pub mod source;

@@ -10,6 +10,7 @@
 //! further active lane, each relative to the previous active lane.
 
 use crate::instruction::{MAX_DST_REGS, MAX_SRC_REGS};
+use crate::numbers::{decimal, plain_hex};
 use crate::opcode::OpcodeTable;
 use crate::{Addresses, Diagnostic, Instruction, MemSpace, Reg};
 
@@ -39,7 +40,7 @@ pub(crate) struct LineSink<'a> {
 
 /// Parses one instruction line.
 pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<'_>) -> Result<Instruction, LineError> {
-    let mut tokens = Tokens(line.split_ascii_whitespace());
+    let mut tokens = Fields(line.split_ascii_whitespace());
     let mut inst = Instruction::default();
     if layout.tracer_version < 3 {
         for field in ["tb_x", "tb_y", "tb_z", "warp id"] {
@@ -50,15 +51,14 @@ pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<
         inst.source_line = tokens.decimal("line number")?;
     }
     inst.pc = u32::try_from(tokens.hex("PC")?).map_err(|_| ("PC", "larger than 32 bits".to_owned()))?;
-    let mask = tokens.next("mask")?;
-    inst.mask = parse_mask(mask).ok_or_else(|| ("mask", format!("expected up to 8 hex digits, found `{mask}`")))?;
-    inst.n_dst = registers(&mut tokens, "destination", &mut inst.dst)?;
+    inst.mask = tokens.mask()?;
+    inst.n_dst = registers(&mut tokens, &DESTINATIONS, &mut inst.dst)?;
     let opcode = tokens.next("opcode")?;
     inst.opcode = sink
         .opcodes
         .intern(opcode, sink.diagnostics)
         .ok_or_else(|| ("opcode", format!("more than {} distinct opcodes in one kernel", crate::MAX_OPCODES)))?;
-    inst.n_src = registers(&mut tokens, "source", &mut inst.src)?;
+    inst.n_src = registers(&mut tokens, &SOURCES, &mut inst.src)?;
     inst.mem_width = tokens.decimal("mem_width")?;
     if inst.mem_width > 0 {
         inst.addresses = addresses(&mut tokens, inst.mask, sink.pool)?;
@@ -66,7 +66,7 @@ pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<
     inst.space = resolve_space(sink.opcodes.info(inst.opcode).space, &inst, sink.pool, layout);
     if let Some(immediate) = tokens.0.next() {
         inst.immediate =
-            immediate.parse().map_err(|_| ("immediate", format!("expected a number, found `{immediate}`")))?;
+            decimal(immediate).ok_or_else(|| ("immediate", format!("expected a number, found `{immediate}`")))?;
     } else if layout.tracer_version >= 5 {
         return Err(("immediate", "missing (tracer version 5 ends every line with one)".to_owned()));
     }
@@ -76,61 +76,74 @@ pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<
     Ok(inst)
 }
 
-struct Tokens<'a>(std::str::SplitAsciiWhitespace<'a>);
+/// A line's fields in order, each read with its name for the error it may give.
+struct Fields<'a>(std::str::SplitAsciiWhitespace<'a>);
 
-impl<'a> Tokens<'a> {
+impl<'a> Fields<'a> {
     fn next(&mut self, field: &'static str) -> Result<&'a str, LineError> {
-        self.0.next().ok_or_else(|| (field, "missing: the line ends early".to_owned()))
+        self.0.next().ok_or_else(|| missing(field))
     }
 
-    fn decimal<T: std::str::FromStr>(&mut self, field: &'static str) -> Result<T, LineError> {
+    fn decimal<T: std::str::FromStr + TryFrom<u64>>(&mut self, field: &'static str) -> Result<T, LineError> {
         let token = self.next(field)?;
-        token.parse().map_err(|_| (field, format!("expected a decimal number in range, found `{token}`")))
+        decimal(token).ok_or_else(|| (field, format!("expected a decimal number in range, found `{token}`")))
     }
 
     fn hex(&mut self, field: &'static str) -> Result<u64, LineError> {
         let token = self.next(field)?;
         crate::header::parse_hex(token).ok_or_else(|| (field, format!("expected a hex number, found `{token}`")))
     }
+
+    /// The active mask: up to 8 hex digits, no prefix or sign.
+    fn mask(&mut self) -> Result<u32, LineError> {
+        let token = self.next("mask")?;
+        let mask = if token.len() <= 8 { plain_hex(token) } else { None };
+        mask.and_then(|mask| u32::try_from(mask).ok())
+            .ok_or_else(|| ("mask", format!("expected up to 8 hex digits, found `{token}`")))
+    }
 }
 
-fn parse_mask(token: &str) -> Option<u32> {
-    if token.is_empty() || token.len() > 8 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    u32::from_str_radix(token, 16).ok()
+fn missing(field: &'static str) -> LineError {
+    (field, "missing: the line ends early".to_owned())
 }
+
+/// The fields of a register list: its count's and each register's names, and
+/// how many registers an instruction has room for.
+struct RegisterList {
+    count: &'static str,
+    register: &'static str,
+    max: usize,
+}
+
+const DESTINATIONS: RegisterList =
+    RegisterList { count: "dest_num", register: "destination register", max: MAX_DST_REGS };
+const SOURCES: RegisterList = RegisterList { count: "src_num", register: "source register", max: MAX_SRC_REGS };
 
 /// Reads a count and that many register names into `regs`; returns the count.
-fn registers(tokens: &mut Tokens<'_>, kind: &'static str, regs: &mut [Reg]) -> Result<u8, LineError> {
-    let (count_field, reg_field) = match kind {
-        "destination" => ("dest_num", "destination register"),
-        _ => ("src_num", "source register"),
-    };
-    let count: usize = tokens.decimal(count_field)?;
+fn registers(fields: &mut Fields<'_>, list: &RegisterList, regs: &mut [Reg]) -> Result<u8, LineError> {
+    let count: usize = fields.decimal(list.count)?;
     if count > regs.len() {
-        let max = if kind == "destination" { MAX_DST_REGS } else { MAX_SRC_REGS };
-        return Err((count_field, format!("{count} registers; at most {max} are supported")));
+        return Err((list.count, format!("{count} registers; at most {} are supported", list.max)));
     }
     for slot in regs.iter_mut().take(count) {
-        let token = tokens.next(reg_field)?;
-        *slot =
-            parse_register(token).ok_or_else(|| (reg_field, format!("expected `R<n>` or `UR<n>`, found `{token}`")))?;
+        let token = fields.next(list.register)?;
+        *slot = parse_register(token)
+            .ok_or_else(|| (list.register, format!("expected `R<n>` or `UR<n>`, found `{token}`")))?;
     }
     Ok(count as u8)
 }
 
 fn parse_register(token: &str) -> Option<Reg> {
     if let Some(n) = token.strip_prefix("UR") {
-        let n: u16 = n.parse().ok()?;
+        let n: u16 = decimal(n)?;
         return (n < 256).then_some(Reg(Reg::UR0 + n));
     }
-    let n: u16 = token.strip_prefix('R')?.parse().ok()?;
+    let n: u16 = decimal(token.strip_prefix('R')?)?;
     (n < 256).then_some(Reg(n))
 }
 
 /// Reads the address mode and addresses of a memory instruction.
-fn addresses(tokens: &mut Tokens<'_>, mask: u32, pool: &mut Vec<u64>) -> Result<Addresses, LineError> {
+fn addresses(tokens: &mut Fields<'_>, mask: u32, pool: &mut Vec<u64>) -> Result<Addresses, LineError> {
     let lanes = mask.count_ones() as usize;
     let start = pool.len();
     match tokens.decimal::<u8>("address mode")? {

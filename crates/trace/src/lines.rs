@@ -27,18 +27,146 @@ impl<R: BufRead> Lines<R> {
     /// `None` at the end of input.
     pub(crate) fn next_line(&mut self, file: &str) -> Result<Option<(usize, &str)>, ParseError> {
         self.buf.clear();
-        let limit = MAX_LINE_BYTES as u64 + 1;
-        let read = (&mut self.reader).take(limit).read_until(b'\n', &mut self.buf);
-        let n = read.map_err(|e| ParseError::new(file, self.number + 1, "line", format!("read failed: {e}")))?;
-        if n == 0 {
+        let taken = self.take_buffered_line().map_err(|e| self.read_failed(file, &e))?;
+        if !taken {
+            self.read_line(file)?;
+        }
+        if self.buf.is_empty() {
             return Ok(None);
         }
         self.number += 1;
         if self.buf.len() > MAX_LINE_BYTES {
             return Err(ParseError::new(file, self.number, "line", format!("longer than {MAX_LINE_BYTES} bytes")));
         }
-        let line = std::str::from_utf8(&self.buf)
+        // Line endings are ASCII, so dropping them first leaves the check the same.
+        let mut end = self.buf.len();
+        while end > 0 && matches!(self.buf[end - 1], b'\n' | b'\r') {
+            end -= 1;
+        }
+        let line = std::str::from_utf8(&self.buf[..end])
             .map_err(|_| ParseError::new(file, self.number, "line", "not valid UTF-8"))?;
-        Ok(Some((self.number, line.trim_end_matches(['\n', '\r']))))
+        Ok(Some((self.number, line)))
+    }
+
+    /// Copies the next line into the buffer if the reader holds all of it,
+    /// as most lines are: a search of the bytes at hand, without the general
+    /// read's loop and length limit. `false` leaves the line to
+    /// [`Lines::read_line`]. A failed read is the error the general read
+    /// would have returned; an interrupted one is left to it, as it retries.
+    fn take_buffered_line(&mut self) -> std::io::Result<bool> {
+        let available = match self.reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        let Some(newline) = memchr::memchr(b'\n', available) else { return Ok(false) };
+        if newline >= MAX_LINE_BYTES {
+            return Ok(false);
+        }
+        self.buf.extend_from_slice(&available[..=newline]);
+        self.reader.consume(newline + 1);
+        Ok(true)
+    }
+
+    /// Reads the next line into the buffer, at most one byte past the
+    /// longest line accepted; an empty buffer at the end of input.
+    fn read_line(&mut self, file: &str) -> Result<(), ParseError> {
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        let read = (&mut self.reader).take(limit).read_until(b'\n', &mut self.buf);
+        read.map_err(|e| self.read_failed(file, &e))?;
+        Ok(())
+    }
+
+    /// The error of a read that failed before the next line was whole.
+    fn read_failed(&self, file: &str, e: &std::io::Error) -> ParseError {
+        ParseError::new(file, self.number + 1, "line", format!("read failed: {e}"))
+    }
+}
+
+/// `line.trim()`, without the search when the line starts and ends with
+/// characters that are not whitespace (as a trace's lines do).
+pub(crate) fn trimmed(line: &str) -> &str {
+    let kept = |byte: &u8| byte.is_ascii() && !char::from(*byte).is_whitespace();
+    let bytes = line.as_bytes();
+    if bytes.first().is_some_and(kept) && bytes.last().is_some_and(kept) { line } else { line.trim() }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{BufReader, Read};
+
+    use super::*;
+
+    /// Every line as the reader gives it: (number, text) or the error's message.
+    fn read_all(reader: impl BufRead) -> Vec<Result<(usize, String), String>> {
+        let mut lines = Lines::new(reader);
+        let mut out = Vec::new();
+        loop {
+            match lines.next_line("f") {
+                Ok(Some((number, line))) => out.push(Ok((number, line.to_owned()))),
+                Ok(None) => return out,
+                Err(e) => {
+                    out.push(Err(e.to_string()));
+                    return out;
+                }
+            }
+        }
+    }
+
+    /// The lines as a plain split gives them, for text within the limits.
+    fn split(text: &str) -> Vec<Result<(usize, String), String>> {
+        let lines = text.split_inclusive('\n').map(|line| line.trim_end_matches(['\n', '\r']).to_owned());
+        lines.enumerate().map(|(i, line)| Ok((i + 1, line))).collect()
+    }
+
+    #[test]
+    fn lines_that_straddle_the_readers_buffer_read_as_whole_ones() {
+        let text = "0000 ffffffff 1 R1 MOV 0 0 0\r\n\nwarp = 1\r\r\nlast line without an end";
+        for capacity in [1, 2, 3, 7, 16, 64, 4096] {
+            assert_eq!(read_all(BufReader::with_capacity(capacity, text.as_bytes())), split(text), "{capacity}");
+        }
+    }
+
+    #[test]
+    fn the_line_limit_holds_wherever_the_line_ends() {
+        let at_limit = format!("{}\n", "a".repeat(MAX_LINE_BYTES - 1));
+        let past_limit = format!("{}\n", "a".repeat(MAX_LINE_BYTES));
+        for capacity in [100, MAX_LINE_BYTES, 2 * MAX_LINE_BYTES + 10] {
+            let read = read_all(BufReader::with_capacity(capacity, at_limit.as_bytes()));
+            assert_eq!(read, split(&at_limit), "a line of the longest length, {capacity}");
+            let read = read_all(BufReader::with_capacity(capacity, past_limit.as_bytes()));
+            assert_eq!(read, [Err(format!("f:1: line: longer than {MAX_LINE_BYTES} bytes"))], "{capacity}");
+        }
+    }
+
+    /// A reader whose reads fail, each with a new message, after `good`
+    /// bytes; the first read is interrupted if `interrupt`.
+    struct Failing {
+        good: &'static [u8],
+        interrupt: bool,
+        failures: usize,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if std::mem::take(&mut self.interrupt) {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            if !self.good.is_empty() {
+                return self.good.read(buf);
+            }
+            self.failures += 1;
+            Err(std::io::Error::other(format!("failure {}", self.failures)))
+        }
+    }
+
+    #[test]
+    fn a_failed_read_is_reported_once_and_an_interrupted_one_retried() {
+        // The failure comes where the next line starts, or inside it.
+        for (good, interrupt) in [(&b"one\n"[..], false), (b"one\n", true), (b"one\ntw", false)] {
+            let reader = BufReader::new(Failing { good, interrupt, failures: 0 });
+            let expected = [Ok((1, "one".to_owned())), Err("f:2: line: read failed: failure 1".to_owned())];
+            assert_eq!(read_all(reader), expected, "{good:?}, interrupted first: {interrupt}");
+        }
     }
 }

@@ -271,6 +271,22 @@ pub struct OpcodeTable {
     isa: Isa,
     ids: HashMap<Box<str>, OpcodeId>,
     infos: Vec<OpcodeInfo>,
+    /// Opcodes seen lately, by a cheap hash of their text ([`recent_slot`]):
+    /// one past the id, 0 for none. Every instruction line interns its
+    /// opcode, and a kernel uses a few dozen, so most are found here with a
+    /// comparison of their text instead of a hash by the map's hasher (which
+    /// stays, keyed against a trace built to collide).
+    recent: [u16; RECENT_SLOTS],
+}
+
+/// Slots of [`OpcodeTable::recent`].
+const RECENT_SLOTS: usize = 64;
+
+/// Where `text` goes in [`OpcodeTable::recent`]: a multiplicative hash of its
+/// bytes. Two opcodes that share a slot only take turns in it.
+fn recent_slot(text: &str) -> usize {
+    let hash = text.bytes().fold(text.len() as u32, |hash, byte| hash.wrapping_mul(0x9E37_79B1) ^ u32::from(byte));
+    (hash.wrapping_mul(0x9E37_79B1) >> (u32::BITS - RECENT_SLOTS.ilog2())) as usize
 }
 
 /// At most this many distinct opcode strings per kernel (the id is 16 bits);
@@ -280,7 +296,7 @@ pub const MAX_OPCODES: usize = u16::MAX as usize;
 impl OpcodeTable {
     /// An empty table for `isa`.
     pub fn new(isa: Isa) -> Self {
-        OpcodeTable { isa, ids: HashMap::new(), infos: Vec::new() }
+        OpcodeTable { isa, ids: HashMap::new(), infos: Vec::new(), recent: [0; RECENT_SLOTS] }
     }
 
     /// The ISA whose table this uses.
@@ -292,6 +308,20 @@ impl OpcodeTable {
     /// table runs as an INT instruction (Accel-Sim's `ALU_OP`) and produces a
     /// diagnostic once. `None` when the table is full ([`MAX_OPCODES`]).
     pub fn intern(&mut self, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<OpcodeId> {
+        let slot = recent_slot(text);
+        if let Some(id) = self.recent[slot].checked_sub(1).map(OpcodeId)
+            && self.infos[usize::from(id.0)].text == text
+        {
+            return Some(id);
+        }
+        let id = self.intern_by_map(text, diagnostics)?;
+        // `MAX_OPCODES` keeps the id below `u16::MAX`, so one past it fits.
+        self.recent[slot] = id.0 + 1;
+        Some(id)
+    }
+
+    /// [`OpcodeTable::intern`] by the map.
+    fn intern_by_map(&mut self, text: &str, diagnostics: &mut Vec<Diagnostic>) -> Option<OpcodeId> {
         if let Some(id) = self.ids.get(text) {
             return Some(*id);
         }
@@ -394,6 +424,25 @@ pub fn access_bytes(text: &str) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn opcodes_found_among_the_recent_ones_keep_the_ids_of_their_first_sight() {
+        // More opcodes than slots, so that many share one, interned in an
+        // order that revisits them: each must keep the id of its first sight.
+        let texts: Vec<String> = (0..3 * RECENT_SLOTS).map(|i| format!("FADD.F{i}")).collect();
+        let mut table = OpcodeTable::new(Isa::Ampere);
+        let mut diagnostics = Vec::new();
+        let mut first_seen = HashMap::new();
+        for round in 0..4 {
+            for (i, text) in texts.iter().enumerate().filter(|(i, _)| (i + round) % 3 != 0) {
+                let id = table.intern(text, &mut diagnostics).expect("room");
+                let expected = *first_seen.entry(i).or_insert(id);
+                assert_eq!(id, expected, "{text} in round {round}");
+                assert_eq!(table.info(id).text, *text);
+            }
+        }
+        assert_eq!(table.iter().count(), texts.len());
+    }
 
     fn check(isa: Isa, text: &str, expect: (OpCategory, UnitClass, MemSpace, u8, bool)) {
         let info = describe(isa, text);

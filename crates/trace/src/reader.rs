@@ -4,7 +4,7 @@
 use std::io::BufRead;
 
 use crate::line::{Layout, LineSink, parse_instruction};
-use crate::lines::Lines;
+use crate::lines::{Lines, trimmed};
 use crate::opcode::{Isa, OpcodeTable};
 use crate::{Cta, Diagnostic, KernelHeader, ParseError, WarpTrace};
 
@@ -111,7 +111,7 @@ impl<R: BufRead> KernelReader<R> {
                 let field = if pending > 0 { "insts" } else { "#END_TB" };
                 return Err(ParseError::new(file, self.lines.number, field, "the file ends inside a CTA"));
             };
-            let line = line.trim();
+            let line = trimmed(line);
             if line.is_empty() {
                 continue;
             }
