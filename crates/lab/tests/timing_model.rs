@@ -240,27 +240,44 @@ fn vectoradd_anchor_against_accel_sim() {
     assert_eq!(report.cycles, 1273);
 }
 
-/// Sleeping SMs and clock jumps are an optimisation only: ticking every busy
-/// component every cycle gives the same report, counter for counter.
+/// Sleeping SMs, clock jumps and the CTA scheduler's passing over full SMs
+/// are an optimisation only: ticking every busy component every cycle, and
+/// visiting every SM for CTAs, gives the same report, counter for counter.
+/// The CTA cases launch several waves (an SM takes a CTA when one of its own
+/// ends), several kernels one after another (a kernel admitted may fit where
+/// the one before did not), predicted CTAs (Photon frees an SM's resources
+/// when a predicted CTA's time is up), and CTAs placed in the first free run
+/// of warp slots, as with concurrent kernels.
 #[test]
 fn sleeping_and_clock_jumps_change_nothing() {
-    let ticked = SimOptions { tick_every_cycle: true, ..SimOptions::default() };
+    let off = SamplingOptions::default();
+    let photon = SamplingOptions::with_mode(SampleMode::Photon);
+    // A short stability window, so that this kernel switches to warp
+    // sampling and predicted CTAs hold and free SMs' resources.
+    let warp_sampled = SamplingOptions { warp_window: 128, ..photon };
     let cases = [
-        ("mdm-pascal-28sm", "histogram:size=8"),
+        ("mdm-pascal-28sm", "histogram:size=8", off),
         // Atomics go past the L1 one a cycle while the crossbar port has
         // room: an SM whose port is full must not sleep through its freeing.
-        ("mdm-pascal-28sm", "histogram:size=64"),
-        ("mdm-pascal-28sm", "strided:gs=32,size=4"),
-        ("QV100", "pchase-dram:size=1"),
-        ("QV100", "bfs:size=1"),
-        ("RTX3070", "gemm-tiled:size=1"),
+        ("mdm-pascal-28sm", "histogram:size=64", off),
+        ("mdm-pascal-28sm", "strided:gs=32,size=4", off),
+        ("QV100", "pchase-dram:size=1", off),
+        ("QV100", "bfs:size=1", off),
+        ("RTX3070", "gemm-tiled:size=1", off),
+        ("QV100", "vecadd:size=64", off),
+        ("QV100", "vecadd:size=16,launches=3", off),
+        ("QV100", "vecadd:size=64,launches=3", photon),
+        ("QV100", "vecadd:size=1024", warp_sampled),
     ];
-    for (config, spec) in cases {
-        let config = preset(config);
+    let mut concurrent = preset("QV100");
+    concurrent.kernels.concurrent_kernel_sm = true;
+    let cases = cases.map(|(config, spec, sampling)| (preset(config), spec, sampling));
+    for (config, spec, sampling) in cases.into_iter().chain([(concurrent, "bfs:size=4", off)]) {
         let parsed: GenSpec = spec.parse().unwrap();
-        let fast = simulate_generated(&config, SimOptions::default(), &parsed).unwrap();
-        let slow = simulate_generated(&config, ticked, &parsed).unwrap();
-        assert_eq!(fast, slow, "{spec}");
+        let options = SimOptions { sampling, ..SimOptions::default() };
+        let fast = simulate_generated(&config, options, &parsed).unwrap();
+        let slow = simulate_generated(&config, SimOptions { tick_every_cycle: true, ..options }, &parsed).unwrap();
+        assert_eq!(fast, slow, "{spec} ({sampling:?})");
     }
 }
 

@@ -32,6 +32,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use warplab_config::GpuConfig;
 use warplab_trace::KernelHeader;
 use warplab_uarch::address_map::AddressMap;
+use warplab_uarch::bitset::BitSet;
 use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
 
 use crate::SimOptions;
@@ -112,6 +113,15 @@ pub struct Gpu {
     pending: VecDeque<Command>,
     workload_done: bool,
     pub(crate) next_sm: usize,
+    /// The SMs the CTA scheduler visits: every SM but those its last visit
+    /// found full for every kernel with CTAs ready, and that have freed no
+    /// resources since. The scan reads this flat set, not every SM's
+    /// resource counts every cycle.
+    pub(crate) launch_candidates: BitSet,
+    /// The first cycle at which a kernel admitted since the last full scan
+    /// has CTAs ready (`u64::MAX`: none): from then on every SM is a
+    /// candidate again, as the new kernel may fit where the others did not.
+    launch_recheck_at: u64,
     pub(crate) last_cycle: u64,
     /// Whether a kernel ran in the last core cycle (idle SMs then count
     /// "no warp" issue slots).
@@ -162,6 +172,8 @@ impl Gpu {
             pending: VecDeque::new(),
             workload_done: false,
             next_sm: 0,
+            launch_candidates: every_sm(n_sms as usize),
+            launch_recheck_at: u64::MAX,
             last_cycle: 0,
             any_running: false,
             deadlocked: false,
@@ -416,7 +428,7 @@ impl Gpu {
     /// in SM order, as one thread ticking them in turn would have applied it:
     /// packets sent and replies taken, events, sampling records and finished CTAs.
     fn end_sm_cycles(&mut self, now: u64) {
-        for ((sm, port), wake) in self.sms.iter_mut().zip(&mut self.ports).zip(&mut self.wakes) {
+        for (s, ((sm, port), wake)) in self.sms.iter_mut().zip(&mut self.ports).zip(&mut self.wakes).enumerate() {
             if !wake.ticked {
                 continue;
             }
@@ -432,6 +444,8 @@ impl Gpu {
             if sm.finished_ctas.is_empty() {
                 continue;
             }
+            // Its resources freed, the SM may take a CTA again.
+            self.launch_candidates.insert(s);
             let mut finished = std::mem::take(&mut sm.finished_ctas);
             for (kernel, slot) in finished.drain(..) {
                 self.runs[kernel as usize].ctas_done += 1;
@@ -651,6 +665,7 @@ impl Gpu {
             }
         }
         self.views.push(view);
+        self.launch_recheck_at = self.launch_recheck_at.min(run.ready_cycle);
         self.runs.push(run);
     }
 
@@ -662,56 +677,80 @@ impl Gpu {
         if !self.runs.iter().any(|run| run.has_ctas() && run.ready_cycle <= now) {
             return;
         }
-        let n = self.sms.len();
+        // Ticking every cycle is the reference the tests compare with: there
+        // every SM is visited.
+        if now >= self.launch_recheck_at || self.options.tick_every_cycle {
+            self.launch_candidates = every_sm(self.sms.len());
+            let waiting = self.runs.iter().map(|run| run.ready_cycle).filter(|&ready| ready > now);
+            self.launch_recheck_at = waiting.min().unwrap_or(u64::MAX);
+        }
         // As GPGPU-Sim: the scan starts after the SM that got the last CTA of
-        // the previous cycle and visits every SM once.
+        // the previous cycle and visits every SM once. It passes over the SMs
+        // that are not candidates: each would find no kernel that fits.
         let start = self.next_sm;
-        for k in 0..n {
-            let s = (start + k) % n;
-            for r in 0..self.runs.len() {
-                let run = &self.runs[r];
-                if !run.has_ctas() || run.ready_cycle > now || !self.sms[s].fits(run.needs) {
-                    continue;
-                }
-                if self.predicts(r) {
-                    self.launch_predicted(s, r, now);
-                    break;
-                }
-                let run = &mut self.runs[r];
-                let Some(slot) = self.sms[s].free_cta_slot() else { break };
-                let Some(source) = run.source.as_mut() else { continue };
-                let buffer = self.sms[s].cta_buffer(slot);
-                match source.next_cta(buffer) {
-                    Ok(true) => {
-                        if let Some(sampler) = &mut self.sampler {
-                            let slot = &mut self.sms[s].ctas[slot];
-                            sampler.annotate(r, &slot.cta, source.opcodes(), &mut slot.block_at);
-                        }
-                        let fallbacks = self.views[r].extend(source.opcodes(), &self.config);
-                        if !fallbacks.is_empty() {
-                            let header = run.header.clone();
-                            self.note_fallbacks(&header, fallbacks);
-                        }
-                        let run = &mut self.runs[r];
-                        run.ctas_issued += 1;
-                        let (needs, first) = (run.needs, run.warps_launched);
-                        self.sms[s].settle(now - 1, self.any_running);
-                        self.runs[r].warps_launched += self.sms[s].launch_cta(slot, r as u32, needs, now, first);
-                        self.wakes[s].at = 0;
-                        self.next_sm = (s + 1) % n;
-                        let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
-                        let cta = || cta_index(&self.runs, &self.sms[s], slot);
-                        self.log.record_sm(sm, now, || EventKind::CtaLaunched { sm, kernel, cta: cta(), slot });
-                    }
-                    Ok(false) => self.close_source(r),
-                    Err(message) => {
-                        self.diagnostics.push(message);
-                        self.close_source(r);
-                    }
-                }
-                break;
+        let mut step = 0;
+        while let Some((s, at)) = self.launch_candidates.next_in_scan(start, step) {
+            step = at + 1;
+            if !self.launch_on(s, now) {
+                self.launch_candidates.remove(s);
             }
         }
+    }
+
+    /// Launches a CTA on SM `s` from the oldest kernel with CTAs ready that
+    /// fits, if any; returns whether one fitted. An SM none fits stays so
+    /// until it frees resources or a kernel is admitted: launches on other
+    /// SMs and kernels running out of CTAs only take fitting kernels away.
+    fn launch_on(&mut self, s: usize, now: u64) -> bool {
+        for r in 0..self.runs.len() {
+            let run = &self.runs[r];
+            if !run.has_ctas() || run.ready_cycle > now || !self.sms[s].fits(run.needs) {
+                continue;
+            }
+            if self.predicts(r) {
+                self.launch_predicted(s, r, now);
+                return true;
+            }
+            let run = &mut self.runs[r];
+            let Some(slot) = self.sms[s].free_cta_slot() else { return true };
+            let Some(source) = run.source.as_mut() else { continue };
+            let buffer = self.sms[s].cta_buffer(slot);
+            match source.next_cta(buffer) {
+                Ok(true) => self.start_cta(s, r, slot, now),
+                Ok(false) => self.close_source(r),
+                Err(message) => {
+                    self.diagnostics.push(message);
+                    self.close_source(r);
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Starts the CTA kernel `r`'s source just wrote into CTA slot `slot` of SM `s`.
+    fn start_cta(&mut self, s: usize, r: usize, slot: usize, now: u64) {
+        if let (Some(sampler), Some(source)) = (&mut self.sampler, &self.runs[r].source) {
+            let slot = &mut self.sms[s].ctas[slot];
+            sampler.annotate(r, &slot.cta, source.opcodes(), &mut slot.block_at);
+        }
+        if let Some(source) = &self.runs[r].source {
+            let fallbacks = self.views[r].extend(source.opcodes(), &self.config);
+            if !fallbacks.is_empty() {
+                let header = self.runs[r].header.clone();
+                self.note_fallbacks(&header, fallbacks);
+            }
+        }
+        let run = &mut self.runs[r];
+        run.ctas_issued += 1;
+        let (needs, first) = (run.needs, run.warps_launched);
+        self.sms[s].settle(now - 1, self.any_running);
+        self.runs[r].warps_launched += self.sms[s].launch_cta(slot, r as u32, needs, now, first);
+        self.wakes[s].at = 0;
+        self.next_sm = (s + 1) % self.sms.len();
+        let (sm, kernel, slot) = (s as u32, r as u32, slot as u16);
+        let cta = || cta_index(&self.runs, &self.sms[s], slot);
+        self.log.record_sm(sm, now, || EventKind::CtaLaunched { sm, kernel, cta: cta(), slot });
     }
 
     fn note_fallbacks(&mut self, header: &KernelHeader, fallbacks: Vec<String>) {
@@ -821,6 +860,13 @@ fn run_memory_edges(
     for earlier in deferred.drain(..).chain([edges]) {
         memory.edges(earlier, requests, request_network, address_map, log);
     }
+}
+
+/// The set of all `n` SMs.
+fn every_sm(n: usize) -> BitSet {
+    let mut all = BitSet::new(n);
+    (0..n).for_each(|s| all.insert(s));
+    all
 }
 
 /// The grid index (x fastest) of the CTA in slot `slot` of `sm`.

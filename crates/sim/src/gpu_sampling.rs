@@ -78,6 +78,7 @@ impl Gpu {
             let run = &mut self.runs[r as usize];
             run.ctas_done += 1;
             self.sms[s as usize].release_predicted(run.needs);
+            self.launch_candidates.insert(s as usize);
         }
     }
 
