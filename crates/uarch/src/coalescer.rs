@@ -87,11 +87,7 @@ pub fn coalesce(
         }
     };
     let subwarps = Subwarps::new(subwarps);
-    // The (subwarp, sector) pairs `out` has, as bits of a 64-bit filter: a
-    // pair whose bit is clear is new, so a divergent warp (up to 32 distinct
-    // sectors, issue 39) mostly skips the search of `out`; a set bit may be
-    // another pair's, and the search decides.
-    let mut seen = 0u64;
+    let mut found = Found::default();
     for (lane, addr) in lanes {
         if lane >= WARP_LANES {
             continue;
@@ -104,31 +100,80 @@ pub fn coalesce(
             let first_byte = addr.max(sector_addr) - sector_addr;
             let last_byte = end.min(sector_addr.saturating_add(SECTOR_BYTES)) - sector_addr;
             let byte_mask = byte_range_mask(first_byte as u32, last_byte as u32);
-            let filter_bit = 1u64 << filter_slot(sector_addr, subwarp);
-            let existing = (seen & filter_bit != 0)
-                .then(|| {
-                    out.iter_mut().find(|access| {
-                        access.sector_addr == sector_addr && subwarps.of_lane(access.lanes.trailing_zeros()) == subwarp
-                    })
-                })
-                .flatten();
-            match existing {
+            match found.existing(out, sector_addr, subwarp, subwarps) {
                 Some(access) => {
                     access.byte_mask |= byte_mask;
                     access.lanes |= lane_bit;
                 }
-                None => {
-                    out.push(SectorAccess { sector_addr, byte_mask, lanes: lane_bit });
-                    seen |= filter_bit;
-                }
+                None => found.push(out, SectorAccess { sector_addr, byte_mask, lanes: lane_bit }, subwarp),
             }
             let Some(next) = sector_addr.checked_add(SECTOR_BYTES) else { break };
             sector_addr = next;
         }
     }
-    out.sort_unstable_by_key(|access| (subwarps.of_lane(access.lanes.trailing_zeros()), access.sector_addr));
+    if !found.in_order {
+        out.sort_unstable_by_key(|access| (subwarps.of_lane(access.lanes.trailing_zeros()), access.sector_addr));
+    }
     // GPGPU-Sim's queue order, taken from the back.
     out.reverse();
+}
+
+/// What [`coalesce`] knows of the (subwarp, sector) pairs it has put in `out`.
+///
+/// A warp's lanes mostly access ascending addresses, so most pairs are the
+/// last one pushed or come after it while `out` is in order: both are
+/// answered without a search, and then `out` needs no sort either. Otherwise
+/// a 64-bit filter holds a bit per pair (a pair whose bit is clear is new, so
+/// a divergent warp, up to 32 distinct sectors, issue 39, mostly skips the
+/// search; a set bit may be another pair's, and the search decides).
+struct Found {
+    filter: u64,
+    /// The last pair pushed, if any.
+    last: Option<(u32, u64)>,
+    /// Every pair was pushed after every lower one: `out` is in
+    /// (subwarp, sector) order, and the last pair is the highest.
+    in_order: bool,
+}
+
+impl Default for Found {
+    fn default() -> Self {
+        Found { filter: 0, last: None, in_order: true }
+    }
+}
+
+impl Found {
+    /// The access of `out` for the pair `(subwarp, sector_addr)`, if any.
+    fn existing<'a>(
+        &self,
+        out: &'a mut [SectorAccess],
+        sector_addr: u64,
+        subwarp: u32,
+        subwarps: Subwarps,
+    ) -> Option<&'a mut SectorAccess> {
+        let key = (subwarp, sector_addr);
+        match self.last {
+            None => return None,
+            // Each pair is in `out` once: the last one pushed is its access.
+            Some(last) if last == key => return out.last_mut(),
+            Some(last) if self.in_order && key > last => return None,
+            Some(_) => {}
+        }
+        if self.filter & (1u64 << filter_slot(sector_addr, subwarp)) == 0 {
+            return None;
+        }
+        out.iter_mut().find(|access| {
+            access.sector_addr == sector_addr && subwarps.of_lane(access.lanes.trailing_zeros()) == subwarp
+        })
+    }
+
+    /// Pushes a new pair's access.
+    fn push(&mut self, out: &mut Vec<SectorAccess>, access: SectorAccess, subwarp: u32) {
+        let key = (subwarp, access.sector_addr);
+        self.in_order &= self.last.is_none_or(|last| key > last);
+        self.last = Some(key);
+        self.filter |= 1u64 << filter_slot(access.sector_addr, subwarp);
+        out.push(access);
+    }
 }
 
 /// A (subwarp, sector) pair's bit in [`coalesce`]'s filter: the top six bits
@@ -388,10 +433,18 @@ mod tests {
             offsets in proptest::collection::vec(0u64..1024, 32),
             width_index in 0usize..6,
             subwarps_log2 in 0u32..=5,
+            // Lanes in ascending order of address, as most warps' are, take
+            // `coalesce`'s shortcut; a narrow spread makes lanes share sectors.
+            ascending in any::<bool>(),
+            spread in prop_oneof![Just(64u64), Just(1024)],
         ) {
             let width = [0u32, 1, 2, 4, 8, 16][width_index];
             let lane_width = u64::from(access_width_bytes(width));
             let subwarps = 1u32 << subwarps_log2;
+            let mut offsets: Vec<u64> = offsets.iter().map(|offset| offset % spread).collect();
+            if ascending {
+                offsets.sort_unstable();
+            }
             let lanes: Vec<(u32, u64)> =
                 (0..32).filter(|lane| mask & (1 << lane) != 0).map(|lane| (lane, base + offsets[lane as usize])).collect();
             let mut out = Vec::new();
