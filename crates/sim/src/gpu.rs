@@ -680,7 +680,7 @@ impl Gpu {
         // Ticking every cycle is the reference the tests compare with: there
         // every SM is visited.
         if now >= self.launch_recheck_at || self.options.tick_every_cycle {
-            self.launch_candidates = every_sm(self.sms.len());
+            (0..self.sms.len()).for_each(|s| self.launch_candidates.insert(s));
             let waiting = self.runs.iter().map(|run| run.ready_cycle).filter(|&ready| ready > now);
             self.launch_recheck_at = waiting.min().unwrap_or(u64::MAX);
         }
@@ -730,11 +730,11 @@ impl Gpu {
 
     /// Starts the CTA kernel `r`'s source just wrote into CTA slot `slot` of SM `s`.
     fn start_cta(&mut self, s: usize, r: usize, slot: usize, now: u64) {
-        if let (Some(sampler), Some(source)) = (&mut self.sampler, &self.runs[r].source) {
-            let slot = &mut self.sms[s].ctas[slot];
-            sampler.annotate(r, &slot.cta, source.opcodes(), &mut slot.block_at);
-        }
         if let Some(source) = &self.runs[r].source {
+            if let Some(sampler) = &mut self.sampler {
+                let slot = &mut self.sms[s].ctas[slot];
+                sampler.annotate(r, &slot.cta, source.opcodes(), &mut slot.block_at);
+            }
             let fallbacks = self.views[r].extend(source.opcodes(), &self.config);
             if !fallbacks.is_empty() {
                 let header = self.runs[r].header.clone();
