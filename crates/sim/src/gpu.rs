@@ -121,6 +121,7 @@ pub struct Gpu {
     /// The first cycle at which a kernel admitted since the last full scan
     /// has CTAs ready (`u64::MAX`: none): from then on every SM is a
     /// candidate again, as the new kernel may fit where the others did not.
+    /// 0 at first, so that the first scan starts with every SM.
     launch_recheck_at: u64,
     pub(crate) last_cycle: u64,
     /// Whether a kernel ran in the last core cycle (idle SMs then count
@@ -172,8 +173,8 @@ impl Gpu {
             pending: VecDeque::new(),
             workload_done: false,
             next_sm: 0,
-            launch_candidates: every_sm(n_sms as usize),
-            launch_recheck_at: u64::MAX,
+            launch_candidates: BitSet::new(n_sms as usize),
+            launch_recheck_at: 0,
             last_cycle: 0,
             any_running: false,
             deadlocked: false,
@@ -860,13 +861,6 @@ fn run_memory_edges(
     for earlier in deferred.drain(..).chain([edges]) {
         memory.edges(earlier, requests, request_network, address_map, log);
     }
-}
-
-/// The set of all `n` SMs.
-fn every_sm(n: usize) -> BitSet {
-    let mut all = BitSet::new(n);
-    (0..n).for_each(|s| all.insert(s));
-    all
 }
 
 /// The grid index (x fastest) of the CTA in slot `slot` of `sm`.
