@@ -14,8 +14,8 @@ use warplab_config::GpuConfig;
 use warplab_config::cache::WriteAllocate;
 use warplab_lab::sampling::{SampleMode, SamplingOptions};
 use warplab_lab::{
-    Cycle, EventWindow, GenSpec, SimOptions, SimReport, Simulation, preset_config, read_config_dir, simulate_generated,
-    simulate_trace,
+    Cycle, EventWindow, GenSpec, GeneratedWorkload, SimOptions, SimReport, Simulation, preset_config, read_config_dir,
+    simulate_generated, simulate_trace,
 };
 use warplab_uarch::latency::{IdleLatencies, in_core_cycles};
 
@@ -278,6 +278,33 @@ fn sleeping_and_clock_jumps_change_nothing() {
         let fast = simulate_generated(&config, options, &parsed).unwrap();
         let slow = simulate_generated(&config, SimOptions { tick_every_cycle: true, ..options }, &parsed).unwrap();
         assert_eq!(fast, slow, "{spec} ({sampling:?})");
+    }
+}
+
+/// A report taken while a run is paused (the page shows one at every
+/// pause) is the reference's too: what sleeps is counted up to the pause.
+/// Memory-divergent runs leave DRAM channels waiting on a row or a transfer
+/// for most of their cycles, counted when passed over (`DramChannel::pass`);
+/// the page's default run is memory-bound too.
+#[test]
+fn a_paused_run_reports_what_ticking_every_cycle_reports() {
+    for (config, spec) in [("mdm-pascal-28sm", "strided:gs=32,size=2"), ("QV100", "vecadd:size=8")] {
+        let (config, spec): (GpuConfig, GenSpec) = (preset(config), spec.parse().unwrap());
+        let reports = |options: SimOptions| {
+            let mut workload = GeneratedWorkload::new(&spec, &config).unwrap();
+            let mut simulation = Simulation::new(&config, options, &mut workload);
+            let mut reports = Vec::new();
+            // Pauses at an odd stride, so that they fall anywhere in the
+            // DRAM's and the L2's own clocks.
+            while !simulation.run_until(Cycle(simulation.progress().cycle.0 + 97)).finished {
+                reports.push(simulation.report());
+            }
+            reports
+        };
+        let reference = reports(SimOptions { tick_every_cycle: true, ..SimOptions::default() });
+        let paused = reports(SimOptions::default());
+        assert!(reference.len() > 10, "{spec}: paused {} times", reference.len());
+        assert_eq!(paused, reference, "{spec}");
     }
 }
 

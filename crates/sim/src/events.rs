@@ -278,10 +278,17 @@ pub(crate) fn note_queue(
     id: RequestId,
     entered: bool,
 ) {
-    if !log.recording() {
-        return;
+    // Checked where it is called: events are off in most runs, and the
+    // memory side calls this several times per request.
+    if log.recording() {
+        record_queue(log, &request(), cycle, queue, id, entered);
     }
-    let r = request();
+}
+
+/// [`note_queue`]'s event, kept out of its callers' code.
+#[cold]
+#[inline(never)]
+fn record_queue(log: &mut impl Recorder, r: &Request, cycle: u64, queue: Queue, id: RequestId, entered: bool) {
     let (request, source, address) = (id.0, r.source, r.address);
     let kind = if entered {
         EventKind::Entered { queue, request, source, address }

@@ -152,12 +152,16 @@ impl Gpu {
             sm.sample_log.on = sampler.is_some();
             sm.per_pc = options.per_pc.then(PerPc::default);
         }
+        let mut memory = MemorySystem::new(config);
+        if options.tick_every_cycle {
+            memory.visit_every_cycle();
+        }
         Self {
             config: config.clone(),
             options,
             clocks: Clocks::new(&config.clocks),
             sms,
-            memory: MemorySystem::new(config),
+            memory,
             request_network: Network::requests(config),
             reply_network: Network::replies(config),
             requests: Requests::new(n_sms),

@@ -117,6 +117,32 @@ pub struct Channel {
     credits: Credits,
     /// DRAM cycles a request waited because the scheduler queue was full.
     pub(crate) full_cycles: u64,
+    /// Until when the channel's cycle only counts its DRAM's clock.
+    wake: ChannelWake,
+}
+
+/// When a busy channel next has something to move: its DRAM's next event
+/// (a request to schedule, a command due, data done), or the head of its
+/// latency pipeline leaving it. Before both, a channel cycle would only
+/// count the DRAM's clock ([`DramChannel::pass`]): on memory-divergent runs
+/// most busy channels wait so for a row or a transfer most of their cycles.
+/// A request a slice leaves for the channel, or data waiting in its return
+/// queue, wakes it at once ([`ChannelWake::NOW`]).
+#[derive(Debug, Clone, Copy)]
+struct ChannelWake {
+    /// A DRAM cycle.
+    dram: u64,
+    /// A core cycle, what the latency pipeline counts in.
+    core: u64,
+}
+
+impl ChannelWake {
+    const NOW: Self = Self { dram: 0, core: 0 };
+
+    /// Whether a channel cycle at `dram_now` and `core_now` may move something.
+    fn is_due(self, dram_now: u64, core_now: u64) -> bool {
+        dram_now >= self.dram || core_now >= self.core
+    }
 }
 
 /// GPGPU-Sim's `arbitration_metadata`: requests a slice may have between its
@@ -141,6 +167,18 @@ pub struct MemorySystem {
     /// or interconnect cycle visits only these and the slices a request is
     /// arriving at, not every slice's queues.
     busy_slices: BitSet,
+    /// Per slice, the core cycle before which a busy slice that no request
+    /// is arriving at has nothing to do (0: the next L2 cycle). A slice that
+    /// holds only requests in its ROP pipeline waits for the first to leave
+    /// it, `rop_latency` cycles (about a hundred) after it arrived; until
+    /// then its cycle changes nothing, so the L2 cycle passes it over
+    /// without reading it. Set at each visit from [`SubPartition::next_event`],
+    /// and cleared by DRAM returning data to the slice, the one change from
+    /// outside the slice's own cycle that gives it work.
+    slice_wakes: Vec<u64>,
+    /// The reference the tests compare against (`SimOptions::tick_every_cycle`):
+    /// every busy slice and channel cycled every cycle, no wake kept.
+    visits_every_cycle: bool,
     /// Likewise the channels that may have work: a channel enters when one of
     /// its slices leaves a request in its `L2 to DRAM` queue.
     busy_channels: BitSet,
@@ -209,6 +247,7 @@ impl MemoryNow {
 
 impl PartitionContext<'_> {
     /// Records request `id` entering (`true`) or leaving `queue` now.
+    #[inline]
     fn note(&mut self, queue: Queue, id: RequestId, entered: bool) {
         let requests = &*self.requests;
         note_queue(self.log, || *requests.get(id), self.event_cycle, queue, id, entered);
@@ -320,10 +359,13 @@ impl MemorySystem {
                 last_sender: memory.sub_partitions_per_channel.saturating_sub(1),
                 credits: Credits::new(config),
                 full_cycles: 0,
+                wake: ChannelWake::NOW,
             })
             .collect();
         Self {
             busy_slices: BitSet::new(slices.len()),
+            slice_wakes: vec![0; slices.len()],
+            visits_every_cycle: false,
             busy_channels: BitSet::new(channels.len()),
             takes: Vec::new(),
             slices,
@@ -334,6 +376,12 @@ impl MemorySystem {
             core_khz: config.clocks.core.khz(),
             dram_khz: config.clocks.dram.khz().max(1),
         }
+    }
+
+    /// The reference of the tests: every busy slice and channel cycled
+    /// every cycle ([`crate::SimOptions::tick_every_cycle`]).
+    pub(crate) fn visit_every_cycle(&mut self) {
+        self.visits_every_cycle = true;
     }
 
     /// Fills the L2 with `bytes` at `address` (a host-to-device copy when
@@ -396,7 +444,7 @@ impl MemorySystem {
             // Simulation gating: a slice with nothing queued and nothing
             // arriving has nothing to do this cycle.
             let arriving = ctx.request_network.has_pending(s as u32);
-            if !arriving && !self.busy_slices.contains(s) {
+            if !arriving && (!self.busy_slices.contains(s) || self.slice_wakes[s] > ctx.core_now) {
                 continue;
             }
             let slice = &mut self.slices[s];
@@ -408,9 +456,16 @@ impl MemorySystem {
                 self.takes.push(s as u32);
             }
             slice.cycle(ctx);
-            self.busy_slices.set(s, !slice.is_idle());
+            // `Some(u64::MAX)`: idle; `None`: work next cycle.
+            let wake = slice.next_event();
+            self.busy_slices.set(s, wake != Some(u64::MAX));
+            if !self.visits_every_cycle {
+                self.slice_wakes[s] = wake.unwrap_or(0);
+            }
             if !slice.l2_to_dram.is_empty() {
-                self.busy_channels.insert(s / self.per_channel as usize);
+                let c = s / self.per_channel as usize;
+                self.busy_channels.insert(c);
+                self.channels[c].wake = ChannelWake::NOW;
             }
         }
     }
@@ -421,17 +476,38 @@ impl MemorySystem {
             if !self.busy_channels.contains(c) {
                 continue;
             }
+            if !self.channels[c].wake.is_due(dram_now, ctx.core_now) {
+                self.channels[c].dram.pass(dram_now);
+                continue;
+            }
             let channel = &self.channels[c];
-            let first = c * self.per_channel as usize;
-            let slices = &self.slices[first..first + self.per_channel as usize];
-            let idle = channel.latency_queue.is_empty()
-                && channel.dram.is_idle()
-                && slices.iter().all(|slice| slice.l2_to_dram.is_empty());
+            let idle = channel.latency_queue.is_empty() && channel.dram.is_idle() && !self.slices_send_to(c);
             if idle {
                 self.busy_channels.remove(c);
             } else {
                 self.channel_cycle(c, dram_now, ctx);
+                if !self.visits_every_cycle {
+                    self.channels[c].wake = self.channel_wake(c);
+                }
             }
+        }
+    }
+
+    /// Whether a slice of channel `c` holds a request for it.
+    fn slices_send_to(&self, c: usize) -> bool {
+        let first = c * self.per_channel as usize;
+        self.slices[first..first + self.per_channel as usize].iter().any(|slice| !slice.l2_to_dram.is_empty())
+    }
+
+    /// When channel `c`, just cycled, next has something to move.
+    fn channel_wake(&self, c: usize) -> ChannelWake {
+        let channel = &self.channels[c];
+        if channel.dram.has_completed() || self.slices_send_to(c) {
+            return ChannelWake::NOW;
+        }
+        ChannelWake {
+            dram: channel.dram.next_event().unwrap_or(u64::MAX),
+            core: channel.latency_queue.front().map_or(u64::MAX, |&(ready, _)| ready),
         }
     }
 
@@ -552,6 +628,7 @@ impl MemorySystem {
             stamps.from_dram = ctx.core_now;
             self.slices[slice].dram_to_l2.push(id);
             self.busy_slices.insert(slice);
+            self.slice_wakes[slice] = 0;
             delivered_one = true;
         }
     }
@@ -567,8 +644,12 @@ impl Channel {
 
 impl SubPartition {
     fn is_idle(&self) -> bool {
-        self.rop.is_empty()
-            && self.icnt_to_l2.is_empty()
+        self.rop.is_empty() && self.holds_nothing_past_rop()
+    }
+
+    /// Whether everything but the ROP pipeline is empty and both ports free.
+    fn holds_nothing_past_rop(&self) -> bool {
+        self.icnt_to_l2.is_empty()
             && self.miss_queue.is_empty()
             && self.l2_to_dram.is_empty()
             && self.dram_to_l2.is_empty()
@@ -581,15 +662,7 @@ impl SubPartition {
     /// The core cycle the first request leaves the ROP queue when that is all
     /// the slice holds (`u64::MAX`: nothing at all); `None` otherwise.
     fn next_event(&self) -> Option<u64> {
-        let rest_idle = self.icnt_to_l2.is_empty()
-            && self.miss_queue.is_empty()
-            && self.l2_to_dram.is_empty()
-            && self.dram_to_l2.is_empty()
-            && self.l2_to_icnt.is_empty()
-            && self.filled.is_empty()
-            && self.data_port_busy_cycles == 0
-            && self.fill_port_busy_cycles == 0;
-        rest_idle.then(|| self.rop.front().map_or(u64::MAX, |&(ready, _)| ready))
+        self.holds_nothing_past_rop().then(|| self.rop.front().map_or(u64::MAX, |&(ready, _)| ready))
     }
 
     /// The slice's queue depths now.
