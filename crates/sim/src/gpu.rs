@@ -49,6 +49,7 @@ use crate::sm::{CtaResources, KernelView, Sm};
 use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
 use crate::threads::Phase;
+use crate::threads::SmTick;
 use crate::time::{Clocks, Cycle, Domain};
 
 /// How often GPGPU-Sim checks a run for progress (`gpu_sim_cycle % 50000`
@@ -413,12 +414,7 @@ impl Gpu {
             move || run_memory_edges(memory, deferred, edges, memory_requests, request_network, address_map, quiet_log)
         });
         let all = (&mut self.sms[..], pools, &mut self.ports[..], &mut self.wakes[..]);
-        self.threads.for_each_sm(
-            phase,
-            all,
-            |sm, requests, port, wake| cycle.tick(sm, requests, port, wake),
-            memory_edges,
-        );
+        self.threads.for_each_sm(phase, all, cycle, memory_edges);
         if beside.is_some() {
             self.end_memory_cycle();
         }
@@ -816,16 +812,17 @@ struct SmCycle<'a> {
     tick_every_cycle: bool,
 }
 
-impl SmCycle<'_> {
-    /// SM `sm`'s cycle, if it has work or a reply waits at its port: its
-    /// requests in `requests`, what it sends and takes in `port`, when it
-    /// next has work in `wake`. An SM with nothing due is passed over on
+impl SmTick for SmCycle<'_> {
+    /// Whether the SM has work or a reply waits at its port: judged on
     /// `wake` alone and the reply crossbar's flat record of its output.
+    fn is_due(&self, wake: &SmWake) -> bool {
+        wake.at <= self.now || self.reply_network.first_arrival(wake.sm) <= self.icnt_now
+    }
+
+    /// SM `sm`'s cycle: its requests in `requests`, what it sends and takes
+    /// in `port`, when it next has work in `wake`.
     fn tick(&self, sm: &mut Sm, requests: &mut RequestPool, port: &mut SmPort, wake: &mut SmWake) {
         let now = self.now;
-        if wake.at > now && self.reply_network.first_arrival(wake.sm) > self.icnt_now {
-            return;
-        }
         sm.settle(now - 1, self.any_running);
         if sm.is_idle() {
             wake.at = u64::MAX;

@@ -166,19 +166,26 @@ impl SmThreads {
     }
 }
 
-/// Runs `tick` on every SM of `share` in turn, on this thread.
-fn tick_alone<F>((sms, pools, ports, wakes): Share<'_>, tick: &F)
-where
-    F: Fn(&mut Sm, &mut RequestPool, &mut SmPort, &mut SmWake),
-{
-    for (((sm, requests), port), wake) in sms.iter_mut().zip(pools).zip(ports).zip(wakes) {
-        tick(sm, requests, port, wake);
+/// Runs `tick` on every SM of `share` that is due, in turn, on this thread.
+/// The wakes are read first, from their own flat array: most SMs of a
+/// memory-bound run are not due in most cycles, and passing one over then
+/// touches nothing else of it.
+fn tick_alone<F: SmTick>((sms, pools, ports, wakes): Share<'_>, tick: &F) {
+    for (s, wake) in wakes.iter_mut().enumerate() {
+        if tick.is_due(wake) {
+            tick.tick(&mut sms[s], &mut pools[s], &mut ports[s], wake);
+        }
     }
 }
 
 /// What runs one SM's cycle.
-pub(crate) trait SmTick: Fn(&mut Sm, &mut RequestPool, &mut SmPort, &mut SmWake) + Sync {}
-impl<F: Fn(&mut Sm, &mut RequestPool, &mut SmPort, &mut SmWake) + Sync> SmTick for F {}
+pub(crate) trait SmTick: Sync {
+    /// Whether the SM whose wake is `wake` has anything to do this cycle.
+    fn is_due(&self, wake: &SmWake) -> bool;
+
+    /// The cycle of a due SM: its state, request pool, port and wake.
+    fn tick(&self, sm: &mut Sm, requests: &mut RequestPool, port: &mut SmPort, wake: &mut SmWake);
+}
 
 /// Runs `tick` on every SM of `share`, split across rayon's current pool in
 /// tasks of [`SMS_PER_TASK`] SMs.
@@ -190,7 +197,11 @@ fn tick_split<F: SmTick>((sms, pools, ports, wakes): Share<'_>, tick: &F) {
         .zip(ports.par_iter_mut())
         .zip(wakes.par_iter_mut())
         .with_min_len(SMS_PER_TASK)
-        .for_each(|(((sm, requests), port), wake)| tick(sm, requests, port, wake));
+        .for_each(|(((sm, requests), port), wake)| {
+            if tick.is_due(wake) {
+                tick.tick(sm, requests, port, wake);
+            }
+        });
 }
 
 /// One share of the SMs: their states, request pools, ports and wakes.
