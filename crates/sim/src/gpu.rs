@@ -48,8 +48,7 @@ use crate::sm::port::{SmPort, SmWake};
 use crate::sm::{CtaResources, KernelView, Sm};
 use crate::snapshot::WarpState;
 use crate::source::{Command, KernelSource, WorkloadSource};
-use crate::threads::Phase;
-use crate::threads::SmTick;
+use crate::threads::{Phase, SmTick};
 use crate::time::{Clocks, Cycle, Domain};
 
 /// How often GPGPU-Sim checks a run for progress (`gpu_sim_cycle % 50000`

@@ -73,8 +73,8 @@ pub struct SimOptions {
     /// Stop after this many core cycles (0: no limit); the report says so.
     pub max_cycles: u64,
     /// Tick every busy SM, L2 slice and DRAM channel every cycle, have the
-    /// CTA scheduler visit every SM, and never jump the clock. The results are identical either way
-    /// (a test checks it); only the speed differs.
+    /// CTA scheduler visit every SM, and never jump the clock. The results
+    /// are identical either way (a test checks it); only the speed differs.
     pub tick_every_cycle: bool,
     /// Sampled simulation (Photon): off by default.
     pub sampling: sampling::SamplingOptions,

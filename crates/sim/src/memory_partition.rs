@@ -442,7 +442,8 @@ impl MemorySystem {
     pub(crate) fn l2_cycle(&mut self, ctx: &mut PartitionContext<'_>) {
         for s in 0..self.slices.len() {
             // Simulation gating: a slice with nothing queued and nothing
-            // arriving has nothing to do this cycle.
+            // arriving, or one waiting only for its ROP head to be due
+            // (`slice_wakes`), has nothing to do this cycle.
             let arriving = ctx.request_network.has_pending(s as u32);
             if !arriving && (!self.busy_slices.contains(s) || self.slice_wakes[s] > ctx.core_now) {
                 continue;

@@ -891,6 +891,18 @@ mod tests {
         drive_scanning(config, requests, skip, false)
     }
 
+    /// Pushes the requests of `pending` that have arrived by `now`, in order,
+    /// while the channel accepts them.
+    fn push_arrived(channel: &mut DramChannel, pending: &mut VecDeque<(u64, DramRequest)>, now: u64) {
+        while let Some(&(arrival, request)) = pending.front()
+            && arrival <= now
+            && channel.can_accept()
+        {
+            channel.push(request, now);
+            pending.pop_front();
+        }
+    }
+
     /// [`drive`]; with `scan_always`, the channel forgets before every cycle
     /// when its next command can come, so it scans its banks each cycle.
     fn drive_scanning(
@@ -911,13 +923,7 @@ mod tests {
             while let Some(completion) = channel.pop_completed() {
                 completions.push((now, completion));
             }
-            while let Some(&(arrival, request)) = pending.front()
-                && arrival <= now
-                && channel.can_accept()
-            {
-                channel.push(request, now);
-                pending.pop_front();
-            }
+            push_arrived(&mut channel, &mut pending, now);
             if pending.is_empty() && channel.is_idle() {
                 break;
             }
@@ -946,13 +952,7 @@ mod tests {
                 channel.cycle(now);
             }
             while channel.pop_completed().is_some() {}
-            while let Some(&(arrival, request)) = pending.front()
-                && arrival <= now
-                && channel.can_accept()
-            {
-                channel.push(request, now);
-                pending.pop_front();
-            }
+            push_arrived(&mut channel, &mut pending, now);
             by_cycle.push(channel.stats().clone());
             if pending.is_empty() && channel.is_idle() {
                 break;
