@@ -24,9 +24,9 @@ pub struct MshrTable {
     by_address: AddressIndex,
     free: Vec<u32>,
     max_merge: usize,
-    /// Changes so far (takes, pops, releases): equal counts mean an
-    /// unchanged table, so a caller can tell that a refusal still stands.
-    changes: u64,
+    /// Pops and releases so far, the only changes that make room: while the
+    /// count stays the same, a refusal still stands ([`MshrTable::room_made`]).
+    room_made: u64,
 }
 
 impl MshrTable {
@@ -41,7 +41,7 @@ impl MshrTable {
             by_address: AddressIndex::new(n),
             free: (0..n).rev().collect(),
             max_merge,
-            changes: 0,
+            room_made: 0,
         }
     }
 
@@ -55,10 +55,12 @@ impl MshrTable {
         self.records.len() / self.record_words
     }
 
-    /// How many times the table has changed: while this stays the same,
-    /// [`MshrTable::can_take`] gives the same answer for every address.
-    pub fn changes(&self) -> u64 {
-        self.changes
+    /// How many times the table has made room (a requester popped, an entry
+    /// released). While this stays the same, [`MshrTable::can_take`] turns
+    /// from false to true for no address: a take only fills an entry or
+    /// uses a free one, so a caller can tell that a refusal still stands.
+    pub fn room_made(&self) -> u64 {
+        self.room_made
     }
 
     /// The entry outstanding for `address`.
@@ -78,7 +80,6 @@ impl MshrTable {
     /// Records `waiter` for `address` (the caller checked [`MshrTable::can_take`]);
     /// returns the entry and whether it is new (a new entry sends a request down).
     pub fn take(&mut self, address: u64, waiter: u32) -> (u32, bool) {
-        self.changes += 1;
         let (entry, new) = match self.find(address) {
             Some(entry) => (entry, false),
             None => {
@@ -125,7 +126,7 @@ impl MshrTable {
     /// its requesters one per cycle (GPGPU-Sim's `next_access`, the
     /// instruction cache) keeps the entry busy until all are answered.
     pub fn pop_waiter(&mut self, entry: u32) -> Option<u32> {
-        self.changes += 1;
+        self.room_made += 1;
         let record = self.record_mut(entry);
         let n = record[2] as usize;
         if n == 0 {
@@ -142,7 +143,7 @@ impl MshrTable {
 
     /// Frees `entry`, moving its waiters into `out` (cleared first).
     pub fn release(&mut self, entry: u32, out: &mut Vec<u32>) {
-        self.changes += 1;
+        self.room_made += 1;
         let record = self.record_mut(entry);
         let n = record[2] as usize;
         record[2] = 0;
@@ -299,6 +300,34 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A refusal stands while the table makes no room: under any takes,
+        /// pops and releases, an address `can_take` refused is refused
+        /// again as long as `room_made` has not moved.
+        #[test]
+        fn a_refusal_stands_until_room_is_made(ops in proptest::collection::vec((0u64..6, 0u8..3), 0..300)) {
+            let mut mshr = MshrTable::new(3, 2);
+            let mut refused: Vec<(u64, u64)> = Vec::new();
+            let mut out = Vec::new();
+            for (key, op) in ops {
+                let address = key * 32;
+                match op {
+                    0 if mshr.can_take(address) => _ = mshr.take(address, 0),
+                    0 => refused.push((address, mshr.room_made())),
+                    1 => _ = mshr.find(address).map(|entry| mshr.pop_waiter(entry)),
+                    _ => {
+                        if let Some(entry) = mshr.find(address) {
+                            mshr.release(entry, &mut out);
+                        }
+                    }
+                }
+                for &(address, room) in &refused {
+                    if mshr.room_made() == room {
+                        proptest::prop_assert!(!mshr.can_take(address), "{:#x} taken with no room made", address);
+                    }
+                }
+            }
+        }
+
         /// The index agrees with a map under any sequence of inserts and
         /// removes of colliding addresses (few distinct ones, so probe runs
         /// wrap and removals shift).

@@ -102,19 +102,33 @@ struct Lookup {
     failed: Option<(Retry, L1State)>,
 }
 
-/// What a bank head's try at the L1 gave: done, or the kind of failure, to be retried.
-type Tried = Result<(), Retry>;
+/// What a bank head's try at the L1 gave: done, or refused, to be retried.
+type Tried = Result<(), Refused>;
 
-/// Everything a blocked access's try reads besides the access itself: the
-/// L1's tags and replacement state, the MSHR table and the miss queue's
-/// length. A try is a pure function of these, so while they are unchanged a
-/// failed try fails again in the same way, and a bank head blocked for many
-/// cycles (an L1 out of MSHRs) is looked up once, not once a cycle.
+/// A try at the L1 that must be retried: the kind of failure, and the L1
+/// set the access looked up.
+#[derive(Debug, Clone, Copy)]
+struct Refused {
+    kind: Retry,
+    set: u32,
+}
+
+/// What a refused try read that could let a retry through: the lines of its
+/// L1 set, the room in the MSHR table, the miss queue's length. While these
+/// are unchanged a retry is refused again in the same way, so a bank head
+/// blocked for many cycles (an L1 out of MSHRs) is looked up once, not once
+/// a cycle. Changes elsewhere in the L1 (fills of other sets) and MSHR takes
+/// (which only use room) cannot let it through.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct L1State {
-    /// Changes to the L1 plus changes to the MSHR table: both counts only
-    /// grow, so the sum changes whenever either does.
-    changes: u64,
+    /// Times the L1 was replaced by one of another carve-out, whose sets
+    /// count their changes afresh.
+    replaced: u64,
+    /// The set, and its changes so far ([`Cache::changes_in`]).
+    set: u32,
+    set_changes: u32,
+    /// [`crate::mshr::MshrTable::room_made`].
+    mshr_room: u64,
     miss_queue: usize,
 }
 
@@ -198,8 +212,8 @@ pub(crate) struct MemoryPipeline {
     shared_at: (u32, u32, u16),
     /// Whether the L1 was accessed or filled since it was last invalidated.
     l1_used: bool,
-    /// Changes to the L1 so far (see [`L1State`]); [`MemoryPipeline::l1_mut`] counts them.
-    l1_changes: u64,
+    /// Times the L1 was replaced (see [`L1State`]).
+    l1_replaced: u64,
     /// Per-cycle MSHR occupancy samples are taken by the GPU from here.
     pub(crate) outstanding: u32,
 }
@@ -241,7 +255,7 @@ impl MemoryPipeline {
             shmem_bank_conflict_cycles: 0,
             shared_at: (0, 0, 0),
             l1_used: false,
-            l1_changes: 0,
+            l1_replaced: 0,
             outstanding: 0,
         }
     }
@@ -257,7 +271,7 @@ impl MemoryPipeline {
             return;
         }
         self.l1 = Some(Cache::with_ways(dl1, ways));
-        self.l1_changes += 1;
+        self.l1_replaced += 1;
         self.l1_used = false;
     }
 
@@ -355,16 +369,20 @@ impl MemoryPipeline {
         self.note_retry(kind);
     }
 
-    /// The L1, to change it: every change goes through here and is counted
-    /// (see [`L1State`]).
+    /// The L1, to change it (it counts its changes by set, [`L1State`]).
     fn l1_mut(&mut self) -> Option<&mut Cache> {
-        self.l1_changes += 1;
         self.l1.as_mut()
     }
 
-    /// What a bank head's try reads now (see [`L1State`]).
-    fn l1_state(&self) -> L1State {
-        L1State { changes: self.l1_changes + self.mshrs.changes(), miss_queue: self.miss_queue.len() }
+    /// What a try in L1 set `set` reads now (see [`L1State`]).
+    fn l1_state(&self, set: u32) -> L1State {
+        L1State {
+            replaced: self.l1_replaced,
+            set,
+            set_changes: self.l1.as_ref().map_or(0, |l1| l1.changes_in(set)),
+            mshr_room: self.mshrs.room_made(),
+            miss_queue: self.miss_queue.len(),
+        }
     }
 
     /// L1 MSHR entries.
@@ -701,7 +719,7 @@ impl Sm {
             return lookup.ready;
         }
         if let Some((kind, before)) = lookup.failed
-            && before == self.memory.l1_state()
+            && before == self.memory.l1_state(before.set)
         {
             self.memory.fail_lookup(kind);
             return lookup.ready;
@@ -712,10 +730,10 @@ impl Sm {
                 self.memory.last_cycle.progressed = true;
                 self.memory.banks[bank].front().map_or(u64::MAX, |head| head.ready)
             }
-            Err(kind) => {
+            Err(Refused { kind, set }) => {
                 self.memory.fail_lookup(kind);
                 // A failed try changed nothing: the state after it is the one it read.
-                let state = self.memory.l1_state();
+                let state = self.memory.l1_state(set);
                 if let Some(head) = self.memory.banks[bank].front_mut() {
                     head.failed = Some((kind, state));
                 }
@@ -794,7 +812,7 @@ impl Sm {
             Outcome::ReservationFail => false,
         };
         if !fits {
-            return Err(Retry::Read);
+            return Err(Refused { kind: Retry::Read, set: probe.set() });
         }
         memory.l1_stats.reads.count(outcome);
         let Some(l1) = memory.l1_mut() else { return Ok(()) };
@@ -832,7 +850,7 @@ impl Sm {
         let probe = l1.prepare(&access);
         let outcome = probe.outcome();
         if outcome == Outcome::ReservationFail || !self.miss_queue_room(false) {
-            return Err(Retry::Write);
+            return Err(Refused { kind: Retry::Write, set: probe.set() });
         }
         self.memory.l1_stats.writes.count(outcome);
         let Some(l1) = self.memory.l1_mut() else { return Ok(()) };
