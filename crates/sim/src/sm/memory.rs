@@ -714,17 +714,20 @@ impl Sm {
     /// bank's head is next due (`u64::MAX`: the bank is empty); one that
     /// failed stays due, to be retried (or counted) next cycle.
     fn look_up_head(&mut self, bank: usize, now: u64, ctx: &mut MemoryContext<'_>) -> u64 {
-        let Some(&lookup) = self.memory.banks[bank].front() else { return u64::MAX };
-        if lookup.ready > now {
-            return lookup.ready;
+        // Read in place: most heads are not due or are refused again.
+        let Some(head) = self.memory.banks[bank].front() else { return u64::MAX };
+        let ready = head.ready;
+        if ready > now {
+            return ready;
         }
-        if let Some((kind, before)) = lookup.failed
+        if let Some((kind, before)) = head.failed
             && before == self.memory.l1_state(before.set)
         {
             self.memory.fail_lookup(kind);
-            return lookup.ready;
+            return ready;
         }
-        match self.try_access(lookup.op, lookup.access, now, ctx) {
+        let (op, access) = (head.op, head.access);
+        match self.try_access(op, access, now, ctx) {
             Ok(()) => {
                 self.memory.banks[bank].pop_front();
                 self.memory.last_cycle.progressed = true;
@@ -737,7 +740,7 @@ impl Sm {
                 if let Some(head) = self.memory.banks[bank].front_mut() {
                     head.failed = Some((kind, state));
                 }
-                lookup.ready
+                ready
             }
         }
     }
