@@ -191,7 +191,10 @@ pub struct Cache {
     wide: Option<WideSets>,
     /// Per set, how many times its lines have changed (wrapping): while
     /// this stays the same, a look-up in the set gives the same answer
-    /// ([`Cache::changes_in`]).
+    /// ([`Cache::changes_in`]); a call that may change a set's lines counts
+    /// at least once if it does. Empty unless asked for
+    /// ([`Cache::count_changes`]): the cache pass, which never asks, then
+    /// writes nothing more per access.
     set_changes: Vec<u32>,
 }
 
@@ -272,7 +275,7 @@ impl Cache {
             ages: vec![0; n_lines],
             bytes: vec![LineBytes::EMPTY; n_lines],
             wide: None,
-            set_changes: vec![0; n_sets as usize],
+            set_changes: Vec::new(),
         };
         if indexed {
             let victims = VictimTree::new(n_sets, assoc, |set, way| cache.victim_key(set, way));
@@ -334,18 +337,25 @@ impl Cache {
         self.indexer.set_of(index_addr)
     }
 
-    /// How many times set `set`'s lines have changed (wrapping). While it
-    /// stays the same, [`Cache::prepare`] of an access in the set gives the
-    /// same probe: a caller that saw an access refused can tell that
-    /// retrying it would be refused again without looking it up.
-    pub fn changes_in(&self, set: u32) -> u32 {
-        self.set_changes[set as usize]
+    /// Counts the changes to each set's lines from now on ([`Cache::changes_in`]).
+    pub fn count_changes(&mut self) {
+        self.set_changes = vec![0; self.n_sets as usize];
     }
 
-    /// Counts a change to set `set`'s lines.
+    /// How many times set `set`'s lines have changed (wrapping) since
+    /// [`Cache::count_changes`] (0 without it). While it stays the same,
+    /// [`Cache::prepare`] of an access in the set gives the same probe: a
+    /// caller that saw an access refused can tell that retrying it would be
+    /// refused again without looking it up.
+    pub fn changes_in(&self, set: u32) -> u32 {
+        self.set_changes.get(set as usize).copied().unwrap_or(0)
+    }
+
+    /// Counts a change to set `set`'s lines, if counting.
     fn set_changed(&mut self, set: u32) {
-        let changes = &mut self.set_changes[set as usize];
-        *changes = changes.wrapping_add(1);
+        if let Some(changes) = self.set_changes.get_mut(set as usize) {
+            *changes = changes.wrapping_add(1);
+        }
     }
 
     /// What [`Cache::commit`] would report for `access` now; changes nothing.
@@ -462,6 +472,9 @@ impl Cache {
     pub fn commit_filled_at(&mut self, access: &Access, index_addr: u64, now: u64) -> (Effect, Option<Eviction>) {
         let set = self.set_of(index_addr);
         let lookup = self.look_up(access, set);
+        // Counted once for all the call may change (the count only tells
+        // whether the set may have changed).
+        self.set_changed(set);
         // `commit_prepared` without its `line_changed`: when the fill acts on
         // the way the access did, one replay of the victim tree after both
         // changes leaves it as two would (each replay makes the tree agree
@@ -475,8 +488,6 @@ impl Cache {
             let filled = if effect.fetch { self.fill_at(access.addr, index_addr, now) } else { None };
             return (effect, filled);
         };
-        // Counted as the two calls count: the access, then the fill if it changes a line.
-        self.set_changed(set);
         if effect.fetch {
             // A fetching access left its line in the way it looked up (found
             // or allocated), unless it allocated nothing; check rather than
@@ -485,7 +496,6 @@ impl Cache {
             if self.tags[slot] == self.line_addr(access.addr) && is_present(&self.states[slot]) {
                 self.fill_present(slot, self.sector_of(access.addr) as usize);
                 self.line_changed(set, way);
-                self.set_changed(set);
                 return (effect, None);
             }
             self.line_changed(set, way);
@@ -499,8 +509,8 @@ impl Cache {
     /// the L1 flush at a kernel boundary (the L1 is write-through, so nothing
     /// is lost). Fills still in flight are ignored when they arrive.
     pub fn invalidate_all(&mut self) {
-        for set in 0..self.n_sets {
-            self.set_changed(set);
+        for changes in &mut self.set_changes {
+            *changes = changes.wrapping_add(1);
         }
         self.tags.fill(0);
         self.fingerprints.fill(fingerprint(0));
@@ -606,6 +616,13 @@ fn is_present(states: &[SectorState; SECTORS_PER_LINE as usize]) -> bool {
 fn state_word(states: &[SectorState; SECTORS_PER_LINE as usize]) -> u32 {
     u32::from_ne_bytes(states.map(|state| state as u8))
 }
+
+/// Sets of at most this many ways choose their victim in one pass
+/// ([`Cache::victim_in_one_pass`]): their ages fill one host cache line.
+/// Wider scanned sets (the L2's 16 to 24 ways, full with no fill pending on
+/// every miss of the cache pass) choose faster by passes without an early
+/// exit, which the compiler turns into vector code (docs/performance.md).
+const ONE_PASS_WAYS: u32 = 8;
 
 /// [`SectorState::Reserved`] in each byte of a state word: a word XOR this
 /// has a zero byte where a sector is reserved.
@@ -804,9 +821,14 @@ impl Cache {
         matches!(best.rank, VictimRank::Free | VictimRank::Evictable).then_some(best.way)
     }
 
-    /// [`Cache::victim`] by passes over the set's ways: how a narrow set
-    /// chooses.
+    /// [`Cache::victim`] by scanning the set's ways: how a narrow set
+    /// chooses, in one pass if it has at most [`ONE_PASS_WAYS`] ways.
     fn victim_by_scan(&self, set: u32) -> Option<u32> {
+        if self.assoc <= ONE_PASS_WAYS { self.victim_in_one_pass(set) } else { self.victim_by_passes(set) }
+    }
+
+    /// [`Cache::victim_by_scan`] by passes over the set's ways.
+    fn victim_by_passes(&self, set: u32) -> Option<u32> {
         // Each step is a pass over one array with no early exit, which the
         // compiler turns into vector code: are there free lines, and lines
         // with a fill pending? Then the lowest free way; else, with no fill
@@ -839,6 +861,27 @@ impl Cache {
             evictable.min_by_key(|&(way, (&age, _))| (age, way)).map(|(way, _)| way)
         };
         way.and_then(|way| u32::try_from(way).ok())
+    }
+
+    /// [`Cache::victim_by_scan`] for a set of at most [`ONE_PASS_WAYS`]
+    /// ways: one pass that ends at the first free way (every way before it
+    /// was taken) and keeps the oldest line with no fill pending, a tie
+    /// staying with the lower way. The same choice as the passes, which on
+    /// sets this narrow cost more than they save.
+    fn victim_in_one_pass(&self, set: u32) -> Option<u32> {
+        let ways = self.ways(set);
+        let (states, ages) = (&self.states[ways.clone()], &self.ages[ways]);
+        let mut oldest: Option<(u64, usize)> = None;
+        for (way, (states, &age)) in states.iter().zip(ages).enumerate() {
+            let word = state_word(states);
+            if word == 0 {
+                return u32::try_from(way).ok();
+            }
+            if !word_has_reserved_sector(word) && oldest.is_none_or(|(oldest_age, _)| age < oldest_age) {
+                oldest = Some((age, way));
+            }
+        }
+        oldest.and_then(|(_, way)| u32::try_from(way).ok())
     }
 
     /// Clears way `way` of `set` for `line_addr` at cycle `now`, returning the
@@ -1903,6 +1946,7 @@ mod tests {
             ops in prop::collection::vec(random_op(), 1..80),
         ) {
             let mut cache = if wide { Cache::with_ways(&config(&string), 40) } else { cache(&string) };
+            cache.count_changes();
             let watched: Vec<Access> =
                 ops.iter().filter_map(|op| if let RandomOp::Access(op) = *op { Some(op.access(spread)) } else { None }).collect();
             let mut pending: Vec<u64> = Vec::new();
@@ -1927,6 +1971,38 @@ mod tests {
                     if cache.changes_in(probe.set()) == changes {
                         prop_assert_eq!(cache.prepare(access), probe, "{} {:?} after {:?}", string, access, op);
                     }
+                }
+            }
+        }
+
+        /// A narrow set's victim in one pass is the one the passes choose,
+        /// after any mix of accesses, fills and flushes.
+        #[test]
+        fn one_pass_chooses_the_victim_the_passes_choose(
+            string in valid_string(),
+            ways in 1u32..=ONE_PASS_WAYS,
+            ops in prop::collection::vec(random_op(), 1..120),
+        ) {
+            let mut cache = Cache::with_ways(&config(&string), ways);
+            let mut pending: Vec<u64> = Vec::new();
+            for (step, op) in ops.iter().enumerate() {
+                // Four steps to a cycle: lines of the same age, whose tie the lower way wins.
+                let now = step as u64 / 4;
+                match *op {
+                    RandomOp::Access(op) => {
+                        let access = op.access(1);
+                        if cache.commit(&access, now).fetch {
+                            pending.push(access.addr);
+                        }
+                    }
+                    RandomOp::FillPending(i) if !pending.is_empty() => {
+                        let addr = pending.remove(i % pending.len());
+                        cache.fill(addr, now);
+                    }
+                    RandomOp::FillPending(_) => cache.invalidate_all(),
+                }
+                for set in 0..cache.n_sets {
+                    prop_assert_eq!(cache.victim_in_one_pass(set), cache.victim_by_passes(set), "{} set {}", string, set);
                 }
             }
         }

@@ -225,7 +225,7 @@ impl MemoryPipeline {
             dl1.map_or((64, 8, 8), |c| (c.mshrs_in_use(), c.mshr_max_merge, c.miss_queue_entries));
         let n_banks = config.l1.lookup_banks();
         Self {
-            l1: dl1.map(Cache::new),
+            l1: dl1.map(|config| counting_changes(Cache::new(config))),
             l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
             l1_write_back_local: dl1.is_some_and(|c| {
                 matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
@@ -270,7 +270,7 @@ impl MemoryPipeline {
         if self.l1.as_ref().is_some_and(|l1| l1.assoc() == ways) {
             return;
         }
-        self.l1 = Some(Cache::with_ways(dl1, ways));
+        self.l1 = Some(counting_changes(Cache::with_ways(dl1, ways)));
         self.l1_replaced += 1;
         self.l1_used = false;
     }
@@ -1013,6 +1013,13 @@ fn resolve_generic(cta: &warplab_trace::Cta, instruction: &Instruction, view: &K
 /// Adds one L1 miss's latency, split into its parts, to the breakdown. The
 /// parts come from the request's timestamps; the memory partition's share is
 /// what remains, so the parts always add up to the whole.
+/// An L1 that counts its sets' changes, which its refused bank heads wait on
+/// ([`L1State`]).
+fn counting_changes(mut l1: Cache) -> Cache {
+    l1.count_changes();
+    l1
+}
+
 fn record_latency(breakdown: &mut LatencyBreakdown, s: Stamps, now: u64) {
     let total = now.saturating_sub(s.first_try);
     let mshr = s.injected.saturating_sub(s.first_try).min(total);
