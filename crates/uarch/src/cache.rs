@@ -1675,6 +1675,24 @@ mod tests {
         ]
     }
 
+    /// Applies `op` at cycle `now`: an access (its fetch left in `pending`),
+    /// the fill of a pending fetch, or with none pending a flush.
+    fn apply(cache: &mut Cache, op: RandomOp, spread: u64, now: u64, pending: &mut Vec<u64>) {
+        match op {
+            RandomOp::Access(op) => {
+                let access = op.access(spread);
+                if cache.commit(&access, now).fetch {
+                    pending.push(access.addr);
+                }
+            }
+            RandomOp::FillPending(i) if !pending.is_empty() => {
+                let addr = pending.remove(i % pending.len());
+                cache.fill(addr, now);
+            }
+            RandomOp::FillPending(_) => cache.invalidate_all(),
+        }
+    }
+
     /// A random step for a wide cache, with the cycle it happens at if not
     /// its step number.
     #[derive(Debug, Clone, Copy)]
@@ -1953,20 +1971,7 @@ mod tests {
             for (now, op) in ops.iter().enumerate() {
                 let before: Vec<(Probe, u32)> =
                     watched.iter().map(|access| { let probe = cache.prepare(access); (probe, cache.changes_in(probe.set())) }).collect();
-                let now = now as u64;
-                match *op {
-                    RandomOp::Access(op) => {
-                        let access = op.access(spread);
-                        if cache.commit(&access, now).fetch {
-                            pending.push(access.addr);
-                        }
-                    }
-                    RandomOp::FillPending(i) if !pending.is_empty() => {
-                        let addr = pending.remove(i % pending.len());
-                        cache.fill(addr, now);
-                    }
-                    RandomOp::FillPending(_) => cache.invalidate_all(),
-                }
+                apply(&mut cache, *op, spread, now as u64, &mut pending);
                 for (access, &(probe, changes)) in watched.iter().zip(&before) {
                     if cache.changes_in(probe.set()) == changes {
                         prop_assert_eq!(cache.prepare(access), probe, "{} {:?} after {:?}", string, access, op);
@@ -1987,20 +1992,7 @@ mod tests {
             let mut pending: Vec<u64> = Vec::new();
             for (step, op) in ops.iter().enumerate() {
                 // Four steps to a cycle: lines of the same age, whose tie the lower way wins.
-                let now = step as u64 / 4;
-                match *op {
-                    RandomOp::Access(op) => {
-                        let access = op.access(1);
-                        if cache.commit(&access, now).fetch {
-                            pending.push(access.addr);
-                        }
-                    }
-                    RandomOp::FillPending(i) if !pending.is_empty() => {
-                        let addr = pending.remove(i % pending.len());
-                        cache.fill(addr, now);
-                    }
-                    RandomOp::FillPending(_) => cache.invalidate_all(),
-                }
+                apply(&mut cache, *op, 1, step as u64 / 4, &mut pending);
                 for set in 0..cache.n_sets {
                     prop_assert_eq!(cache.victim_in_one_pass(set), cache.victim_by_passes(set), "{} set {}", string, set);
                 }

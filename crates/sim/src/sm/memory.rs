@@ -1010,9 +1010,6 @@ fn resolve_generic(cta: &warplab_trace::Cta, instruction: &Instruction, view: &K
     warplab_uarch::ops::resolve_generic(first, view.shmem_base, view.local_base)
 }
 
-/// Adds one L1 miss's latency, split into its parts, to the breakdown. The
-/// parts come from the request's timestamps; the memory partition's share is
-/// what remains, so the parts always add up to the whole.
 /// An L1 that counts its sets' changes, which its refused bank heads wait on
 /// ([`L1State`]).
 fn counting_changes(mut l1: Cache) -> Cache {
@@ -1020,6 +1017,9 @@ fn counting_changes(mut l1: Cache) -> Cache {
     l1
 }
 
+/// Adds one L1 miss's latency, split into its parts, to the breakdown. The
+/// parts come from the request's timestamps; the memory partition's share is
+/// what remains, so the parts always add up to the whole.
 fn record_latency(breakdown: &mut LatencyBreakdown, s: Stamps, now: u64) {
     let total = now.saturating_sub(s.first_try);
     let mshr = s.injected.saturating_sub(s.first_try).min(total);
