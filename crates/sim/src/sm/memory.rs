@@ -281,7 +281,7 @@ impl MemoryPipeline {
         if !self.l1_used {
             return;
         }
-        if let Some(l1) = self.l1_mut() {
+        if let Some(l1) = self.l1.as_mut() {
             l1.invalidate_all();
         }
         self.l1_used = false;
@@ -367,11 +367,6 @@ impl MemoryPipeline {
         let stats = if kind == Retry::Write { &mut self.l1_stats.writes } else { &mut self.l1_stats.reads };
         stats.count(Outcome::ReservationFail);
         self.note_retry(kind);
-    }
-
-    /// The L1, to change it (it counts its changes by set, [`L1State`]).
-    fn l1_mut(&mut self) -> Option<&mut Cache> {
-        self.l1.as_mut()
     }
 
     /// What a try in L1 set `set` reads now (see [`L1State`]).
@@ -530,7 +525,7 @@ impl Sm {
             }
             Waiter::Mshr(entry) => {
                 record_latency(&mut self.breakdown, stamps, now);
-                if let Some(l1) = self.memory.l1_mut()
+                if let Some(l1) = self.memory.l1.as_mut()
                     && let Some(eviction) = l1.fill(request.address, now)
                 {
                     self.write_back(eviction, now, ctx);
@@ -818,7 +813,7 @@ impl Sm {
             return Err(Refused { kind: Retry::Read, set: probe.set() });
         }
         memory.l1_stats.reads.count(outcome);
-        let Some(l1) = memory.l1_mut() else { return Ok(()) };
+        let Some(l1) = memory.l1.as_mut() else { return Ok(()) };
         let effect = l1.commit_prepared(&access, probe, now);
         let line_bytes = l1.line_size_bytes();
         if outcome == Outcome::Hit {
@@ -856,7 +851,7 @@ impl Sm {
             return Err(Refused { kind: Retry::Write, set: probe.set() });
         }
         self.memory.l1_stats.writes.count(outcome);
-        let Some(l1) = self.memory.l1_mut() else { return Ok(()) };
+        let Some(l1) = self.memory.l1.as_mut() else { return Ok(()) };
         let effect = l1.commit_prepared(&access, probe, now);
         if effect.write_down {
             let bytes = access.byte_mask.count_ones();
