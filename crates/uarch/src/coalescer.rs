@@ -143,6 +143,10 @@ impl Default for Found {
 
 impl Found {
     /// The access of `out` for the pair `(subwarp, sector_addr)`, if any.
+    // Called per active lane: inlined, its first tests settle most lanes
+    // without a call (left to itself, the compiler moved it out of line when
+    // the code around the coalescer changed, +1.3% on `vecadd`).
+    #[inline(always)]
     fn existing<'a>(
         &self,
         out: &'a mut [SectorAccess],

@@ -39,10 +39,13 @@ fn exec_kind(pipe: usize) -> usize {
     }
 }
 
-/// Why a warp could not issue this cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// Why a warp could not issue this cycle, from the least to the most
+/// precedent (a cycle in which nothing issues is charged to the greatest).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
 pub(crate) enum Stall {
     /// Waiting on a load or on the memory pipeline.
+    #[default]
     Memory,
     /// Its instruction buffer was empty: waiting for fetch and decode.
     Fetch,
@@ -81,14 +84,28 @@ struct ScanOrder {
 /// What a scheduler's scan learned of the warps that cannot issue: the
 /// worst reason, and the first cycle one of them may issue.
 struct Waits {
-    worst: Option<Stall>,
+    /// The worst reason's [`Stall`] value plus one; 0 for none. (Noted for
+    /// every warp the scan passes over: a byte's maximum costs less than an
+    /// `Option`'s.)
+    worst: u8,
     earliest: u64,
 }
 
 impl Waits {
+    fn new(worst: Option<Stall>) -> Self {
+        Self { worst: worst.map_or(0, |stall| stall as u8 + 1), earliest: PENDING }
+    }
+
     fn note(&mut self, stall: Stall, until: u64) {
-        self.worst = Some(self.worst.map_or(stall, |s| s.max(stall)));
+        self.worst = self.worst.max(stall as u8 + 1);
         self.earliest = self.earliest.min(until);
+    }
+
+    /// The worst reason noted.
+    fn worst(&self) -> Option<Stall> {
+        const BY_VALUE: [Stall; 5] =
+            [Stall::Memory, Stall::Fetch, Stall::Barrier, Stall::Dependence, Stall::Structural];
+        self.worst.checked_sub(1).map(|value| BY_VALUE[usize::from(value)])
     }
 }
 
@@ -335,22 +352,27 @@ impl Sm {
             self.refresh_active_set(k, active_warps.max(1) as usize);
         }
         let n = self.candidates(k).len();
-        let mut waits = Waits { worst: self.pending_set_stall(k), earliest: PENDING };
+        let mut waits = Waits::new(self.pending_set_stall(k));
         let runs = self.scan_order(k, n).runs(self.eligible_warps(n));
+        // The scheduler's warps have their gates in their order, from
+        // `first_gate`: the scan reads a candidate's warp slot only once its
+        // gate is open. The two-level active set has its own order.
+        let (two_level, first_gate) = (self.two_level(), self.first_gate_of(k));
         // The candidates borrowed from the scheduler's own field, not through
         // `self`, so the gates can be written while the scan reads them.
         let scheduler = &self.schedulers[k];
-        let candidates = if self.two_level() { &scheduler.active } else { &scheduler.warps };
+        let candidates = if two_level { &scheduler.active } else { &scheduler.warps };
         for run in runs {
             for index in run {
-                let w = usize::from(candidates[index]);
-                let at = self.gate_of(w);
+                let at = if two_level { self.gate_of(usize::from(candidates[index])) } else { first_gate + index };
                 let gate = self.warp_gates[at];
                 if gate.blocked_until > now {
-                    waits.note(gate.blocked_on.unwrap_or(Stall::Memory), gate.blocked_until);
+                    waits.note(gate.blocked_on, gate.blocked_until);
                     continue;
                 }
-                let verdict = match self.unit_still_busy(w, k, now) {
+                let w = usize::from(candidates[index]);
+                debug_assert_eq!(at, self.gate_of(w), "warp {w}'s gate is out of its scheduler's order");
+                let verdict = match self.unit_still_busy(gate, k, now) {
                     Some(blocked) => Err(blocked),
                     None => self.check(w, k, now, kernels),
                 };
@@ -363,7 +385,7 @@ impl Sm {
                     }
                     Err(Blocked { stall, until, unit }) => {
                         self.warp_gates[at] =
-                            WarpGate { blocked_until: until, blocked_on: Some(stall), waits_for_unit: unit };
+                            WarpGate { blocked_until: until, blocked_on: stall, waits_for_unit: unit };
                         // A warp waiting for its unit's `ID_OC` slot looks again
                         // next cycle, but the scheduler need not: the slot frees
                         // only in the operand collector's step, which then wakes it
@@ -377,9 +399,10 @@ impl Sm {
         // wakes a warp (a load returning, a barrier releasing, an `ID_OC`
         // slot freeing).
         let gate = &mut self.scheduler_gates[k];
+        let worst = waits.worst();
         gate.sleep_until = waits.earliest;
-        gate.sleep_reason = waits.worst;
-        waits.worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
+        gate.sleep_reason = worst;
+        worst.map_or(IssueOutcome::Stalled(Stall::Memory), IssueOutcome::Stalled)
     }
 
     /// The warps scheduler `k` chooses from, oldest first: its active set
@@ -510,7 +533,7 @@ impl Sm {
         &self.ctas[warp.cta_slot as usize].issue_views[warp.next as usize]
     }
 
-    /// What [`Sm::check`] would say of warp `w` at `now` when its last check
+    /// What [`Sm::check`] would say at `now` of the warp whose gate is `gate`, when its last check
     /// found it lacking only its unit and that unit is still busy; `None` when
     /// the warp must be checked. Nothing but the unit can have changed since
     /// (its registers stay ready, it cannot reach a barrier or lose decoded
@@ -518,8 +541,8 @@ impl Sm {
     /// it), so the answer saves reading its instruction and scoreboard, which
     /// are rarely in the host's cache, for every warp of a crowd waiting for
     /// one unit.
-    fn unit_still_busy(&self, w: usize, k: usize, now: u64) -> Option<Blocked> {
-        let unit = self.warp_gates[self.gate_of(w)].waits_for_unit?;
+    fn unit_still_busy(&self, gate: WarpGate, k: usize, now: u64) -> Option<Blocked> {
+        let unit = gate.waits_for_unit?;
         if self.pipeline.can_issue(usize::from(unit.0), k) {
             return None;
         }
@@ -628,8 +651,9 @@ impl Sm {
         if self.sample_log.on {
             self.record_issue(w, self.warps[w].next, next.opcode, now);
         }
+        let position = self.position_of(w) as u16;
         let scheduler = &mut self.schedulers[k];
-        scheduler.last_position = scheduler.warps.iter().position(|&x| usize::from(x) == w).map(|p| p as u16);
+        scheduler.last_position = Some(position);
         scheduler.issued += 1;
         scheduler.issued_warp = w as u16;
         let load = match op.unit {

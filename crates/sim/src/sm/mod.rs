@@ -114,16 +114,17 @@ pub(crate) struct Warp {
 }
 
 /// What the issue stage reads of a warp before anything else: whether it is
-/// known to be unable to issue, until when and why. Kept apart from [`Warp`]
-/// and in scheduler order ([`Sm::gate_of`]), so that a scheduler's scan of its
-/// warps reads a few host cache lines instead of one per warp.
+/// known to be unable to issue, until when and why. Kept apart from [`Warp`],
+/// each scheduler's in the order of its warps, oldest first ([`Sm::gate_of`]),
+/// so that a scheduler's scan of its warps reads its gates one after another
+/// and looks a warp up only when its gate is open.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct WarpGate {
     /// The warp cannot issue before this cycle (`PENDING`: before one of its
     /// loads returns), for the reason `blocked_on`; saves re-reading its
     /// scoreboard every cycle while it waits.
     pub blocked_until: u64,
-    pub blocked_on: Option<issue::Stall>,
+    pub blocked_on: issue::Stall,
     /// The unit its next instruction lacked at its last check, when that was
     /// all it lacked. Invariant: `None` once the warp issues or is woken.
     pub waits_for_unit: Option<issue::UnitWait>,
@@ -269,11 +270,15 @@ pub struct Sm {
     pub(crate) schedulers: Vec<Scheduler>,
     /// Each scheduler's [`SchedulerGate`].
     pub(crate) scheduler_gates: Vec<SchedulerGate>,
-    /// Each warp slot's [`WarpGate`], at [`Sm::gate_of`].
+    /// Each resident warp's [`WarpGate`], at [`Sm::gate_of`]: scheduler `k`'s
+    /// from `k * gates_per_scheduler` on, in the order of its
+    /// [`Scheduler::warps`]; then one gate that no resident warp uses.
     pub(crate) warp_gates: Vec<WarpGate>,
-    /// Warp slot `w`'s gate is `warp_gates[gate_slots[w]]` ([`Sm::gate_of`]):
-    /// a table, so the issue stage's scan divides nothing.
+    /// Warp slot `w`'s gate is `warp_gates[gate_slots[w]]` ([`Sm::gate_of`]);
+    /// a warp that is not resident points at the unused last gate.
     gate_slots: Vec<u16>,
+    /// The most warps a scheduler holds: the room each has in `warp_gates`.
+    gates_per_scheduler: usize,
     pub(crate) policy: SchedulerPolicy,
     /// `-gpgpu_max_insn_issue_per_warp`: 2 lets a warp issue its next
     /// instruction in the same cycle.
@@ -338,10 +343,9 @@ impl Sm {
             ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
             schedulers: vec![Scheduler::default(); n_sched],
             scheduler_gates: vec![SchedulerGate::default(); n_sched],
-            warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched],
-            gate_slots: (0..n_warps)
-                .map(|w| ((w % n_sched) * n_warps.div_ceil(n_sched) + w / n_sched) as u16)
-                .collect(),
+            warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched + 1],
+            gate_slots: vec![(n_warps.div_ceil(n_sched) * n_sched) as u16; n_warps],
+            gates_per_scheduler: n_warps.div_ceil(n_sched),
             policy: config.scheduling.policy.clone(),
             max_issue_per_warp: config.scheduling.max_insn_issue_per_warp,
             dual_issue_diff_units: config.scheduling.dual_issue_diff_exec_units,
@@ -549,7 +553,8 @@ impl Sm {
             };
             self.scoreboard.reset(index);
             self.next_ops[index] = issue::NextOp::of(self.issue_view(index), &self.scoreboard, index);
-            let gate = self.gate_of(index);
+            let gate = (index % n_sched) * self.gates_per_scheduler + self.schedulers[index % n_sched].warps.len();
+            self.gate_slots[index] = gate as u16;
             self.warp_gates[gate] = WarpGate::default();
             self.scheduler_gates[index % n_sched].sleep_until = 0;
             self.scheduler_gates[index % n_sched].warps += 1;
@@ -608,6 +613,14 @@ impl Sm {
         let position = scheduler.warps.iter().position(|&x| x as usize == w);
         if let Some(at) = position {
             scheduler.warps.remove(at);
+            // Their gates move up with them.
+            let first = (w % n_sched) * self.gates_per_scheduler;
+            let end = first + scheduler.warps.len();
+            self.warp_gates.copy_within(first + at + 1..=end, first + at);
+            for &later in &scheduler.warps[at..] {
+                self.gate_slots[usize::from(later)] -= 1;
+            }
+            self.gate_slots[w] = (self.warp_gates.len() - 1) as u16;
             // The warps after it move up one place.
             scheduler.last_position = match scheduler.last_position {
                 Some(last) if usize::from(last) == at => None,
@@ -732,9 +745,20 @@ impl Sm {
     }
 
     /// Where warp slot `w`'s [`WarpGate`] is: the gates of one scheduler's
-    /// warps (slots `k`, `k + n`, `k + 2n`, ... of `n` schedulers) side by side.
+    /// warps (slots `k`, `k + n`, `k + 2n`, ... of `n` schedulers) side by
+    /// side, in the order of the scheduler's warps.
     pub(crate) fn gate_of(&self, w: usize) -> usize {
         usize::from(self.gate_slots[w])
+    }
+
+    /// Where resident warp `w` is in its scheduler's warps (oldest first).
+    pub(crate) fn position_of(&self, w: usize) -> usize {
+        self.gate_of(w) - (w % self.schedulers.len()) * self.gates_per_scheduler
+    }
+
+    /// Where the gates of scheduler `k`'s warps begin.
+    pub(crate) fn first_gate_of(&self, k: usize) -> usize {
+        k * self.gates_per_scheduler
     }
 
     /// Resident warps.
@@ -806,5 +830,74 @@ impl Sm {
     /// Sets the L1 ways for a kernel's shared-memory carve-out.
     pub(crate) fn configure_l1(&mut self, config: &GpuConfig, ways: Option<u32>) {
         self.memory.configure_l1(config, ways);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use warplab_trace::{Cta, Instruction, WarpTrace};
+
+    use super::*;
+
+    /// An SM of QV100 whose CTA slots each hold a CTA of `warps` warps of
+    /// one instruction.
+    fn sm_with_ctas(warps: u32) -> Sm {
+        let config = warplab_config::preset("QV100").unwrap().config().unwrap();
+        let mut sm = Sm::new(0, &config);
+        for slot in &mut sm.ctas {
+            slot.cta = Cta {
+                warps: (0..warps).map(|k| WarpTrace { warp_id: k, first: k, len: 1 }).collect(),
+                instructions: vec![Instruction::default(); warps as usize],
+                ..Cta::default()
+            };
+        }
+        sm
+    }
+
+    /// Every resident warp's gate is at its place in its scheduler's order,
+    /// and still holds what was written into it (`marks`).
+    fn check_gates(sm: &Sm, marks: &[u64]) {
+        for (k, scheduler) in sm.schedulers.iter().enumerate() {
+            for (position, &w) in scheduler.warps.iter().enumerate() {
+                let w = usize::from(w);
+                assert_eq!(sm.gate_of(w), sm.first_gate_of(k) + position, "warp {w}'s gate");
+                assert_eq!(sm.position_of(w), position);
+                assert_eq!(sm.warp_gates[sm.gate_of(w)].blocked_until, marks[w], "warp {w}'s gate kept its state");
+            }
+        }
+    }
+
+    proptest! {
+        /// CTAs end out of launch order and others take their slots, so a
+        /// scheduler's warps (oldest first) stop being in slot order; their
+        /// gates follow them. Fails if a retiring warp's later gates do not
+        /// move up with their warps, or a launch puts a gate elsewhere.
+        #[test]
+        fn gates_stay_in_their_schedulers_order(
+            warps in 1u32..=8,
+            steps in prop::collection::vec((any::<bool>(), any::<prop::sample::Index>()), 1..120),
+        ) {
+            let mut sm = sm_with_ctas(warps);
+            let needs = CtaResources { threads: 32 * warps, regs: 0, shmem_bytes: 0, warps };
+            let mut marks = vec![0; sm.warps.len()];
+            for (now, (launch, pick)) in (1u64..).zip(steps) {
+                let resident: Vec<usize> = (0..sm.warps.len()).filter(|&w| sm.warps[w].live).collect();
+                let free_slot = (0..sm.ctas.len()).find(|&slot| !sm.ctas[slot].live && sm.fits(needs));
+                match free_slot {
+                    Some(slot) if launch || resident.is_empty() => {
+                        sm.launch_cta(slot, 0, needs, now, 0);
+                        for w in sm.ctas[slot].warp_range.clone() {
+                            marks[w] = 1000 * now + w as u64;
+                            let gate = sm.gate_of(w);
+                            sm.warp_gates[gate].blocked_until = marks[w];
+                        }
+                    }
+                    _ if !resident.is_empty() => sm.retire(*pick.get(&resident), now),
+                    _ => {}
+                }
+                check_gates(&sm, &marks);
+            }
+        }
     }
 }

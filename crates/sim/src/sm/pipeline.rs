@@ -418,13 +418,22 @@ impl StageRegisters {
     }
 
     /// The slot of the oldest instruction (lowest issue order) pipeline
-    /// `pipe`'s set holds.
-    fn oldest(&self, pipe: usize) -> Option<usize> {
+    /// `pipe`'s set holds, and that instruction.
+    fn oldest(&self, pipe: usize) -> Option<(usize, u32)> {
         if !self.holds(pipe) {
             return None;
         }
-        let held = self.set(pipe).iter().enumerate().filter_map(|(slot, held)| held.map(|(_, uid)| (slot, uid)));
-        held.min_by_key(|&(_, uid)| uid).map(|(slot, _)| slot)
+        // A plain loop: the iterator chain (`filter_map`, `min_by_key`) cost
+        // twice its instructions, on every allocation and LD/ST take.
+        let mut oldest: Option<(usize, u32, u64)> = None;
+        for (slot, held) in self.set(pipe).iter().enumerate() {
+            if let &Some((id, uid)) = held
+                && oldest.is_none_or(|(_, _, best)| uid < best)
+            {
+                oldest = Some((slot, id, uid));
+            }
+        }
+        oldest.map(|(slot, id, _)| (slot, id))
     }
 }
 
@@ -570,7 +579,7 @@ impl Pipeline {
         if self.in_flight == 0 {
             return None;
         }
-        let slot = self.oc_ex.oldest(MEMORY_PIPE)?;
+        let (slot, _) = self.oc_ex.oldest(MEMORY_PIPE)?;
         let id = self.oc_ex.take(MEMORY_PIPE, slot)?;
         self.dispatch_stuck = false;
         let staged = self.staged[id];
@@ -689,7 +698,11 @@ impl Pipeline {
         if unit.dispatch.is_some() || !self.oc_ex.holds(pipe) {
             return;
         }
-        let slot = if self.sub_core { Some(self.oc_ex.slot_of(pipe, unit.slot)) } else { self.oc_ex.oldest(pipe) };
+        let slot = if self.sub_core {
+            Some(self.oc_ex.slot_of(pipe, unit.slot))
+        } else {
+            self.oc_ex.oldest(pipe).map(|(slot, _)| slot)
+        };
         let Some(slot) = slot else { return };
         let Some(id) = self.oc_ex.at(pipe, slot) else { return };
         let finish = now + u64::from(self.staged[id].latency);
@@ -825,14 +838,24 @@ impl Pipeline {
 
     /// Port `p` moves the oldest instruction of each `ID_OC` register it
     /// serves into a free collector unit.
+    ///
+    /// Only the registers holding an instruction are visited: allocation
+    /// puts nothing into `ID_OC`, so those the port serves are known at the
+    /// start, and the port stops once it has visited them all. (A generic
+    /// port serves up to ten registers; a compute-bound SM usually has one
+    /// or two holding an instruction.)
     fn allocate_for_port(&mut self, p: usize) {
+        let mut waiting = self.ports[p].pipe_mask & self.id_oc.held;
         for i in 0..self.ports[p].pipes().len() {
-            if self.ports[p].pipe_mask & self.id_oc.held == 0 {
+            if waiting == 0 {
                 return;
             }
             let pipe = usize::from(self.ports[p].pipes[i]);
-            let Some(slot) = self.id_oc.oldest(pipe) else { continue };
-            let Some(id) = self.id_oc.at(pipe, slot) else { continue };
+            if waiting & (1 << pipe) == 0 {
+                continue;
+            }
+            waiting &= !(1 << pipe);
+            let Some((slot, id)) = self.id_oc.oldest(pipe) else { continue };
             let scheduler = usize::from(self.staged[id].scheduler);
             let Some(c) = self.free_collector(p, scheduler) else { continue };
             self.id_oc.take(pipe, slot);
@@ -1049,10 +1072,13 @@ mod tests {
         assert!(registers.has_free(MEMORY_PIPE, None));
         registers.put(MEMORY_PIPE, None, 8, 41);
         assert!(!registers.has_free(MEMORY_PIPE, None) && !registers.has_free(MEMORY_PIPE, Some(3)));
-        assert_eq!(registers.oldest(MEMORY_PIPE), Some(0));
+        assert_eq!(registers.oldest(MEMORY_PIPE), Some((0, 7)));
         assert_eq!(registers.take(MEMORY_PIPE, 0), Some(7));
-        assert_eq!((registers.oldest(MEMORY_PIPE), registers.at(MEMORY_PIPE, 1)), (Some(1), Some(8)));
+        assert_eq!((registers.oldest(MEMORY_PIPE), registers.at(MEMORY_PIPE, 1)), (Some((1, 8)), Some(8)));
         assert!(registers.has_free(MEMORY_PIPE, Some(2)) && !registers.has_free(MEMORY_PIPE, Some(1)));
+        // The oldest by issue order, not by slot.
+        registers.put(MEMORY_PIPE, Some(0), 9, 42);
+        assert_eq!(registers.oldest(MEMORY_PIPE), Some((1, 8)));
         assert!(!registers.has_free(0, Some(0)), "a pipeline without slots is never free");
     }
 }
