@@ -19,7 +19,7 @@ use warplab_config::{GpuConfig, Topology};
 use warplab_trace::{Cta, Instruction, MemSpace};
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, SECTOR_BYTES};
-use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce, coalesce_atomic, lines_touched};
+use warplab_uarch::coalescer::{LINE_BYTES, SectorAccess, coalesce_atomic, coalesce_instruction, lines_touched};
 use warplab_uarch::latency::{chiplet_hops, link_round_trip_cycles, ring_way};
 use warplab_uarch::ops::{OpInfo, OpKind};
 
@@ -229,7 +229,7 @@ impl CachePass {
         if matches!(op.kind, OpKind::Atomic(_)) {
             coalesce_atomic(lanes, op.access_bytes, 1, &mut self.accesses);
         } else {
-            coalesce(lanes, op.access_bytes, space, 1, &mut self.accesses);
+            coalesce_instruction(instruction, lanes, op.access_bytes, space, 1, &mut self.accesses);
         }
         let mut sent = Sent::default();
         let local = space == MemSpace::Local;

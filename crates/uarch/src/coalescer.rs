@@ -24,7 +24,7 @@
 //! access are coalesced; warplab does the same (the byte masks cover 4 B per
 //! lane, and the trailing bytes never add a sector).
 
-use warplab_trace::{MemSpace, WARP_SIZE};
+use warplab_trace::{Addresses, Instruction, MemSpace, WARP_SIZE};
 
 /// Bytes per sector: the unit of every request the coalescer emits.
 pub const SECTOR_BYTES: u64 = 32;
@@ -116,6 +116,89 @@ pub fn coalesce(
     }
     // GPGPU-Sim's queue order, taken from the back.
     out.reverse();
+}
+
+/// [`coalesce`] of `instruction`, whose `(lane, address)` pairs `lanes`
+/// yields (what `Cta::lane_addresses` gives): its strided lanes side by side
+/// through [`coalesce_side_by_side`], any others through [`coalesce`].
+pub fn coalesce_instruction(
+    instruction: &Instruction,
+    lanes: impl Iterator<Item = (u32, u64)>,
+    width_bytes: u32,
+    space: MemSpace,
+    subwarps: u32,
+    out: &mut Vec<SectorAccess>,
+) {
+    if let Addresses::Strided { base, stride } = instruction.addresses {
+        let strided = StridedLanes { mask: instruction.mask, base, stride };
+        if coalesce_side_by_side(strided, width_bytes, space, subwarps, out) {
+            return;
+        }
+    }
+    coalesce(lanes, width_bytes, space, subwarps, out);
+}
+
+/// A warp's active lanes as a trace's strided address mode gives them: the
+/// `k`-th lane of `mask` (from lane 0 up) accesses `base + k * stride`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StridedLanes {
+    /// The active lanes.
+    pub mask: u32,
+    /// The first active lane's address.
+    pub base: u64,
+    /// Bytes from one active lane's address to the next's.
+    pub stride: i64,
+}
+
+/// [`coalesce`] of `lanes` when they lie side by side, each within one
+/// sector: the stride is the lane's width, which divides a sector, `base`
+/// is aligned to it, the warp is one subwarp and the run ends below
+/// `u64::MAX`. That is how most coalesced loads and stores are traced.
+/// Their sectors then come in ascending order, each lane's in one, so each
+/// lane joins the last request or starts the next, with none of the general
+/// search. Returns false, leaving `out` as it was, for any other run: the
+/// caller then calls [`coalesce`]. The requests are the same either way.
+pub fn coalesce_side_by_side(
+    lanes: StridedLanes,
+    width_bytes: u32,
+    space: MemSpace,
+    subwarps: u32,
+    out: &mut Vec<SectorAccess>,
+) -> bool {
+    let width = match space {
+        MemSpace::None | MemSpace::Shared => return false,
+        MemSpace::Local if width_bytes >= 4 => 4,
+        _ => access_width_bytes(width_bytes),
+    };
+    let run_bytes = u64::from(lanes.mask.count_ones()) * u64::from(width);
+    let side_by_side = lanes.stride == i64::from(width)
+        && SECTOR_BYTES.is_multiple_of(u64::from(width))
+        && lanes.base.is_multiple_of(u64::from(width))
+        && lanes.base.checked_add(run_bytes).is_some()
+        && subwarps <= 1;
+    if !side_by_side {
+        return false;
+    }
+    out.clear();
+    let (mut mask, mut addr) = (lanes.mask, lanes.base);
+    while mask != 0 {
+        let lane_bit = mask & mask.wrapping_neg();
+        mask &= mask - 1;
+        let sector_addr = addr & !(SECTOR_BYTES - 1);
+        let first = (addr - sector_addr) as u32;
+        let byte_mask = byte_range_mask(first, first + width);
+        match out.last_mut() {
+            Some(access) if access.sector_addr == sector_addr => {
+                access.byte_mask |= byte_mask;
+                access.lanes |= lane_bit;
+            }
+            _ => out.push(SectorAccess { sector_addr, byte_mask, lanes: lane_bit }),
+        }
+        addr += u64::from(width);
+    }
+    // GPGPU-Sim's queue order, taken from the back.
+    out.reverse();
+    true
 }
 
 /// What [`coalesce`] knows of the (subwarp, sector) pairs it has put in `out`.
@@ -323,6 +406,48 @@ mod tests {
         let mut out = Vec::new();
         coalesce(addresses.enumerate().map(|(lane, addr)| (lane as u32, addr)), width_bytes, space, subwarps, &mut out);
         out
+    }
+
+    proptest! {
+        /// Runs side by side give what the general coalescer gives, and any
+        /// other run is left to it. Fails if a lane's bytes, a request's
+        /// lanes or the order differ, or if a run the fast path cannot take
+        /// (misaligned, wider than a sector, another stride, two subwarps,
+        /// ending past `u64::MAX`) is taken.
+        #[test]
+        fn side_by_side_runs_coalesce_as_any_run(
+            mask in any::<u32>(),
+            base in prop_oneof![0u64..4096, (u64::MAX - 4096)..=u64::MAX, any::<u64>()],
+            width in prop_oneof![Just(0u32), Just(1), Just(2), Just(4), Just(8), Just(16), Just(32), Just(64), 0u32..200],
+            stride_is_width in any::<bool>(),
+            stride in -64i64..64,
+            space in prop_oneof![Just(MemSpace::Global), Just(MemSpace::Local), Just(MemSpace::Shared), Just(MemSpace::Tex)],
+            subwarps in prop_oneof![Just(1u32), 0u32..4],
+        ) {
+            let lane_width = if space == MemSpace::Local && width >= 4 { 4 } else { access_width_bytes(width) };
+            let stride = if stride_is_width { i64::from(lane_width) } else { stride };
+            let lanes = StridedLanes { mask, base, stride };
+            let mut fast = vec![SectorAccess { sector_addr: 1, byte_mask: 2, lanes: 3 }];
+            let before = fast.clone();
+            let taken = coalesce_side_by_side(lanes, width, space, subwarps, &mut fast);
+            let listed = (0..32u32).filter(|lane| mask & (1 << lane) != 0).enumerate().map(|(k, lane)| {
+                (lane, base.wrapping_add_signed(stride.wrapping_mul(k as i64)))
+            });
+            let mut general = Vec::new();
+            coalesce(listed, width, space, subwarps, &mut general);
+            if taken {
+                prop_assert_eq!(fast, general);
+            } else {
+                prop_assert_eq!(fast, before);
+            }
+            let eligible = stride == i64::from(lane_width)
+                && 32u32.is_multiple_of(lane_width)
+                && base.is_multiple_of(u64::from(lane_width))
+                && base.checked_add(u64::from(mask.count_ones()) * u64::from(lane_width)).is_some()
+                && subwarps <= 1
+                && !matches!(space, MemSpace::Shared);
+            prop_assert_eq!(taken, eligible);
+        }
     }
 
     #[test]

@@ -365,11 +365,13 @@ impl Sm {
         for run in runs {
             for index in run {
                 let at = if two_level { self.gate_of(usize::from(candidates[index])) } else { first_gate + index };
-                let gate = self.warp_gates[at];
-                if gate.blocked_until > now {
-                    waits.note(gate.blocked_on, gate.blocked_until);
+                // Only the wait is read of a closed gate.
+                let until = self.warp_gates[at].blocked_until;
+                if until > now {
+                    waits.note(self.warp_gates[at].blocked_on, until);
                     continue;
                 }
+                let gate = self.warp_gates[at];
                 let w = usize::from(candidates[index]);
                 debug_assert_eq!(at, self.gate_of(w), "warp {w}'s gate is out of its scheduler's order");
                 let verdict = match self.unit_still_busy(gate, k, now) {

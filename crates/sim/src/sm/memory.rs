@@ -31,7 +31,7 @@ use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
 use warplab_trace::{Instruction, MemSpace, Reg};
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
-use warplab_uarch::coalescer::{SectorAccess, coalesce, coalesce_atomic};
+use warplab_uarch::coalescer::{SectorAccess, coalesce_atomic, coalesce_instruction};
 use warplab_uarch::shared_memory::shared_memory_cycles;
 
 use super::port::SmPort;
@@ -456,7 +456,7 @@ impl Sm {
         } else if matches!(op.kind, OpKind::Atomic(_)) {
             coalesce_atomic(lanes, op.access_bytes, 1, &mut memory.accesses);
         } else {
-            coalesce(lanes, op.access_bytes, space, 1, &mut memory.accesses);
+            coalesce_instruction(&instruction, lanes, op.access_bytes, space, 1, &mut memory.accesses);
         }
         let load = staged.load;
         memory.current = Some(MemOp { warp: staged.warp, kind: op.kind, space, load, first_try: now, shared_cycles });
