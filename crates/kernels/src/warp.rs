@@ -69,7 +69,13 @@ impl<'a> WarpWriter<'a> {
 
 /// The active lanes of `mask`, ascending.
 pub fn lanes(mask: u32) -> impl Iterator<Item = u32> {
-    (0..WARP_SIZE as u32).filter(move |lane| mask & (1 << lane) != 0)
+    // Bit by bit: a generator asks this for every memory instruction.
+    let mut left = mask;
+    std::iter::from_fn(move || {
+        let lane = (left != 0).then(|| left.trailing_zeros())?;
+        left &= left - 1;
+        Some(lane)
+    })
 }
 
 /// The mask of lanes for which `active(lane)` holds.
@@ -112,5 +118,21 @@ pub fn for_each_warp(cta: &mut Cta, block_threads: u64, mut body: impl FnMut(&mu
         let mut writer = WarpWriter::new(cta, warp as u32);
         body(&mut writer, WarpLanes { warp: warp as u32, first_thread, mask });
         writer.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The lanes of a mask are its set bits, ascending, each once.
+        #[test]
+        fn lanes_are_the_set_bits_in_order(mask in any::<u32>()) {
+            let expected: Vec<u32> = (0..WARP_SIZE as u32).filter(|lane| mask & (1 << lane) != 0).collect();
+            prop_assert_eq!(lanes(mask).collect::<Vec<_>>(), expected);
+        }
     }
 }
