@@ -205,7 +205,7 @@ struct ExecUnit {
     /// Cycles its dispatch register still holds the instruction (GPGPU-Sim's `dispatch_delay`).
     dispatch_left: u16,
     /// Instructions in its pipeline, by the cycle they reach `EX_WB` (`exit`), earliest first.
-    stages: VecDeque<InUnit>,
+    stages: Vec<InUnit>,
 }
 
 /// An instruction in an execution unit.
@@ -619,7 +619,7 @@ impl Pipeline {
         }
         let mut exit = u64::MAX;
         self.busy_units.for_each(|u| {
-            if let Some(held) = self.units[u].stages.front() {
+            if let Some(held) = self.units[u].stages.first() {
                 exit = exit.min(held.exit);
             }
         });
@@ -667,11 +667,11 @@ impl Pipeline {
     /// when its initiation interval has passed.
     fn advance_unit(&mut self, u: usize, now: u64) {
         let unit = &mut self.units[u];
-        while let Some(&held) = unit.stages.front() {
+        while let Some(&held) = unit.stages.first() {
             if held.exit > now {
                 break;
             }
-            unit.stages.pop_front();
+            unit.stages.remove(0);
             self.ex_wb.push(held.id);
         }
         let Some(held) = unit.dispatch else { return };
@@ -1038,7 +1038,7 @@ fn build_units(config: &GpuConfig) -> Vec<ExecUnit> {
                 slot: k,
                 dispatch: None,
                 dispatch_left: 0,
-                stages: VecDeque::new(),
+                stages: Vec::new(),
             });
         }
     }
