@@ -535,14 +535,14 @@ impl Sm {
         &self.ctas[warp.cta_slot as usize].issue_views[warp.next as usize]
     }
 
-    /// What [`Sm::check`] would say at `now` of the warp whose gate is `gate`, when its last check
-    /// found it lacking only its unit and that unit is still busy; `None` when
-    /// the warp must be checked. Nothing but the unit can have changed since
-    /// (its registers stay ready, it cannot reach a barrier or lose decoded
-    /// instructions without issuing, and whatever else could change wakes
-    /// it), so the answer saves reading its instruction and scoreboard, which
-    /// are rarely in the host's cache, for every warp of a crowd waiting for
-    /// one unit.
+    /// What [`Sm::check`] would say at `now` of the warp whose gate is
+    /// `gate`, when its last check found it lacking only its unit and that
+    /// unit is still busy; `None` when the warp must be checked. Nothing but
+    /// the unit can have changed since (its registers stay ready, it cannot
+    /// reach a barrier or lose decoded instructions without issuing, and
+    /// whatever else could change wakes it), so the answer saves reading its
+    /// instruction and scoreboard, which are rarely in the host's cache, for
+    /// every warp of a crowd waiting for one unit.
     fn unit_still_busy(&self, gate: WarpGate, k: usize, now: u64) -> Option<Blocked> {
         let unit = gate.waits_for_unit?;
         if self.pipeline.can_issue(usize::from(unit.0), k) {
@@ -740,6 +740,22 @@ mod tests {
         instruction.src[..2].copy_from_slice(&[Reg(2), Reg(1)]);
         instruction.dst[0] = Reg(1);
         instruction
+    }
+
+    #[test]
+    fn waits_keep_the_worst_stall_noted() {
+        let all = [Stall::Memory, Stall::Fetch, Stall::Barrier, Stall::Dependence, Stall::Structural];
+        assert_eq!(Waits::new(None).worst(), None);
+        for (i, &first) in all.iter().enumerate() {
+            assert_eq!(Waits::new(Some(first)).worst(), Some(first));
+            for &then in &all {
+                let mut waits = Waits::new(None);
+                waits.note(first, 10 + i as u64);
+                waits.note(then, PENDING);
+                assert_eq!(waits.worst(), Some(first.max(then)));
+                assert_eq!(waits.earliest, 10 + i as u64);
+            }
+        }
     }
 
     #[test]

@@ -204,7 +204,10 @@ struct ExecUnit {
     dispatch: Option<InUnit>,
     /// Cycles its dispatch register still holds the instruction (GPGPU-Sim's `dispatch_delay`).
     dispatch_left: u16,
-    /// Instructions in its pipeline, by the cycle they reach `EX_WB` (`exit`), earliest first.
+    /// Instructions in its pipeline, by the cycle they reach `EX_WB` (`exit`),
+    /// earliest first. (A `Vec`: it is searched at every feed and entry, and
+    /// a `VecDeque`'s search over two slices cost more than the shift when
+    /// its head leaves.)
     stages: Vec<InUnit>,
 }
 
