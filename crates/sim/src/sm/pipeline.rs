@@ -719,10 +719,13 @@ impl Pipeline {
         unit.dispatch_left = self.staged[id].initiation.max(1);
     }
 
-    /// Takes a result bus for cycle `finish`, if one is free then (reservations
-    /// before `now` are past and dropped).
+    /// Takes a result bus for cycle `finish`, if one is free then. Past
+    /// reservations (before `now`, so before `finish`) never match; they are
+    /// dropped only once there are several, not on every call.
     fn reserve_result_bus(&mut self, finish: u64, now: u64) -> bool {
-        self.result_buses.retain(|&(cycle, _)| cycle >= now);
+        if self.result_buses.len() >= PAST_RESERVATIONS_KEPT {
+            self.result_buses.retain(|&(cycle, _)| cycle >= now);
+        }
         match self.result_buses.iter_mut().find(|(cycle, _)| *cycle == finish) {
             Some((_, taken)) if *taken >= self.n_result_buses => false,
             Some((_, taken)) => {
@@ -906,6 +909,9 @@ impl Pipeline {
         }
     }
 }
+
+/// Result-bus reservations kept before the past ones are dropped.
+const PAST_RESERVATIONS_KEPT: usize = 8;
 
 /// The members of `range` among the ids of word `word` (`64 * word ..`), as its bits.
 fn word_of_range(range: &std::ops::Range<usize>, word: usize) -> u64 {
