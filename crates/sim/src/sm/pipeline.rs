@@ -848,8 +848,8 @@ impl Pipeline {
     /// Only the registers holding an instruction are visited: allocation
     /// puts nothing into `ID_OC`, so those the port serves are known at the
     /// start, and the port stops once it has visited them all. (A generic
-    /// port serves up to ten registers; a compute-bound SM usually has one
-    /// or two holding an instruction.)
+    /// port serves six registers and one per enabled specialized unit; a
+    /// compute-bound SM usually has one or two holding an instruction.)
     fn allocate_for_port(&mut self, p: usize) {
         let mut waiting = self.ports[p].pipe_mask & self.id_oc.held;
         for i in 0..self.ports[p].pipes().len() {
