@@ -78,14 +78,7 @@ pub fn coalesce(
     out: &mut Vec<SectorAccess>,
 ) {
     out.clear();
-    let lane_width_bytes = match space {
-        MemSpace::None | MemSpace::Shared => return,
-        // Only the first 4-B chunk of a wide local access has an address in a trace.
-        MemSpace::Local if width_bytes >= 4 => 4,
-        MemSpace::Global | MemSpace::Generic | MemSpace::Local | MemSpace::Const | MemSpace::Tex => {
-            access_width_bytes(width_bytes)
-        }
-    };
+    let Some(lane_width_bytes) = lane_width_bytes(space, width_bytes) else { return };
     let subwarps = Subwarps::new(subwarps);
     let mut found = Found::default();
     for (lane, addr) in lanes {
@@ -165,11 +158,7 @@ pub fn coalesce_side_by_side(
     subwarps: u32,
     out: &mut Vec<SectorAccess>,
 ) -> bool {
-    let width = match space {
-        MemSpace::None | MemSpace::Shared => return false,
-        MemSpace::Local if width_bytes >= 4 => 4,
-        _ => access_width_bytes(width_bytes),
-    };
+    let Some(width) = lane_width_bytes(space, width_bytes) else { return false };
     let run_bytes = u64::from(lanes.mask.count_ones()) * u64::from(width);
     let side_by_side = lanes.stride == i64::from(width)
         && SECTOR_BYTES.is_multiple_of(u64::from(width))
@@ -336,6 +325,20 @@ pub(crate) fn access_width_bytes(width_bytes: u32) -> u32 {
     if width_bytes == 0 { 4 } else { width_bytes.min(MAX_ACCESS_BYTES) }
 }
 
+/// The bytes each lane's address covers for a coalesced access of
+/// `width_bytes` in `space`; `None` for spaces the coalescer leaves alone
+/// (shared memory, non-memory instructions).
+fn lane_width_bytes(space: MemSpace, width_bytes: u32) -> Option<u32> {
+    match space {
+        MemSpace::None | MemSpace::Shared => None,
+        // Only the first 4-B chunk of a wide local access has an address in a trace.
+        MemSpace::Local if width_bytes >= 4 => Some(4),
+        MemSpace::Global | MemSpace::Generic | MemSpace::Local | MemSpace::Const | MemSpace::Tex => {
+            Some(access_width_bytes(width_bytes))
+        }
+    }
+}
+
 /// How a warp splits into subwarps.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Subwarps {
@@ -424,7 +427,7 @@ mod tests {
             space in prop_oneof![Just(MemSpace::Global), Just(MemSpace::Local), Just(MemSpace::Shared), Just(MemSpace::Tex)],
             subwarps in prop_oneof![Just(1u32), 0u32..4],
         ) {
-            let lane_width = if space == MemSpace::Local && width >= 4 { 4 } else { access_width_bytes(width) };
+            let lane_width = lane_width_bytes(space, width).unwrap_or(4);
             let stride = if stride_is_width { i64::from(lane_width) } else { stride };
             let lanes = StridedLanes { mask, base, stride };
             let mut fast = vec![SectorAccess { sector_addr: 1, byte_mask: 2, lanes: 3 }];
