@@ -490,3 +490,22 @@ fn a_run_that_can_never_issue_again_stops_as_gpgpu_sims_deadlock_check_stops_it(
     let vecadd = simulate_generated(&config, SimOptions::default(), &"vecadd:size=16".parse().unwrap()).unwrap();
     assert!(vecadd.diagnostics.iter().all(|d| !d.contains("deadlock")), "{:?}", vecadd.diagnostics);
 }
+
+/// `-gpgpu_flush_l1_cache`: an SM's L1 is emptied once the SM has no CTA,
+/// so a second kernel's load of what the first loaded misses in the L1 of
+/// the one SM; without the flush it hits. The flush looks only at the SMs
+/// that ended a cycle idle with a used L1 (`Gpu::flush_idle_l1s`): one it
+/// passed over would keep its lines and hit.
+#[test]
+fn an_sm_with_no_cta_has_its_l1_flushed() {
+    let load =
+        |_, _| vec!["00000001 1 R2 LDG.E 1 R4 4 1 0x7f2b2d500400 4".to_string(), "ffffffff 0 EXIT 0 0".to_string()];
+    for (flush, hits) in [(1, 0), (0, 1)] {
+        let config = qv100_with(&format!("-gpgpu_n_clusters 1\n-gpgpu_flush_l1_cache {flush}\n"));
+        let kernels = (1..=2).map(|id| common::grid_trace(id, 70, 1, 1, load)).collect();
+        let mut simulation = Simulation::new(&config, SimOptions::default(), common::kernels_workload(kernels));
+        simulation.run_until(Cycle(u64::MAX));
+        let reads = simulation.report().l1d.reads;
+        assert_eq!((reads.miss, reads.hit), (2 - hits, hits), "-gpgpu_flush_l1_cache {flush}");
+    }
+}

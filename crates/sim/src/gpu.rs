@@ -123,6 +123,14 @@ pub struct Gpu {
     /// candidate again, as the new kernel may fit where the others did not.
     /// 0 at first, so that the first scan starts with every SM.
     launch_recheck_at: u64,
+    /// The SMs whose L1 [`Gpu::flush_idle_l1s`] may have to empty: those
+    /// that ended a cycle idle with a used L1 ([`Sm::l1_to_flush`]), or whose
+    /// predicted CTAs ended, since its last look. Only an SM's tick uses its
+    /// L1 or ends its CTAs, so every other SM is still busy or has nothing
+    /// to flush, and the flush reads this flat set instead of every SM's
+    /// counts every cycle (most SMs of a 1,024-SM GPU, read each cycle, do
+    /// not stay in the host's caches).
+    pub(crate) flush_candidates: BitSet,
     pub(crate) last_cycle: u64,
     /// Whether a kernel ran in the last core cycle (idle SMs then count
     /// "no warp" issue slots).
@@ -179,6 +187,7 @@ impl Gpu {
             next_sm: 0,
             launch_candidates: BitSet::new(n_sms as usize),
             launch_recheck_at: 0,
+            flush_candidates: BitSet::new(n_sms as usize),
             last_cycle: 0,
             any_running: false,
             deadlocked: false,
@@ -433,6 +442,9 @@ impl Gpu {
                 continue;
             }
             wake.ticked = false;
+            if sm.l1_to_flush() {
+                self.flush_candidates.insert(s);
+            }
             port.apply(&mut self.requests, &mut self.request_network, &mut self.reply_network, &mut self.log);
             if let Some(sampler) = &mut self.sampler
                 && !sm.sample_log.is_empty()
@@ -786,14 +798,16 @@ impl Gpu {
     /// runs out of work, between kernels and within one. warplab issues the
     /// CTAs at the start of the next cycle, so it looks then, after them.
     fn flush_idle_l1s(&mut self) {
-        if !self.config.l1.flush_l1_cache {
+        if !self.config.l1.flush_l1_cache || self.flush_candidates.count() == 0 {
             return;
         }
-        for sm in &mut self.sms {
-            if sm.resident_ctas == 0 && sm.predicted_ctas == 0 {
-                sm.memory.invalidate_l1();
+        let sms = &mut self.sms;
+        self.flush_candidates.for_each(|s| {
+            if sms[s].l1_to_flush() {
+                sms[s].memory.invalidate_l1();
             }
-        }
+        });
+        self.flush_candidates.clear();
     }
 }
 

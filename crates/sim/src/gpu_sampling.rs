@@ -79,6 +79,7 @@ impl Gpu {
             run.ctas_done += 1;
             self.sms[s as usize].release_predicted(run.needs);
             self.launch_candidates.insert(s as usize);
+            self.flush_candidates.insert(s as usize);
         }
     }
 

@@ -43,8 +43,31 @@ pub fn grid_workload(
     warps: u32,
     body: impl Fn(u32, u32) -> Vec<String>,
 ) -> TraceWorkload<'static> {
+    kernels_workload(vec![grid_trace(1, binary_version, ctas, warps, body)])
+}
+
+/// A workload launching `kernels` (`.traceg` texts) one after another.
+pub fn kernels_workload(kernels: Vec<String>) -> TraceWorkload<'static> {
+    let list: String = (1..=kernels.len()).map(|id| format!("kernel-{id}.traceg\n")).collect();
+    let open = move |name: &str| -> Result<Box<dyn Read>, String> {
+        let id: usize =
+            name.trim_start_matches("kernel-").trim_end_matches(".traceg").parse().map_err(|_| name.to_owned())?;
+        let text = kernels.get(id - 1).ok_or_else(|| name.to_owned())?;
+        Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
+    };
+    TraceWorkload::owning(&list, Box::new(open)).unwrap()
+}
+
+/// The `.traceg` text of kernel `id`, a grid as [`run_grid`] describes.
+pub fn grid_trace(
+    id: u32,
+    binary_version: u32,
+    ctas: u32,
+    warps: u32,
+    body: impl Fn(u32, u32) -> Vec<String>,
+) -> String {
     let mut text = format!(
-        "-kernel name = grid\n-kernel id = 1\n-grid dim = ({ctas},1,1)\n-block dim = ({},1,1)\n-shmem = 0\n\
+        "-kernel name = grid\n-kernel id = {id}\n-grid dim = ({ctas},1,1)\n-block dim = ({},1,1)\n-shmem = 0\n\
          -nregs = 16\n-binary version = {binary_version}\n-cuda stream id = 0\n\
          -shmem base_addr = 0x00007f2b5a000000\n-local mem base_addr = 0x00007f2b58000000\n\
          -nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n",
@@ -61,8 +84,5 @@ pub fn grid_workload(
         }
         text += "\n#END_TB\n";
     }
-    let open = move |_: &str| -> Result<Box<dyn Read>, String> {
-        Ok(Box::new(std::io::Cursor::new(text.clone().into_bytes())) as Box<dyn Read>)
-    };
-    TraceWorkload::owning("kernel-1.traceg\n", Box::new(open)).unwrap()
+    text
 }

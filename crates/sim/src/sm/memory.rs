@@ -275,6 +275,11 @@ impl MemoryPipeline {
         self.l1_used = false;
     }
 
+    /// Whether an access used the L1 since it was last emptied.
+    pub(crate) fn l1_used(&self) -> bool {
+        self.l1_used
+    }
+
     /// Drops the L1's contents (GPGPU-Sim's `tag_array::invalidate`, which
     /// does nothing to a cache unused since its last invalidation).
     pub(crate) fn invalidate_l1(&mut self) {

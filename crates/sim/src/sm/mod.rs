@@ -480,6 +480,12 @@ impl Sm {
         self.next_issue_chance(now).min(memory).min(pipeline)
     }
 
+    /// Whether `-gpgpu_flush_l1_cache` has an L1 to empty here: no CTA is
+    /// resident, simulated or predicted, and the L1 was used since its last flush.
+    pub(crate) fn l1_to_flush(&self) -> bool {
+        self.resident_ctas == 0 && self.predicted_ctas == 0 && self.memory.l1_used()
+    }
+
     /// Whether nothing is resident and nothing is in flight.
     pub(crate) fn is_idle(&self) -> bool {
         self.resident_ctas == 0 && self.memory.is_idle() && self.pipeline.is_empty()
