@@ -751,6 +751,11 @@ impl Pipeline {
                 continue;
             }
             for d in 0..self.sets[s].last_dispatched.len() {
+                // With no complete collector left, the next unit's search
+                // would visit the whole set to find none.
+                if self.sets[s].complete == 0 {
+                    break;
+                }
                 let Some(c) = self.find_ready(s, d) else { break };
                 self.sets[s].last_dispatched[d] = c - self.sets[s].first;
                 let collector = self.collectors[c];
