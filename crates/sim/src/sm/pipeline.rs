@@ -153,6 +153,8 @@ struct CollectorSet {
     len: usize,
     /// Per dispatch unit, the last collector (within the set) it dispatched.
     last_dispatched: Vec<usize>,
+    /// Its collectors per scheduler under the sub-core model (at least one).
+    per_scheduler: usize,
     /// Its collectors holding an instruction whose operands are all read.
     complete: u32,
     /// Its collectors holding no instruction.
@@ -778,9 +780,11 @@ impl Pipeline {
     fn find_ready(&self, s: usize, d: usize) -> Option<usize> {
         let set = &self.sets[s];
         let last = set.last_dispatched[d];
-        let per_scheduler = (set.len / self.n_schedulers).max(1);
-        let increment = if self.sub_core { per_scheduler - last % per_scheduler } else { 1 };
-        let mut next = (last + increment) % set.len.max(1);
+        let increment = if self.sub_core { set.per_scheduler - last % set.per_scheduler } else { 1 };
+        // `last` is below the set's length and the increment at most that
+        // length: one subtraction wraps it.
+        let next = last + increment;
+        let mut next = if next >= set.len { next - set.len } else { next };
         for _ in 0..set.len {
             if self.is_ready(set.first + next) {
                 return Some(set.first + next);
@@ -857,21 +861,31 @@ impl Pipeline {
     /// compute-bound SM usually has one or two holding an instruction.)
     fn allocate_for_port(&mut self, p: usize) {
         let mut waiting = self.ports[p].pipe_mask & self.id_oc.held;
+        // Most often one register holds an instruction: no order to follow.
+        if waiting.is_power_of_two() {
+            self.allocate_from(p, waiting.trailing_zeros() as usize);
+            return;
+        }
         for i in 0..self.ports[p].pipes().len() {
             if waiting == 0 {
                 return;
             }
             let pipe = usize::from(self.ports[p].pipes[i]);
-            if waiting & (1 << pipe) == 0 {
-                continue;
+            if waiting & (1 << pipe) != 0 {
+                waiting &= !(1 << pipe);
+                self.allocate_from(p, pipe);
             }
-            waiting &= !(1 << pipe);
-            let Some((slot, id)) = self.id_oc.oldest(pipe) else { continue };
-            let scheduler = usize::from(self.staged[id].scheduler);
-            let Some(c) = self.free_collector(p, scheduler) else { continue };
-            self.id_oc.take(pipe, slot);
-            self.start_collecting(c, id, pipe);
         }
+    }
+
+    /// Port `p` moves the oldest instruction of pipeline `pipe`'s `ID_OC`
+    /// register into a free collector unit, if it has one for it.
+    fn allocate_from(&mut self, p: usize, pipe: usize) {
+        let Some((slot, id)) = self.id_oc.oldest(pipe) else { return };
+        let scheduler = usize::from(self.staged[id].scheduler);
+        let Some(c) = self.free_collector(p, scheduler) else { return };
+        self.id_oc.take(pipe, slot);
+        self.start_collecting(c, id, pipe);
     }
 
     /// A free collector of port `p`'s sets, in order, within the scheduler's
@@ -972,6 +986,7 @@ fn build_collectors(
             first: total,
             len: set.units as usize,
             last_dispatched: vec![0; set.out_ports as usize],
+            per_scheduler: (set.units as usize / n_schedulers).max(1),
             complete: 0,
             free: set.units,
         });
