@@ -661,7 +661,10 @@ impl Pipeline {
         let number = usize::from(reg.0) + 1 + usize::from(warp);
         if self.sub_core {
             let share = self.banks_per_scheduler;
-            (number % share + usize::from(scheduler) * share) % self.bank_reads.len()
+            let bank = number % share + usize::from(scheduler) * share;
+            // Below the bank count unless there are fewer banks than
+            // schedulers: the second division is rarely needed.
+            if bank < self.bank_reads.len() { bank } else { bank % self.bank_reads.len() }
         } else {
             number % self.bank_reads.len()
         }
