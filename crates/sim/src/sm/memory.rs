@@ -557,9 +557,14 @@ impl Sm {
             self.memory.next_writeback = None;
             self.complete_access(load);
         }
+        // Most ticks of a memory-bound SM find no client with a load.
+        let memory = &self.memory;
+        if memory.returns.is_empty() && memory.bypassed.is_empty() && memory.l1_filled.is_empty() {
+            return;
+        }
         const CLIENTS: u8 = 3;
-        for turn in 0..CLIENTS {
-            let client = (self.memory.writeback_turn + turn) % CLIENTS;
+        let mut client = self.memory.writeback_turn;
+        for _ in 0..CLIENTS {
             let memory = &mut self.memory;
             let taken = match client {
                 0 if memory.returns.front().is_some_and(|&(ready, _)| ready <= now) => {
@@ -578,10 +583,12 @@ impl Sm {
                 },
                 _ => None,
             };
+            // The next client in turn, without a division on every look.
+            client = if client + 1 == CLIENTS { 0 } else { client + 1 };
             if let Some(load) = taken {
                 memory.next_writeback = taken;
                 memory.next_writeback_regs = (1u8 << memory.loads[load].n_dst) - 1;
-                memory.writeback_turn = (client + 1) % CLIENTS;
+                memory.writeback_turn = client;
                 return;
             }
         }
