@@ -253,6 +253,9 @@ impl Sm {
     /// (`shader_core_ctx::fetch`), so a warp's exit, and its CTA's end, waits
     /// for the round robin to reach it.
     fn exit_passed_warps(&mut self, next: Option<usize>, now: u64) {
+        if self.fetch.finished.count() == 0 {
+            return;
+        }
         let n = self.warps.len();
         let start = (self.fetch.last_fetched + 1) % n;
         let span = next.map_or(n, |f| (f + n - start) % n);
