@@ -437,12 +437,13 @@ impl Gpu {
     /// in SM order, as one thread ticking them in turn would have applied it:
     /// packets sent and replies taken, events, sampling records and finished CTAs.
     fn end_sm_cycles(&mut self, now: u64) {
+        let flushing = self.config.l1.flush_l1_cache;
         for (s, ((sm, port), wake)) in self.sms.iter_mut().zip(&mut self.ports).zip(&mut self.wakes).enumerate() {
             if !wake.ticked {
                 continue;
             }
             wake.ticked = false;
-            if sm.l1_to_flush() {
+            if flushing && sm.l1_to_flush() {
                 self.flush_candidates.insert(s);
             }
             port.apply(&mut self.requests, &mut self.request_network, &mut self.reply_network, &mut self.log);
