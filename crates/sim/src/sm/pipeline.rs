@@ -153,7 +153,8 @@ struct CollectorSet {
     len: usize,
     /// Per dispatch unit, the last collector (within the set) it dispatched.
     last_dispatched: Vec<usize>,
-    /// Its collectors per scheduler under the sub-core model (at least one).
+    /// Its collectors per scheduler under the sub-core model (none when the
+    /// set has fewer collectors than there are schedulers).
     per_scheduler: usize,
     /// Its collectors holding an instruction whose operands are all read.
     complete: u32,
@@ -269,7 +270,6 @@ pub(crate) struct Pipeline {
     staged: Slab<Staged>,
     next_uid: u64,
     sub_core: bool,
-    n_schedulers: usize,
     steps_per_cycle: u32,
     collectors: Vec<Collector>,
     sets: Vec<CollectorSet>,
@@ -464,7 +464,6 @@ impl Pipeline {
             in_flight: 0,
             next_uid: 0,
             sub_core,
-            n_schedulers,
             steps_per_cycle: oc.reg_file_port_throughput.max(1),
             id_oc: StageRegisters::new(id_oc, n_schedulers),
             oc_ex: StageRegisters::new(oc_ex, n_schedulers),
@@ -783,7 +782,8 @@ impl Pipeline {
     fn find_ready(&self, s: usize, d: usize) -> Option<usize> {
         let set = &self.sets[s];
         let last = set.last_dispatched[d];
-        let increment = if self.sub_core { set.per_scheduler - last % set.per_scheduler } else { 1 };
+        let share = set.per_scheduler.max(1);
+        let increment = if self.sub_core { share - last % share } else { 1 };
         // `last` is below the set's length and the increment at most that
         // length: one subtraction wraps it.
         let next = last + increment;
@@ -900,7 +900,7 @@ impl Pipeline {
                 continue;
             }
             let range = if self.sub_core {
-                let share = set.len / self.n_schedulers;
+                let share = set.per_scheduler;
                 set.first + scheduler * share..set.first + (scheduler + 1) * share
             } else {
                 set.first..set.first + set.len
@@ -989,7 +989,7 @@ fn build_collectors(
             first: total,
             len: set.units as usize,
             last_dispatched: vec![0; set.out_ports as usize],
-            per_scheduler: (set.units as usize / n_schedulers).max(1),
+            per_scheduler: set.units as usize / n_schedulers,
             complete: 0,
             free: set.units,
         });
