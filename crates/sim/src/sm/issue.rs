@@ -316,6 +316,7 @@ impl Sm {
     /// Counts the ticked cycles in which every scheduler slept. Called before
     /// anything changes a scheduler's gate or the resident warps, so that
     /// those cycles count the outcomes they had.
+    #[inline(always)]
     pub(crate) fn charge_rest(&mut self) {
         if self.rested_ticks > 0 {
             let n = std::mem::take(&mut self.rested_ticks);

@@ -737,6 +737,9 @@ impl Sm {
     }
 
     /// Makes warp `w` and its scheduler look again at the next issue.
+    // A few stores, at every result and every issue: inlined, the call cost
+    // as much as they do.
+    #[inline(always)]
     pub(crate) fn wake(&mut self, w: usize) {
         let gate = self.gate_of(w);
         self.warp_gates[gate].blocked_until = 0;
@@ -744,6 +747,7 @@ impl Sm {
         self.wake_scheduler_of(w);
     }
 
+    #[inline(always)]
     fn wake_scheduler_of(&mut self, w: usize) {
         self.charge_rest();
         let n_sched = self.schedulers.len();
