@@ -425,11 +425,18 @@ impl Sm {
     /// the SM slept through: nothing in it changed, so each counts what a
     /// tick would have counted. An idle SM's schedulers count "no warp" while
     /// some kernel runs (`any_running`) and nothing otherwise.
+    // At every tick, and mostly with nothing slept through since the last
+    // one: the test is inlined and only a sleep pays for a call.
+    #[inline(always)]
     pub(crate) fn settle(&mut self, through: u64, any_running: bool) {
-        let n = through.saturating_sub(self.charged_through);
-        if n == 0 {
-            return;
+        if through > self.charged_through {
+            self.settle_slept(through, any_running);
         }
+    }
+
+    /// [`Sm::settle`] after a sleep.
+    fn settle_slept(&mut self, through: u64, any_running: bool) {
+        let n = through - self.charged_through;
         self.charged_through = through;
         if self.is_idle() {
             if any_running {
