@@ -496,8 +496,20 @@ impl DramChannel {
         if self.can_schedule() || done.is_some_and(|cycle| cycle <= floor) {
             return Some(floor);
         }
-        let command = Some(self.earliest_command()).filter(|&cycle| cycle != u64::MAX);
+        let command = Some(self.earliest_command_from(floor)).filter(|&cycle| cycle != u64::MAX);
         done.into_iter().chain(command).min().map(|cycle| cycle.max(floor))
+    }
+
+    /// [`DramChannel::earliest_command`] for a caller at `floor`, taken from
+    /// the last scan that issued nothing while its answer is still ahead:
+    /// nothing scanned since (the scans wait for it), and what would move a
+    /// command sooner (a hand-over, a taken return) sets it back to 0, which
+    /// is never ahead (a scan at cycle t answers t + 1 at the soonest).
+    /// Otherwise the held banks are read again. The one change it misses, the
+    /// return queue filling, only moves the true answer later, and a channel
+    /// cycled early does what the cycles passed over would have.
+    fn earliest_command_from(&self, floor: u64) -> u64 {
+        if self.no_command_before >= floor.max(1) { self.no_command_before } else { self.earliest_command() }
     }
 
     /// Nothing queued, held by a bank, in flight, or waiting to be taken.
