@@ -21,6 +21,9 @@ pub struct MshrTable {
     /// cache lines, where a `Vec` per entry put the requesters a pointer away.
     records: Vec<u32>,
     record_words: usize,
+    /// Entries in the table (read at every ticked cycle for the occupancy:
+    /// kept, not divided out of the records' length).
+    entries: usize,
     by_address: AddressIndex,
     free: Vec<u32>,
     max_merge: usize,
@@ -38,6 +41,7 @@ impl MshrTable {
         Self {
             records: vec![0; n as usize * record_words],
             record_words,
+            entries: n as usize,
             by_address: AddressIndex::new(n),
             free: (0..n).rev().collect(),
             max_merge,
@@ -52,7 +56,7 @@ impl MshrTable {
 
     /// Entries in the table.
     pub fn capacity(&self) -> usize {
-        self.records.len() / self.record_words
+        self.entries
     }
 
     /// How many times the table has made room (a requester popped, an entry
