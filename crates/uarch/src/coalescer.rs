@@ -149,7 +149,8 @@ pub struct StridedLanes {
 /// `u64::MAX`. That is how most coalesced loads and stores are traced.
 /// Their sectors then come in ascending order, each lane's in one, so each
 /// lane joins the last request or starts the next, with none of the general
-/// search. Returns false, leaving `out` as it was, for any other run: the
+/// search; with no inactive lane between two active ones, a sector's lanes
+/// are found at once. Returns false, leaving `out` as it was, for any other run: the
 /// caller then calls [`coalesce`]. The requests are the same either way.
 pub fn coalesce_side_by_side(
     lanes: StridedLanes,
