@@ -150,8 +150,9 @@ pub struct StridedLanes {
 /// Their sectors then come in ascending order, each lane's in one, so each
 /// lane joins the last request or starts the next, with none of the general
 /// search; with no inactive lane between two active ones, a sector's lanes
-/// are found at once. Returns false, leaving `out` as it was, for any other run: the
-/// caller then calls [`coalesce`]. The requests are the same either way.
+/// are found at once. Returns false, leaving `out` as it was, for any other
+/// run: the caller then calls [`coalesce`]. The requests are the same
+/// either way.
 pub fn coalesce_side_by_side(
     lanes: StridedLanes,
     width_bytes: u32,
@@ -202,8 +203,8 @@ fn sectors_lane_by_lane(lanes: StridedLanes, width: u32, out: &mut Vec<SectorAcc
 }
 
 /// [`coalesce_side_by_side`]'s requests in ascending order when the active
-/// lanes are consecutive (no lane off between two on), as in every warp of a
-/// coalesced kernel but its last: a sector at a time, its lanes and bytes
+/// lanes are consecutive (no lane off between two on), as in most warps of
+/// a coalesced kernel: a sector at a time, its lanes and bytes
 /// each one run of bits. Its lanes lie in it whole, since the width divides
 /// a sector and the addresses are aligned to it.
 fn sectors_of_consecutive_lanes(lanes: StridedLanes, width: u32, out: &mut Vec<SectorAccess>) {

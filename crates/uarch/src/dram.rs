@@ -484,8 +484,10 @@ impl DramChannel {
     }
 
     /// The earliest cycle at which [`Self::cycle`] could schedule, issue or
-    /// return something. Never earlier than one past the last cycle
-    /// processed, nor than the cycle after the latest push. `None` when
+    /// return something (or, after the return queue filled, a cycle before
+    /// it: see `earliest_command_from`; never a later one). Never earlier
+    /// than one past the last cycle processed, nor than the cycle after the
+    /// latest push. `None` when
     /// nothing is queued, held by a bank or in flight; requests already in
     /// the return queue do not count (the caller takes them).
     pub fn next_event(&self) -> Option<u64> {
