@@ -97,6 +97,14 @@ impl Instruction {
     }
 }
 
+/// Whether the active lanes of `mask` form one run, with no inactive lane
+/// between two active ones (true of an empty mask): the mask, shifted down to
+/// its first lane, is of the form 2^n - 1.
+pub fn lanes_in_one_run(mask: u32) -> bool {
+    let run = mask.checked_shr(mask.trailing_zeros()).unwrap_or(0);
+    run & run.wrapping_add(1) == 0
+}
+
 /// One warp's instructions: a range of [`Cta::instructions`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WarpTrace {

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::opcode::OpcodeTable;
-use crate::{Addresses, Cta, Instruction, KernelHeader, Reg};
+use crate::{Addresses, Cta, Instruction, KernelHeader, Reg, lanes_in_one_run};
 
 /// The tracer version the writer produces.
 pub const WRITTEN_TRACER_VERSION: u32 = 5;
@@ -84,11 +84,7 @@ fn write_addresses(out: &mut impl Write, cta: &Cta, inst: &Instruction) -> io::R
     if inst.mask == 0 {
         return write!(out, " 0");
     }
-    // The active lanes form one run when the mask, shifted down to its first
-    // lane, is of the form 2^n - 1.
-    let run = inst.mask >> inst.mask.trailing_zeros();
-    let contiguous = run & run.wrapping_add(1) == 0;
-    if let (Addresses::Strided { base, stride }, true) = (inst.addresses, contiguous) {
+    if let (Addresses::Strided { base, stride }, true) = (inst.addresses, lanes_in_one_run(inst.mask)) {
         return write!(out, " 1 {base:#x} {stride}");
     }
     let mut lanes = cta.lane_addresses(inst).map(|(_, address)| address);

@@ -24,7 +24,7 @@
 //! access are coalesced; warplab does the same (the byte masks cover 4 B per
 //! lane, and the trailing bytes never add a sector).
 
-use warplab_trace::{Addresses, Instruction, MemSpace, WARP_SIZE};
+use warplab_trace::{Addresses, Instruction, MemSpace, WARP_SIZE, lanes_in_one_run};
 
 /// Bytes per sector: the unit of every request the coalescer emits.
 pub const SECTOR_BYTES: u64 = 32;
@@ -171,8 +171,7 @@ pub fn coalesce_side_by_side(
         return false;
     }
     out.clear();
-    let run = lanes.mask.checked_shr(lanes.mask.trailing_zeros()).unwrap_or(0);
-    if run & run.wrapping_add(1) == 0 {
+    if lanes_in_one_run(lanes.mask) {
         sectors_of_consecutive_lanes(lanes, width, out);
     } else {
         sectors_lane_by_lane(lanes, width, out);
@@ -204,9 +203,9 @@ fn sectors_lane_by_lane(lanes: StridedLanes, width: u32, out: &mut Vec<SectorAcc
 
 /// [`coalesce_side_by_side`]'s requests in ascending order when the active
 /// lanes are consecutive (no lane off between two on), as in most warps of
-/// a coalesced kernel: a sector at a time, its lanes and bytes
-/// each one run of bits. Its lanes lie in it whole, since the width divides
-/// a sector and the addresses are aligned to it.
+/// a coalesced kernel: a sector at a time, its lanes and bytes each one run
+/// of bits. Its lanes lie in it whole, since the width divides a sector and
+/// the addresses are aligned to it.
 fn sectors_of_consecutive_lanes(lanes: StridedLanes, width: u32, out: &mut Vec<SectorAccess>) {
     let width = u64::from(width);
     let end = lanes.base + u64::from(lanes.mask.count_ones()) * width;

@@ -487,9 +487,9 @@ impl DramChannel {
     /// return something (or, after the return queue filled, a cycle before
     /// it: see `earliest_command_from`; never a later one). Never earlier
     /// than one past the last cycle processed, nor than the cycle after the
-    /// latest push. `None` when
-    /// nothing is queued, held by a bank or in flight; requests already in
-    /// the return queue do not count (the caller takes them).
+    /// latest push. `None` when nothing is queued, held by a bank or in
+    /// flight; requests already in the return queue do not count (the caller
+    /// takes them).
     pub fn next_event(&self) -> Option<u64> {
         let floor = self.floor_cycle.max(self.next_unaccounted_cycle);
         let done = self.in_flight.front().filter(|_| self.returned.len() < self.return_capacity).map(|t| t.done_cycle);
