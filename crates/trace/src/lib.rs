@@ -56,6 +56,7 @@
 mod compress;
 mod diagnostic;
 mod error;
+mod fields;
 #[doc(hidden)]
 pub mod fuzzing;
 mod header;
@@ -67,6 +68,7 @@ mod numbers;
 mod opcode;
 mod reader;
 pub mod source;
+mod static_fields;
 mod summary;
 mod writer;
 

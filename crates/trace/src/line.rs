@@ -9,9 +9,10 @@
 //! active lane at `base + k * stride`; 2 `base` and one signed delta per
 //! further active lane, each relative to the previous active lane.
 
+use crate::fields::{Fields, IN_RANGE};
 use crate::instruction::{MAX_DST_REGS, MAX_SRC_REGS};
-use crate::numbers::{decimal, plain_hex};
 use crate::opcode::OpcodeTable;
+use crate::static_fields::{StaticFields, StaticFieldsByPc};
 use crate::{Addresses, Diagnostic, Instruction, MemSpace, Reg};
 
 /// Generic accesses within this many bytes above the local-memory base are
@@ -31,16 +32,21 @@ pub(crate) struct Layout {
 }
 
 /// The state a line parse writes into: the kernel's opcodes, diagnostics and
-/// the CTA's address pool.
+/// static fields by PC, and the CTA's address pool.
 pub(crate) struct LineSink<'a> {
     pub opcodes: &'a mut OpcodeTable,
     pub diagnostics: &'a mut Vec<Diagnostic>,
     pub pool: &'a mut Vec<u64>,
+    pub static_fields: &'a mut StaticFieldsByPc,
 }
 
 /// Parses one instruction line.
-pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<'_>) -> Result<Instruction, LineError> {
-    let mut tokens = Fields(line.split_ascii_whitespace());
+pub(crate) fn parse_instruction(
+    line: &[u8],
+    layout: Layout,
+    sink: &mut LineSink<'_>,
+) -> Result<Instruction, LineError> {
+    let mut tokens = Fields::new(line);
     let mut inst = Instruction::default();
     if layout.tracer_version < 3 {
         for field in ["tb_x", "tb_y", "tb_z", "warp id"] {
@@ -52,59 +58,42 @@ pub(crate) fn parse_instruction(line: &str, layout: Layout, sink: &mut LineSink<
     }
     inst.pc = u32::try_from(tokens.hex("PC")?).map_err(|_| ("PC", "larger than 32 bits".to_owned()))?;
     inst.mask = tokens.mask()?;
-    inst.n_dst = registers(&mut tokens, &DESTINATIONS, &mut inst.dst)?;
+    static_fields(&mut tokens, sink, &mut inst)?;
+    if inst.mem_width > 0 {
+        inst.addresses = addresses(&mut tokens, inst.mask, sink.pool)?;
+    }
+    inst.space = resolve_space(sink.opcodes.info(inst.opcode).space, &inst, sink.pool, layout);
+    if tokens.has_more() {
+        inst.immediate = tokens.signed("immediate", "a number")?;
+    } else if layout.tracer_version >= 5 {
+        return Err(("immediate", "missing (tracer version 5 ends every line with one)".to_owned()));
+    }
+    if let Some(extra) = tokens.next_token() {
+        return Err(("line", format!("unexpected `{}` after the end of the instruction", extra?)));
+    }
+    Ok(inst)
+}
+
+/// Reads the static part of the line at `tokens`, from the destination count
+/// to the access width, or takes it from the fields remembered at its PC.
+fn static_fields(tokens: &mut Fields<'_>, sink: &mut LineSink<'_>, inst: &mut Instruction) -> Result<(), LineError> {
+    let text = tokens.rest();
+    let start = tokens.at;
+    if let Some((fields, len)) = sink.static_fields.find(inst.pc, text) {
+        fields.write_to(inst);
+        tokens.at = start + len;
+        return Ok(());
+    }
+    inst.n_dst = registers(tokens, &DESTINATIONS, &mut inst.dst)?;
     let opcode = tokens.next("opcode")?;
     inst.opcode = sink
         .opcodes
         .intern(opcode, sink.diagnostics)
         .ok_or_else(|| ("opcode", format!("more than {} distinct opcodes in one kernel", crate::MAX_OPCODES)))?;
-    inst.n_src = registers(&mut tokens, &SOURCES, &mut inst.src)?;
+    inst.n_src = registers(tokens, &SOURCES, &mut inst.src)?;
     inst.mem_width = tokens.decimal("mem_width")?;
-    if inst.mem_width > 0 {
-        inst.addresses = addresses(&mut tokens, inst.mask, sink.pool)?;
-    }
-    inst.space = resolve_space(sink.opcodes.info(inst.opcode).space, &inst, sink.pool, layout);
-    if let Some(immediate) = tokens.0.next() {
-        inst.immediate =
-            decimal(immediate).ok_or_else(|| ("immediate", format!("expected a number, found `{immediate}`")))?;
-    } else if layout.tracer_version >= 5 {
-        return Err(("immediate", "missing (tracer version 5 ends every line with one)".to_owned()));
-    }
-    if let Some(extra) = tokens.0.next() {
-        return Err(("line", format!("unexpected `{extra}` after the end of the instruction")));
-    }
-    Ok(inst)
-}
-
-/// A line's fields in order, each read with its name for the error it may give.
-struct Fields<'a>(std::str::SplitAsciiWhitespace<'a>);
-
-impl<'a> Fields<'a> {
-    fn next(&mut self, field: &'static str) -> Result<&'a str, LineError> {
-        self.0.next().ok_or_else(|| missing(field))
-    }
-
-    fn decimal<T: std::str::FromStr + TryFrom<u64>>(&mut self, field: &'static str) -> Result<T, LineError> {
-        let token = self.next(field)?;
-        decimal(token).ok_or_else(|| (field, format!("expected a decimal number in range, found `{token}`")))
-    }
-
-    fn hex(&mut self, field: &'static str) -> Result<u64, LineError> {
-        let token = self.next(field)?;
-        crate::header::parse_hex(token).ok_or_else(|| (field, format!("expected a hex number, found `{token}`")))
-    }
-
-    /// The active mask: up to 8 hex digits, no prefix or sign.
-    fn mask(&mut self) -> Result<u32, LineError> {
-        let token = self.next("mask")?;
-        let mask = if token.len() <= 8 { plain_hex(token) } else { None };
-        mask.and_then(|mask| u32::try_from(mask).ok())
-            .ok_or_else(|| ("mask", format!("expected up to 8 hex digits, found `{token}`")))
-    }
-}
-
-fn missing(field: &'static str) -> LineError {
-    (field, "missing: the line ends early".to_owned())
+    sink.static_fields.remember(inst.pc, &tokens.line[start..tokens.at], StaticFields::of(inst));
+    Ok(())
 }
 
 /// The fields of a register list: its count's and each register's names, and
@@ -126,20 +115,9 @@ fn registers(fields: &mut Fields<'_>, list: &RegisterList, regs: &mut [Reg]) -> 
         return Err((list.count, format!("{count} registers; at most {} are supported", list.max)));
     }
     for slot in regs.iter_mut().take(count) {
-        let token = fields.next(list.register)?;
-        *slot = parse_register(token)
-            .ok_or_else(|| (list.register, format!("expected `R<n>` or `UR<n>`, found `{token}`")))?;
+        *slot = fields.register(list.register)?;
     }
     Ok(count as u8)
-}
-
-fn parse_register(token: &str) -> Option<Reg> {
-    if let Some(n) = token.strip_prefix("UR") {
-        let n: u16 = decimal(n)?;
-        return (n < 256).then_some(Reg(Reg::UR0 + n));
-    }
-    let n: u16 = decimal(token.strip_prefix('R')?)?;
-    (n < 256).then_some(Reg(n))
 }
 
 /// Reads the address mode and addresses of a memory instruction.
@@ -154,7 +132,7 @@ fn addresses(tokens: &mut Fields<'_>, mask: u32, pool: &mut Vec<u64>) -> Result<
         }
         1 => {
             let base = tokens.hex("base address")?;
-            let stride = tokens.decimal("stride")?;
+            let stride = tokens.signed("stride", IN_RANGE)?;
             return Ok(Addresses::Strided { base, stride });
         }
         2 => {
@@ -163,7 +141,7 @@ fn addresses(tokens: &mut Fields<'_>, mask: u32, pool: &mut Vec<u64>) -> Result<
                 pool.push(address);
             }
             for _ in 1..lanes {
-                address = address.wrapping_add_signed(tokens.decimal("address delta")?);
+                address = address.wrapping_add_signed(tokens.signed("address delta", IN_RANGE)?);
                 pool.push(address);
             }
         }
@@ -201,24 +179,51 @@ mod tests {
     use super::*;
     use crate::opcode::Isa;
 
-    const V5: Layout = Layout { tracer_version: 5, line_info: false, shmem_base: 0, local_base: 0 };
+    pub(super) const V5: Layout = Layout { tracer_version: 5, line_info: false, shmem_base: 0, local_base: 0 };
+
+    /// What a kernel reader keeps for its lines, and the address pool of a CTA.
+    pub(super) struct KernelState {
+        pub opcodes: OpcodeTable,
+        pub diagnostics: Vec<Diagnostic>,
+        pub pool: Vec<u64>,
+        pub static_fields: StaticFieldsByPc,
+    }
+
+    impl KernelState {
+        pub fn new() -> Self {
+            KernelState {
+                opcodes: OpcodeTable::new(Isa::Ampere),
+                diagnostics: Vec::new(),
+                pool: Vec::new(),
+                static_fields: StaticFieldsByPc::new(),
+            }
+        }
+
+        pub fn parse(&mut self, line: &[u8], layout: Layout) -> Result<Instruction, LineError> {
+            let mut sink = LineSink {
+                opcodes: &mut self.opcodes,
+                diagnostics: &mut self.diagnostics,
+                pool: &mut self.pool,
+                static_fields: &mut self.static_fields,
+            };
+            parse_instruction(line, layout, &mut sink)
+        }
+    }
 
     /// Parses `line` and renders what was read, or the error as `field: message`.
     fn check(layout: Layout, line: &str, expect: &str) {
-        let mut opcodes = OpcodeTable::new(Isa::Ampere);
-        let (mut diagnostics, mut pool) = (Vec::new(), Vec::new());
-        let mut sink = LineSink { opcodes: &mut opcodes, diagnostics: &mut diagnostics, pool: &mut pool };
-        let got = match parse_instruction(line, layout, &mut sink) {
+        let mut state = KernelState::new();
+        let got = match state.parse(line.as_bytes(), layout) {
             Ok(i) => format!(
                 "pc={:x} mask={:08x} dst={:?} src={:?} op={} w={} addr={:x?} pool={:x?} space={:?} imm={} line={}",
                 i.pc,
                 i.mask,
                 i.dsts().iter().map(|r| r.0).collect::<Vec<_>>(),
                 i.srcs().iter().map(|r| r.0).collect::<Vec<_>>(),
-                opcodes.info(i.opcode).text,
+                state.opcodes.info(i.opcode).text,
                 i.mem_width,
                 i.addresses,
-                pool,
+                state.pool,
                 i.space,
                 i.immediate,
                 i.source_line
@@ -316,5 +321,65 @@ mod tests {
         check(V5, "00a0 ffffffff 0 NOP 0 0 1 2", "line: unexpected `2` after the end of the instruction");
         check(V5, "zz ffffffff 0 NOP 0 0 1", "PC: expected a hex number, found `zz`");
         check(V5, "00a0 ffffffff 0 NOP 0 99999 1", "mem_width: expected a decimal number in range, found `99999`");
+    }
+}
+
+/// Property tests (native only, as proptest is).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::tests::{KernelState, V5};
+    use super::*;
+
+    /// A line of every layout element, with one byte changed to `byte` at
+    /// `at` (modulo its length).
+    fn corrupted(at: usize, byte: u8) -> Vec<u8> {
+        let mut line = b"00a0 0000000b 2 R4 UR5 LDG.E.64 1 R4 4 2 0x7fb0fc430e00 8 -4 -7".to_vec();
+        let at = at % line.len();
+        line[at] = byte;
+        line
+    }
+
+    /// Lines at a few PCs whose static parts differ a little, in every way
+    /// the memo must tell apart (a longer field, another register, spacing).
+    fn repeated_lines() -> impl Strategy<Value = Vec<String>> {
+        let line = (
+            prop_oneof![Just("0010"), Just("0020"), Just("1010")],
+            proptest::string::string_regex("(0|1 R4|1 UR4|2 R4 R40|1 R4\t) {1,2}(LDG.E|LDG|NOP|MOV|BAD.X) (0|1 R4|1 R44|1 RZ) (0|4|40) ?(1 0x10 4 )?(0|-2)?")
+                .expect("a valid pattern"),
+        )
+            .prop_map(|(pc, rest)| format!("{pc} 0000000f {rest}"));
+        proptest::collection::vec(line, 1..40)
+    }
+
+    /// Each line parsed in order with one kernel's state, the memo of static
+    /// fields kept across the lines or started afresh for each.
+    fn parse_all(lines: &[String], keep_memo: bool) -> Vec<String> {
+        let mut state = KernelState::new();
+        let layout = Layout { tracer_version: 4, ..V5 };
+        let mut parsed = Vec::new();
+        for line in lines {
+            if !keep_memo {
+                state.static_fields = StaticFieldsByPc::new();
+            }
+            parsed.push(format!("{:?}", state.parse(line.as_bytes(), layout)));
+        }
+        parsed.push(format!("{:?} {:?}", state.diagnostics, state.pool));
+        parsed
+    }
+
+    proptest! {
+        #[test]
+        fn remembered_static_fields_are_what_parsing_gives(lines in repeated_lines()) {
+            prop_assert_eq!(parse_all(&lines, true), parse_all(&lines, false));
+        }
+
+        #[test]
+        fn a_line_that_is_not_utf8_never_parses(at in 0usize..64, byte in prop_oneof![Just(0x80u8), Just(0xc2), Just(0xe9), Just(0xff), 0u8..=255]) {
+            let line = corrupted(at, byte);
+            let parsed = KernelState::new().parse(&line, V5);
+            prop_assert!(parsed.is_err() || std::str::from_utf8(&line).is_ok());
+        }
     }
 }

@@ -26,6 +26,13 @@ impl<R: BufRead> Lines<R> {
     /// The next line without its line ending, with its 1-based number, or
     /// `None` at the end of input.
     pub(crate) fn next_line(&mut self, file: &str) -> Result<Option<(usize, &str)>, ParseError> {
+        let Some((number, bytes)) = self.next_line_bytes(file)? else { return Ok(None) };
+        Ok(Some((number, as_text(file, number, bytes)?)))
+    }
+
+    /// [`Lines::next_line`] before the check that it is UTF-8, for a reader
+    /// that checks as it parses.
+    pub(crate) fn next_line_bytes(&mut self, file: &str) -> Result<Option<(usize, &[u8])>, ParseError> {
         self.buf.clear();
         let taken = self.take_buffered_line().map_err(|e| self.read_failed(file, &e))?;
         if !taken {
@@ -38,14 +45,11 @@ impl<R: BufRead> Lines<R> {
         if self.buf.len() > MAX_LINE_BYTES {
             return Err(ParseError::new(file, self.number, "line", format!("longer than {MAX_LINE_BYTES} bytes")));
         }
-        // Line endings are ASCII, so dropping them first leaves the check the same.
         let mut end = self.buf.len();
         while end > 0 && matches!(self.buf[end - 1], b'\n' | b'\r') {
             end -= 1;
         }
-        let line = std::str::from_utf8(&self.buf[..end])
-            .map_err(|_| ParseError::new(file, self.number, "line", "not valid UTF-8"))?;
-        Ok(Some((self.number, line)))
+        Ok(Some((self.number, &self.buf[..end])))
     }
 
     /// Copies the next line into the buffer if the reader holds all of it,
@@ -83,12 +87,23 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// Line `number` of `file` as text, or the error that it is not UTF-8.
+/// Line endings are ASCII, so checking a line without its ending is the same.
+pub(crate) fn as_text<'a>(file: &str, number: usize, line: &'a [u8]) -> Result<&'a str, ParseError> {
+    std::str::from_utf8(line).map_err(|_| ParseError::new(file, number, "line", "not valid UTF-8"))
+}
+
 /// `line.trim()`, without the search when the line starts and ends with
 /// characters that are not whitespace (as a trace's lines do).
 pub(crate) fn trimmed(line: &str) -> &str {
+    if is_trimmed(line.as_bytes()) { line } else { line.trim() }
+}
+
+/// Whether `line` starts and ends with ASCII characters that are not
+/// whitespace, so that trimming it as text would leave it as it is.
+pub(crate) fn is_trimmed(line: &[u8]) -> bool {
     let kept = |byte: &u8| byte.is_ascii() && !char::from(*byte).is_whitespace();
-    let bytes = line.as_bytes();
-    if bytes.first().is_some_and(kept) && bytes.last().is_some_and(kept) { line } else { line.trim() }
+    line.first().is_some_and(kept) && line.last().is_some_and(kept)
 }
 
 #[cfg(test)]

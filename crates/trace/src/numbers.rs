@@ -11,7 +11,7 @@
 use std::str::FromStr;
 
 /// Decimal digits at most: any more might not fit in a `u64`.
-const MAX_PLAIN_DECIMAL_DIGITS: usize = 19;
+pub(crate) const MAX_PLAIN_DECIMAL_DIGITS: usize = 19;
 
 /// The value of a decimal token, as `token.parse::<T>()` gives it: plain
 /// digits that fit are read here, anything else (a sign, an overflow, a stray
@@ -74,7 +74,7 @@ mod tests {
 
 /// Property tests (native only, as proptest is).
 #[cfg(all(test, not(target_arch = "wasm32")))]
-mod properties {
+pub(crate) mod properties {
     use proptest::prelude::*;
 
     use super::*;
@@ -82,7 +82,7 @@ mod properties {
     /// Text made of what trace lines hold and what breaks them: digits, hex
     /// letters, signs, prefixes, every ASCII whitespace byte (and the
     /// vertical tab, which is not one), a non-ASCII space and letter.
-    fn line_text() -> impl Strategy<Value = String> {
+    pub(crate) fn line_text() -> impl Strategy<Value = String> {
         prop_oneof![
             proptest::string::string_regex("[0-9a-fA-FxXR+\\- \t\n\r\x0B\x0C\u{a0}é]{0,40}").expect("a valid pattern"),
             proptest::string::string_regex("( {1,2}(0[xX])?[0-9a-fA-F]{1,20}){0,6} ?").expect("a valid pattern"),

@@ -4,8 +4,9 @@
 use std::io::BufRead;
 
 use crate::line::{Layout, LineSink, parse_instruction};
-use crate::lines::{Lines, trimmed};
+use crate::lines::{Lines, as_text, is_trimmed, trimmed};
 use crate::opcode::{Isa, OpcodeTable};
+use crate::static_fields::StaticFieldsByPc;
 use crate::{Cta, Diagnostic, KernelHeader, ParseError, WarpTrace};
 
 /// At most this many warps per CTA (a CTA has at most 1,024 threads, 32 warps;
@@ -22,6 +23,7 @@ pub struct KernelReader<R> {
     header: KernelHeader,
     layout: Layout,
     opcodes: OpcodeTable,
+    static_fields: StaticFieldsByPc,
     diagnostics: Vec<Diagnostic>,
     /// The header ended on `#BEGIN_TB`, so the first CTA has begun.
     first_cta_begun: bool,
@@ -68,6 +70,7 @@ impl<R: BufRead> KernelReader<R> {
             header,
             layout,
             opcodes: OpcodeTable::new(isa),
+            static_fields: StaticFieldsByPc::new(),
             diagnostics,
             first_cta_begun,
         })
@@ -107,16 +110,19 @@ impl<R: BufRead> KernelReader<R> {
         let mut pending: u64 = 0;
         loop {
             let file = self.file.as_str();
-            let Some((number, line)) = self.lines.next_line(file)? else {
+            let Some((number, bytes)) = self.lines.next_line_bytes(file)? else {
                 let field = if pending > 0 { "insts" } else { "#END_TB" };
                 return Err(ParseError::new(file, self.lines.number, field, "the file ends inside a CTA"));
             };
-            let line = trimmed(line);
+            // Instruction lines are parsed as bytes, their UTF-8 checked as they
+            // are read (see `line`); any other line is text first.
+            let line = if is_trimmed(bytes) { bytes } else { trimmed(as_text(file, number, bytes)?).as_bytes() };
             if line.is_empty() {
                 continue;
             }
-            if pending > 0 && !line.as_bytes()[0].is_ascii_hexdigit() {
+            if pending > 0 && !line[0].is_ascii_hexdigit() {
                 let warp = cta.warps.last().map_or(0, |w| w.warp_id);
+                let line = as_text(file, number, line)?;
                 let message = format!("warp {warp} ends {pending} lines before its `insts =` count, at `{line}`");
                 return Err(ParseError::new(file, number, "insts", message));
             }
@@ -125,13 +131,17 @@ impl<R: BufRead> KernelReader<R> {
                     opcodes: &mut self.opcodes,
                     diagnostics: &mut self.diagnostics,
                     pool: &mut cta.addresses,
+                    static_fields: &mut self.static_fields,
                 };
-                let instruction = parse_instruction(line, self.layout, &mut sink)
-                    .map_err(|(field, message)| ParseError::new(file, number, field, message))?;
+                // A line that is not UTF-8 never parses; that is its error, as for any other line.
+                let instruction = parse_instruction(line, self.layout, &mut sink).map_err(|(field, message)| {
+                    as_text(file, number, line).err().unwrap_or_else(|| ParseError::new(file, number, field, message))
+                })?;
                 cta.instructions.push(instruction);
                 pending -= 1;
                 continue;
             }
+            let line = as_text(file, number, line)?;
             if line == "#END_TB" {
                 return Ok(true);
             }

@@ -36,6 +36,9 @@ const CORPUS: &[(&str, &str)] = &[
     ("end-without-begin.traceg", "end-without-begin.traceg:3: #END_TB: no CTA is open"),
     ("garbage-header.traceg", "garbage-header.traceg:1: header: expected `-key = value`, found `ÿþ garbage`"),
     ("binary-garbage.traceg", "binary-garbage.traceg:1: line: not valid UTF-8"),
+    // Instruction lines are read as bytes; one that is not UTF-8 fails as any other line does.
+    ("non-utf8-opcode.traceg", "non-utf8-opcode.traceg:13: line: not valid UTF-8"),
+    ("non-utf8-register.traceg", "non-utf8-register.traceg:14: line: not valid UTF-8"),
     ("bad-address-mode.traceg", "bad-address-mode.traceg:13: address mode: expected 0, 1 or 2, found 9"),
     ("too-many-sources.traceg", "too-many-sources.traceg:13: src_num: 6 registers; at most 5 are supported"),
 ];
