@@ -2,7 +2,7 @@
 
 use crate::Reg;
 use crate::line::LineError;
-use crate::numbers::{MAX_PLAIN_DECIMAL_DIGITS, decimal, plain_hex};
+use crate::numbers::{MAX_PLAIN_DECIMAL_DIGITS, decimal, hex_digit, plain_hex};
 
 /// A line's fields in order, each read with its name for the error it may give.
 ///
@@ -31,17 +31,16 @@ const OTHER: u8 = 17;
 
 /// Each byte's class: its value as a hex digit (0 to 15), [`SEPARATOR`] or
 /// [`OTHER`]. One lookup tells a scan whether a byte is a digit of either
-/// radix (its class is below the radix) or ends the field.
+/// radix (its class is below the radix) or ends the field. The separators are
+/// `split_ascii_whitespace`'s, as the token readers' callers split.
 const CLASSES: [u8; 256] = {
     let mut classes = [OTHER; 256];
     let mut byte = 0;
     while byte < 256 {
-        classes[byte] = match byte as u8 {
-            digit @ b'0'..=b'9' => digit - b'0',
-            letter @ b'a'..=b'f' => letter - b'a' + 10,
-            letter @ b'A'..=b'F' => letter - b'A' + 10,
-            b' ' | b'\t' | b'\n' | b'\x0C' | b'\r' => SEPARATOR,
-            _ => OTHER,
+        classes[byte] = match hex_digit(byte as u8) {
+            Some(digit) => digit,
+            None if (byte as u8).is_ascii_whitespace() => SEPARATOR,
+            None => OTHER,
         };
         byte += 1;
     }

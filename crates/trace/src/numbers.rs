@@ -45,7 +45,8 @@ pub(crate) fn plain_hex(digits: &str) -> Option<u64> {
     digits.bytes().try_fold(0u64, |value, byte| Some(value << 4 | u64::from(hex_digit(byte)?)))
 }
 
-fn hex_digit(byte: u8) -> Option<u8> {
+/// The value of a hex digit (either case).
+pub(crate) const fn hex_digit(byte: u8) -> Option<u8> {
     match byte {
         b'0'..=b'9' => Some(byte - b'0'),
         b'a'..=b'f' => Some(byte - b'a' + 10),
