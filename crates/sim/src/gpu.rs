@@ -30,7 +30,7 @@
 use std::collections::{BinaryHeap, VecDeque};
 
 use warplab_config::GpuConfig;
-use warplab_trace::KernelHeader;
+use warplab_trace::{CtaSizes, KernelHeader};
 use warplab_uarch::address_map::AddressMap;
 use warplab_uarch::bitset::BitSet;
 use warplab_uarch::occupancy::{CtaShape, footprint, occupancy};
@@ -73,6 +73,9 @@ pub(crate) struct KernelRun {
     pub ends_at: Option<u64>,
     /// Sampling: warp and thread instructions predicted, not simulated.
     pub predicted: [u64; 2],
+    /// The sizes of the last CTA read: the next one's buffer is given room
+    /// for as much before it is filled (a kernel's CTAs are mostly alike).
+    pub last_cta: CtaSizes,
 }
 
 impl KernelRun {
@@ -656,6 +659,7 @@ impl Gpu {
             warps_launched: 0,
             ends_at: None,
             predicted: [0, 0],
+            last_cta: CtaSizes::default(),
         };
         match occupancy(&self.config, shape) {
             Ok(occ) => {
@@ -728,8 +732,12 @@ impl Gpu {
             let Some(slot) = self.sms[s].free_cta_slot() else { return true };
             let Some(source) = run.source.as_mut() else { continue };
             let buffer = self.sms[s].cta_buffer(slot);
+            buffer.reserve_for(run.last_cta);
             match source.next_cta(buffer) {
-                Ok(true) => self.start_cta(s, r, slot, now),
+                Ok(true) => {
+                    run.last_cta = buffer.sizes();
+                    self.start_cta(s, r, slot, now);
+                }
                 Ok(false) => self.close_source(r),
                 Err(message) => {
                     self.diagnostics.push(message);

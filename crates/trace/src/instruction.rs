@@ -130,6 +130,22 @@ pub struct Cta {
     pub addresses: Vec<u64>,
 }
 
+/// The lengths of a [`Cta`]'s three lists.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CtaSizes {
+    /// Entries of [`Cta::warps`].
+    pub warps: usize,
+    /// Entries of [`Cta::instructions`].
+    pub instructions: usize,
+    /// Entries of [`Cta::addresses`].
+    pub addresses: usize,
+}
+
+/// Gives `list` room for `total` items in all.
+fn reserve_total<T>(list: &mut Vec<T>, total: usize) {
+    list.reserve(total.saturating_sub(list.len()));
+}
+
 impl Cta {
     /// Empties the CTA, keeping its allocations.
     pub fn clear(&mut self) {
@@ -137,6 +153,19 @@ impl Cta {
         self.warps.clear();
         self.instructions.clear();
         self.addresses.clear();
+    }
+
+    /// How many warps, instructions and pooled addresses the CTA holds.
+    pub fn sizes(&self) -> CtaSizes {
+        CtaSizes { warps: self.warps.len(), instructions: self.instructions.len(), addresses: self.addresses.len() }
+    }
+
+    /// Makes room for a CTA of `sizes` without growing on the way: a buffer
+    /// filled one push at a time copies everything it holds at each doubling.
+    pub fn reserve_for(&mut self, sizes: CtaSizes) {
+        reserve_total(&mut self.warps, sizes.warps);
+        reserve_total(&mut self.instructions, sizes.instructions);
+        reserve_total(&mut self.addresses, sizes.addresses);
     }
 
     /// The instructions of `warp`.

@@ -77,7 +77,8 @@ pub use diagnostic::Diagnostic;
 pub use error::ParseError;
 pub use header::{Dim3, KernelHeader};
 pub use instruction::{
-    Addresses, Cta, Instruction, LaneAddresses, MAX_DST_REGS, MAX_SRC_REGS, Reg, WARP_SIZE, WarpTrace, lanes_in_one_run,
+    Addresses, Cta, CtaSizes, Instruction, LaneAddresses, MAX_DST_REGS, MAX_SRC_REGS, Reg, WARP_SIZE, WarpTrace,
+    lanes_in_one_run,
 };
 pub use kernel_list::{Command, KernelList};
 pub use lines::MAX_LINE_BYTES;
