@@ -60,14 +60,14 @@ pub(crate) fn parse_instruction(
     inst.mask = tokens.mask()?;
     tokens.rest();
     let start = tokens.at;
-    if static_fields(&mut tokens, sink, &mut inst)? {
-        inst.space = resolve_space(sink.opcodes.info(inst.opcode).space, &inst, sink.pool, layout);
-        return Ok(inst);
-    }
-    if inst.mem_width > 0 {
+    let whole_line_remembered = static_fields(&mut tokens, start, sink, &mut inst)?;
+    if !whole_line_remembered && inst.mem_width > 0 {
         inst.addresses = addresses(&mut tokens, inst.mask, sink.pool)?;
     }
     inst.space = resolve_space(sink.opcodes.info(inst.opcode).space, &inst, sink.pool, layout);
+    if whole_line_remembered {
+        return Ok(inst);
+    }
     if tokens.has_more() {
         inst.immediate = tokens.signed("immediate", "a number")?;
     } else if layout.tracer_version >= 5 {
@@ -83,11 +83,16 @@ pub(crate) fn parse_instruction(
     Ok(inst)
 }
 
-/// Reads the static part of the line at `tokens`, from the destination count
-/// to the access width, or takes it from the fields remembered at its PC;
-/// `true` when the memo held the rest of the line, immediate and all.
-fn static_fields(tokens: &mut Fields<'_>, sink: &mut LineSink<'_>, inst: &mut Instruction) -> Result<bool, LineError> {
-    let start = tokens.at;
+/// Reads the static part of the line at `tokens`, which begins at byte
+/// `start`, from the destination count to the access width, or takes it from
+/// the fields remembered at its PC; `true` when the memo held the rest of the
+/// line, immediate and all.
+fn static_fields(
+    tokens: &mut Fields<'_>,
+    start: usize,
+    sink: &mut LineSink<'_>,
+    inst: &mut Instruction,
+) -> Result<bool, LineError> {
     if let Some(found) = sink.static_fields.find(inst.pc, &tokens.line[start..]) {
         found.fields.write_to(inst);
         tokens.at = start + found.len;

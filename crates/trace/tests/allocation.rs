@@ -6,7 +6,6 @@
 #![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
-
 use std::cell::Cell;
 
 use warplab_trace::{Cta, KernelReader};
