@@ -27,8 +27,8 @@
 
 use std::collections::VecDeque;
 
-use warplab_config::GpuConfig;
 use warplab_config::cache::WritePolicy;
+use warplab_config::{CacheConfig, GpuConfig};
 use warplab_trace::{Instruction, MemSpace, Reg};
 use warplab_uarch::cache::{Access, AccessKind, Cache, Eviction, Outcome, SECTOR_BYTES, SECTORS_PER_LINE};
 use warplab_uarch::coalescer::{SectorAccess, coalesce_atomic, coalesce_instruction};
@@ -153,7 +153,14 @@ pub(crate) struct MemoryContext<'a> {
 /// The memory pipeline's state.
 #[derive(Debug, Clone)]
 pub(crate) struct MemoryPipeline {
+    /// The L1, once built ([`MemoryPipeline::build_l1`]); `None` before, and
+    /// in a GPU without one.
     l1: Option<Cache>,
+    /// The L1's configuration and the ways it is to have, until the SM takes
+    /// its first CTA and the L1 is built. The first kernel's carve-out sets
+    /// the ways before then, so an L1 built with the SM was mostly built
+    /// twice, and an SM that never takes a CTA builds none.
+    l1_to_build: Option<(CacheConfig, u32)>,
     l1_sectored: bool,
     l1_write_back_local: bool,
     skip_l1_for_global: bool,
@@ -225,8 +232,9 @@ impl MemoryPipeline {
             dl1.map_or((64, 8, 8), |c| (c.mshrs_in_use(), c.mshr_max_merge, c.miss_queue_entries));
         let n_banks = config.l1.lookup_banks();
         Self {
-            l1: dl1.map(|config| counting_changes(Cache::new(config))),
-            l1_sectored: dl1.is_some_and(warplab_config::CacheConfig::is_sectored),
+            l1: None,
+            l1_to_build: dl1.map(|config| (config.clone(), config.assoc)),
+            l1_sectored: dl1.is_some_and(CacheConfig::is_sectored),
             l1_write_back_local: dl1.is_some_and(|c| {
                 matches!(c.write_policy, WritePolicy::WriteBack | WritePolicy::LocalWriteBackGlobalWriteThrough)
             }),
@@ -267,12 +275,24 @@ impl MemoryPipeline {
     pub(crate) fn configure_l1(&mut self, config: &GpuConfig, ways: Option<u32>) {
         let Some(dl1) = config.l1.dl1.as_ref() else { return };
         let ways = ways.unwrap_or(dl1.assoc).max(1);
+        if let Some((_, to_build)) = &mut self.l1_to_build {
+            *to_build = ways;
+            return;
+        }
         if self.l1.as_ref().is_some_and(|l1| l1.assoc() == ways) {
             return;
         }
         self.l1 = Some(counting_changes(Cache::with_ways(dl1, ways)));
         self.l1_replaced += 1;
         self.l1_used = false;
+    }
+
+    /// Builds the L1 with the ways last configured, if it is not built yet:
+    /// called as the SM takes a CTA, before any of its accesses.
+    pub(crate) fn build_l1(&mut self) {
+        if let Some((config, ways)) = self.l1_to_build.take() {
+            self.l1 = Some(counting_changes(Cache::with_ways(&config, ways)));
+        }
     }
 
     /// Whether an access used the L1 since it was last emptied.

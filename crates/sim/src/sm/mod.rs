@@ -522,6 +522,7 @@ impl Sm {
         first_seq: u64,
     ) -> u64 {
         self.charge_rest();
+        self.memory.build_l1();
         let n_sched = self.schedulers.len();
         let cta = &mut self.ctas[slot];
         cta.live = true;
