@@ -177,6 +177,9 @@ struct Port {
     n_sets: u8,
     /// It serves the same pipelines from the same sets as the port before it.
     same_as_previous: bool,
+    /// The first port that allocates in the same sets: ports of one group
+    /// find the same free collectors.
+    sets_group: u8,
 }
 
 /// The most collector sets a port allocates in.
@@ -258,6 +261,14 @@ pub(crate) struct Pipeline {
     /// The last allocation step filled no collector, and since then nothing
     /// has entered `ID_OC` and no collector has freed: the next would fill none.
     allocate_stuck: bool,
+    /// Bit `pipe`: the oldest instruction of that pipeline's `ID_OC` register
+    /// found no free collector for its scheduler in the sets of port group
+    /// `refused_group[pipe]`, and that still holds ([`Pipeline::allocate_from`]).
+    refused: u32,
+    refused_group: [u8; N_PIPES],
+    /// Per scheduler under the sub-core model (else one mask), the bits of
+    /// `refused` that one of its share's collectors freeing clears.
+    refused_by_share: Vec<u32>,
     id_oc: StageRegisters,
     oc_ex: StageRegisters,
     /// Units holding an instruction (in their dispatch register or pipeline).
@@ -480,6 +491,9 @@ impl Pipeline {
             dispatching: 0,
             dispatch_stuck: false,
             allocate_stuck: false,
+            refused: 0,
+            refused_group: [0; N_PIPES],
+            refused_by_share: vec![0; if sub_core { n_schedulers } else { 1 }],
             units: exec_units,
             result_buses: Vec::new(),
             n_result_buses: u8::try_from(units.widths.ex_wb.max(1)).unwrap_or(u8::MAX),
@@ -768,6 +782,9 @@ impl Pipeline {
                 self.oc_ex.put(usize::from(collector.out_pipe), owner, id, self.staged[id].uid);
                 self.collectors[c] = Collector { owner: collector.owner, set: collector.set, ..Collector::default() };
                 self.busy_collectors -= 1;
+                if self.refused != 0 {
+                    self.forget_refusals_at(s, c);
+                }
                 self.sets[s].complete -= 1;
                 self.sets[s].free += 1;
                 self.allocate_stuck = false;
@@ -883,12 +900,64 @@ impl Pipeline {
 
     /// Port `p` moves the oldest instruction of pipeline `pipe`'s `ID_OC`
     /// register into a free collector unit, if it has one for it.
+    ///
+    /// A look that finds none is remembered ([`Pipeline::refused`]): until
+    /// allocation takes from that register or a collector of the scheduler's
+    /// share frees, a port of the same group would find none again, since
+    /// the same instruction is still the oldest (those issued since are
+    /// younger) and nothing has freed for it. On a compute-bound SM most
+    /// allocation steps end with such a look, repeated while the scheduler's
+    /// collectors read their operands.
     fn allocate_from(&mut self, p: usize, pipe: usize) {
+        if self.refused & (1 << pipe) != 0 && self.refused_group[pipe] == self.ports[p].sets_group {
+            debug_assert!(self.finds_no_collector(p, pipe), "a kept refusal must hold");
+            return;
+        }
         let Some((slot, id)) = self.id_oc.oldest(pipe) else { return };
         let scheduler = usize::from(self.staged[id].scheduler);
-        let Some(c) = self.free_collector(p, scheduler) else { return };
+        let Some(c) = self.free_collector(p, scheduler) else {
+            self.refuse(pipe, self.ports[p].sets_group, scheduler);
+            return;
+        };
         self.id_oc.take(pipe, slot);
+        self.refused &= !(1 << pipe);
         self.start_collecting(c, id, pipe);
+    }
+
+    /// Remembers that pipeline `pipe`'s oldest instruction, of scheduler
+    /// `scheduler`, found no collector in port group `sets_group`'s sets.
+    fn refuse(&mut self, pipe: usize, sets_group: u8, scheduler: usize) {
+        let share = if self.sub_core { scheduler } else { 0 };
+        if let Some(mask) = self.refused_by_share.get_mut(share) {
+            // A bit left in another share's mask by an earlier refusal only
+            // clears this one early: a look taken again, never one skipped.
+            *mask |= 1 << pipe;
+            self.refused |= 1 << pipe;
+            self.refused_group[pipe] = sets_group;
+        }
+    }
+
+    /// Collector `c` of set `s` freed: the refusals its share's looks made
+    /// no longer hold. (A scheduler's look covers its range of each set,
+    /// [`Pipeline::free_collector`]; without the sub-core model, all of it.)
+    fn forget_refusals_at(&mut self, s: usize, c: usize) {
+        let share = if self.sub_core {
+            let set = &self.sets[s];
+            (c - set.first) / set.per_scheduler.max(1)
+        } else {
+            0
+        };
+        if let Some(mask) = self.refused_by_share.get_mut(share) {
+            self.refused &= !*mask;
+            *mask = 0;
+        }
+    }
+
+    /// Whether port `p` finds no free collector for the oldest instruction
+    /// of pipeline `pipe`'s `ID_OC` register, looking again.
+    fn finds_no_collector(&self, p: usize, pipe: usize) -> bool {
+        let scheduler_of = |id: u32| usize::from(self.staged[id].scheduler);
+        self.id_oc.oldest(pipe).is_none_or(|(_, id)| self.free_collector(p, scheduler_of(id)).is_none())
     }
 
     /// A free collector of port `p`'s sets, in order, within the scheduler's
@@ -1026,6 +1095,7 @@ fn build_ports(config: &GpuConfig, set_index: &[(CollectorSetKind, usize)]) -> V
                 sets: [0; MAX_PORT_SETS],
                 n_sets: 0,
                 same_as_previous: false,
+                sets_group: 0,
             };
             for pipe in port.pipes.into_iter().map(pipe_index) {
                 if built.pipe_mask & (1 << pipe) == 0 {
@@ -1041,6 +1111,10 @@ fn build_ports(config: &GpuConfig, set_index: &[(CollectorSetKind, usize)]) -> V
             built
         })
         .collect();
+    for p in 0..ports.len() {
+        let group = (0..p).find(|&q| ports[q].sets() == ports[p].sets()).unwrap_or(p);
+        ports[p].sets_group = u8::try_from(group).unwrap_or(u8::MAX);
+    }
     for p in 1..ports.len() {
         ports[p].same_as_previous = ports[p] == Port { same_as_previous: false, ..ports[p - 1].clone() };
     }
@@ -1112,5 +1186,90 @@ mod tests {
         registers.put(MEMORY_PIPE, Some(0), 9, 42);
         assert_eq!(registers.oldest(MEMORY_PIPE), Some((1, 8)));
         assert!(!registers.has_free(0, Some(0)), "a pipeline without slots is never free");
+    }
+
+    /// An SP instruction of warp `warp` writing `R(i)` from `n_src` registers
+    /// in one bank (16 apart), read one per cycle: its collector stays busy
+    /// that long.
+    fn sp_instruction(warp: u16, scheduler: u8, i: u16, n_src: u8) -> Staged {
+        let src = std::array::from_fn(|s| if s < usize::from(n_src) { Reg(i + 16 * (s as u16 + 1)) } else { Reg::RZ });
+        let mut dst = [Reg::RZ; MAX_DST_REGS];
+        dst[0] = Reg(i);
+        let pipe = unit_index(UnitClass::Sp) as u8;
+        Staged {
+            warp,
+            scheduler,
+            pipe,
+            uid: 0,
+            latency: 4,
+            initiation: 1,
+            index: 0,
+            load: None,
+            n_dst: 1,
+            dst,
+            n_src,
+            src,
+        }
+    }
+
+    /// QV100 with the sub-core model on or off and, if `sets` is given, only
+    /// these collector sets (kind, units, ports in and out), specialized.
+    fn with_sets(sub_core: bool, sets: Option<&[(CollectorSetKind, u32)]>) -> GpuConfig {
+        let mut config = warplab_config::preset("QV100").unwrap().config().unwrap();
+        config.scheduling.sub_core_model = sub_core;
+        if let Some(sets) = sets {
+            let oc = &mut config.units.operand_collector;
+            oc.specialized_sets = true;
+            for set in &mut oc.sets {
+                let (units, ports) = sets.iter().find(|(kind, _)| *kind == set.kind).map_or((0, 0), |&(_, n)| (n, 1));
+                (set.units, set.in_ports, set.out_ports) = (units, ports, ports);
+            }
+        }
+        config
+    }
+
+    /// A kept refusal holds: [`Pipeline::allocate_from`] looks again each
+    /// time it keeps one and asserts that the look finds no collector (in
+    /// builds with debug assertions, as tests are). Two of the four
+    /// schedulers (not the first: its share is where a wrong share would
+    /// land) issue more than their collectors hold, so many allocation steps
+    /// are refused while other collectors stay free (allocation looks only
+    /// while one is), and every refused instruction goes once collectors
+    /// free. The configurations: the sub-core model's shares of one set; one
+    /// set for SP without it (beside an idle one); two port groups serving
+    /// SP, with and without it.
+    #[test]
+    fn a_kept_refusal_holds_until_an_instruction_goes_or_a_collector_frees() {
+        use CollectorSetKind::{Generic, Memory, Sp};
+        let configs = [
+            with_sets(true, None),
+            with_sets(false, Some(&[(Sp, 4), (Memory, 4)])),
+            with_sets(false, Some(&[(Generic, 2), (Sp, 4), (Memory, 4)])),
+            with_sets(true, Some(&[(Generic, 4), (Sp, 8)])),
+        ];
+        let mut kept_at_cycle_end = 0;
+        for (case, config) in configs.iter().enumerate() {
+            let mut pipeline = Pipeline::new(config);
+            let mut done = Vec::new();
+            let (mut issued, mut retired, mut refusals) = (0, 0, 0);
+            for now in 0..400 {
+                for k in 1..3 {
+                    let staged = sp_instruction(k as u16, k as u8, (now % 8) as u16, if k == 1 { 4 } else { 3 });
+                    if now < 40 && pipeline.can_issue(usize::from(staged.pipe), k) {
+                        pipeline.issue(staged);
+                        issued += 1;
+                    }
+                }
+                pipeline.read_operands();
+                refusals += pipeline.refused.count_ones();
+                pipeline.execute(now);
+                pipeline.writeback(&mut done);
+                retired += done.len();
+            }
+            assert!(issued > pipeline.collectors.len(), "case {case}: {issued} issued");
+            assert_eq!(retired, issued, "case {case}: every instruction retires");
+            kept_at_cycle_end += refusals;
+        }
+        assert!(kept_at_cycle_end > 0, "refusals were kept");
     }
 }
