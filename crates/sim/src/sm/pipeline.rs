@@ -337,7 +337,7 @@ impl StageRegisters {
             Self { held: 0, any_free: 0, free_for: [0; FAST_SCHEDULERS], n_fast, freed: 0, sets, slots };
         for (pipe, &width) in widths.iter().enumerate() {
             for slot in 0..width as usize {
-                registers.refresh(pipe, slot);
+                registers.refresh(pipe, slot, true);
             }
         }
         registers
@@ -358,12 +358,12 @@ impl StageRegisters {
         if index < len { index } else { index % len }
     }
 
-    /// Brings pipeline `pipe`'s bits up to date after a change to slot `slot`
-    /// of its set: the schedulers whose slot that is are those `slot`, `slot
-    /// + width`, ... ([`StageRegisters::slot_of`]).
-    fn refresh(&mut self, pipe: usize, slot: usize) {
-        let SetSlots { start, len, held } = self.sets[pipe];
-        let free = slot < len as usize && self.slots[start as usize + slot].is_none();
+    /// Brings pipeline `pipe`'s bits up to date after slot `slot` of its set
+    /// became `free` or not (the caller knows which): the schedulers whose
+    /// slot that is are those `slot`, `slot + width`, ...
+    /// ([`StageRegisters::slot_of`]).
+    fn refresh(&mut self, pipe: usize, slot: usize, free: bool) {
+        let SetSlots { len, held, .. } = self.sets[pipe];
         let bit = 1 << pipe;
         // Without a branch: this runs at every issue, allocation and dispatch.
         let assign = |mask: &mut u32, on: bool| *mask = (*mask & !bit) | (bit * u32::from(on));
@@ -412,7 +412,8 @@ impl StageRegisters {
             self.sets[pipe].held += u32::from(entry.is_none());
             *entry = Some((id, uid));
         }
-        self.refresh(pipe, index);
+        // Taken now, or no slot at all (a set without slots).
+        self.refresh(pipe, index, false);
     }
 
     /// Empties slot `slot` of pipeline `pipe`'s set; returns what it held.
@@ -423,7 +424,7 @@ impl StageRegisters {
         }
         let (id, _) = self.slots[start as usize + slot].take()?;
         self.sets[pipe].held -= 1;
-        self.refresh(pipe, slot);
+        self.refresh(pipe, slot, true);
         self.freed += 1;
         Some(id)
     }
