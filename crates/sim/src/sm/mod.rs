@@ -735,6 +735,9 @@ impl Sm {
     }
 
     /// Registers `regs` of warp `w` now wait for `state` (ready: their write landed).
+    // Inlined: each call site passes one `state`, which the inlined copy's
+    // scoreboard and next-op updates are specialized for.
+    #[inline(always)]
     pub(crate) fn set_ready(&mut self, w: usize, regs: &[Reg], state: RegState) {
         for &reg in regs {
             self.scoreboard.set(w, reg, state);
