@@ -265,6 +265,7 @@ pub(crate) struct Pipeline {
     /// found no free collector for its scheduler in the sets of port group
     /// `refused_group[pipe]`, and that still holds ([`Pipeline::allocate_from`]).
     refused: u32,
+    /// Per pipeline, the port group ([`Port::sets_group`]) its bit in `refused` holds for.
     refused_group: [u8; N_PIPES],
     /// Per scheduler under the sub-core model (else one mask), the bits of
     /// `refused` that one of its share's collectors freeing clears.
@@ -1214,7 +1215,8 @@ mod tests {
     }
 
     /// QV100 with the sub-core model on or off and, if `sets` is given, only
-    /// these collector sets (kind, units, ports in and out), specialized.
+    /// these collector sets (kind, units), specialized, each with one port
+    /// in and one out.
     fn with_sets(sub_core: bool, sets: Option<&[(CollectorSetKind, u32)]>) -> GpuConfig {
         let mut config = warplab_config::preset("QV100").unwrap().config().unwrap();
         config.scheduling.sub_core_model = sub_core;
@@ -1252,7 +1254,7 @@ mod tests {
         for (case, config) in configs.iter().enumerate() {
             let mut pipeline = Pipeline::new(config);
             let mut done = Vec::new();
-            let (mut issued, mut retired, mut refusals) = (0, 0, 0);
+            let (mut issued, mut retired) = (0, 0);
             for now in 0..400 {
                 for k in 1..3 {
                     let staged = sp_instruction(k as u16, k as u8, (now % 8) as u16, if k == 1 { 4 } else { 3 });
@@ -1262,14 +1264,13 @@ mod tests {
                     }
                 }
                 pipeline.read_operands();
-                refusals += pipeline.refused.count_ones();
+                kept_at_cycle_end += pipeline.refused.count_ones();
                 pipeline.execute(now);
                 pipeline.writeback(&mut done);
                 retired += done.len();
             }
             assert!(issued > pipeline.collectors.len(), "case {case}: {issued} issued");
             assert_eq!(retired, issued, "case {case}: every instruction retires");
-            kept_at_cycle_end += refusals;
         }
         assert!(kept_at_cycle_end > 0, "refusals were kept");
     }
