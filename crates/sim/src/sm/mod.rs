@@ -814,21 +814,20 @@ impl Sm {
         }
         self.memory_cycle(now, ctx);
         self.take_memory_instruction(now, kernels);
-        let slots_before = self.pipeline.free_issue_slots();
         self.pipeline.read_operands();
-        self.wake_for_issue_slots(slots_before);
+        self.wake_for_issue_slots();
     }
 
     /// Wakes each scheduler for which the operand collector freed an `ID_OC`
-    /// slot since `before`: its warps that waited for one may issue now.
-    fn wake_for_issue_slots(&mut self, before: pipeline::FreeIssueSlots) {
-        let after = self.pipeline.free_issue_slots();
-        if after == before {
+    /// slot this cycle: its warps that waited for one may issue now.
+    fn wake_for_issue_slots(&mut self) {
+        let room = self.pipeline.take_issue_room();
+        if room.is_empty() {
             return;
         }
         self.charge_rest();
         for (k, gate) in self.scheduler_gates.iter_mut().enumerate() {
-            if after.gained_for(&before, k) {
+            if room.gained_for(k) {
                 gate.sleep_until = 0;
             }
         }

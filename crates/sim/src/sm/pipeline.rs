@@ -121,8 +121,9 @@ struct StageRegisters {
     free_for: [u32; FAST_SCHEDULERS],
     /// Schedulers with a word in `free_for`.
     n_fast: usize,
-    /// Slots emptied so far.
-    freed: u64,
+    /// The room emptied slots made since [`Pipeline::take_issue_room`] last
+    /// took it (kept for both stages; only `ID_OC`'s is read).
+    room: IssueRoom,
     sets: [SetSlots; N_PIPES],
     slots: Vec<Option<(u32, u64)>>,
 }
@@ -300,25 +301,38 @@ pub(crate) struct Pipeline {
     n_result_buses: u8,
 }
 
-/// The `ID_OC` slots free for issue, as [`StageRegisters`] keeps them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FreeIssueSlots {
+/// The `ID_OC` room that emptied slots made since it was last taken
+/// ([`Pipeline::take_issue_room`]). Over one collector cycle issue puts
+/// nothing into `ID_OC` and allocation only empties it, so a slot emptied
+/// then is room its schedulers did not have before the cycle: this says
+/// which schedulers may issue now where they could not, without comparing
+/// the registers' state before and after.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct IssueRoom {
     sub_core: bool,
-    any: u32,
-    per_scheduler: [u32; FAST_SCHEDULERS],
-    /// Slots freed so far (schedulers beyond [`FAST_SCHEDULERS`] compare this).
-    freed: u64,
+    /// Some slot emptied.
+    any_slot: bool,
+    /// A slot of a full set emptied: that set had no room before.
+    full_set: bool,
+    /// Bit `k`: a slot scheduler `k`'s instructions use under the sub-core
+    /// model emptied (the first [`FAST_SCHEDULERS`] schedulers).
+    own_slot: u32,
 }
 
-impl FreeIssueSlots {
-    /// Whether scheduler `k` can issue into a pipeline now that it could not
-    /// at `before` (for a scheduler without a word of its own: whether any
-    /// slot was freed, which may wake it needlessly but never misses).
-    pub(crate) fn gained_for(&self, before: &FreeIssueSlots, k: usize) -> bool {
-        match (self.sub_core, self.per_scheduler.get(k)) {
-            (false, _) => self.any & !before.any != 0,
-            (true, Some(&now)) => now & !before.per_scheduler[k] != 0,
-            (true, None) => self.freed != before.freed,
+impl IssueRoom {
+    /// Whether no slot emptied.
+    pub(crate) fn is_empty(&self) -> bool {
+        !self.any_slot
+    }
+
+    /// Whether scheduler `k` can issue into a pipeline it could not (for a
+    /// scheduler without a bit of its own: whether any slot emptied, which
+    /// may wake it needlessly but never misses).
+    pub(crate) fn gained_for(&self, k: usize) -> bool {
+        match (self.sub_core, k < FAST_SCHEDULERS) {
+            (false, _) => self.full_set,
+            (true, true) => self.own_slot & (1 << k) != 0,
+            (true, false) => self.any_slot,
         }
     }
 }
@@ -334,13 +348,15 @@ impl StageRegisters {
         }
         let n_fast = n_schedulers.min(FAST_SCHEDULERS);
         let slots = vec![None; start as usize];
-        let mut registers =
-            Self { held: 0, any_free: 0, free_for: [0; FAST_SCHEDULERS], n_fast, freed: 0, sets, slots };
+        let room = IssueRoom::default();
+        let mut registers = Self { held: 0, any_free: 0, free_for: [0; FAST_SCHEDULERS], n_fast, room, sets, slots };
         for (pipe, &width) in widths.iter().enumerate() {
             for slot in 0..width as usize {
                 registers.refresh(pipe, slot, true);
             }
         }
+        // Empty from the start: no room was made.
+        registers.room = IssueRoom::default();
         registers
     }
 
@@ -375,6 +391,7 @@ impl StageRegisters {
         let mut scheduler = slot;
         while scheduler < self.n_fast {
             assign(&mut self.free_for[scheduler], free);
+            self.room.own_slot |= u32::from(free) << scheduler;
             scheduler += step;
         }
     }
@@ -424,9 +441,10 @@ impl StageRegisters {
             return None;
         }
         let (id, _) = self.slots[start as usize + slot].take()?;
+        self.room.any_slot = true;
+        self.room.full_set |= self.sets[pipe].held == len;
         self.sets[pipe].held -= 1;
         self.refresh(pipe, slot, true);
-        self.freed += 1;
         Some(id)
     }
 
@@ -508,14 +526,9 @@ impl Pipeline {
         self.in_flight == 0
     }
 
-    /// The `ID_OC` slots free for issue now.
-    pub(crate) fn free_issue_slots(&self) -> FreeIssueSlots {
-        FreeIssueSlots {
-            sub_core: self.sub_core,
-            any: self.id_oc.any_free,
-            per_scheduler: self.id_oc.free_for,
-            freed: self.id_oc.freed,
-        }
+    /// The `ID_OC` room made since the last call ([`IssueRoom`]).
+    pub(crate) fn take_issue_room(&mut self) -> IssueRoom {
+        IssueRoom { sub_core: self.sub_core, ..std::mem::take(&mut self.id_oc.room) }
     }
 
     /// Whether scheduler `scheduler` may issue into pipeline `pipe` now: its
@@ -1188,6 +1201,53 @@ mod tests {
         registers.put(MEMORY_PIPE, Some(0), 9, 42);
         assert_eq!(registers.oldest(MEMORY_PIPE), Some((1, 8)));
         assert!(!registers.has_free(0, Some(0)), "a pipeline without slots is never free");
+    }
+
+    /// Pipelines the register tests use: few, so that sets fill.
+    const PIPES_USED: usize = 3;
+
+    proptest::proptest! {
+        /// After issue's puts, a collector cycle's takes record as room
+        /// exactly the schedulers that gained a free `ID_OC` slot (those past
+        /// the first [`FAST_SCHEDULERS`]: at least those). Fails if a take
+        /// records no room, or room for a scheduler whose slot it was not, or
+        /// for a set that was not full without the sub-core model.
+        #[test]
+        fn the_room_taken_is_the_room_schedulers_gained(
+            sub_core: bool,
+            n_schedulers in 1usize..=10,
+            widths in proptest::collection::vec(0u32..=4, PIPES_USED),
+            puts in proptest::collection::vec((0..PIPES_USED, 0usize..10), 0..24),
+            takes in proptest::collection::vec((0..PIPES_USED, 0usize..4), 0..8),
+        ) {
+            let mut all_widths = [0; N_PIPES];
+            all_widths[..PIPES_USED].copy_from_slice(&widths);
+            let mut registers = StageRegisters::new(all_widths, n_schedulers);
+            for (uid, &(pipe, k)) in puts.iter().enumerate() {
+                let slot = sub_core.then_some(k % n_schedulers);
+                if registers.has_free(pipe, slot) {
+                    registers.put(pipe, slot, uid as u32, uid as u64);
+                }
+            }
+            registers.room = IssueRoom::default();
+            let free = |registers: &StageRegisters, k: usize| {
+                (0..N_PIPES).map(|pipe| registers.has_free(pipe, sub_core.then_some(k))).collect::<Vec<_>>()
+            };
+            let before: Vec<_> = (0..n_schedulers).map(|k| free(&registers, k)).collect();
+            for &(pipe, slot) in &takes {
+                registers.take(pipe, slot);
+            }
+            let room = IssueRoom { sub_core, ..registers.room };
+            for (k, before) in before.iter().enumerate() {
+                let after = free(&registers, k);
+                let gained = (0..N_PIPES).any(|pipe| after[pipe] && !before[pipe]);
+                if sub_core && k >= FAST_SCHEDULERS {
+                    proptest::prop_assert!(room.gained_for(k) || !gained, "scheduler {} missed", k);
+                } else {
+                    proptest::prop_assert_eq!(room.gained_for(k), gained, "scheduler {}", k);
+                }
+            }
+        }
     }
 
     /// An SP instruction of warp `warp` writing `R(i)` from `n_src` registers
