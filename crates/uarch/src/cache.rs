@@ -278,7 +278,8 @@ impl Cache {
             set_changes: Vec::new(),
         };
         if indexed {
-            let victims = VictimTree::new(n_sets, assoc, |set, way| cache.victim_key(set, way));
+            // Every set is empty: a way's key is the same in all of them.
+            let victims = VictimTree::alike(n_sets, assoc, |way| cache.victim_key(0, way));
             cache.wide = Some(WideSets { tags: TagIndex::new(n_sets, assoc), victims });
         } else {
             cache.take_fingerprints();
@@ -519,9 +520,8 @@ impl Cache {
         self.bytes.fill(LineBytes::EMPTY);
         if let Some(mut wide) = self.wide.take() {
             wide.tags.clear();
-            for set in 0..self.n_sets {
-                wide.victims.rebuild(set, |way| self.victim_key(set, way));
-            }
+            // Every set is empty now: a way's key is the same in all of them.
+            wide.victims.rebuild_alike(|way| self.victim_key(0, way));
             self.wide = Some(wide);
         }
     }

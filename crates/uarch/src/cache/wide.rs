@@ -246,14 +246,44 @@ impl VictimKey {
 }
 
 impl VictimTree {
-    /// The trees of `n_sets` sets of `assoc` ways, built from `key(set, way)`.
+    /// The trees of `n_sets` sets of `assoc` ways, built from `key(set, way)`
+    /// (the reference the tests check a cache's kept trees against).
+    #[cfg(test)]
     pub fn new(n_sets: u32, assoc: u32, key: impl Fn(u32, u32) -> VictimKey) -> Self {
-        let leaves = (assoc as usize).next_power_of_two().max(2);
-        let mut tree = Self { leaves, keys: vec![0; n_sets as usize * leaves] };
+        let mut tree = Self::unbuilt(n_sets, assoc);
         for set in 0..n_sets {
             tree.rebuild(set, |way| key(set, way));
         }
         tree
+    }
+
+    /// The trees of `n_sets` sets of `assoc` ways whose ways have the same
+    /// keys in every set, `key(way)`: those of an empty cache.
+    pub fn alike(n_sets: u32, assoc: u32, key: impl Fn(u32) -> VictimKey) -> Self {
+        let mut tree = Self::unbuilt(n_sets, assoc);
+        tree.rebuild_alike(key);
+        tree
+    }
+
+    /// Trees of `n_sets` sets of `assoc` ways, their keys not computed yet.
+    fn unbuilt(n_sets: u32, assoc: u32) -> Self {
+        let leaves = (assoc as usize).next_power_of_two().max(2);
+        Self { leaves, keys: vec![0; n_sets as usize * leaves] }
+    }
+
+    /// Recomputes every set's tree from keys `key(way)` that are the same in
+    /// every set: the first set's tree is built and copied to the others,
+    /// which makes emptying a cache of many sets a copy rather than a
+    /// rebuild of each.
+    pub fn rebuild_alike(&mut self, key: impl Fn(u32) -> VictimKey) {
+        if self.keys.is_empty() {
+            return;
+        }
+        self.rebuild(0, key);
+        let (first, rest) = self.keys.split_at_mut(self.leaves);
+        for tree in rest.chunks_exact_mut(self.leaves) {
+            tree.copy_from_slice(first);
+        }
     }
 
     fn tree_mut(&mut self, set: u32) -> &mut [u64] {
