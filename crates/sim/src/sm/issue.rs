@@ -270,7 +270,12 @@ impl Sm {
     /// ([`Sm::rest_tick`]): memory-bound SMs are ticked for their memory
     /// pipeline while their schedulers sleep for hundreds of cycles.
     pub(crate) fn issue_cycle(&mut self, now: u64, kernels: &[KernelView]) -> (bool, bool) {
+        debug_assert!(self.schedulers_wake <= self.earliest_scheduler_wake(), "a scheduler woke unseen");
+        if self.schedulers_wake > now {
+            return (false, self.rest_tick());
+        }
         if self.scheduler_gates.iter().all(|gate| gate.warps == 0 || gate.sleep_until > now) {
+            self.schedulers_wake = self.earliest_scheduler_wake();
             return (false, self.rest_tick());
         }
         self.charge_rest();
@@ -286,6 +291,13 @@ impl Sm {
             all_memory &= outcome.waits_on_memory();
         }
         (issued_any, all_memory && self.used.warps > 0)
+    }
+
+    /// The earliest `sleep_until` of the schedulers holding warps
+    /// (`u64::MAX`: none holds any).
+    fn earliest_scheduler_wake(&self) -> u64 {
+        let holding = self.scheduler_gates.iter().filter(|gate| gate.warps > 0);
+        holding.map(|gate| gate.sleep_until).min().unwrap_or(u64::MAX)
     }
 
     /// Charges `n` cycles in which every scheduler slept (the SM was not

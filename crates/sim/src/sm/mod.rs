@@ -270,6 +270,11 @@ pub struct Sm {
     pub(crate) schedulers: Vec<Scheduler>,
     /// Each scheduler's [`SchedulerGate`].
     pub(crate) scheduler_gates: Vec<SchedulerGate>,
+    /// No scheduler holding warps may issue before this cycle: at most the
+    /// earliest of their `sleep_until` (0 once any is woken). Memory-bound
+    /// SMs are ticked for hundreds of cycles while every scheduler sleeps;
+    /// this one comparison then stands for reading each scheduler's gate.
+    pub(crate) schedulers_wake: u64,
     /// Each resident warp's [`WarpGate`], at [`Sm::gate_of`]: scheduler `k`'s
     /// from `k * gates_per_scheduler` on, in the order of its
     /// [`Scheduler::warps`]; then one gate that no resident warp uses.
@@ -343,6 +348,7 @@ impl Sm {
             ctas: (0..max_ctas).map(|_| CtaSlot::default()).collect(),
             schedulers: vec![Scheduler::default(); n_sched],
             scheduler_gates: vec![SchedulerGate::default(); n_sched],
+            schedulers_wake: 0,
             warp_gates: vec![WarpGate::default(); n_warps.div_ceil(n_sched) * n_sched + 1],
             gate_slots: vec![(n_warps.div_ceil(n_sched) * n_sched) as u16; n_warps],
             gates_per_scheduler: n_warps.div_ceil(n_sched),
@@ -571,6 +577,7 @@ impl Sm {
             self.gate_slots[index] = gate as u16;
             self.warp_gates[gate] = WarpGate::default();
             self.scheduler_gates[index % n_sched].sleep_until = 0;
+            self.schedulers_wake = 0;
             self.scheduler_gates[index % n_sched].warps += 1;
             self.fetch.set_fetchable(index);
             let cta = &mut self.ctas[slot];
@@ -763,6 +770,7 @@ impl Sm {
         self.charge_rest();
         let n_sched = self.schedulers.len();
         self.scheduler_gates[w % n_sched].sleep_until = 0;
+        self.schedulers_wake = 0;
     }
 
     /// Where warp slot `w`'s [`WarpGate`] is: the gates of one scheduler's
@@ -829,6 +837,7 @@ impl Sm {
         for (k, gate) in self.scheduler_gates.iter_mut().enumerate() {
             if room.gained_for(k) {
                 gate.sleep_until = 0;
+                self.schedulers_wake = 0;
             }
         }
     }
