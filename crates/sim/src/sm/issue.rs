@@ -274,6 +274,8 @@ impl Sm {
         if self.schedulers_wake > now {
             return (false, self.rest_tick());
         }
+        // `earliest_scheduler_wake() > now`, spelled out so that it stops at
+        // the first scheduler awake: most ticks that get here scan.
         if self.scheduler_gates.iter().all(|gate| gate.warps == 0 || gate.sleep_until > now) {
             self.schedulers_wake = self.earliest_scheduler_wake();
             return (false, self.rest_tick());

@@ -348,8 +348,15 @@ impl StageRegisters {
         }
         let n_fast = n_schedulers.min(FAST_SCHEDULERS);
         let slots = vec![None; start as usize];
-        let room = IssueRoom::default();
-        let mut registers = Self { held: 0, any_free: 0, free_for: [0; FAST_SCHEDULERS], n_fast, room, sets, slots };
+        let mut registers = Self {
+            held: 0,
+            any_free: 0,
+            free_for: [0; FAST_SCHEDULERS],
+            n_fast,
+            room: IssueRoom::default(),
+            sets,
+            slots,
+        };
         for (pipe, &width) in widths.iter().enumerate() {
             for slot in 0..width as usize {
                 registers.refresh(pipe, slot, true);
