@@ -576,8 +576,7 @@ impl Sm {
             let gate = (index % n_sched) * self.gates_per_scheduler + self.schedulers[index % n_sched].warps.len();
             self.gate_slots[index] = gate as u16;
             self.warp_gates[gate] = WarpGate::default();
-            self.scheduler_gates[index % n_sched].sleep_until = 0;
-            self.schedulers_wake = 0;
+            self.open_scheduler(index % n_sched);
             self.scheduler_gates[index % n_sched].warps += 1;
             self.fetch.set_fetchable(index);
             let cta = &mut self.ctas[slot];
@@ -768,8 +767,15 @@ impl Sm {
     #[inline(always)]
     fn wake_scheduler_of(&mut self, w: usize) {
         self.charge_rest();
-        let n_sched = self.schedulers.len();
-        self.scheduler_gates[w % n_sched].sleep_until = 0;
+        self.open_scheduler(w % self.schedulers.len());
+    }
+
+    /// Scheduler `k` may issue from the next scan on. Every wake goes
+    /// through here, so that the sleeping schedulers' bound
+    /// ([`Sm::schedulers_wake`]) is never left above a gate it no longer bounds.
+    #[inline(always)]
+    fn open_scheduler(&mut self, k: usize) {
+        self.scheduler_gates[k].sleep_until = 0;
         self.schedulers_wake = 0;
     }
 
@@ -834,10 +840,9 @@ impl Sm {
             return;
         }
         self.charge_rest();
-        for (k, gate) in self.scheduler_gates.iter_mut().enumerate() {
+        for k in 0..self.scheduler_gates.len() {
             if room.gained_for(k) {
-                gate.sleep_until = 0;
-                self.schedulers_wake = 0;
+                self.open_scheduler(k);
             }
         }
     }
