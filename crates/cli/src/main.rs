@@ -28,6 +28,16 @@ use clap::{Parser, Subcommand};
 use experiment_args::ExperimentArgs;
 use warplab_lab::{WorkloadSummary, config_report};
 
+/// mimalloc, not the system's allocator: where transparent huge pages are
+/// given only to memory that asks for them (Linux's `madvise` setting, the
+/// common default), mimalloc asks and glibc does not. A simulated GPU's
+/// state is then mapped by 2 MB pages instead of 4 KB ones: a run takes a
+/// few hundred page faults instead of thousands, and likely fewer TLB misses
+/// as every cycle sweeps the SMs (docs/performance.md, issue 40). Reports are
+/// the same with either allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// warplab: a GPU architecture lab (simulation, analytical and scale-model IPC).
 #[derive(Debug, Parser)]
 #[command(name = "warplab", version, about)]
