@@ -573,17 +573,19 @@ impl Sm {
             };
             self.scoreboard.reset(index);
             self.next_ops[index] = issue::NextOp::of(self.issue_view(index), &self.scoreboard, index);
-            let gate = (index % n_sched) * self.gates_per_scheduler + self.schedulers[index % n_sched].warps.len();
+            // Warp slots go to the schedulers round-robin by slot number.
+            let k = index % n_sched;
+            let gate = k * self.gates_per_scheduler + self.schedulers[k].warps.len();
             self.gate_slots[index] = gate as u16;
             self.warp_gates[gate] = WarpGate::default();
-            self.open_scheduler(index % n_sched);
-            self.scheduler_gates[index % n_sched].warps += 1;
+            self.open_scheduler(k);
+            self.scheduler_gates[k].warps += 1;
             self.fetch.set_fetchable(index);
             let cta = &mut self.ctas[slot];
             cta.warp_slots.push(index as u16);
             cta.live_warps += 1;
             cta.running_warps += 1;
-            let scheduler = &mut self.schedulers[index % n_sched];
+            let scheduler = &mut self.schedulers[k];
             scheduler.warps.push(index as u16);
             if matches!(self.policy, SchedulerPolicy::TwoLevelActive { .. }) {
                 scheduler.pending.push_back(index as u16);
