@@ -26,12 +26,15 @@
 //! - `sampling`: Photon's sampled simulation against the full simulation on
 //!   large regular kernels and multi-kernel workloads (IPC error, speedup),
 //!   written into `docs/validation.md` (a recorded run, not a test).
+//! - `pgo`: the command line built with profile-guided optimisation, trained
+//!   on workloads other than the benchmark's (`target/pgo/`).
 
 mod bench;
 mod dist;
 mod labs;
 mod numbers;
 mod parallel;
+mod pgo;
 mod plot;
 mod recorded;
 mod samples;
@@ -50,7 +53,7 @@ mod validate_sim;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs [--base-url URL] [--links-only] | validate-models | validate-scale [--tables-only] | validate-chiplets [--tables-only] | validate-sim | sampling>";
+const USAGE: &str = "usage: cargo xtask <serve [--port N] | test | dist | bench [criterion args] | samples | screenshots | labs [--base-url URL] [--links-only] | validate-models | validate-scale [--tables-only] | validate-chiplets [--tables-only] | validate-sim | sampling | pgo>";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Some("validate-chiplets") => validate_chiplets::run(rest),
         Some("validate-sim") => validate_sim::run(),
         Some("sampling") => validate_sampling::run(),
+        Some("pgo") => pgo::run(),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

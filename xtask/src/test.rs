@@ -102,6 +102,7 @@ pub fn run() -> Result<ExitCode> {
     let wasm_crates = crates_with_wasm_tests()?;
     tally.check("clippy (wasm32)", exec(&mut wasm_cargo("clippy", &wasm_crates, &["--", "-D", "warnings"])));
     tally.suite("native tests", &mut command("cargo", &["test", "--workspace"]));
+    tally.check("profile-guided CLI gives the release CLI's reports", crate::pgo::check_same_reports());
     match dist::build() {
         Ok(dist) => {
             tally.check("build dist/", Ok(()));
