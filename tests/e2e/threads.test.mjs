@@ -1,13 +1,17 @@
 // The threaded worker (issue 40): where the page is cross-origin isolated,
 // worker.js loads the threaded build, which starts rayon's pool on Web Workers
 // and runs the SMs' phase of each cycle on it; elsewhere the single-thread
-// build runs. Either way the page shows the figures the CLI computes for the
-// page's own link: the results do not depend on the build or the threads.
+// build runs. Either way the page's whole run report (its JSON download) is
+// the one the CLI computes for the page's own link: the results do not
+// depend on the build or the threads. The service worker makes a page
+// isolated where its host sends no headers, and the threaded build's memory
+// holds the largest preset.
 // The time each build takes to the simulated figure is reported, not held to
 // a bound (speed goals live in benchmarks; docs/performance.md).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { CLI, launchChromium, openPage, runCli, scaleSeenDuringRun, serveDist, textOf } from "./harness.mjs";
+import { readFile } from "node:fs/promises";
+import { CLI, launchChromium, linkOf, openPage, runCli, scaleSeenDuringRun, serveDist, textOf } from "./harness.mjs";
 
 // The run report's figures the two builds must show alike.
 const REPORT_FIGURES = ["ipc", "warp-ipc", "cycles", "thread-insts", "warp-insts", "f-mem", "l2-mpki"];
@@ -25,14 +29,14 @@ after(async () => {
   await Promise.all(Object.values(servers).map((server) => server.close()));
 });
 
-// The default page's simulated IPC, the seconds from navigation to it, and
-// whether the page was cross-origin isolated.
-async function simulated(server) {
+// The page at `path`'s simulated IPC, the seconds from navigation to it,
+// whether the page was cross-origin isolated, and its whole run report.
+async function simulated(server, path = "/") {
   const started = Date.now();
   // wasm-bindgen-rayon starts each pool thread as a Web Worker from a blob.
   let poolThreads = 0;
   const countPool = (page) => page.on("worker", (worker) => (poolThreads += worker.url().startsWith("blob:")));
-  const { page, errors } = await openPage(browser, `${server.origin}/`, { before: countPool });
+  const { page, errors } = await openPage(browser, `${server.origin}${path}`, { before: countPool });
   // Whether the scale models were simulated while the run was: the page
   // starts them beside the run only where it leaves cores for them.
   const { beside } = await scaleSeenDuringRun(page);
@@ -42,16 +46,24 @@ async function simulated(server) {
   const [isolated, cores] = await page.evaluate(() => [self.crossOriginIsolated, navigator.hardwareConcurrency]);
   const report = {};
   for (const id of REPORT_FIGURES) report[id] = await textOf(page, id);
+  const json = await downloadedReport(page);
   const url = page.url();
   await page.close();
   assert.deepEqual(errors, [], "no page errors");
-  return { ipc, seconds, isolated, cores, url, report, poolThreads, beside };
+  return { ipc, seconds, isolated, cores, url, report, json, poolThreads, beside };
 }
 
-// What the CLI's timing model gives for the experiment in `url`.
-async function cliIpc(url) {
+// The run report the page saves as `report.json`.
+async function downloadedReport(page) {
+  const [saved] = await Promise.all([page.waitForEvent("download"), page.getByTestId("report-download").click()]);
+  assert.equal(saved.suggestedFilename(), "report.json");
+  return JSON.parse(await readFile(await saved.path(), "utf8"));
+}
+
+// The CLI's timing model's whole report for the experiment in `url`.
+async function cliReport(url) {
   const { stdout } = await runCli(CLI, ["run", "--link", url, "--json", "--no-scale"], { maxBuffer: 64 << 20 });
-  return JSON.parse(stdout).simulated.ipc;
+  return JSON.parse(stdout).simulated;
 }
 
 test("an isolated page runs the threaded worker, with the CLI's figures", async (t) => {
@@ -66,7 +78,9 @@ test("an isolated page runs the threaded worker, with the CLI's figures", async 
   // The threaded run takes every core up to eight, leaving the scale models
   // none beside it until it ends.
   if (run.cores - runThreads < 1) assert.equal(run.beside, false, "the scale models wait for the threaded run");
-  assert.equal(run.ipc, await cliIpc(run.url), "the threaded build's simulated IPC is the CLI's");
+  const cli = await cliReport(run.url);
+  assert.equal(run.ipc, cli.ipc, "the threaded build's simulated IPC is the CLI's");
+  assert.deepEqual(run.json, cli, "the threaded build's whole report is the CLI's");
   runs.threaded = run;
   t.diagnostic(`threaded build: simulated IPC ${run.ipc} after ${run.seconds.toFixed(1)} s`);
 });
@@ -77,7 +91,9 @@ test("a page that is not isolated runs the single-thread worker, with the same f
   assert.equal(run.poolThreads, 0, "no pool");
   const asked = servers.plain.requested;
   assert.ok(asked.includes("/warplab_worker_bg.wasm"), "the single-thread build loads");
-  assert.equal(run.ipc, await cliIpc(run.url), "the single-thread build's simulated IPC is the CLI's");
+  const cli = await cliReport(run.url);
+  assert.equal(run.ipc, cli.ipc, "the single-thread build's simulated IPC is the CLI's");
+  assert.deepEqual(run.json, cli, "the single-thread build's whole report is the CLI's");
   runs.single = run;
   t.diagnostic(`single-thread build: simulated IPC ${run.ipc} after ${run.seconds.toFixed(1)} s`);
 });
@@ -85,4 +101,49 @@ test("a page that is not isolated runs the single-thread worker, with the same f
 test("both builds show the same run report", () => {
   assert.ok(runs.threaded && runs.single, "both runs above finished");
   assert.deepEqual(runs.threaded.report, runs.single.report);
+  assert.deepEqual(runs.threaded.json, runs.single.json);
+});
+
+test("the service worker isolates a page whose host sends no isolation headers", async () => {
+  let poolThreads = 0;
+  const countPool = (page) => page.on("worker", (worker) => (poolThreads += worker.url().startsWith("blob:")));
+  const { page, errors } = await openPage(browser, `${servers.plain.origin}/`, { before: countPool });
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, "the first visit is not isolated");
+  // The worker claims the page once it is active; from the next load on it
+  // answers every request, adding the headers.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+  await page.reload();
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), true, "the second visit is isolated");
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  // The page's worker then loads the threaded build, whose pool starts
+  // before it reads its first message.
+  if (cores > 1) await waitFor(() => poolThreads > 0);
+  await page.close();
+  assert.deepEqual(errors, [], "no page errors");
+});
+
+// Polls `condition` every 50 ms for up to 30 s.
+async function waitFor(condition) {
+  for (let waited = 0; !condition(); waited += 50) {
+    assert.ok(waited < 30_000, "timed out");
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+test("the threaded build's memory holds the largest preset", async (t) => {
+  // chiplet-1024sm, 1,024 SMs, is the preset that takes the most memory (the
+  // GPU's state, not the kernel's): a small kernel keeps the test short.
+  const experiment = {
+    config: { preset: "chiplet-1024sm" },
+    edits: [],
+    workload: { generated: { kernel: "vecadd", size: 64, knobs: [] } },
+    memcpy_warms_l2: false,
+    scale: { scale_models: null, rule: "reference", validate: false },
+    view: { watch_sm: 0, speed: 0 },
+    baseline: null,
+  };
+  const run = await simulated(servers.isolated, `/${await linkOf(experiment)}`);
+  assert.ok(run.isolated);
+  assert.deepEqual(run.json, await cliReport(run.url), "the chiplet GPU's whole report is the CLI's");
+  t.diagnostic(`chiplet-1024sm in the threaded build: simulated IPC ${run.ipc} after ${run.seconds.toFixed(1)} s`);
 });

@@ -119,4 +119,33 @@ mod tests {
         assert_eq!(resolve(&dist, "/no-such-file"), None);
         assert_eq!(content_type(Path::new("a/b_bg.wasm")), "application/wasm");
     }
+
+    /// The answer `respond` gives to `request`, read from a real connection.
+    fn answer_to(request: &str) -> String {
+        use std::io::Read;
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let mut client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        client.write_all(request.as_bytes()).unwrap();
+        let (server_side, _) = listener.accept().unwrap();
+        respond(server_side, &crate::shell::root().join("www")).unwrap();
+        let mut answer = String::new();
+        client.read_to_string(&mut answer).unwrap();
+        answer
+    }
+
+    #[test]
+    fn every_answer_makes_the_page_cross_origin_isolated() {
+        for (request, status) in [
+            ("GET /sw.js HTTP/1.1\r\nHost: x\r\n\r\n", "200 OK"),
+            ("GET /worker.js HTTP/1.1\r\n\r\n", "200 OK"),
+            ("GET /no-such-file HTTP/1.1\r\n\r\n", "404 Not Found"),
+        ] {
+            let answer = answer_to(request);
+            let (head, _) = answer.split_once("\r\n\r\n").unwrap();
+            assert!(head.starts_with(&format!("HTTP/1.1 {status}\r\n")), "{head}");
+            // Both, or the worker cannot share its memory with its threads.
+            assert!(head.contains("\r\nCross-Origin-Opener-Policy: same-origin\r\n"), "{head}");
+            assert!(head.contains("\r\nCross-Origin-Embedder-Policy: require-corp\r\n"), "{head}");
+        }
+    }
 }

@@ -23,7 +23,7 @@ pub fn ensure_wasm_target() -> Result<()> {
 /// The nightly toolchain the threaded worker is built with: WebAssembly
 /// threads need the standard library rebuilt with atomics (`-Z build-std`),
 /// which only a nightly does. Pinned, so a new nightly elsewhere cannot break
-/// the build; `cargo xtask dist` installs it with its `rust-src` (TOOLCHAIN.md).
+/// the build; `cargo xtask dist` installs it with its `rust-src`.
 pub const THREADS_TOOLCHAIN: &str = "nightly-2026-05-20";
 
 /// Installs [`THREADS_TOOLCHAIN`] with `rust-src` through rustup if missing.
@@ -52,7 +52,7 @@ const WASM_BINDGEN_BINARIES: [&str; 3] = ["wasm-bindgen", "wasm-bindgen-test-run
 /// schema mismatch). It is built from `xtask/tools/wasm-bindgen-cli` with
 /// `--locked`, so its whole dependency tree is the one committed there: the
 /// CLI's own lockfile cannot be used (it pins a `webpki-roots` release the
-/// registry lacks, TOOLCHAIN.md), and an unlocked install would resolve
+/// registry lacks), and an unlocked install would resolve
 /// afresh on every fresh machine.
 pub fn ensure_wasm_bindgen() -> Result<()> {
     let version = lockfile_version(&root().join("Cargo.lock"), "wasm-bindgen")?;

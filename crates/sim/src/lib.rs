@@ -14,8 +14,9 @@
 //! Central design decision: the whole GPU is one owned tree of plain structs in
 //! flat vectors indexed by ids, advanced in one fixed, documented per-cycle
 //! order with integer arithmetic only, so a run gives the same cycle count
-//! natively and in WebAssembly. It reads no clock and knows nothing of the
-//! browser.
+//! natively and in WebAssembly. What it computes reads no clock: only the
+//! threads' timing trials (`threads.rs`) look at one, to choose how a phase
+//! runs, never what it gives. It knows nothing of the browser.
 //!
 //! ```
 //! use warplab_sim::{SimOptions, simulate, source::{Command, WorkloadSource}};

@@ -1,6 +1,7 @@
 //! The simulation report: IPC up front with the run's other headline figures,
 //! then why it is what it is, in four charts (issue slots, cache outcomes,
-//! MSHR occupancy, L1-miss latency), then the run's diagnostics.
+//! MSHR occupancy, L1-miss latency), then the run's diagnostics and a button
+//! that saves the whole report as JSON.
 //!
 //! The report's parts are read field by field here, in one function per chart,
 //! because `warplab-lab` re-exports only `SimReport` itself: this crate cannot
@@ -12,6 +13,7 @@ use warplab_lab::SimReport;
 use yew::prelude::*;
 
 use crate::components::chart::{self, BarChart, BarRow, BarScale, Frame, Histogram, HistogramBar, Series};
+use crate::download::download_text;
 use crate::format;
 use crate::glossary;
 use crate::palette::Concept;
@@ -41,7 +43,26 @@ pub fn ReportView(props: &ReportViewProps) -> Html {
                     { for report.diagnostics.iter().map(|d| html! { <li>{ d }</li> }) }
                 </ul>
             }
+            { download_button(&props.report) }
         </section>
+    }
+}
+
+/// Saves the whole report as `report.json`: every figure of the run, in the
+/// form `warplab run --json` writes it (which adds only its wall-clock rates).
+fn download_button(report: &Rc<SimReport>) -> Html {
+    let report = Rc::clone(report);
+    let onclick = Callback::from(move |_: MouseEvent| match serde_json::to_string_pretty(report.as_ref()) {
+        Ok(text) => download_text("report.json", "application/json", &text),
+        Err(error) => gloo::console::warn!(format!("writing report.json: {error}")),
+    });
+    html! {
+        <p class="report-actions">
+            <button type="button" class="button" data-testid="report-download" {onclick}
+                title="Save every figure of this run as JSON, as `warplab run --json` writes it (without its wall-clock rates)">
+                { "Download report (JSON)" }
+            </button>
+        </p>
     }
 }
 
