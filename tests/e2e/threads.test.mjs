@@ -3,9 +3,9 @@
 // and runs the SMs' phase of each cycle on it; elsewhere the single-thread
 // build runs. Either way the page's whole run report (its JSON download) is
 // the one the CLI computes for the page's own link: the results do not
-// depend on the build or the threads. The service worker makes a page
-// isolated where its host sends no headers, and the threaded build's memory
-// holds the largest preset.
+// depend on the build or the threads, sampled or not. The service worker
+// makes a page isolated where its host sends no headers, and the threaded
+// build's memory holds the largest preset.
 // The time each build takes to the simulated figure is reported, not held to
 // a bound (speed goals live in benchmarks; docs/performance.md).
 import { after, before, test } from "node:test";
@@ -129,6 +129,20 @@ async function waitFor(condition) {
     await new Promise((done) => setTimeout(done, 50));
   }
 }
+
+test("Photon sampling in the threaded build gives the CLI's whole report", async () => {
+  // Four identical launches: the timing model simulates the first (in detail
+  // or sampled by warps) and reuses its IPC for the other three.
+  const experiment = {
+    config: { preset: "SM7_QV100" },
+    workload: { generated: { kernel: "vecadd", knobs: [["launches", 4]] } },
+    sampling: "photon",
+  };
+  const run = await simulated(servers.isolated, `/${await linkOf(experiment)}`);
+  assert.ok(run.isolated);
+  assert.ok(run.json.sampling, "the run was sampled");
+  assert.deepEqual(run.json, await cliReport(run.url), "the sampled run's whole report is the CLI's");
+});
 
 test("the threaded build's memory holds the largest preset", async (t) => {
   // chiplet-1024sm, 1,024 SMs, is the preset that takes the most memory (the
