@@ -3,7 +3,7 @@
 // and runs the SMs' phase of each cycle on it; elsewhere the single-thread
 // build runs. Either way the page's whole run report (its JSON download) is
 // the one the CLI computes for the page's own link: the results do not
-// depend on the build or the threads, sampled or not. The service worker
+// depend on the build or the threads, sampled, stepped or not. The service worker
 // makes a page isolated where its host sends no headers, and the threaded
 // build's memory holds the largest preset.
 // The time each build takes to the simulated figure is reported, not held to
@@ -142,6 +142,39 @@ test("Photon sampling in the threaded build gives the CLI's whole report", async
   assert.ok(run.isolated);
   assert.ok(run.json.sampling, "the run was sampled");
   assert.deepEqual(run.json, await cliReport(run.url), "the sampled run's whole report is the CLI's");
+});
+
+test("a threaded run paused, stepped by a cycle and an event, and resumed gives the CLI's whole report", async () => {
+  const experiment = {
+    config: { preset: "mdm-pascal-28sm" },
+    workload: { generated: { kernel: "strided", size: 180, knobs: [["gs", 32]] } },
+  };
+  const { page, errors } = await openPage(browser, `${servers.isolated.origin}/${await linkOf(experiment)}`);
+  const status = () => textOf(page, "run-status");
+  const cycle = async () => Number((await textOf(page, "animation-cycle")).replaceAll(",", ""));
+  // The link's run starts by itself: pause it as soon as it has begun.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid="run-progress"]')?.value) > 0, null, {
+    timeout: 60_000,
+  });
+  await page.getByTestId("pause").click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith("paused"));
+  const paused = await cycle();
+  for (let step = 1; step <= 3; step++) {
+    await page.getByTestId("step-cycle").click();
+    await page.waitForFunction((c) => document.querySelector('[data-testid="animation-cycle"]').textContent.replaceAll(",", "") === String(c), paused + step);
+  }
+  await page.getByTestId("step-event").click();
+  await page.waitForFunction((c) => Number(document.querySelector('[data-testid="animation-cycle"]').textContent.replaceAll(",", "")) > c, paused + 3);
+  assert.match(await status(), /^paused/, "stepping leaves the run paused");
+  await page.getByTestId("play").click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith("finished"), null, {
+    timeout: 120_000,
+  });
+  const json = await downloadedReport(page);
+  assert.ok(paused < json.cycles, `paused inside the run (cycle ${paused} of ${json.cycles})`);
+  assert.deepEqual(json, await cliReport(page.url()), "the stepped run's whole report is the CLI's");
+  await page.close();
+  assert.deepEqual(errors, [], "no page errors");
 });
 
 test("the threaded build's memory holds the largest preset", async (t) => {
