@@ -119,6 +119,13 @@ export async function textOf(page, testid) {
   return (await page.getByTestId(testid).textContent()).trim();
 }
 
+// Polls `condition` (a test of the test's own state, not the page's) every
+// 100 ms until it holds, failing with `what` after `timeout` ms.
+export async function waitUntil(condition, what, timeout = 10_000) {
+  for (let waited = 0; waited < timeout && !condition(); waited += 100) await new Promise((done) => setTimeout(done, 100));
+  assert.ok(condition(), what);
+}
+
 // Waits until the element's text equals `expected`.
 export async function waitForText(page, testid, expected) {
   await page.waitForFunction(

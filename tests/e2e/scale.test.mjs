@@ -12,13 +12,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  assertMainThreadFree, experimentIn, linkOf, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf, waitForText,
-  watchLongTasks,
+  assertMainThreadFree, dataValue, experimentIn, linkOf, openPage, openWithPreset, SCREENSHOTS, serverAndBrowser, textOf,
+  waitForText, waitUntil, watchLongTasks,
 } from "./harness.mjs";
 
 const shared = serverAndBrowser();
-
-const dataValue = (page, testid) => page.getByTestId(testid).getAttribute("data-value").then(Number);
 
 // Scrolls the element with `testid` to the top of the window.
 const scrollTo = (page, testid) => page.getByTestId(testid).evaluate((e) => e.scrollIntoView({ block: "start" }));
@@ -233,9 +231,3 @@ test("a long scale-model run is cancelled; its worker is replaced and Predict ru
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-// Polls `condition` for up to 10 s.
-async function waitUntil(condition, what) {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.ok(condition(), what);
-}

@@ -3,15 +3,25 @@
 // and runs the SMs' phase of each cycle on it; elsewhere the single-thread
 // build runs. Either way the page's whole run report (its JSON download) is
 // the one the CLI computes for the page's own link: the results do not
-// depend on the build or the threads, sampled, stepped or not. The service worker
-// makes a page isolated where its host sends no headers, and the threaded
-// build's memory holds the largest preset.
+// depend on the build or the threads, sampled, stepped or not. The service
+// worker makes a page isolated where its host sends no headers, and the
+// threaded build's memory holds the largest preset.
 // The time each build takes to the simulated figure is reported, not held to
 // a bound (speed goals live in benchmarks; docs/performance.md).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { CLI, launchChromium, linkOf, openPage, runCli, scaleSeenDuringRun, serveDist, textOf } from "./harness.mjs";
+import {
+  CLI,
+  launchChromium,
+  linkOf,
+  openPage,
+  runCli,
+  scaleSeenDuringRun,
+  serveDist,
+  textOf,
+  waitUntil,
+} from "./harness.mjs";
 
 // The run report's figures the two builds must show alike.
 const REPORT_FIGURES = ["ipc", "warp-ipc", "cycles", "thread-insts", "warp-insts", "f-mem", "l2-mpki"];
@@ -29,14 +39,20 @@ after(async () => {
   await Promise.all(Object.values(servers).map((server) => server.close()));
 });
 
+// Counts the pool threads of the pages it watches: wasm-bindgen-rayon starts
+// each as a Web Worker from a blob.
+function poolCounter() {
+  const counter = { threads: 0 };
+  counter.watch = (page) => page.on("worker", (worker) => (counter.threads += worker.url().startsWith("blob:")));
+  return counter;
+}
+
 // The page at `path`'s simulated IPC, the seconds from navigation to it,
 // whether the page was cross-origin isolated, and its whole run report.
 async function simulated(server, path = "/") {
   const started = Date.now();
-  // wasm-bindgen-rayon starts each pool thread as a Web Worker from a blob.
-  let poolThreads = 0;
-  const countPool = (page) => page.on("worker", (worker) => (poolThreads += worker.url().startsWith("blob:")));
-  const { page, errors } = await openPage(browser, `${server.origin}${path}`, { before: countPool });
+  const pool = poolCounter();
+  const { page, errors } = await openPage(browser, `${server.origin}${path}`, { before: pool.watch });
   // Whether the scale models were simulated while the run was: the page
   // starts them beside the run only where it leaves cores for them.
   const { beside } = await scaleSeenDuringRun(page);
@@ -50,7 +66,7 @@ async function simulated(server, path = "/") {
   const url = page.url();
   await page.close();
   assert.deepEqual(errors, [], "no page errors");
-  return { ipc, seconds, isolated, cores, url, report, json, poolThreads, beside };
+  return { ipc, seconds, isolated, cores, url, report, json, poolThreads: pool.threads, beside };
 }
 
 // The run report the page saves as `report.json`.
@@ -105,9 +121,8 @@ test("both builds show the same run report", () => {
 });
 
 test("the service worker isolates a page whose host sends no isolation headers", async () => {
-  let poolThreads = 0;
-  const countPool = (page) => page.on("worker", (worker) => (poolThreads += worker.url().startsWith("blob:")));
-  const { page, errors } = await openPage(browser, `${servers.plain.origin}/`, { before: countPool });
+  const pool = poolCounter();
+  const { page, errors } = await openPage(browser, `${servers.plain.origin}/`, { before: pool.watch });
   assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, "the first visit is not isolated");
   // The worker claims the page once it is active; from the next load on it
   // answers every request, adding the headers.
@@ -117,18 +132,10 @@ test("the service worker isolates a page whose host sends no isolation headers",
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   // The page's worker then loads the threaded build, whose pool starts
   // before it reads its first message.
-  if (cores > 1) await waitFor(() => poolThreads > 0);
+  if (cores > 1) await waitUntil(() => pool.threads > 0, "the threaded build's pool starts", 30_000);
   await page.close();
   assert.deepEqual(errors, [], "no page errors");
 });
-
-// Polls `condition` every 50 ms for up to 30 s.
-async function waitFor(condition) {
-  for (let waited = 0; !condition(); waited += 50) {
-    assert.ok(waited < 30_000, "timed out");
-    await new Promise((done) => setTimeout(done, 50));
-  }
-}
 
 test("Photon sampling in the threaded build gives the CLI's whole report", async () => {
   // Four identical launches: the timing model simulates the first (in detail
@@ -150,26 +157,34 @@ test("a threaded run paused, stepped by a cycle and an event, and resumed gives 
     workload: { generated: { kernel: "strided", size: 180, knobs: [["gs", 32]] } },
   };
   const { page, errors } = await openPage(browser, `${servers.isolated.origin}/${await linkOf(experiment)}`);
-  const status = () => textOf(page, "run-status");
-  const cycle = async () => Number((await textOf(page, "animation-cycle")).replaceAll(",", ""));
+  // Waits until the animation's cycle is between `low` and `high`.
+  const cycleBetween = (low, high = Number.MAX_SAFE_INTEGER) =>
+    page.waitForFunction(
+      ([lo, hi]) => {
+        const shown = Number(document.querySelector('[data-testid="animation-cycle"]').textContent.replaceAll(",", ""));
+        return lo <= shown && shown <= hi;
+      },
+      [low, high],
+      { timeout: 30_000 },
+    );
+  const statusStarts = (word, timeout = 30_000) =>
+    page.waitForFunction((w) => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith(w), word, { timeout });
   // The link's run starts by itself: pause it as soon as it has begun.
   await page.waitForFunction(() => Number(document.querySelector('[data-testid="run-progress"]')?.value) > 0, null, {
     timeout: 60_000,
   });
   await page.getByTestId("pause").click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith("paused"));
-  const paused = await cycle();
+  await statusStarts("paused");
+  const paused = Number((await textOf(page, "animation-cycle")).replaceAll(",", ""));
   for (let step = 1; step <= 3; step++) {
     await page.getByTestId("step-cycle").click();
-    await page.waitForFunction((c) => document.querySelector('[data-testid="animation-cycle"]').textContent.replaceAll(",", "") === String(c), paused + step);
+    await cycleBetween(paused + step, paused + step);
   }
   await page.getByTestId("step-event").click();
-  await page.waitForFunction((c) => Number(document.querySelector('[data-testid="animation-cycle"]').textContent.replaceAll(",", "")) > c, paused + 3);
-  assert.match(await status(), /^paused/, "stepping leaves the run paused");
+  await cycleBetween(paused + 4);
+  assert.match(await textOf(page, "run-status"), /^paused/, "stepping leaves the run paused");
   await page.getByTestId("play").click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="run-status"]')?.textContent.startsWith("finished"), null, {
-    timeout: 120_000,
-  });
+  await statusStarts("finished", 120_000);
   const json = await downloadedReport(page);
   assert.ok(paused < json.cycles, `paused inside the run (cycle ${paused} of ${json.cycles})`);
   assert.deepEqual(json, await cliReport(page.url()), "the stepped run's whole report is the CLI's");
@@ -182,12 +197,7 @@ test("the threaded build's memory holds the largest preset", async (t) => {
   // GPU's state, not the kernel's): a small kernel keeps the test short.
   const experiment = {
     config: { preset: "chiplet-1024sm" },
-    edits: [],
     workload: { generated: { kernel: "vecadd", size: 64, knobs: [] } },
-    memcpy_warms_l2: false,
-    scale: { scale_models: null, rule: "reference", validate: false },
-    view: { watch_sm: 0, speed: 0 },
-    baseline: null,
   };
   const run = await simulated(servers.isolated, `/${await linkOf(experiment)}`);
   assert.ok(run.isolated);
