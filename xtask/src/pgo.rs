@@ -18,7 +18,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 
-use crate::shell::{Result, cli_json, command, exec, output, release_cli, target_dir};
+use crate::shell::{Result, cli_json, command, exec, release_cli, target_dir};
+use crate::tools;
 
 /// The runs the instrumented CLI is trained on (`warplab run` arguments).
 const TRAINING: &[&[&str]] = &[
@@ -51,7 +52,7 @@ pub fn run() -> Result<ExitCode> {
 /// Builds the profile-guided CLI and returns its path
 /// (`target/pgo/optimized/release/warplab`).
 pub fn build() -> Result<PathBuf> {
-    let profdata = ensure_llvm_profdata()?;
+    let profdata = tools::ensure_llvm_profdata()?;
     let dir = target_dir().join("pgo");
     // Counts left by an older build would be merged with this one's.
     let counts = dir.join("counts");
@@ -99,20 +100,6 @@ fn build_cli(target: &Path, rustflags: &str) -> Result<PathBuf> {
     let mut build = command("cargo", &["build", "--release", "-p", "warplab"]);
     exec(build.env("RUSTFLAGS", rustflags).env("CARGO_TARGET_DIR", target))?;
     Ok(target.join("release").join("warplab"))
-}
-
-/// `llvm-profdata` of the active toolchain, with rustup's `llvm-tools`
-/// component installed if it is missing (the one that matches the
-/// compiler's LLVM, which a system `llvm-profdata` need not).
-fn ensure_llvm_profdata() -> Result<PathBuf> {
-    let sysroot = output(&mut command("rustc", &["--print", "sysroot"]))?;
-    let version = output(&mut command("rustc", &["-vV"]))?;
-    let host = version.lines().find_map(|line| line.strip_prefix("host: ")).ok_or("rustc -vV names no host")?;
-    let tool = Path::new(sysroot.trim()).join("lib/rustlib").join(host.trim()).join("bin/llvm-profdata");
-    if !tool.exists() {
-        exec(&mut command("rustup", &["component", "add", "llvm-tools"]))?;
-    }
-    if tool.exists() { Ok(tool) } else { Err(format!("{} is missing after installing llvm-tools", tool.display())) }
 }
 
 fn path_str(path: &Path) -> Result<&str> {

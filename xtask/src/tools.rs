@@ -1,7 +1,8 @@
 //! Installing what the build and the tests need, from the package registries
 //! only: the wasm32 target, wasm-bindgen-cli at the lockfile's version (its
 //! dependencies pinned by `xtask/tools/wasm-bindgen-cli`'s lockfile),
-//! Debian's Chromium and ChromeDriver, and the npm packages of `tests/`.
+//! Debian's Chromium and ChromeDriver, the npm packages of `tests/`, and
+//! rustup's `llvm-tools` for `cargo xtask pgo`.
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,20 @@ pub fn ensure_wasm_target() -> Result<()> {
 /// which only a nightly does. Pinned, so a new nightly elsewhere cannot break
 /// the build; `cargo xtask dist` installs it with its `rust-src`.
 pub const THREADS_TOOLCHAIN: &str = "nightly-2026-05-20";
+
+/// `llvm-profdata` of the active toolchain, with rustup's `llvm-tools`
+/// component installed if it is missing (the one that matches the
+/// compiler's LLVM, which a system `llvm-profdata` need not).
+pub fn ensure_llvm_profdata() -> Result<PathBuf> {
+    let sysroot = output(&mut command("rustc", &["--print", "sysroot"]))?;
+    let version = output(&mut command("rustc", &["-vV"]))?;
+    let host = version.lines().find_map(|line| line.strip_prefix("host: ")).ok_or("rustc -vV names no host")?;
+    let tool = Path::new(sysroot.trim()).join("lib/rustlib").join(host.trim()).join("bin/llvm-profdata");
+    if !tool.exists() {
+        exec(&mut command("rustup", &["component", "add", "llvm-tools"]))?;
+    }
+    if tool.exists() { Ok(tool) } else { Err(format!("{} is missing after installing llvm-tools", tool.display())) }
+}
 
 /// Installs [`THREADS_TOOLCHAIN`] with `rust-src` through rustup if missing.
 pub fn ensure_threads_toolchain() -> Result<()> {

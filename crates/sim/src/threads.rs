@@ -13,11 +13,12 @@
 //! Natively the threads are a rayon pool that the simulating thread joins
 //! (`use_current_thread`): the per-cycle split (a parallel iterator over the
 //! SMs, or a scope whose shares the threads take while one runs the memory
-//! side) is then shared among workers that are already running, where handing each cycle to a pool from outside
-//! it would put the simulating thread to sleep and wake it again every cycle;
-//! between phases a worker spins for the next (`pool`). A thread can belong
-//! to one such pool, so each thread keeps the last pool it built and reuses
-//! it for its next run of that size.
+//! side) is then shared among workers that are already running, where
+//! handing each cycle to a pool from outside it would put the simulating
+//! thread to sleep and wake it again every cycle; between phases a worker
+//! spins for the next (`pool`). A thread can belong to one such pool, so each
+//! thread keeps the last pool it built and reuses it for its next run of that
+//! size.
 //!
 //! In WebAssembly there are threads only in the threaded build (atomics and
 //! shared memory, a nightly standard library; ARCHITECTURE.md): there rayon's
